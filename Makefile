@@ -1,0 +1,89 @@
+# cpm: CPU placement toolkit.  See README.
+.POSIX:
+
+VERSION   = 0.1.0
+PREFIX    = /usr/local
+BINPREFIX = $(PREFIX)/bin
+MANPREFIX = $(PREFIX)/share/man
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+
+CC      = cc
+CFLAGS  = -O2 -g
+LDFLAGS =
+WARN    = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter
+CPPFLAGS_CPM = -D_GNU_SOURCE -DCPM_VERSION=\"$(VERSION)\" -Ilib
+LIBS    = -lcgroup -lnuma -lm
+
+LIB_SRC  = $(sort $(wildcard lib/*.c))
+LIB_OBJ  = $(LIB_SRC:.c=.o)
+LIB_HDR  = $(wildcard lib/*.h)
+TOOLS    = $(patsubst %.c,%,$(sort $(wildcard bin/cpm-*.c)))
+UNIT_SRC = $(sort $(wildcard tests/unit/*.c))
+UNITS    = $(UNIT_SRC:.c=)
+HELPERS_SRC = $(sort $(wildcard tests/helpers/*.c))
+HELPERS  = $(HELPERS_SRC:.c=)
+MANPAGES = $(wildcard man/*.1)
+
+all: $(TOOLS)
+
+lib/libcpm.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $(LIB_OBJ)
+
+lib/%.o: lib/%.c $(LIB_HDR)
+	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
+
+bin/%: bin/%.c lib/libcpm.a $(LIB_HDR)
+	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libcpm.a $(LIBS)
+
+tests/unit/%: tests/unit/%.c tests/unit/unit.h lib/libcpm.a $(LIB_HDR)
+	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libcpm.a $(LIBS)
+
+tests/helpers/%: tests/helpers/%.c
+	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread $(LIBS)
+
+# Build dependencies on Debian; run as root.  'make check' calls it when
+# the headers are missing.
+DEBIAN_BUILD_DEPS = build-essential libnuma-dev libcgroup-dev
+DEBIAN_TEST_DEPS  = util-linux hwloc-nox numactl cgroup-tools prometheus \
+		    python3 bzip2 procps
+deps:
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		$(DEBIAN_BUILD_DEPS) $(DEBIAN_TEST_DEPS) >/dev/null
+
+have-deps:
+	@if ! test -f /usr/include/numa.h || ! test -f /usr/include/libcgroup.h || \
+	    ! command -v lstopo-no-graphics >/dev/null || ! command -v promtool >/dev/null; then \
+		if [ "$$(id -u)" = 0 ]; then $(MAKE) deps; \
+		else echo "missing build/test dependencies: run 'make deps' as root" >&2; exit 1; fi; \
+	fi
+
+demo: have-deps
+	$(MAKE) all
+	./bin/cpm-topo
+
+check: have-deps
+	$(MAKE) all $(UNITS) $(HELPERS)
+	sh tests/run
+
+VM_TIMEOUT = 900
+check-vm: all
+	sh tests/vm/run
+
+install: all
+	mkdir -p $(DESTDIR)$(BINPREFIX) $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	for t in $(TOOLS); do cp -f $$t $(DESTDIR)$(BINPREFIX)/; chmod 755 $(DESTDIR)$(BINPREFIX)/$${t#bin/}; done
+	for m in $(MANPAGES); do cp -f $$m $(DESTDIR)$(MANPREFIX)/man1/; chmod 644 $(DESTDIR)$(MANPREFIX)/man1/$${m#man/}; done
+	for c in completions/cpm-*; do [ -f "$$c" ] || continue; cp -f $$c $(DESTDIR)$(BASHCOMPDIR)/; done
+
+uninstall:
+	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINPREFIX)/$${t#bin/}; done
+	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANPREFIX)/man1/$${m#man/}; done
+	for c in completions/cpm-*; do rm -f $(DESTDIR)$(BASHCOMPDIR)/$${c#completions/}; done
+
+clean:
+	rm -f lib/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS)
+	rm -rf tests/out
+
+.PHONY: all deps have-deps demo check check-vm install uninstall clean

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char *cli_name = "cpm";
+static int stdin_used;
+
+void
+cli_init(const char *name)
+{
+	cli_name = name;
+}
+
+static void
+vwarn_line(const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "%s: %s\n", cli_name, msg);
+}
+
+void
+cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_line(fmt, ap);
+	va_end(ap);
+}
+
+noreturn void
+cli_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_line(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	exit(status);
+}
+
+noreturn void
+cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_line(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help'.\n", cli_name);
+	exit(EXIT_USAGE);
+}
+
+noreturn void
+cli_version(void)
+{
+	printf("%s %s\n", cli_name, CPM_VERSION);
+	cli_exit(EXIT_OK);
+}
+
+char *
+cli_list_text(const char *arg)
+{
+	char *buf;
+
+	if (strcmp(arg, "-") != 0) {
+		buf = strdup(arg);
+		if (buf == NULL)
+			cli_die(EXIT_FAIL, "out of memory");
+		return buf;
+	}
+	if (stdin_used++)
+		cli_usage_error("only one argument may be '-' (stdin)");
+	{
+		struct strbuf sb;
+		char chunk[4096];
+		ssize_t n;
+
+		strbuf_init(&sb);
+		while ((n = read(STDIN_FILENO, chunk, sizeof(chunk))) != 0) {
+			if (n < 0) {
+				if (errno == EINTR)
+					continue;
+				cli_die(EXIT_USAGE, "cannot read stdin: %s",
+					strerror(errno));
+			}
+			strbuf_add(&sb, chunk, (size_t)n);
+		}
+		if (sb.oom)
+			cli_die(EXIT_FAIL, "out of memory");
+		if (sb.buf == NULL)
+			return strdup("");
+		if (memchr(sb.buf, '\0', sb.len))
+			cli_die(EXIT_USAGE, "stdin holds a NUL byte");
+		buf = sb.buf;
+	}
+	return buf;
+}
+
+void
+cli_parse_cpulist(const char *what, const char *arg, struct cpuset *s)
+{
+	char err[160];
+	char *text = cli_list_text(arg);
+	int r;
+
+	r = cpuset_parse_list(text, s, err, sizeof(err));
+	free(text);
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_USAGE, "invalid %s %s", what, err);
+}
+
+void
+cli_print_cpuset(const struct cpuset *s)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	cpuset_format(s, &sb);
+	strbuf_add(&sb, "\n", 1);
+	if (sb.oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_free(&sb);
+}
+
+noreturn void
+cli_exit(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno != EPIPE)
+			fprintf(stderr, "%s: write error: %s\n", cli_name,
+				strerror(errno));
+		exit(status ? status : EXIT_FAIL);
+	}
+	exit(status);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Command-line conventions shared by the five tools: diagnostics as
+ * "cpm-X: message" on stderr, the exit codes of the contract, and reading
+ * a cpulist argument that may be "-" (stdin).
+ *
+ * This is the only part of the library that prints or exits, and only
+ * the mains in bin/ call it.
+ */
+#ifndef CPM_CLI_H
+#define CPM_CLI_H
+
+#include <stdarg.h>
+#include <stdnoreturn.h>
+
+#include "cpuset.h"
+
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* the operation failed */
+	EXIT_USAGE = 2,		/* bad usage or input; nothing changed */
+	EXIT_UNSAT = 3,		/* valid but unsatisfiable, or findings */
+	EXIT_CANNOT_EXEC = 126,
+	EXIT_NOT_FOUND = 127,
+};
+
+extern const char *cli_name;
+
+void cli_init(const char *name);
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+noreturn void cli_die(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* One line naming the problem, then "Try 'cpm-X --help'.", exit 2. */
+noreturn void cli_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+/* Prints "cpm-X VERSION" and exits 0. */
+noreturn void cli_version(void);
+
+/*
+ * The text of a cpulist argument: arg itself, or all of stdin when arg is
+ * "-".  Returns a malloc'ed string (empty stdin gives ""); dies with exit
+ * 2 on a read error.  Only one argument per process may be "-".
+ */
+char *cli_list_text(const char *arg);
+
+/*
+ * Parse a cpulist argument ("-" reads stdin) into s, dying with exit 2
+ * and a message naming what (e.g. "cpulist") on bad input.
+ */
+void cli_parse_cpulist(const char *what, const char *arg, struct cpuset *s);
+
+/* Write a cpuset as a canonical cpulist line to stdout. */
+void cli_print_cpuset(const struct cpuset *s);
+
+/* Flush stdout and exit with status; a failed write is exit 1. */
+noreturn void cli_exit(int status);
+
+#endif

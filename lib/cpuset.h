@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * CPU sets of any size, and the kernel's list grammar.
+ *
+ * Terminology:
+ *   cpuset   a set of CPU (or NUMA node) numbers held in memory here; not
+ *            to be confused with the cgroup controller of the same name.
+ *   cpulist  the text form "0-3,8-11" (the kernel's %*pbl); input also
+ *            takes "a-b:used/group", commas or white space, and a
+ *            trailing newline (see cpuset_parse_list()).
+ *   cpumask  the hex form "0000ffff,00000000" printed by the sysfs "cpumap" files.
+ *
+ * A struct cpuset grows as bits are set, so it can hold the 8192 CPUs of
+ * the largest machines, or more.  A zeroed struct is a valid empty set.
+ * Functions that may grow the set return 0 or -ENOMEM.
+ */
+#ifndef CPM_CPUSET_H
+#define CPM_CPUSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+/* The highest CPU number cpm accepts anywhere, plus one. */
+#define CPUSET_MAX_CPUS 65536
+
+struct cpuset {
+	uint64_t *bits;
+	unsigned int nwords;
+};
+
+#define CPUSET_INIT { NULL, 0 }
+
+void cpuset_init(struct cpuset *s);
+void cpuset_free(struct cpuset *s);
+void cpuset_zero(struct cpuset *s);
+int cpuset_set(struct cpuset *s, unsigned int cpu);
+int cpuset_set_range(struct cpuset *s, unsigned int first, unsigned int last);
+void cpuset_clear(struct cpuset *s, unsigned int cpu);
+bool cpuset_isset(const struct cpuset *s, unsigned int cpu);
+unsigned int cpuset_count(const struct cpuset *s);
+bool cpuset_empty(const struct cpuset *s);
+int cpuset_first(const struct cpuset *s);		/* -1 when empty */
+int cpuset_next(const struct cpuset *s, int prev);	/* -1 at the end */
+int cpuset_last(const struct cpuset *s);		/* -1 when empty */
+
+/* for (cpu = first; cpu >= 0; cpu = next) */
+#define cpuset_for_each(cpu, s) \
+	for ((cpu) = cpuset_first(s); (cpu) >= 0; (cpu) = cpuset_next((s), (cpu)))
+
+/* dst = src */
+int cpuset_copy(struct cpuset *dst, const struct cpuset *src);
+/* dst |= src */
+int cpuset_or(struct cpuset *dst, const struct cpuset *src);
+/* dst &= src */
+void cpuset_and(struct cpuset *dst, const struct cpuset *src);
+/* dst &= ~src */
+void cpuset_andnot(struct cpuset *dst, const struct cpuset *src);
+bool cpuset_equal(const struct cpuset *a, const struct cpuset *b);
+/* every member of a is in b */
+bool cpuset_subset(const struct cpuset *a, const struct cpuset *b);
+bool cpuset_intersects(const struct cpuset *a, const struct cpuset *b);
+/* number of members in a & b */
+unsigned int cpuset_count_and(const struct cpuset *a, const struct cpuset *b);
+
+/*
+ * Parse text in the kernel list grammar into s (which is emptied first):
+ *   list   := { sep } [ region { sep+ region } ] { sep } [ '\n' ]
+ *   sep    := ',' | ' ' | '\t'
+ *   region := num [ '-' num [ ':' used '/' group ] ]
+ * Numbers are plain decimal (no sign, no leading zeros) below
+ * CPUSET_MAX_CPUS.  "" and "\n" give the empty set.  Returns 0,
+ * -EINVAL (syntax), -ERANGE (too large); err (may be NULL) receives a
+ * one-line explanation naming the offending part.
+ */
+int cpuset_parse_list(const char *text, struct cpuset *s, char *err,
+		      size_t errlen);
+
+/*
+ * Parse a kernel hex cpumask ("00000000,0000ffff\n", optional "0x") into
+ * s.  Returns 0 or -EINVAL/-ERANGE.
+ */
+int cpuset_parse_mask(const char *text, struct cpuset *s);
+
+/*
+ * Canonical cpulist text of s into sb ("0-3,8-11"; nothing for an empty
+ * set; no newline).
+ */
+void cpuset_format(const struct cpuset *s, struct strbuf *sb);
+
+/* Canonical cpulist as a malloc'ed string, or NULL when out of memory. */
+char *cpuset_to_list(const struct cpuset *s);
+
+/*
+ * Fill a cpu_set_t-compatible mask: bytes is the mask size in bytes;
+ * CPUs that do not fit are reported by returning -ERANGE.
+ */
+int cpuset_to_mask(const struct cpuset *s, void *mask, size_t bytes);
+int cpuset_from_mask(struct cpuset *s, const void *mask, size_t bytes);
+
+#endif

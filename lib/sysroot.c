@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "sysroot.h"
+#include "util.h"
+
+int
+sysroot_open(struct sysroot *r, const char *dir)
+{
+	struct stat st;
+
+	if (dir == NULL) {
+		dir = getenv("CPM_SYSROOT");
+		if (dir == NULL || *dir == '\0')
+			dir = "/";
+	}
+	if (strlen(dir) >= sizeof(r->path))
+		return -ENAMETOOLONG;
+	r->fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (r->fd < 0)
+		return -errno;
+	if (fstat(r->fd, &st) < 0) {
+		int e = -errno;
+
+		close(r->fd);
+		return e;
+	}
+	strcpy(r->path, dir);
+	{
+		struct stat rootst;
+
+		r->live = stat("/", &rootst) == 0 && rootst.st_dev == st.st_dev &&
+			  rootst.st_ino == st.st_ino;
+	}
+	return 0;
+}
+
+void
+sysroot_close(struct sysroot *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+}
+
+ssize_t
+sysroot_read(const struct sysroot *r, const char *path, char *buf, size_t size)
+{
+	return read_small_at(r->fd, path, buf, size);
+}
+
+int
+sysroot_read_file(const struct sysroot *r, const char *path, char **bufp,
+		  size_t *lenp)
+{
+	return read_file_at(r->fd, path, bufp, lenp, false);
+}
+
+bool
+sysroot_exists(const struct sysroot *r, const char *path)
+{
+	return faccessat(r->fd, path, F_OK, 0) == 0;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The file-system root that /sys and /proc are read below: "/" on a live
+ * machine, or a directory given with --sysroot (env CPM_SYSROOT) holding a
+ * dumped or generated tree.  Every read of sysfs or procfs in cpm goes
+ * through a struct sysroot, with paths relative to it ("sys/devices/...").
+ */
+#ifndef CPM_SYSROOT_H
+#define CPM_SYSROOT_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct sysroot {
+	int fd;			/* O_PATH directory fd of the root */
+	bool live;		/* the real "/", not a replayed tree */
+	char path[4096];	/* as given, for messages */
+};
+
+/*
+ * Open dir (NULL: $CPM_SYSROOT if set and non-empty, else "/").
+ * Returns 0, or -errno when dir is not a readable directory.
+ */
+int sysroot_open(struct sysroot *r, const char *dir);
+void sysroot_close(struct sysroot *r);
+
+/* read_small_at() below the root; path is relative ("sys/..."). */
+ssize_t sysroot_read(const struct sysroot *r, const char *path, char *buf,
+		     size_t size);
+/* read_file_at() below the root. */
+int sysroot_read_file(const struct sysroot *r, const char *path, char **bufp,
+		      size_t *lenp);
+/* True when path exists below the root. */
+bool sysroot_exists(const struct sysroot *r, const char *path);
+
+#endif

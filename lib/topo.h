@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The machine's CPU topology as the kernel shows it in sysfs/procfs:
+ * possible/present/online/isolated CPUs; for each CPU its NUMA node,
+ * socket (physical package), die, core and last-level-cache group; NUMA
+ * nodes with memory and distances; and the CPUs this process may use.
+ *
+ * Terminology:
+ *   core id     the kernel's topology/core_id: unique only within a
+ *               socket (and on some machines not even that).
+ *   core        cpm's machine-wide core number: the lowest CPU id among
+ *               the core's SMT siblings (what the kubelet uses too).
+ *   l3          the last-level cache group: cache index of the highest
+ *               level that is a unified/data cache, identified by its
+ *               sysfs "id" or, without one, by its lowest CPU.
+ *
+ * Unknown values are -1.  Offline CPUs usually have no topology/ directory;
+ * what can still be learnt about them (their node, from the node cpulists)
+ * is kept.
+ */
+#ifndef CPM_TOPO_H
+#define CPM_TOPO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpuset.h"
+#include "sysroot.h"
+
+struct topo_cpu {
+	bool possible, present, online, isolated;
+	int node;		/* NUMA node, -1 unknown */
+	int socket;		/* physical_package_id, -1 unknown */
+	int die;		/* die_id within the socket, -1 unknown */
+	int core_id;		/* kernel core_id, -1 unknown */
+	int core;		/* lowest CPU of the SMT siblings, -1 unknown */
+	int l3;			/* index into topo.l3s[], -1 unknown */
+	int cluster;		/* cluster_id, -1 unknown */
+	struct cpuset siblings;	/* SMT siblings including this CPU */
+};
+
+struct topo_node {
+	int id;
+	struct cpuset cpus;	/* as the kernel lists them (may hold offline) */
+	int64_t mem_total_kb, mem_free_kb;	/* -1 unknown */
+	int *distance;		/* [nnodes], in topo.nodes[] order; NULL unknown */
+};
+
+struct topo_l3 {
+	int id;			/* sysfs cache id, or lowest CPU if none */
+	int level;
+	struct cpuset cpus;
+	int64_t size_kb;	/* -1 unknown */
+};
+
+struct topo_socket {
+	int id;
+	struct cpuset cpus;
+};
+
+struct topo {
+	int ncpus;		/* highest possible CPU + 1 */
+	struct topo_cpu *cpus;	/* [ncpus] */
+	struct cpuset possible, present, online, offline, isolated;
+	struct cpuset allowed;	/* online & affinity & cgroup cpuset */
+	bool allowed_known;	/* false for a replayed tree without them */
+	int nnodes;
+	struct topo_node *nodes;	/* sorted by id */
+	int nl3;
+	struct topo_l3 *l3s;		/* sorted by lowest CPU */
+	int nsockets;
+	struct topo_socket *sockets;	/* sorted by id */
+	int threads_per_core;	/* max siblings over online CPUs */
+	double cpu_limit;	/* cgroup CPU quota in CPUs, < 0 none */
+};
+
+enum topo_flags {
+	/* Also compute "allowed" and the cgroup limit of this process
+	 * (live) or of the dumped self files (replay). */
+	TOPO_PROCESS = 1 << 0,
+};
+
+/*
+ * Read the topology below root.  Returns 0, or -errno when the tree holds
+ * no CPU information at all (-ENOENT) or is malformed (-EINVAL); err gets a
+ * one-line explanation.
+ */
+int topo_load(struct topo *t, const struct sysroot *root, unsigned int flags,
+	      char *err, size_t errlen);
+void topo_free(struct topo *t);
+
+/* The topo_node for a NUMA node id, or NULL. */
+const struct topo_node *topo_node_by_id(const struct topo *t, int id);
+/* The topo_socket for a socket id, or NULL. */
+const struct topo_socket *topo_socket_by_id(const struct topo *t, int id);
+
+/*
+ * Set of NUMA node ids holding any CPU of cpus.  CPUs with unknown node
+ * are ignored.
+ */
+int topo_nodes_of(const struct topo *t, const struct cpuset *cpus,
+		  struct cpuset *nodes);
+
+/* Set of CPUs of the given NUMA node ids (the kernel's lists). */
+int topo_cpus_of_nodes(const struct topo *t, const struct cpuset *nodes,
+		       struct cpuset *cpus);
+
+/*
+ * Check that every CPU in s is a possible CPU; otherwise -ERANGE and err
+ * names the offending CPUs ("CPUs 8-9 do not exist (possible: 0-7)").
+ */
+int topo_check_possible(const struct topo *t, const struct cpuset *s,
+			char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers sourced by every tests/t-*.sh script.
+#
+# A test prints "ok - NAME", "not ok - NAME" (followed by "# ..." lines
+# that explain the failure) or "skip - NAME # reason".  tests/run counts
+# them.  Commands run with stdin from $T_IN (a string; default empty) and
+# leave $out, $err and $rc behind.
+
+set -u
+: "${CPM_TOP:=$(cd "$(dirname "$0")/.." && pwd)}"
+export LC_ALL=C
+PATH=$CPM_TOP/bin:$PATH
+export PATH
+FIXTURES=${CPM_FIXTURES:-$CPM_TOP/../shared/fixtures}
+T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/cpm-test.XXXXXX")
+T_IN=
+t_cleanup_cmds=
+t_cleanup() {
+	eval "$t_cleanup_cmds"
+	rm -rf "$T_TMP"
+}
+trap t_cleanup EXIT
+trap 'exit 130' INT TERM
+# at_exit CMD: run CMD when the script ends, even after a failure.
+at_exit() { t_cleanup_cmds="$1; $t_cleanup_cmds"; }
+
+ok() { echo "ok - $1"; }
+skip() { echo "skip - $1 # $2"; }
+not_ok() {
+	echo "not ok - $1"
+	shift
+	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done
+}
+
+# run CMD...: run with stdin $T_IN, capture $out $err $rc.
+run() {
+	printf '%s' "$T_IN" >"$T_TMP/.in"
+	"$@" <"$T_TMP/.in" >"$T_TMP/.out" 2>"$T_TMP/.err"
+	rc=$?
+	out=$(cat "$T_TMP/.out"; echo x); out=${out%x}
+	err=$(cat "$T_TMP/.err"; echo x); err=${err%x}
+}
+
+# show: the last command's output, for a failure report.
+show() {
+	printf 'exit %s\nstdout: %s\nstderr: %s\n' "$rc" "$out" "$err"
+}
+
+# check NAME EXIT STDOUT CMD...: exit status and stdout (its trailing
+# newline stripped) must match exactly.
+check() {
+	_n=$1 _x=$2 _o=$3
+	shift 3
+	run "$@"
+	_got=${out%
+}
+	if [ "$rc" = "$_x" ] && [ "$_got" = "$_o" ]; then
+		ok "$_n"
+	else
+		not_ok "$_n" "command: $*" "want exit $_x, stdout: $_o" "$(show)"
+	fi
+}
+
+# check_fail NAME EXIT ERR_ERE CMD...: fails with EXIT, prints nothing on
+# stdout and exactly one line on stderr matching ERR_ERE (usage errors may
+# add the "Try ..." line).
+check_fail() {
+	_n=$1 _x=$2 _re=$3
+	shift 3
+	run "$@"
+	_lines=$(printf '%s' "$err" | grep -v "^Try '" | wc -l)
+	if [ "$rc" = "$_x" ] && [ -z "$out" ] && [ "$_lines" -eq 1 ] &&
+	    printf '%s' "$err" | head -1 | grep -Eq -- "$_re"; then
+		ok "$_n"
+	else
+		not_ok "$_n" "command: $*" "want exit $_x and one error line matching: $_re" "$(show)"
+	fi
+}
+
+# assert NAME GOT WANT
+assert() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "got:  $2" "want: $3"
+	fi
+}
+
+# is_root: true when running as root (real cgroups and such).
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# fixture_tree NAME: unpack the hwloc fixture tarball NAME once into
+# $CPM_TOP/tests/out/fixtures and print the root of its tree; fails when
+# the fixtures are not available.
+fixture_tree() {
+	_tb=$FIXTURES/hwloc/$1.tar.bz2
+	_dst=$CPM_TOP/tests/out/fixtures/$1
+	[ -f "$_tb" ] || return 1
+	if [ ! -f "$_dst/.done" ]; then
+		rm -rf "$_dst" && mkdir -p "$_dst" &&
+		    bzip2 -dc "$_tb" | tar -C "$_dst" -xf - 2>/dev/null
+		touch "$_dst/.done"
+	fi
+	for _d in "$_dst"/*/; do
+		[ -d "$_d" ] && { printf '%s\n' "${_d%/}"; return 0; }
+	done
+	return 1
+}
