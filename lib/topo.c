@@ -284,9 +284,16 @@ static int
 load_cpu_topology(struct loader *ld)
 {
 	struct topo *t = ld->t;
-	struct cpuset seen = CPUSET_INIT, sib = CPUSET_INIT;
-	int c, r = 0;
+	struct cpuset seen = CPUSET_INIT, sib = CPUSET_INIT,
+		      pkg_seen = CPUSET_INIT, ids = CPUSET_INIT;
+	int c, r = 0, *pkg_first;
+	bool clash = false;
 
+	pkg_first = malloc(((size_t)t->ncpus + 1) * sizeof(int));
+	if (pkg_first == NULL)
+		return -ENOMEM;
+	for (c = 0; c < t->ncpus; c++)
+		pkg_first[c] = -1;
 	cpuset_for_each(c, &t->online) {
 		struct topo_cpu *tc = &t->cpus[c];
 		int v, s, prev = -1, n = 0;
@@ -297,15 +304,28 @@ load_cpu_topology(struct loader *ld)
 		if (r < 0 && r != -ENOENT)
 			break;
 		tc->socket = r == 0 ? v : -1;
-		if (r == 0 && v < 0) {
-			/* s390 and others: no package id, but a package list. */
+		if (r == 0 && !cpuset_isset(&pkg_seen, (unsigned int)c)) {
+			/*
+			 * The package's CPU list, read once per package,
+			 * decides which CPUs share a socket: some firmware
+			 * repeats package ids (ia64) or reports -1 (s390).
+			 */
 			r = read_siblings(ld, c, "package_cpus", &sib);
 			if (r == -ENOENT)
 				r = read_siblings(ld, c, "core_siblings", &sib);
 			if (r < 0 && r != -ENOENT)
 				break;
-			tc->socket = r == 0 && !cpuset_empty(&sib) ?
-				     cpuset_first(&sib) : 0;
+			if (r == -ENOENT)
+				cpuset_zero(&sib);
+			cpuset_and(&sib, &t->online);
+			cpuset_andnot(&sib, &pkg_seen);
+			if (cpuset_set(&sib, (unsigned int)c) < 0 ||
+			    cpuset_or(&pkg_seen, &sib) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			cpuset_for_each(s, &sib)
+				pkg_first[s] = c;
 		}
 		r = read_int(ld, cpu_path(ld, c, "topology/die_id"), &v);
 		if (r == 0)
@@ -358,8 +378,32 @@ load_cpu_topology(struct loader *ld)
 			break;
 		}
 	}
+	/*
+	 * A socket's id is the package id of its first CPU, unless two
+	 * packages claim the same id (or none): then every socket is named
+	 * by its lowest CPU, so that ids stay unique.
+	 */
+	for (c = 0; r == 0 && c < t->ncpus; c++) {
+		int id;
+
+		if (pkg_first[c] != c)
+			continue;
+		id = t->cpus[c].socket;
+		if (id < 0 || id >= CPUSET_MAX_CPUS * 64 ||
+		    cpuset_isset(&ids, (unsigned int)id))
+			clash = true;
+		else if (cpuset_set(&ids, (unsigned int)id) < 0)
+			r = -ENOMEM;
+	}
+	for (c = 0; r == 0 && c < t->ncpus; c++)
+		if (pkg_first[c] >= 0)
+			t->cpus[c].socket = clash ? pkg_first[c] :
+					    t->cpus[pkg_first[c]].socket;
+	free(pkg_first);
 	cpuset_free(&seen);
 	cpuset_free(&sib);
+	cpuset_free(&pkg_seen);
+	cpuset_free(&ids);
 	return r;
 }
 
