@@ -1106,6 +1106,7 @@ cg_attach(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 struct walk {
 	cg_walk_fn fn;
 	void *arg;
+	bool fn_failed;		/* the error is the callback's, with its message */
 	char path[CG_PATH_MAX];
 };
 
@@ -1128,6 +1129,8 @@ walk_dir(struct walk *w, int fd, size_t len)
 	r = w->fn(w->path, fd, w->arg);
 	if (r != 0) {
 		close(fd);
+		if (r < 0)
+			w->fn_failed = true;
 		return r < 0 ? r : 0;
 	}
 	d = fdopendir(fd);
@@ -1215,8 +1218,9 @@ cg_walk(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	}
 	w->fn = fn;
 	w->arg = arg;
+	w->fn_failed = false;
 	r = walk_dir(w, fd, strlen(w->path));
-	if (r < 0 && r != -ECANCELED)
+	if (r < 0 && !w->fn_failed)
 		seterr(err, errlen, "cannot walk the cgroups below '%s': %s",
 		       cg_display(group), strerror(-r));
 	free(w);
