@@ -205,7 +205,7 @@ typedef int (*cg_walk_fn)(const char *group, int dirfd, void *arg);
  * children in name order.  One open and one readdir per directory,
  * openat-relative; symlinks are never followed.  A group that vanishes
  * during the walk is skipped silently.  Returns 0, the callback's
- * negative code, or -errno.
+ * negative code (its message in err untouched), or -errno.
  */
 int cg_walk(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	    cg_walk_fn fn, void *arg, char *err, size_t errlen);
