@@ -134,7 +134,7 @@ quantity_parse(const char *s, unsigned int scale, int64_t *out,
 			p++, nfrac++;
 	}
 	if (nint + nfrac == 0)
-		return qerr(err, errlen, -EINVAL, "'%s' is not a number", s);
+		return qerr(err, errlen, -EINVAL, "not a number");
 	suf = p;
 	r = parse_suffix(suf, &exp10, &exp2, err, errlen);
 	if (r < 0)
@@ -152,7 +152,7 @@ quantity_parse(const char *s, unsigned int scale, int64_t *out,
 		return 0;
 	}
 	if (neg)
-		return qerr(err, errlen, -EINVAL, "'%s' is negative", s);
+		return qerr(err, errlen, -EINVAL, "negative quantities are not allowed");
 
 	/* Multiply by 2^exp2, 1024 at a time (exp2 is a multiple of 10). */
 	for (; exp2 > 0; exp2 -= 10) {
@@ -188,7 +188,7 @@ quantity_parse(const char *s, unsigned int scale, int64_t *out,
 		e = 0;
 	}
 	if ((long)n + e > 19)
-		return qerr(err, errlen, -ERANGE, "'%s' is too large", s);
+		return qerr(err, errlen, -ERANGE, "too large");
 	for (i = n; i > 0; i--)
 		v = v * 10 + d[i - 1];
 	for (; e > 0; e--)
@@ -196,7 +196,7 @@ quantity_parse(const char *s, unsigned int scale, int64_t *out,
 	if (rem)
 		v++;
 	if (v > (uint64_t)INT64_MAX)
-		return qerr(err, errlen, -ERANGE, "'%s' is too large", s);
+		return qerr(err, errlen, -ERANGE, "too large");
 	if (rounded)
 		*rounded = rem;
 	*out = (int64_t)v;
