@@ -312,15 +312,12 @@ shares_to_weight(uint64_t shares, enum weight_formula f)
 	}
 }
 
-int64_t
-weight_to_millicpu(uint64_t weight, enum weight_formula f)
+/* The smallest millicpu whose weight under f is at least weight. */
+static int64_t
+weight_lower_bound(uint64_t weight, enum weight_formula f)
 {
 	int64_t lo = 0, hi = (int64_t)CPU_SHARES_MAX * 1000 / CPU_SHARES_PER_CPU;
 
-	if (weight < CPU_WEIGHT_MIN)
-		weight = CPU_WEIGHT_MIN;
-	if (weight > CPU_WEIGHT_MAX)
-		weight = CPU_WEIGHT_MAX;
 	/* every formula is monotonic in millicpu: bisect */
 	while (lo < hi) {
 		int64_t mid = lo + (hi - lo) / 2;
@@ -329,6 +326,30 @@ weight_to_millicpu(uint64_t weight, enum weight_formula f)
 			hi = mid;
 		else
 			lo = mid + 1;
+	}
+	return lo;
+}
+
+int64_t
+weight_to_millicpu(uint64_t weight, enum weight_formula f)
+{
+	int64_t lo, hi, step;
+
+	if (weight < CPU_WEIGHT_MIN)
+		weight = CPU_WEIGHT_MIN;
+	if (weight > CPU_WEIGHT_MAX)
+		weight = CPU_WEIGHT_MAX;
+	lo = weight_lower_bound(weight, f);
+	hi = weight < CPU_WEIGHT_MAX ?
+	     weight_lower_bound(weight + 1, f) - 1 : lo;
+	if (hi < lo)		/* weight is unreachable: the next one up */
+		return lo;
+	/* the roundest request in [lo, hi]: 1 CPU rather than 989m */
+	for (step = 1000000; step > 1; step /= 10) {
+		int64_t m = (lo + step - 1) / step * step;
+
+		if (m <= hi)
+			return m;
 	}
 	return lo;
 }

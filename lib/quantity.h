@@ -96,9 +96,11 @@ int64_t shares_to_millicpu(uint64_t shares);
 uint64_t shares_to_weight(uint64_t shares, enum weight_formula f);
 
 /*
- * The smallest millicpu whose shares convert to at least weight under f
- * (the inverse used to report a v2 request).  weight is clamped to
- * [1, 10000].
+ * The request that a v2 weight stands for under formula f: of all the
+ * millicpu values whose weight is exactly weight, the roundest (1000m
+ * rather than 989m: a multiple of the largest power of ten), the
+ * smallest among equals.  A weight no request gives maps to the smallest
+ * request giving more.  weight is clamped to [1, 10000].
  */
 int64_t weight_to_millicpu(uint64_t weight, enum weight_formula f);
 
