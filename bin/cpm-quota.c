@@ -1365,6 +1365,13 @@ cmd_restore(struct quota_ctx *c)
 		}
 		if (hc[k].r == 0)
 			h = &hc[k].h;
+		if (h == NULL && hc[k].r == -ENOENT && strcmp(e->root, "-")) {
+			/* the tree is gone, and its groups with it */
+			cli_warn("'%s' is gone; dropped from the journal",
+				 e->group);
+			burst_journal_del(&j, i);
+			continue;
+		}
 		if (h == NULL || restore_entry(c, h, e) < 0) {
 			c->status = EXIT_FAIL;
 			i++;

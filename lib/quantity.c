@@ -340,8 +340,8 @@ weight_to_millicpu(uint64_t weight, enum weight_formula f)
 	if (weight > CPU_WEIGHT_MAX)
 		weight = CPU_WEIGHT_MAX;
 	lo = weight_lower_bound(weight, f);
-	hi = weight < CPU_WEIGHT_MAX ?
-	     weight_lower_bound(weight + 1, f) - 1 : lo;
+	hi = weight < CPU_WEIGHT_MAX ? weight_lower_bound(weight + 1, f) - 1 :
+	     (int64_t)CPU_SHARES_MAX * 1000 / CPU_SHARES_PER_CPU;
 	if (hi < lo)		/* weight is unreachable: the next one up */
 		return lo;
 	/* the roundest request in [lo, hi]: 1 CPU rather than 989m */

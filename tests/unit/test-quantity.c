@@ -219,7 +219,8 @@ test_weight(void)
 	      weight_to_millicpu(35, WEIGHT_RUNC) == 250);
 	CHECK("weight 1 reads back as 0", weight_to_millicpu(1, WEIGHT_RUNC) == 0);
 	CHECK("weight 10000 reads back as 256 CPUs",
-	      weight_to_millicpu(10000, WEIGHT_KUBELET) == 256000);
+	      weight_to_millicpu(10000, WEIGHT_KUBELET) == 256000 &&
+	      weight_to_millicpu(10000, WEIGHT_RUNC) == 256000);
 	{
 		uint64_t w;
 		int bad = 0;
