@@ -574,7 +574,8 @@ main(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.min_ratio = -1;
 	c.fail_above = -1;
-	while ((opt = getopt_long(argc, argv, "i:s:an:m:f:ko:p:whV", longopts,
+	opterr = 0;	/* one message of our own, not getopt's and ours */
+	while ((opt = getopt_long(argc, argv, ":i:s:an:m:f:ko:p:whV", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'i':
@@ -647,8 +648,14 @@ main(int argc, char **argv)
 			usage();
 		case 'V':
 			cli_version();
+		case ':':
+			cli_usage_error("option '%s' requires an argument",
+					argv[optind - 1]);
 		default:
-			cli_usage_error("invalid option");
+			if (startswith(argv[optind - 1], "--"))
+				cli_usage_error("unrecognized option '%s'",
+						argv[optind - 1]);
+			cli_usage_error("invalid option '-%c'", optopt);
 		}
 	}
 	if (interval_given && c.since)

@@ -782,6 +782,24 @@ put_file(int dirfd, const char *name, const char *value)
 	return r;
 }
 
+/* put_file() unless the file exists: never overwrite a group's state. */
+static int
+add_file(int dirfd, const char *name, const char *value)
+{
+	int fd, r;
+
+	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
+		    O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return errno == EEXIST ? 0 : -errno;
+	r = write_all(fd, value, strlen(value));
+	if (r == 0 && value[0] != '\0')
+		r = write_all(fd, "\n", 1);
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
 /* Lay down a new group's interface files in a tree (as the kernel would). */
 static int
 tree_populate(const struct cg_hier *h, enum cg_ctrl c, int parentfd, int fd)
@@ -795,15 +813,15 @@ tree_populate(const struct cg_hier *h, enum cg_ctrl c, int parentfd, int fd)
 		if (read_small_at(parentfd, "cgroup.subtree_control", ctl,
 				  sizeof(ctl)) < 0)
 			ctl[0] = '\0';
-		if ((r = put_file(fd, "cgroup.procs", "")) < 0 ||
-		    (r = put_file(fd, "cgroup.controllers", ctl)) < 0 ||
-		    (r = put_file(fd, "cgroup.subtree_control", "")) < 0)
+		if ((r = add_file(fd, "cgroup.procs", "")) < 0 ||
+		    (r = add_file(fd, "cgroup.controllers", ctl)) < 0 ||
+		    (r = add_file(fd, "cgroup.subtree_control", "")) < 0)
 			return r;
 		df = c == CG_CPUSET ? v2_cpuset_files :
 		     c == CG_MEMORY ? v2_memory_files : v2_cpu_files;
 	} else {
-		if ((r = put_file(fd, "cgroup.procs", "")) < 0 ||
-		    (r = put_file(fd, "tasks", "")) < 0)
+		if ((r = add_file(fd, "cgroup.procs", "")) < 0 ||
+		    (r = add_file(fd, "tasks", "")) < 0)
 			return r;
 		df = c == CG_CPUSET ? v1_cpuset_files :
 		     c == CG_MEMORY ? v1_memory_files :
@@ -813,7 +831,7 @@ tree_populate(const struct cg_hier *h, enum cg_ctrl c, int parentfd, int fd)
 		char val[4096];
 
 		if (df->value != NULL) {
-			r = put_file(fd, df->name, df->value);
+			r = add_file(fd, df->name, df->value);
 		} else {
 			/*
 			 * Copied from the parent: v1 cpus and mems as with
@@ -821,7 +839,7 @@ tree_populate(const struct cg_hier *h, enum cg_ctrl c, int parentfd, int fd)
 			 */
 			if (read_small_at(parentfd, df->name, val, sizeof(val)) < 0)
 				val[0] = '\0';
-			r = put_file(fd, df->name, val);
+			r = add_file(fd, df->name, val);
 		}
 		if (r < 0)
 			return r;
@@ -829,7 +847,10 @@ tree_populate(const struct cg_hier *h, enum cg_ctrl c, int parentfd, int fd)
 	return 0;
 }
 
-/* v2: make sure controller c is in dirfd's cgroup.subtree_control. */
+/*
+ * v2: make sure controller c is in dirfd's cgroup.subtree_control.
+ * Returns 1 when it was added, 0 when it was there, or -errno.
+ */
 static int
 tree_enable(int dirfd, const char *name)
 {
@@ -842,7 +863,8 @@ tree_enable(int dirfd, const char *name)
 	if (word_listed(ctl, name))
 		return 0;
 	snprintf(nv, sizeof(nv), "%s%s%s", ctl, ctl[0] ? " " : "", name);
-	return put_file(dirfd, "cgroup.subtree_control", nv);
+	n = put_file(dirfd, "cgroup.subtree_control", nv);
+	return n < 0 ? (int)n : 1;
 }
 
 /* v1 cpuset: give a new group its parent's cpus and mems. */
@@ -894,7 +916,7 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		const char *e = strchr(p, '/');
 		size_t n = e ? (size_t)(e - p) : strlen(p);
 		char comp[NAME_MAX + 1], parent[CG_PATH_MAX];
-		bool created = false;
+		bool created = false, enabled = false;
 		int nfd;
 
 		memcpy(comp, p, n);
@@ -917,6 +939,8 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 				       cg_ctrl_name(c), cg_display(parent), strerror(-r));
 				break;
 			}
+			enabled = r == 1;
+			r = 0;
 		}
 		nfd = openat(cur, comp, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
 			     O_NOFOLLOW);
@@ -957,7 +981,8 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 				       prefix, h->ctrl[c].path, strerror(-r));
 			break;
 		}
-		if (created && !h->live) {
+		/* New, or the controller just enabled: its files appear. */
+		if ((created || enabled) && !h->live) {
 			r = tree_populate(h, c, cur, nfd);
 			if (r < 0) {
 				seterr(err, errlen,

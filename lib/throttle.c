@@ -586,8 +586,11 @@ thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
 	 uint64_t window_us, struct thr_row **rowsp, size_t *nrows)
 {
 	struct thr_row *rows;
-	/* Periods are at least 1 ms long: more in the window is a reset. */
-	uint64_t bound = window_us ? window_us / 1000 + 2 : (uint64_t)1 << 31;
+	/*
+	 * A 32-bit difference of 2^31 or more is a counter that went
+	 * backwards, not 24 days of 1 ms periods between two samples.
+	 */
+	uint64_t bound = ((uint64_t)1 << 31) - 1;
 
 	*rowsp = NULL;
 	*nrows = 0;

@@ -124,8 +124,8 @@ struct thr_row {
  * unknown).  Otherwise the difference from old over window_us of wall
  * time (0: unknown, then usage is unknown too); 32-bit wrap-around of the
  * period counters is undone, and a group that is new, recreated (another
- * inode) or whose counters went backwards, or moved further than the
- * window allows, counts as reset.  Rows come sorted by ratio, highest
+ * inode) or whose counters went backwards (by usage, throttled time, or a
+ * 32-bit period difference of 2^31 or more) counts as reset.  Rows come sorted by ratio, highest
  * first, then by group.  Returns 0 or -ENOMEM.
  */
 int thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
