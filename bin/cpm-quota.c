@@ -780,6 +780,7 @@ struct bgroup {
 	bool ever;		/* last_start is valid */
 	uint64_t last_start;	/* monotonic us */
 	uint64_t restore_at;
+	struct burst_entry e;	/* while boosted: what the journal says */
 };
 
 struct burst_state {
@@ -907,6 +908,21 @@ journal_open(struct quota_ctx *c, struct burst_journal *j)
 		cli_die(EXIT_FAIL, "%s", err);
 }
 
+/* journal_open() for the burst loop: warns instead of exiting. */
+static int
+journal_try_open(struct quota_ctx *c, struct burst_journal *j)
+{
+	char err[512];
+	int r;
+
+	r = burst_journal_open(j, journal_path(c), err, sizeof(err));
+	if (r < 0) {
+		cli_warn("%s", err);
+		c->status = r == -EBADMSG ? EXIT_USAGE : EXIT_FAIL;
+	}
+	return r;
+}
+
 static int
 quota_write(const struct cg_hier *h, const char *group, int64_t quota,
 	    uint64_t period, char *err, size_t errlen)
@@ -979,9 +995,14 @@ boost_batch(struct quota_ctx *c, struct burst_state *b, struct bgroup **q,
 
 	if (nq == 0)
 		return;
+	if (journal_try_open(c, &j) < 0) {
+		cli_warn("nothing raised");
+		for (i = 0; i < nq; i++)
+			q[i]->queued = false;
+		return;
+	}
 	lims = xmalloc(nq * sizeof(*lims));
 	go = xmalloc(nq * sizeof(*go));
-	journal_open(c, &j);
 	for (i = 0; i < nq; i++) {
 		struct bgroup *g = q[i];
 		struct burst_entry e;
@@ -1071,6 +1092,9 @@ boost_batch(struct quota_ctx *c, struct burst_state *b, struct bgroup **q,
 		g->ever = true;
 		g->last_start = now;
 		g->restore_at = now + b->for_us;
+		g->e = j.v[k];
+		g->e.root = (char *)b->root;
+		g->e.group = g->name;
 		active_add(b, g);
 	}
 	r = burst_journal_commit(&j, err, sizeof(err));
@@ -1098,7 +1122,25 @@ restore_due(struct quota_ctx *c, struct burst_state *b, bool all)
 			any = true;
 	if (!any)
 		return;
-	journal_open(c, &j);
+	if (journal_try_open(c, &j) < 0) {
+		/*
+		 * Put the quotas back all the same, from memory; the stale
+		 * entries left behind are harmless: restore only writes a
+		 * quota that still has the raised value.
+		 */
+		for (i = 0; i < b->nactive;) {
+			struct bgroup *g = b->active[i];
+
+			if (!all && g->restore_at > now) {
+				i++;
+				continue;
+			}
+			active_del(b, i);
+			if (restore_entry(c, &c->h, &g->e) < 0)
+				c->status = EXIT_FAIL;
+		}
+		return;
+	}
 	for (i = 0; i < b->nactive;) {
 		struct bgroup *g = b->active[i];
 		ssize_t k;
@@ -1258,8 +1300,11 @@ cmd_burst(struct quota_ctx *c)
 			tsp = &ts;
 		}
 		r = ppoll(&pfd, reading ? 1 : 0, tsp, &orig);
-		if (r < 0 && errno != EINTR)
-			cli_die(EXIT_FAIL, "poll: %s", strerror(errno));
+		if (r < 0 && errno != EINTR) {
+			cli_warn("poll: %s", strerror(errno));
+			c->status = EXIT_FAIL;
+			break;
+		}
 		if (got_signal)
 			break;
 		if (r > 0 && reading) {
@@ -1267,9 +1312,13 @@ cmd_burst(struct quota_ctx *c)
 					 sizeof(buf) - 1 - blen);
 			char *line, *nl;
 
-			if (n < 0 && errno != EINTR && errno != EAGAIN)
-				cli_die(EXIT_FAIL, "cannot read stdin: %s",
-					strerror(errno));
+			if (n < 0 && errno != EINTR && errno != EAGAIN) {
+				/* never die with quotas raised: stop reading */
+				cli_warn("cannot read stdin: %s",
+					 strerror(errno));
+				c->status = EXIT_FAIL;
+				n = 0;
+			}
 			if (n == 0) {
 				reading = false;
 				if (blen > 0 && !discard) { /* unterminated */

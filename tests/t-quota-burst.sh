@@ -189,6 +189,18 @@ assert "restore leaves a quota someone changed meanwhile" \
     "$rc $(max pod/c1) $(printf '%s' "$err" | grep -c 'changed to 70000us')" "0 70000 100000 1"
 echo "50000 100000" >"$V2/pod/c1/cpu.max"
 
+# A journal damaged under a running burst: the quota still goes back.
+$QV burst --for 3600s pod/c1 2>"$T_TMP/dmg.err" &
+bp=$!
+wait_until '[ "$(max pod/c1)" = "100000 100000" ]'
+printf 'garbage\n' >"$J"
+kill -TERM $bp
+wait $bp
+rc=$?
+assert "a burst whose journal was damaged still restores, and says so" \
+    "$rc $(max pod/c1) $(grep -c 'not a cpm burst journal' "$T_TMP/dmg.err")" "2 50000 100000 1"
+rm -f "$J"
+
 # Bad input changes nothing.
 sum() { cat "$V2"/pod/c1/cpu.max "$V2"/pod/c2/cpu.max "$J" | cksum; }
 b=$(sum)
