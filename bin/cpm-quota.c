@@ -1378,15 +1378,16 @@ cmd_restore(struct quota_ctx *c)
 	if (c->nargs != 0)
 		cli_usage_error("restore takes no arguments");
 	journal_open(c, &j);
-	for (i = 0; i < j.n;) {
+	for (i = 0; i < j.n; i++) {
 		struct burst_entry *e = &j.v[i];
 		const struct cg_hier *h = NULL;
 
+		if (e->deleted)
+			continue;
 		if (!c->force && burst_owner_alive(e)) {
 			if (c->verbose)
 				cli_warn("'%s' belongs to running process %ld; "
 					 "left to it", e->group, (long)e->pid);
-			i++;
 			continue;
 		}
 		for (k = 0; k < nhc; k++)
@@ -1423,7 +1424,6 @@ cmd_restore(struct quota_ctx *c)
 		}
 		if (h == NULL || restore_entry(c, h, e) < 0) {
 			c->status = EXIT_FAIL;
-			i++;
 			continue;
 		}
 		burst_journal_del(&j, i);

@@ -283,6 +283,8 @@ burst_journal_commit(struct burst_journal *j, char *err, size_t errlen)
 	for (i = 0; i < j->n; i++) {
 		const struct burst_entry *e = &j->v[i];
 
+		if (e->deleted)
+			continue;
 		strbuf_printf(&sb, "%ld %llu ", (long)e->pid,
 			      (unsigned long long)e->start);
 		escape(&sb, e->root);
@@ -316,6 +318,7 @@ burst_journal_close(struct burst_journal *j)
 	for (i = 0; i < j->n; i++)
 		entry_free(&j->v[i]);
 	free(j->v);
+	free(j->hash);
 	free(j->path);
 	if (j->lockfd >= 0)
 		close(j->lockfd);	/* releases the flock */
@@ -323,16 +326,72 @@ burst_journal_close(struct burst_journal *j)
 	j->lockfd = -1;
 }
 
+static uint64_t
+key_hash(const char *root, const char *group)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *root; root++)
+		h = (h ^ (unsigned char)*root) * 1099511628211ULL;
+	h = (h ^ 0xff) * 1099511628211ULL;	/* separator */
+	for (; *group; group++)
+		h = (h ^ (unsigned char)*group) * 1099511628211ULL;
+	return h;
+}
+
+static void
+hash_insert(struct burst_journal *j, size_t i)
+{
+	size_t mask = j->hcap - 1;
+	size_t h = (size_t)key_hash(j->v[i].root, j->v[i].group) & mask;
+
+	while (j->hash[h])
+		h = (h + 1) & mask;
+	j->hash[h] = (uint32_t)(i + 1);
+}
+
+/* Make room for one more entry in the index. */
+static int
+hash_reserve(struct burst_journal *j)
+{
+	size_t ncap = j->hcap ? j->hcap : 64, i;
+	uint32_t *nh;
+
+	if ((j->n + 1) * 2 <= j->hcap)
+		return 0;
+	if (j->n + 1 >= UINT32_MAX / 4)
+		return -ENOMEM;
+	while ((j->n + 1) * 2 > ncap)
+		ncap *= 2;
+	nh = calloc(ncap, sizeof(*nh));
+	if (nh == NULL)
+		return -ENOMEM;
+	free(j->hash);
+	j->hash = nh;
+	j->hcap = ncap;
+	for (i = 0; i < j->n; i++)
+		if (!j->v[i].deleted)
+			hash_insert(j, i);
+	return 0;
+}
+
 ssize_t
 burst_journal_find(const struct burst_journal *j, const char *root,
 		   const char *group)
 {
-	size_t i;
+	size_t mask, h;
 
-	for (i = 0; i < j->n; i++)
-		if (strcmp(j->v[i].group, group) == 0 &&
+	if (j->hcap == 0)
+		return -1;
+	mask = j->hcap - 1;
+	for (h = (size_t)key_hash(root, group) & mask; j->hash[h];
+	     h = (h + 1) & mask) {
+		size_t i = j->hash[h] - 1;
+
+		if (!j->v[i].deleted && strcmp(j->v[i].group, group) == 0 &&
 		    strcmp(j->v[i].root, root) == 0)
 			return (ssize_t)i;
+	}
 	return -1;
 }
 
@@ -342,6 +401,7 @@ burst_journal_put(struct burst_journal *j, const struct burst_entry *e)
 	struct burst_entry c = *e;
 	ssize_t i;
 
+	c.deleted = false;
 	c.root = strdup(e->root);
 	c.group = strdup(e->group);
 	if (c.root == NULL || c.group == NULL) {
@@ -352,21 +412,28 @@ burst_journal_put(struct burst_journal *j, const struct burst_entry *e)
 	if (i >= 0) {
 		entry_free(&j->v[i]);
 		j->v[i] = c;
-	} else {
-		if (j->n == j->cap) {
-			size_t ncap = j->cap ? j->cap * 2 : 16;
-			struct burst_entry *nv;
-
-			nv = realloc(j->v, ncap * sizeof(*nv));
-			if (nv == NULL) {
-				entry_free(&c);
-				return -ENOMEM;
-			}
-			j->v = nv;
-			j->cap = ncap;
-		}
-		j->v[j->n++] = c;
+		j->dirty = true;
+		return 0;
 	}
+	if (hash_reserve(j) < 0) {
+		entry_free(&c);
+		return -ENOMEM;
+	}
+	if (j->n == j->cap) {
+		size_t ncap = j->cap ? j->cap * 2 : 16;
+		struct burst_entry *nv;
+
+		nv = realloc(j->v, ncap * sizeof(*nv));
+		if (nv == NULL) {
+			entry_free(&c);
+			return -ENOMEM;
+		}
+		j->v = nv;
+		j->cap = ncap;
+	}
+	j->v[j->n] = c;
+	hash_insert(j, j->n);
+	j->n++;
 	j->dirty = true;
 	return 0;
 }
@@ -374,11 +441,10 @@ burst_journal_put(struct burst_journal *j, const struct burst_entry *e)
 void
 burst_journal_del(struct burst_journal *j, size_t i)
 {
-	if (i >= j->n)
+	if (i >= j->n || j->v[i].deleted)
 		return;
 	entry_free(&j->v[i]);
-	memmove(&j->v[i], &j->v[i + 1], (j->n - i - 1) * sizeof(j->v[0]));
-	j->n--;
+	j->v[i].deleted = true;
 	j->dirty = true;
 }
 

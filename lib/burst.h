@@ -41,13 +41,16 @@ struct burst_entry {
 	uint64_t period;	/* microseconds */
 	int64_t boost_quota;	/* microseconds */
 	int64_t since;		/* wall-clock seconds */
+	bool deleted;		/* removed: skipped by find and commit */
 };
 
 struct burst_journal {
 	char *path;
 	int lockfd;		/* -1 when not locked */
-	struct burst_entry *v;
+	struct burst_entry *v;	/* entries; removed ones stay as holes */
 	size_t n, cap;
+	uint32_t *hash;		/* open addressing: index + 1, 0 empty */
+	size_t hcap;		/* a power of two, at least 2 * n */
 	bool dirty;		/* changed since loaded */
 };
 
@@ -70,7 +73,7 @@ int burst_journal_commit(struct burst_journal *j, char *err, size_t errlen);
 /* Drop the lock and free everything (without writing). */
 void burst_journal_close(struct burst_journal *j);
 
-/* Index of the entry for root and group, or -1. */
+/* Index of the entry for root and group, or -1.  Constant time. */
 ssize_t burst_journal_find(const struct burst_journal *j, const char *root,
 			   const char *group);
 
@@ -80,7 +83,10 @@ ssize_t burst_journal_find(const struct burst_journal *j, const char *root,
  */
 int burst_journal_put(struct burst_journal *j, const struct burst_entry *e);
 
-/* Remove entry i. */
+/*
+ * Remove entry i: it becomes a hole (deleted set) that find skips and
+ * commit leaves out, so the indexes of the other entries do not move.
+ */
 void burst_journal_del(struct burst_journal *j, size_t i);
 
 /*
