@@ -1252,7 +1252,13 @@ cmd_burst(struct quota_ctx *c)
 		if (!group_exists(c, group))
 			cli_die(EXIT_FAIL, "no cgroup '%s'", group);
 	}
-	b.root = c->h.live ? "-" : c->h.root;
+	/* the journal must name the tree from any directory: make it absolute */
+	if (c->h.live) {
+		b.root = "-";
+	} else if ((b.root = realpath(c->h.root, NULL)) == NULL) {
+		cli_die(EXIT_FAIL, "cannot resolve '%s': %s", c->h.root,
+			strerror(errno));
+	}
 	b.pid = getpid();
 	if (burst_proc_start(b.pid, &b.start) < 0)
 		cli_die(EXIT_FAIL, "cannot read this process's start time");
@@ -1357,6 +1363,8 @@ cmd_burst(struct quota_ctx *c)
 	}
 	restore_due(c, &b, true);
 	free(q);
+	if (!c->h.live)
+		free((char *)b.root);
 	return c->status;
 }
 

@@ -223,6 +223,24 @@ check_fail "restore refuses a foreign file" 2 "not a cpm burst journal" $Q resto
 assert "a damaged journal is left as it is" "$(cat "$J")" "not a journal"
 rm -f "$J"
 check_fail "restore refuses an option of burst" 2 "'--factor' does not apply" $Q restore --factor 2
+(cd "$T_TMP" && $Q --cgroup-root v2 burst --for 3600s pod/c2) &
+bp=$!
+wait_until '[ "$(max pod/c2)" = "40000 50000" ]'
+kill -KILL $bp
+wait $bp 2>/dev/null
+run $Q restore
+assert "a relative --cgroup-root is journaled so that restore works from anywhere" \
+    "$rc $(max pod/c2) $(cat "$J")" "0 20000 50000 $HEADER"
+mkdir -p "$V2/odd dir/a%b"
+echo "30000 100000" >"$V2/odd dir/a%b/cpu.max"
+$QV burst --for 3600s "odd dir/a%b" &
+bp=$!
+wait_until '[ "$(max "odd dir/a%b")" = "60000 100000" ]'
+kill -KILL $bp
+wait $bp 2>/dev/null
+run $Q restore
+assert "group names with spaces and % survive the journal" \
+    "$rc $(max "odd dir/a%b") $(cat "$J")" "0 30000 100000 $HEADER"
 check "--journal overrides CPM_BURST_JOURNAL" 0 "$HEADER" \
     sh -c "$QV burst --for 1ms --journal '$T_TMP/other.j' pod/c1 && cat '$T_TMP/other.j'"
 
