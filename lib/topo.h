@@ -34,7 +34,6 @@ struct topo_cpu {
 	int core_id;		/* kernel core_id, -1 unknown */
 	int core;		/* lowest CPU of the SMT siblings, -1 unknown */
 	int l3;			/* index into topo.l3s[], -1 unknown */
-	int cluster;		/* cluster_id, -1 unknown */
 	int nthreads;		/* SMT siblings including this CPU, 0 unknown */
 	int next_thread;	/* next higher SMT sibling, -1 none; the
 				 * siblings of a core run from .core on */
