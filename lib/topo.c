@@ -377,16 +377,10 @@ load_cpu_topology(struct loader *ld)
 			cpuset_clear(&core_seen, (unsigned int)c);
 			continue;
 		}
-		r = read_int(ld, cpu_path(ld, c, "topology/core_id"), &v);
-		if (r < 0 && r != -ENOENT)
-			break;
-		if (r == -ENOENT)
-			v = -1;
 		r = 0;
 		n = (int)cpuset_count(&grp);
 		cpuset_for_each(s, &grp) {
 			t->cpus[s].core = c;
-			t->cpus[s].core_id = v;
 			t->cpus[s].nthreads = n;
 			if (prev >= 0)
 				t->cpus[prev].next_thread = s;
@@ -994,7 +988,7 @@ topo_load(struct topo *t, const struct sysroot *root, unsigned int flags,
 		tc->present = cpuset_isset(&t->present, (unsigned int)c);
 		tc->online = cpuset_isset(&t->online, (unsigned int)c);
 		tc->isolated = cpuset_isset(&t->isolated, (unsigned int)c);
-		tc->node = tc->socket = tc->die = tc->core_id = tc->core = -1;
+		tc->node = tc->socket = tc->die = tc->core = -1;
 		tc->l3 = tc->next_thread = -1;
 	}
 	r = load_cpu_topology(ld);

@@ -80,7 +80,7 @@ d = json.load(open(sys.argv[1]))
 assert d["possible"] == "0-31" and d["online"] == "0-31" and d["offline"] == ""
 c = {x["cpu"]: x for x in d["cpus"]}
 assert c[21] == {"cpu": 21, "online": True, "node": 1, "socket": 0, "die": 0,
-                 "core": 5, "core_id": 5, "l3": 1, "siblings": "5,21"}, c[21]
+                 "core": 5, "l3": 1, "siblings": "5,21"}, c[21]
 n = {x["node"]: x for x in d["nodes"]}
 assert n[2]["cpus"] == "8-11,24-27" and n[2]["distances"] == [21, 21, 10, 12]
 assert n[0]["memory_total_kb"] == 8388608 and n[0]["memory_free_kb"] == 6291456
