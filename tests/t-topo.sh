@@ -159,10 +159,12 @@ check_fail "dump refuses a directory that is not empty" 2 "exists and is not emp
     cpm-topo --sysroot "$M" dump "$T_TMP/dump1"
 unset CPM_SYSROOT
 if cpm-topo dump "$T_TMP/live" 2>"$T_TMP/derr"; then
+	# Free memory moves between two reads of a live machine.
 	run cpm-topo --sysroot "$T_TMP/live" --json
-	a=$out
+	a=$(printf '%s' "$out" | sed 's/"memory_free_kb":[0-9]*//g')
 	run cpm-topo --json
-	assert "dump of this machine replays to the same topology" "$a" "$out"
+	assert "dump of this machine replays to the same topology" "$a" \
+	    "$(printf '%s' "$out" | sed 's/"memory_free_kb":[0-9]*//g')"
 else
 	not_ok "dump of this machine" "$(cat "$T_TMP/derr")"
 fi
