@@ -89,6 +89,7 @@ mount_init(struct cg_mount *m)
 {
 	m->fd = -1;
 	m->version = 0;
+	m->kernel = false;
 	m->path[0] = '\0';
 	m->dev = 0;
 	m->ino = 0;
@@ -122,6 +123,9 @@ mount_set(struct cg_mount *m, const char *dir, int version)
 		}
 		version = (unsigned long)sf.f_type == CGROUP2_MAGIC ? 2 : 1;
 	}
+	m->kernel = fstatfs(fd, &sf) == 0 &&
+		    ((unsigned long)sf.f_type == CGROUP2_MAGIC ||
+		     (unsigned long)sf.f_type == CGROUP1_MAGIC);
 	m->fd = fd;
 	m->version = version;
 	m->dev = st.st_dev;
@@ -699,7 +703,7 @@ cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		cgroup_free(&cg);
 		return r;
 	}
-	r = write_value_at(fd, file, value, false, !h->live);
+	r = write_value_at(fd, file, value, false, !h->ctrl[c].kernel);
 	close(fd);
 	if (r < 0)
 		seterr(err, errlen, "cannot write '%s' to %s of %s: %s", value,
@@ -930,7 +934,7 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 			char plus[32];
 
 			snprintf(plus, sizeof(plus), "+%s", cn);
-			r = h->live ? write_value_at(cur, "cgroup.subtree_control",
+			r = h->ctrl[c].kernel ? write_value_at(cur, "cgroup.subtree_control",
 						     plus, false, false)
 				    : tree_enable(cur, cn);
 			if (r < 0) {
@@ -982,7 +986,7 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 			break;
 		}
 		/* New, or the controller just enabled: its files appear. */
-		if ((created || enabled) && !h->live) {
+		if ((created || enabled) && !h->ctrl[c].kernel) {
 			r = tree_populate(h, c, cur, nfd);
 			if (r < 0) {
 				seterr(err, errlen,
@@ -994,7 +998,7 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		}
 		close(cur);
 		cur = nfd;
-		if (created && h->live && c == CG_CPUSET &&
+		if (created && h->ctrl[c].kernel && c == CG_CPUSET &&
 		    cg_version(h, c) == 1) {
 			r = lcg_clone_cpuset(h, parent, prefix, err, errlen);
 			if (r < 0)
@@ -1038,7 +1042,7 @@ cg_remove(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		close(gfd);
 		return pfd;
 	}
-	if (!h->live) {
+	if (!h->ctrl[c].kernel) {
 		/* A tree: refuse what the kernel would, then drop the files. */
 		char procs[64];
 		DIR *d;
@@ -1116,7 +1120,8 @@ cg_attach(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		return r;
 	}
 	/* v1: cgroup.procs moves every thread; libcgroup writes "tasks". */
-	r = write_value_at(fd, "cgroup.procs", val, !h->live, !h->live);
+	r = write_value_at(fd, "cgroup.procs", val, !h->ctrl[c].kernel,
+			   !h->ctrl[c].kernel);
 	close(fd);
 	if (r < 0)
 		seterr(err, errlen, "cannot move process %ld into cgroup '%s': %s%s",
@@ -1289,6 +1294,72 @@ read_num(int fd, const char *group, const char *file, bool sign,
 	return 0;
 }
 
+/* v2 cpu.max text into quota (-1: max) and period. */
+static int
+parse_cpu_max(const char *buf, int64_t *quota, uint64_t *period)
+{
+	char q[32];
+	unsigned long long p;
+	int used = 0;
+
+	if (sscanf(buf, "%31s %llu%n", q, &p, &used) != 2 ||
+	    buf[used] != '\0' || p == 0 || buf[0] == ' ')
+		return -EBADMSG;
+	if (strcmp(q, "max") == 0)
+		*quota = -1;
+	else if (parse_i64(q, 1, INT64_MAX, quota) < 0)
+		return -EBADMSG;
+	*period = p;
+	return 0;
+}
+
+int
+cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
+		  int64_t *quota_us, uint64_t *period_us, char *err,
+		  size_t errlen)
+{
+	bool owned;
+	int fd, r = 0;
+
+	*quota_us = -1;
+	*period_us = 100000;
+	fd = cpu_dir(h, group, dirfd, &owned, err, errlen);
+	if (fd < 0)
+		return fd;
+	if (cg_version(h, CG_CPU) == 2) {
+		char buf[128];
+		ssize_t n = read_small_at(fd, "cpu.max", buf, sizeof(buf));
+
+		if (n == -ENOENT && group[0] == '\0') {
+			r = 0;
+		} else if (n < 0) {
+			r = (int)n;
+			seterr(err, errlen, "cannot read cpu.max of %s: %s",
+			       cg_display(group), strerror(-r));
+		} else if (parse_cpu_max(buf, quota_us, period_us) < 0) {
+			seterr(err, errlen, "cpu.max of %s: cannot parse '%s'",
+			       cg_display(group), buf);
+			r = -EBADMSG;
+		}
+	} else {
+		r = read_num(fd, group, "cpu.cfs_quota_us", true, quota_us,
+			     NULL, err, errlen);
+		if (r == 0 && *quota_us < 0)
+			*quota_us = -1;
+		if (r == 0 && *quota_us >= 0)
+			r = read_num(fd, group, "cpu.cfs_period_us", false, NULL,
+				     period_us, err, errlen);
+		if (r == 0 && *period_us == 0) {
+			seterr(err, errlen, "cpu.cfs_period_us of %s is 0",
+			       cg_display(group));
+			r = -EBADMSG;
+		}
+	}
+	if (owned)
+		close(fd);
+	return r;
+}
+
 int
 cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
 		  struct cg_cpu_limit *lim, char *err, size_t errlen)
@@ -1303,9 +1374,7 @@ cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
 	if (fd < 0)
 		return fd;
 	if (cg_version(h, CG_CPU) == 2) {
-		char buf[128], q[32];
-		unsigned long long p;
-		int used = 0;
+		char buf[128];
 		ssize_t n = read_small_at(fd, "cpu.max", buf, sizeof(buf));
 
 		if (n == -ENOENT && group[0] == '\0')
@@ -1316,16 +1385,12 @@ cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
 			       cg_display(group), strerror(-r));
 			goto out;
 		}
-		if (sscanf(buf, "%31s %llu%n", q, &p, &used) != 2 ||
-		    buf[used] != '\0' || p == 0 ||
-		    (strcmp(q, "max") != 0 &&
-		     parse_i64(q, 1, INT64_MAX, &lim->quota_us) < 0)) {
+		if (parse_cpu_max(buf, &lim->quota_us, &lim->period_us) < 0) {
 			seterr(err, errlen, "cpu.max of %s: cannot parse '%s'",
 			       cg_display(group), buf);
 			r = -EBADMSG;
 			goto out;
 		}
-		lim->period_us = p;
 		if (read_num(fd, group, "cpu.max.burst", false, NULL,
 			     &lim->burst_us, NULL, 0) == 0)
 			lim->has_burst = true;

@@ -48,7 +48,10 @@
  *          root.  Writes replace the file's content, and cg_create() lays
  *          down the controller's interface files with the kernel's
  *          defaults (as the kernel would), so that tools can be exercised
- *          on an empty tree.  No kernel validation is emulated.
+ *          on an empty tree.  No kernel validation is emulated.  A DIR
+ *          that is itself on a cgroup file system (say --cgroup-root
+ *          /sys/fs/cgroup) is detected (cg_mount.kernel) and left to the
+ *          kernel: plain writes, no files laid down.
  *
  * Errors: functions return 0 (or a count) on success and a negative errno
  * code on failure, and fill err (when non-NULL) with a one-line message
@@ -81,6 +84,9 @@ struct cg_mount {
 	int fd;			/* O_DIRECTORY fd of the hierarchy root, -1: absent */
 	int version;		/* 1 or 2; 0 when absent */
 	char path[CG_PATH_MAX];	/* mount point or tree directory, for messages */
+	bool kernel;		/* a real cgroupfs (live, or a tree given as
+				 * --cgroup-root on one): the kernel makes
+				 * the interface files and checks writes */
 	dev_t dev;		/* with ino: tells co-mounted hierarchies apart */
 	ino_t ino;
 };
@@ -230,6 +236,16 @@ struct cg_cpu_limit {
  */
 int cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
 		      struct cg_cpu_limit *lim, char *err, size_t errlen);
+
+/*
+ * Only the quota and period (v1 cpu.cfs_quota_us, and cpu.cfs_period_us
+ * only when the quota is finite; v2 cpu.max): the cheap test of "does
+ * this group have a CPU limit" for walks over many groups.  *quota_us is
+ * -1 when unlimited.  Returns as cg_cpu_limit_read().
+ */
+int cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
+		      int64_t *quota_us, uint64_t *period_us, char *err,
+		      size_t errlen);
 
 /* The limit in CPUs (quota / period), or a negative number when unlimited. */
 double cg_cpu_limit_cpus(const struct cg_cpu_limit *lim);

@@ -124,23 +124,25 @@ static int
 collect_one(const char *group, int dirfd, void *arg)
 {
 	struct collect *c = arg;
-	struct cg_cpu_limit lim;
 	struct cg_cpu_stat st;
 	struct thr_sample *x;
 	struct stat sb;
+	int64_t quota;
+	uint64_t period;
 	int r;
 
-	r = cg_cpu_limit_read(c->h, group, dirfd, &lim, c->err, c->errlen);
+	r = cg_cpu_quota_read(c->h, group, dirfd, &quota, &period, c->err,
+			      c->errlen);
 	if (r == -EBADMSG)
 		return r;
 	if (r < 0) {
 		/* v2: no cpu controller here; vanished: nothing to report. */
 		if (!c->all)
 			return 0;
-		lim.quota_us = -1;
-		lim.period_us = 100000;
+		quota = -1;
+		period = 100000;
 	}
-	if (!c->all && lim.quota_us < 0)
+	if (!c->all && quota < 0)
 		return 0;
 	r = cg_cpu_stat_read(c->h, group, dirfd, &st, c->err, c->errlen);
 	if (r == -EBADMSG)
@@ -154,9 +156,9 @@ collect_one(const char *group, int dirfd, void *arg)
 	}
 	if (fstat(dirfd, &sb) == 0)
 		x->ino = (uint64_t)sb.st_ino;
-	x->has_limit = lim.quota_us >= 0;
-	x->quota_us = lim.quota_us;
-	x->period_us = lim.period_us;
+	x->has_limit = quota >= 0;
+	x->quota_us = quota;
+	x->period_us = period;
 	x->has_bandwidth = st.has_bandwidth;
 	x->nr_periods = st.nr_periods;
 	x->nr_throttled = st.nr_throttled;
