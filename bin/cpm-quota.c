@@ -564,11 +564,19 @@ cmd_set(struct quota_ctx *c)
 				   cur.period_us);
 
 	/* The kernel's limits (tg_set_cfs_bandwidth), checked up front. */
-	if (quota != CFS_QUOTA_UNLIMITED && quota < CFS_QUOTA_MIN_US)
-		cli_die(EXIT_USAGE, "a limit of %s CPU at period %lluus is a "
+	if (quota != CFS_QUOTA_UNLIMITED && quota < CFS_QUOTA_MIN_US) {
+		if (slim)
+			cli_die(EXIT_USAGE, "a limit of %s CPU at period %lluus "
+				"is a quota of %lldus, below the kernel's minimum "
+				"of 1000us", slim, (unsigned long long)period,
+				(long long)quota);
+		cli_die(EXIT_USAGE, "the group's limit at period %lluus is a "
 			"quota of %lldus, below the kernel's minimum of 1000us",
-			slim ? slim : "the current", (unsigned long long)period,
-			(long long)quota);
+			(unsigned long long)period, (long long)quota);
+	}
+	if (sreq && (__int128)req * CPU_SHARES_PER_CPU / 1000 > CPU_SHARES_MAX)
+		cli_warn("--request '%s' is above the kernel's maximum of %d "
+			 "shares; clamped", sreq, CPU_SHARES_MAX);
 	if (quota > CFS_QUOTA_MAX_US)
 		cli_die(EXIT_USAGE, "a quota of %lldus is above the kernel's "
 			"maximum of %lldus", (long long)quota,

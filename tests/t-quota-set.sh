@@ -51,6 +51,9 @@ check "set --weight-formula systemd uses shares*100/1024" 0 "100" \
     sh -c "$Q --cgroup-root '$V2' set pod/c1 --request 1 --weight-formula systemd && cat '$V2/pod/c1/cpu.weight'"
 check "get reads weight 100 back as 1 CPU under the runc formula" 0 "request=1" \
     sh -c "$Q --cgroup-root '$V2' get pod/c1 | head -1"
+run $Q --cgroup-root "$V2" set pod/c1 --request 300
+assert "set clamps a request above 262144 shares, with a note" \
+    "$rc $(cat "$V2/pod/c1/cpu.weight") $(printf '%s' "$err" | grep -c 'clamped')" "0 10000 1"
 check "set --create makes a new v2 group" 0 "59|50000 100000|" \
     sh -c "$Q --cgroup-root '$V2' set pod/new --create --request 500m --limit 500m && \
     for f in cpu.weight cpu.max; do printf '%s|' \"\$(cat '$V2/pod/new/'\$f)\"; done"
@@ -75,6 +78,10 @@ refuse "set refuses a period above 1s" "period '1001ms'" set pod/c1 --period 100
 refuse "set refuses a quota below 1ms" "below the kernel's minimum" set pod/c1 --limit 5m
 refuse "set refuses a quota below 1ms at a short period" "quota of 500us" \
     set pod/c1 --limit 50m --period 10ms
+echo "5000 100000" >"$V2/pod/c1/cpu.max"
+refuse "set refuses a period that would take the quota below 1ms" "group's limit at period 10000us is a quota of 500us" \
+    set pod/c1 --period 10ms
+echo "50000 100000" >"$V2/pod/c1/cpu.max"
 refuse "set refuses a quota above the kernel's maximum" "above the kernel's maximum" \
     set pod/c1 --limit 200000000
 refuse "set refuses a burst above the limit" "burst of 60000us is above the quota of 50000us" \
