@@ -21,6 +21,10 @@
 
 static int
 qerr(char *err, size_t errlen, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+qerr(char *err, size_t errlen, int code, const char *fmt, ...)
 {
 	va_list ap;
 
