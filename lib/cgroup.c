@@ -680,7 +680,8 @@ cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		       file, cg_display(canon), "no such file");
 		return r;
 	}
-	if (h->use_libcgroup) {
+	/* libcgroup 2.0.2 stores values in 4096-byte buffers. */
+	if (h->use_libcgroup && strlen(value) < 4000) {
 		struct cgroup_controller *ctl;
 		struct cgroup *cg;
 		int lr;
@@ -1173,6 +1174,9 @@ walk_dir(struct walk *w, int fd, size_t len)
 		if (de->d_name[0] == '.' &&
 		    (de->d_name[1] == '\0' ||
 		     (de->d_name[1] == '.' && de->d_name[2] == '\0')))
+			continue;
+		/* The kernel refuses such names; a tree could hold one. */
+		if (strchr(de->d_name, '\n') != NULL)
 			continue;
 		if (de->d_type != DT_DIR) {
 			struct stat st;
