@@ -152,6 +152,8 @@ if [ -n "$SETDIR" ] && mkdir "$SETDIR" 2>/dev/null &&
 	>"$SETDIR/cpuset.cpus" 2>/dev/null &&
     echo 1 >"$SETDIR/cpuset.cpu_exclusive" 2>/dev/null; then
 	run cpm-throttle "$G" -o json
+	# An exclusive cpuset keeps siblings off its CPU: drop it at once.
+	rmdir "$SETDIR"
 	if printf '%s' "$err" | grep -q "warning: '$G' has exclusive CPUs" &&
 	    printf '%s' "$out" | grep -q '"pinned_throttled":true'; then
 		ok "a throttled group with an exclusive cpuset is flagged"
