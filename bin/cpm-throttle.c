@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 
 #include "cgroup.h"
 #include "cli.h"
@@ -75,8 +77,10 @@ usage(void)
 "                        (atomically).  When FILE does not exist yet the\n"
 "                        counters are reported cumulative and FILE is\n"
 "                        created.  A damaged FILE is an error (exit 2) and is\n"
-"                        left untouched.\n"
-"  -a, --all             without GROUP: every group, limited or not\n"
+"                        left untouched.  With GROUPs, the snapshot keeps\n"
+"                        what it held for groups outside them.  Runs on\n"
+"                        the same FILE wait for each other.\n"
+"  -a, --all             every group, limited or not (GROUPs imply it)\n"
 "  -n, --top N           only the N highest rows\n"
 "  -m, --min-ratio R     hide groups whose RATIO is below R (0..1 or N%%)\n"
 "  -f, --fail-above R    exit 3 when any reported group's RATIO is above R\n"
@@ -471,16 +475,68 @@ load_since(struct ctx *c, struct thr_snap *old)
 	return true;
 }
 
+static void
+dir_of(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		snprintf(dir, size, ".");
+	else
+		snprintf(dir, size, "%.*s",
+			 (int)(slash == path ? 1 : slash - path), path);
+}
+
+static int
+open_dir_of(const char *path)
+{
+	char dir[4096];
+
+	dir_of(path, dir, sizeof(dir));
+	return open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+/*
+ * Fail before reporting anything when a file we must replace cannot be
+ * written: its directory must exist.
+ */
+static void
+check_output_dir(const char *opt, const char *path)
+{
+	char dir[4096];
+	struct stat st;
+
+	if (path == NULL)
+		return;
+	dir_of(path, dir, sizeof(dir));
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		cli_die(EXIT_FAIL, "cannot write %s '%s': no directory '%s'",
+			opt, path, dir);
+}
+
 static int
 run_once(struct ctx *c)
 {
 	struct thr_snap old, cur;
 	bool have_old = false, crossed;
 	uint64_t window = 0;
+	int lockfd = -1;
 
 	thr_snap_init(&old);
 	thr_snap_init(&cur);
 	if (c->since) {
+		/*
+		 * Two runs at once (a slow cron job overtaken by the next)
+		 * must not both report the same period: hold a lock on the
+		 * snapshot's directory from reading it until replacing it.
+		 * The snapshot itself is replaced by rename, so it cannot
+		 * carry the lock.
+		 */
+		lockfd = open_dir_of(c->since);
+		if (lockfd >= 0 && flock(lockfd, LOCK_EX) < 0) {
+			close(lockfd);
+			lockfd = -1;
+		}
 		have_old = load_since(c, &old);
 		if (have_old && (old.version != cg_version(&c->h, CG_CPU) ||
 				 strcmp(old.hier, c->h.ctrl[CG_CPU].path) != 0))
@@ -505,6 +561,9 @@ run_once(struct ctx *c)
 		struct strbuf sb;
 		int r;
 
+		if (have_old && c->ngroups > 0 &&
+		    thr_snap_keep_outside(&cur, &old, c->groups, c->ngroups) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
 		strbuf_init(&sb);
 		thr_snap_format(&cur, &sb);
 		if (sb.oom)
@@ -515,6 +574,8 @@ run_once(struct ctx *c)
 				c->since, strerror(-r));
 		strbuf_free(&sb);
 	}
+	if (lockfd >= 0)
+		close(lockfd);
 	thr_snap_free(&old);
 	thr_snap_free(&cur);
 	return crossed ? EXIT_UNSAT : EXIT_OK;
@@ -525,6 +586,7 @@ run_watch(struct ctx *c)
 {
 	struct thr_snap a, b, *prev = &a, *cur = &b, *t;
 	uint64_t interval = c->interval_us ? c->interval_us : 1000000;
+	unsigned long round = 0;
 
 	thr_snap_init(&a);
 	thr_snap_init(&b);
@@ -535,6 +597,10 @@ run_watch(struct ctx *c)
 		if (elapsed < interval)
 			sleep_us(interval - elapsed);
 		collect(c, cur);
+		/* Tables for people: an empty line between rounds. */
+		if (round++ > 0 && c->fmt == OUT_TABLE &&
+		    (!c->prom_file || c->fmt_given))
+			putchar('\n');
 		if (report(c, prev, cur, cur->mono_us - prev->mono_us))
 			return EXIT_UNSAT;
 		t = prev;
@@ -662,10 +728,10 @@ main(int argc, char **argv)
 		cli_usage_error("--interval and --since cannot be combined");
 	if (c.watch && c.since)
 		cli_usage_error("--watch and --since cannot be combined");
-	if (c.all && optind < argc)
-		cli_usage_error("--all applies only without GROUP arguments");
 	if (c.prom_file && c.since && strcmp(c.prom_file, c.since) == 0)
 		cli_usage_error("--prom-file and --since name the same file");
+	check_output_dir("--prom-file", c.prom_file);
+	check_output_dir("--since", c.since);
 	c.ngroups = (size_t)(argc - optind);
 	c.groups = calloc(c.ngroups ? c.ngroups : 1, sizeof(*c.groups));
 	if (c.groups == NULL)

@@ -35,6 +35,9 @@
  *          Before any libcgroup call the group path is validated and
  *          its existing components opened with O_NOFOLLOW, so a symlink
  *          or a ".." can never send libcgroup outside the hierarchy.
+ *          Values longer than libcgroup's 4096-byte buffers (huge
+ *          cpusets) are written directly.  libcgroup's default logger
+ *          prints on stdout: cg_open() silences it.
  *          When libcgroup finds no usable mount (e.g. a v2 mount with no
  *          controllers, unsupported by 2.0.2) the live back end falls back
  *          to plain file I/O on /sys/fs/cgroup (h->use_libcgroup false).

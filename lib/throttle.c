@@ -110,6 +110,42 @@ thr_snap_find(const struct thr_snap *s, const char *group)
 	return NULL;
 }
 
+static bool
+below(const char *group, const char *top)
+{
+	size_t n = strlen(top);
+
+	if (n == 0)
+		return true;
+	return strncmp(group, top, n) == 0 &&
+	       (group[n] == '\0' || group[n] == '/');
+}
+
+int
+thr_snap_keep_outside(struct thr_snap *s, const struct thr_snap *old,
+		      const char *const *groups, size_t ngroups)
+{
+	for (size_t i = 0; i < old->n; i++) {
+		const struct thr_sample *o = &old->v[i];
+		struct thr_sample *x;
+		bool inside = false;
+		char *name;
+
+		for (size_t k = 0; k < ngroups && !inside; k++)
+			inside = below(o->group, groups[k]);
+		if (inside)
+			continue;
+		x = snap_add(s, o->group);
+		if (x == NULL)
+			return -ENOMEM;
+		name = x->group;
+		*x = *o;
+		x->group = name;
+	}
+	snap_sort(s);
+	return 0;
+}
+
 /* ---- collecting ---- */
 
 struct collect {

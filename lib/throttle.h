@@ -71,6 +71,14 @@ struct thr_select {
 int thr_collect(const struct cg_hier *h, const struct thr_select *sel,
 		struct thr_snap *s, char *err, size_t errlen);
 
+/*
+ * Add to s the samples of old whose groups lie outside groups[] (neither
+ * one of them nor below one), so that a snapshot written by a run over
+ * some groups keeps what other runs recorded.  Returns 0 or -ENOMEM.
+ */
+int thr_snap_keep_outside(struct thr_snap *s, const struct thr_snap *old,
+			  const char *const *groups, size_t ngroups);
+
 /* The sample of group in s (sorted), or NULL. */
 const struct thr_sample *thr_snap_find(const struct thr_snap *s,
 				       const char *group);

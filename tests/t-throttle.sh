@@ -54,6 +54,9 @@ b" cpm-throttle --cgroup-root "$V1" --all -o names
 check "a GROUP reports itself and its descendants" 0 "a
 a/x" cpm-throttle --cgroup-root "$V1" -o names a
 
+check "--all with a GROUP is the same as the GROUP alone" 0 "a
+a/x" cpm-throttle --cgroup-root "$V1" --all -o names a
+
 check "--min-ratio hides groups below it" 0 "c" \
     cpm-throttle --cgroup-root "$V1" --min-ratio 0.5 -o names
 check "--min-ratio takes a percentage" 0 "c
@@ -150,6 +153,19 @@ check "--since replaced the snapshot: nothing new is reported twice" 0 \
 a${TAB}0${TAB}0${TAB}0.000${TAB}0.000${TAB}0.5${TAB}0
 c${TAB}0${TAB}0${TAB}0.000${TAB}0.000${TAB}0.2${TAB}0" \
     cpm-throttle --cgroup-root "$V1" --since "$SNAP" -o tsv
+
+# Two runs at once report each period once between them.
+v1grp "$V1" c 20000 110 109 1000000000 100000000
+cpm-throttle --cgroup-root "$V1" --since "$SNAP" -o tsv c >"$T_TMP/par1" &
+cpm-throttle --cgroup-root "$V1" --since "$SNAP" -o tsv c >"$T_TMP/par2"
+wait
+check "a --since run over some groups keeps the others' snapshot" 0 \
+    "a${TAB}0${TAB}0${TAB}0.000${TAB}0.000${TAB}0.5${TAB}0" \
+    sh -c "cpm-throttle --cgroup-root '$V1' --since '$SNAP' -o tsv | grep '^a'"
+assert "concurrent --since runs do not report a period twice" \
+    "$(cat "$T_TMP/par1" "$T_TMP/par2" | awk -F'\t' '$1 == "c" { n += $2 } END { print n }')" 50
+check_fail "--since into a missing directory fails before reporting" 1 "no directory" \
+    cpm-throttle --cgroup-root "$V1" --since "$T_TMP/nodir/snap"
 
 run cpm-throttle --cgroup-root "$V1" --since "$SNAP" -o prom
 printf '%s' "$out" >"$T_TMP/since.prom"
