@@ -8,31 +8,38 @@ Q=cpm-quota
 
 # The expected values are computed here by a separate implementation of
 # the kubelet's formulas (helpers_linux.go) and crun's
-# convert_shares_to_weight, not taken from cpm.
-expect() { # QUANTITY_IN_MILLICPU PERIOD_US
-	python3 - "$1" "$2" <<'EOF'
-import math, sys
-m, p = int(sys.argv[1]), int(sys.argv[2])
-s = 2 if m == 0 else min(max(m * 1024 // 1000, 2), 262144)
-lin = 10000 if s >= 262144 else 1 + (s - 2) * 9999 // 262142
-if s <= 2:
-    quad = 1
-elif s >= 262144:
-    quad = 10000
-else:
-    l = math.log2(s)
-    quad = math.ceil(math.pow(10, (l * l + 125 * l) / 612.0 - 7.0 / 34.0))
-q = 0 if m == 0 else max(m * p // 1000, 1000)
-cm = ("%d %d" % (q, p)) if q > 0 else ("max %d" % p)
-print("millicpu=%d\nshares=%d\nweight=%d\nweight_runc=%d\nquota_us=%d\n"
-      "period_us=%d\ncpu_max=%s" % (m, s, lin, quad, q, p, cm))
-EOF
-}
-
+# convert_shares_to_weight, not taken from cpm: one file per
+# MILLICPU.PERIOD_US in $T_TMP/exp.
+ROWS="0:0 1m:1 9m:9 10m:10 100m:100 250m:250 999m:999 1:1000 1.5:1500 \
+2:2000 0.5:500 1e3m:1000 1e-3:1 3.7:3700 64:64000 256:256000 257:257000 \
+0.0001:1 1.0001:1001 100001m:100001"
 if command -v python3 >/dev/null; then
-	for row in 0:0 1m:1 9m:9 10m:10 100m:100 250m:250 999m:999 1:1000 \
-	    1.5:1500 2:2000 0.5:500 1e3m:1000 1e-3:1 3.7:3700 64:64000 \
-	    256:256000 257:257000 0.0001:1 1.0001:1001 100001m:100001; do
+	mkdir "$T_TMP/exp"
+	python3 - "$T_TMP/exp" 100000 $(for r in $ROWS; do echo "${r#*:}"; done) \
+	    250:10000 1:1000000 <<'EOF2'
+import math, sys
+out, p0 = sys.argv[1], int(sys.argv[2])
+for arg in sys.argv[3:]:
+    m, p = (arg.split(":") + [p0])[:2]
+    m, p = int(m), int(p)
+    s = 2 if m == 0 else min(max(m * 1024 // 1000, 2), 262144)
+    lin = 10000 if s >= 262144 else 1 + (s - 2) * 9999 // 262142
+    if s <= 2:
+        quad = 1
+    elif s >= 262144:
+        quad = 10000
+    else:
+        l = math.log2(s)
+        quad = math.ceil(math.pow(10, (l * l + 125 * l) / 612.0 - 7.0 / 34.0))
+    q = 0 if m == 0 else max(m * p // 1000, 1000)
+    cm = ("%d %d" % (q, p)) if q > 0 else ("max %d" % p)
+    with open("%s/%d.%d" % (out, m, p), "w") as f:
+        f.write("millicpu=%d\nshares=%d\nweight=%d\nweight_runc=%d\n"
+                "quota_us=%d\nperiod_us=%d\ncpu_max=%s" %
+                (m, s, lin, quad, q, p, cm))
+EOF2
+	expect() { cat "$T_TMP/exp/$1.$2"; }
+	for row in $ROWS; do
 		q=${row%%:*} m=${row#*:}
 		check "convert $q gives the kubelet's values" 0 "$(expect "$m" 100000)" \
 		    $Q convert "$q"
