@@ -1025,7 +1025,8 @@ alloc_shrink_pick(const struct topo *t, const struct cpuset *have, int k,
 				r = -EINVAL;
 				goto out;
 			}
-			cpuset_for_each(sib, &c->siblings) {
+			for (sib = c->core; sib >= 0;
+			     sib = t->cpus[sib].next_thread) {
 				if (!cpuset_isset(&left, (unsigned int)sib))
 					continue;
 				cpuset_clear(&left, (unsigned int)sib);

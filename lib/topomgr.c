@@ -534,7 +534,7 @@ tm_mem_book(const struct tm_mem_node *nodes, int nn, uint64_t mask,
 	int i, id;
 
 	*nout = 0;
-	for (id = 0; id < 64 && req > 0; id++) {
+	for (id = 0; id < 64; id++) {
 		if (!(mask >> id & 1))
 			continue;
 		for (i = 0; i < nn; i++) {
@@ -545,12 +545,13 @@ tm_mem_book(const struct tm_mem_node *nodes, int nn, uint64_t mask,
 				continue;
 			fr = m->total > m->booked ? m->total - m->booked : 0;
 			take = fr < req ? fr : req;
-			if (take) {
-				out[*nout].node = id;
-				out[*nout].bytes = take;
-				(*nout)++;
-				req -= take;
-			}
+			/* Every node of the group is recorded, even with
+			 * nothing booked on it: the group is what later
+			 * hints must respect. */
+			out[*nout].node = id;
+			out[*nout].bytes = take;
+			(*nout)++;
+			req -= take;
 		}
 	}
 	return req ? -ENOSPC : 0;

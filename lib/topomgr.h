@@ -92,8 +92,9 @@ bool tm_merge(int policy, uint64_t all, const struct tm_hints *lists,
 
 /*
  * Book req bytes on the nodes of mask, filling each node in id order
- * before the next (the Memory Manager's order).  out[] must have room for
- * one booking per node; *nout gets the count.  Returns 0, or -ENOSPC when
+ * before the next (the Memory Manager's order).  Every node of mask gets
+ * a booking, possibly of 0 bytes, so that the group is recorded.  out[]
+ * must have room for one booking per node; *nout gets the count.  Returns 0, or -ENOSPC when
  * the nodes lack the free memory.
  */
 struct mem_booking;
