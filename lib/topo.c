@@ -249,30 +249,89 @@ out:
  * Core, socket, die and cluster of each online CPU.  The SMT sibling list
  * is read once per core and the package list once per socket.
  */
+/*
+ * A sibling list of a CPU: "NAME_list" on current kernels, the hex mask
+ * "NAME" on old ones.  -ENOENT when neither exists.
+ */
+static int
+read_siblings(struct loader *ld, int cpu, const char *name, struct cpuset *s)
+{
+	char file[64];
+	char *mask;
+	int r;
+
+	snprintf(file, sizeof(file), "topology/%s_list", name);
+	r = read_list(ld, cpu_path(ld, cpu, file), s);
+	if (r != -ENOENT)
+		return r;
+	snprintf(file, sizeof(file), "topology/%s", name);
+	r = sysroot_read_file(ld->root, cpu_path(ld, cpu, file), &mask, NULL);
+	if (r < 0)
+		return r;
+	r = cpuset_parse_mask(mask, s);
+	free(mask);
+	if (r == -EINVAL)
+		return fail(ld, r, "malformed %s", ld->path);
+	return r;
+}
+
+/*
+ * Core, socket, die and cluster of each online CPU.  The SMT sibling list
+ * is read once per core.  Old kernels lack die_id, cluster_id and the
+ * *_list files; s390 reports package id -1: each has a fallback.
+ */
 static int
 load_cpu_topology(struct loader *ld)
 {
 	struct topo *t = ld->t;
-	struct cpuset seen = CPUSET_INIT, sib = CPUSET_INIT;
-	int c, r = 0;
+	struct cpuset seen = CPUSET_INIT, sib = CPUSET_INIT,
+		      pkg_seen = CPUSET_INIT, ids = CPUSET_INIT;
+	int c, r = 0, *pkg_first;
+	bool clash = false;
 
+	pkg_first = malloc(((size_t)t->ncpus + 1) * sizeof(int));
+	if (pkg_first == NULL)
+		return -ENOMEM;
+	for (c = 0; c < t->ncpus; c++)
+		pkg_first[c] = -1;
 	cpuset_for_each(c, &t->online) {
 		struct topo_cpu *tc = &t->cpus[c];
 		int v, s, prev = -1, n = 0;
 
+		if (!sysroot_exists(ld->root, cpu_path(ld, c, "topology")))
+			continue;	/* nothing known beyond the node */
 		r = read_int(ld, cpu_path(ld, c, "topology/physical_package_id"), &v);
-		if (r == -ENOENT) {
-			r = 0;
-			continue;	/* no topology/ at all */
-		}
-		if (r < 0)
+		if (r < 0 && r != -ENOENT)
 			break;
-		tc->socket = v < 0 ? 0 : v;
+		tc->socket = r == 0 ? v : -1;
+		if (r == 0 && !cpuset_isset(&pkg_seen, (unsigned int)c)) {
+			/*
+			 * The package's CPU list, read once per package,
+			 * decides which CPUs share a socket: some firmware
+			 * repeats package ids (ia64) or reports -1 (s390).
+			 */
+			r = read_siblings(ld, c, "package_cpus", &sib);
+			if (r == -ENOENT)
+				r = read_siblings(ld, c, "core_siblings", &sib);
+			if (r < 0 && r != -ENOENT)
+				break;
+			if (r == -ENOENT)
+				cpuset_zero(&sib);
+			cpuset_and(&sib, &t->online);
+			cpuset_andnot(&sib, &pkg_seen);
+			if (cpuset_set(&sib, (unsigned int)c) < 0 ||
+			    cpuset_or(&pkg_seen, &sib) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			cpuset_for_each(s, &sib)
+				pkg_first[s] = c;
+		}
 		r = read_int(ld, cpu_path(ld, c, "topology/die_id"), &v);
 		if (r == 0)
 			tc->die = v < 0 ? 0 : v;
 		else if (r == -ENOENT)
-			tc->die = 0;	/* before dies were exported: one die */
+			tc->die = tc->socket >= 0 ? 0 : -1;	/* one die */
 		else
 			break;
 		r = read_int(ld, cpu_path(ld, c, "topology/core_id"), &v);
@@ -288,16 +347,12 @@ load_cpu_topology(struct loader *ld)
 		r = 0;
 		if (cpuset_isset(&seen, (unsigned int)c))
 			continue;
-		r = read_list(ld, cpu_path(ld, c, "topology/thread_siblings_list"),
-			      &sib);
+		r = read_siblings(ld, c, "thread_siblings", &sib);
 		if (r == -ENOENT)
-			r = read_list(ld, cpu_path(ld, c, "topology/core_cpus_list"),
-				      &sib);
+			r = read_siblings(ld, c, "core_cpus", &sib);
 		if (r == -ENOENT) {
-			r = cpuset_set(&sib, (unsigned int)c);
-			cpuset_zero(&sib);
-			if (r == 0)
-				r = cpuset_set(&sib, (unsigned int)c);
+			cpuset_zero(&sib);	/* no SMT information: a core each */
+			r = 0;
 		}
 		if (r < 0)
 			break;
@@ -323,8 +378,32 @@ load_cpu_topology(struct loader *ld)
 			break;
 		}
 	}
+	/*
+	 * A socket's id is the package id of its first CPU, unless two
+	 * packages claim the same id (or none): then every socket is named
+	 * by its lowest CPU, so that ids stay unique.
+	 */
+	for (c = 0; r == 0 && c < t->ncpus; c++) {
+		int id;
+
+		if (pkg_first[c] != c)
+			continue;
+		id = t->cpus[c].socket;
+		if (id < 0 || id >= CPUSET_MAX_CPUS * 64 ||
+		    cpuset_isset(&ids, (unsigned int)id))
+			clash = true;
+		else if (cpuset_set(&ids, (unsigned int)id) < 0)
+			r = -ENOMEM;
+	}
+	for (c = 0; r == 0 && c < t->ncpus; c++)
+		if (pkg_first[c] >= 0)
+			t->cpus[c].socket = clash ? pkg_first[c] :
+					    t->cpus[pkg_first[c]].socket;
+	free(pkg_first);
 	cpuset_free(&seen);
 	cpuset_free(&sib);
+	cpuset_free(&pkg_seen);
+	cpuset_free(&ids);
 	return r;
 }
 
@@ -383,8 +462,20 @@ load_nodes(struct loader *ld)
 		n->mem_total_kb = n->mem_free_kb = -1;
 		snprintf(ld->path, sizeof(ld->path), NODE_DIR "/node%d/cpulist", id);
 		r = read_list(ld, ld->path, &n->cpus);
-		if (r == -ENOENT)
-			r = 0;
+		if (r == -ENOENT) {
+			char *mask;
+
+			snprintf(ld->path, sizeof(ld->path), NODE_DIR "/node%d/cpumap", id);
+			r = sysroot_read_file(ld->root, ld->path, &mask, NULL);
+			if (r == 0) {
+				r = cpuset_parse_mask(mask, &n->cpus);
+				free(mask);
+				if (r == -EINVAL)
+					r = fail(ld, r, "malformed %s", ld->path);
+			} else if (r == -ENOENT) {
+				r = 0;
+			}
+		}
 		if (r < 0)
 			goto out;
 		cpuset_and(&n->cpus, &t->possible);
