@@ -75,10 +75,11 @@ cmp -s "$S" "$T_TMP/s1" && [ "$rc" = 0 ] && [ "$(count "$D")" = 2 ] &&
 	ok "take --dry-run prints CPUs but saves nothing" ||
 	not_ok "take --dry-run prints CPUs but saves nothing" "$(show)"
 
-run cpm-alloc take f 2 --from 20-23
+FROM=$(minus $ALL "$A,$B,$C,0,16" | expand | tail -3 | to_list)
+run cpm-alloc take f 2 --from "$FROM"
 F=${out%
 }
-assert "take --from chooses among those CPUs" "$rc $(count "$F") $(minus "$F" 20-23)" "0 2 "
+assert "take --from chooses among those CPUs" "$rc $(count "$F") $(minus "$F" "$FROM")" "0 2 "
 check_fail "take --full-cores refuses an odd count" 3 "SMT Alignment Error" \
 	cpm-alloc take odd 3 --full-cores
 check_fail "take refuses more CPUs than are free" 3 "not enough" \
