@@ -413,6 +413,12 @@ open_state(struct ctx *c, int rw, bool tolerate_foreign)
 	int r;
 
 	c->lockfd = -1;
+	/* Commands that need an existing allocation must not create the
+	 * state's directory just to find out there is none. */
+	if (rw && (c->cmd == C_RELEASE || c->cmd == C_RESIZE ||
+		   c->cmd == C_MODE) && access(c->state_path, F_OK) < 0 &&
+	    errno == ENOENT)
+		cli_die(EXIT_USAGE, "no allocation named '%s'", c->args[0]);
 	if (rw) {
 		c->lockfd = state_lock(c->state_path, c->err, sizeof(c->err));
 		if (c->lockfd < 0)
@@ -1379,11 +1385,8 @@ cmd_check(struct ctx *c)
 	load_machine(c);
 	open_state(c, RO, true);
 	strbuf_init(&sb);
-	if (!c->st.exists) {
-		printf("no state file '%s' yet: nothing to check\n",
-		       c->state_path);
-		return EXIT_OK;
-	}
+	if (!c->st.exists)
+		return EXIT_OK;	/* nothing recorded, nothing to disagree */
 	if (c->match == TOPO_FOREIGN)
 		finding(&sb, &count, "error", "the state was made for another "
 			"machine (%s): use the right --state, or start over "

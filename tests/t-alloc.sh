@@ -232,3 +232,13 @@ cmp -s "$S" "$T_TMP/good" && ok "check leaves a foreign state alone" ||
 	not_ok "check leaves a foreign state alone"
 check "init --force replaces a state of another machine" 0 "" \
 	env CPM_SYSROOT="$T_TMP/other" cpm-alloc init --force
+
+# Commands on a state that does not exist yet.
+export CPM_STATE=$T_TMP/none/alloc.state
+check "shared without a state is every online CPU" 0 "$ALL" \
+	env CPM_SYSROOT="$T_TMP/m32" cpm-alloc shared
+check "check without a state finds nothing" 0 "" \
+	env CPM_SYSROOT="$T_TMP/m32" cpm-alloc check
+check_fail "release without a state names the missing allocation" 2 \
+	"no allocation named 'x'" env CPM_SYSROOT="$T_TMP/m32" cpm-alloc release x
+assert "a failed release creates no state directory" "$(ls "$T_TMP/none" 2>&1 >/dev/null | wc -l | tr -d ' ')" 1
