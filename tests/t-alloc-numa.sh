@@ -110,3 +110,10 @@ check "release frees the memory" 0 "0 preferred
 1 preferred
 2 preferred
 3 preferred" sh -c 'cpm-alloc release m1 m2 m4 && cpm-alloc hints 1 --mem 8G | head -4'
+
+# The kubelet's own example: 2 nodes x 6 CPUs, node 0 has 3 free, 4 wanted.
+gen_spec 1 2 6 1 | gen_tree "$T_TMP/m12"
+export CPM_SYSROOT=$T_TMP/m12 CPM_STATE=$T_TMP/m12.state
+cpm-alloc take busy 3 --from 0-2 >/dev/null
+check "hints follow the kubelet's worked example" 0 "1 preferred
+0-1 -" cpm-alloc hints 4
