@@ -1362,7 +1362,7 @@ finding(struct strbuf *sb, int *count, const char *level, const char *fmt,
 }
 
 static char *
-L(const struct cpuset *s)
+cpulist_str(const struct cpuset *s)
 {
 	char *l = cpuset_to_list(s);
 
@@ -1398,13 +1398,13 @@ cmd_check(struct ctx *c)
 		if (a != b)
 			finding(&sb, &count, "error", "the CPU count changed: "
 				"the state was made for %u online CPUs (%s), "
-				"the machine has %u (%s)", a, L(&was->online), b,
-				L(&c->print.online));
+				"the machine has %u (%s)", a, cpulist_str(&was->online), b,
+				cpulist_str(&c->print.online));
 		cpuset_copy(&x, &was->online);
 		cpuset_andnot(&x, &c->print.online);
 		if (!cpuset_empty(&x))
 			finding(&sb, &count, "error", "CPUs %s were online when "
-				"the state was written and are %s now", L(&x),
+				"the state was written and are %s now", cpulist_str(&x),
 				cpuset_intersects(&x, &c->print.possible) ?
 				"offline or gone" : "gone");
 		cpuset_copy(&x, &c->print.online);
@@ -1412,7 +1412,7 @@ cmd_check(struct ctx *c)
 		if (!cpuset_empty(&x))
 			finding(&sb, &count, "warning", "CPUs %s came online "
 				"since the state was written: run 'cpm-alloc "
-				"reconcile' to use them", L(&x));
+				"reconcile' to use them", cpulist_str(&x));
 	}
 	/* CPUs that the state uses and the machine does not have online. */
 	cpuset_copy(&gone, &c->st.reserved);
@@ -1421,7 +1421,7 @@ cmd_check(struct ctx *c)
 		finding(&sb, &count, "error", "reserved CPUs %s are not online: "
 			"choose another reservation with 'cpm-alloc init "
 			"--force --reserved LIST' (this drops all "
-			"allocations)", L(&gone));
+			"allocations)", cpulist_str(&gone));
 	for (i = 0; i < c->st.nentries; i++) {
 		const struct alloc_entry *e = &c->st.entries[i];
 
@@ -1430,20 +1430,20 @@ cmd_check(struct ctx *c)
 		if (!cpuset_empty(&x))
 			finding(&sb, &count, "error", "'%s' holds CPUs %s, which "
 				"are not online: release it ('cpm-alloc release "
-				"%s') and take again", e->name, L(&x), e->name);
+				"%s') and take again", e->name, cpulist_str(&x), e->name);
 		cpuset_copy(&x, &e->cpus);
 		cpuset_and(&x, &c->st.reserved);
 		if (!cpuset_empty(&x))
 			finding(&sb, &count, "error", "reserved CPUs %s are "
 				"handed out to '%s': release it and take again",
-				L(&x), e->name);
+				cpulist_str(&x), e->name);
 		for (j = i + 1; j < c->st.nentries; j++) {
 			cpuset_copy(&x, &e->cpus);
 			cpuset_and(&x, &c->st.entries[j].cpus);
 			if (!cpuset_empty(&x))
 				finding(&sb, &count, "error", "'%s' and '%s' "
 					"both hold CPUs %s: release one of them",
-					e->name, c->st.entries[j].name, L(&x));
+					e->name, c->st.entries[j].name, cpulist_str(&x));
 		}
 		for (j = 0; j < e->nmem; j++)
 			if (e->mem[j].bytes &&
@@ -1528,8 +1528,8 @@ cmd_reconcile(struct ctx *c)
 		if (cpuset_empty(&bad)) {
 			strbuf_printf(&sb, "%s the machine's online CPUs %s "
 				      "(was %s)\n", c->dry_run ? "would record" :
-				      "recorded", L(&c->print.online),
-				      L(&c->st.print.online));
+				      "recorded", cpulist_str(&c->print.online),
+				      cpulist_str(&c->st.print.online));
 			topo_print_free(&c->st.print);
 			topo_print_make(&c->st.print, &c->topo);
 			changed = true;
@@ -1546,7 +1546,7 @@ cmd_reconcile(struct ctx *c)
 		fflush(stdout);
 		cli_die(EXIT_UNSAT, "the state still uses CPUs %s that are not "
 			"online: release or resize what holds them (see "
-			"'cpm-alloc check'), then reconcile again", L(&bad));
+			"'cpm-alloc check'), then reconcile again", cpulist_str(&bad));
 	}
 	cpuset_free(&bad);
 	return EXIT_OK;
@@ -1616,7 +1616,7 @@ cmd_import(struct ctx *c)
 			cpuset_copy(&s, &e->cpus);
 			cpuset_and(&s, &all);
 			cli_die(EXIT_USAGE, "'%s': CPUs %s are assigned twice "
-				"(again in '%s')", c->args[0], L(&s), ke->name);
+				"(again in '%s')", c->args[0], cpulist_str(&s), ke->name);
 		}
 		cpuset_or(&all, &e->cpus);
 		e->name = strdup(ke->name);
@@ -1630,7 +1630,7 @@ cmd_import(struct ctx *c)
 	if (!cpuset_subset(&s, &c->topo.online)) {
 		cpuset_andnot(&s, &c->topo.online);
 		cli_die(EXIT_USAGE, "'%s' uses CPUs %s, which are not online on "
-			"this machine", c->args[0], L(&s));
+			"this machine", c->args[0], cpulist_str(&s));
 	}
 	open_state(c, RW, false);
 	/* Existing allocations keep their CPUs: refuse conflicts. */
@@ -1646,12 +1646,12 @@ cmd_import(struct ctx *c)
 			continue;	/* imported before */
 		if (old)
 			cli_die(EXIT_UNSAT, "'%s' already exists with CPUs %s: "
-				"release it first", e->name, L(&old->cpus));
+				"release it first", e->name, cpulist_str(&old->cpus));
 		if (cpuset_intersects(&e->cpus, &used)) {
 			cpuset_copy(&s, &e->cpus);
 			cpuset_and(&s, &used);
 			cli_die(EXIT_UNSAT, "CPUs %s of '%s' are already reserved "
-				"or allocated here", L(&s), e->name);
+				"or allocated here", cpulist_str(&s), e->name);
 		}
 		strbuf_printf(&out, "%s ", e->name);
 		cpuset_format(&e->cpus, &out);

@@ -111,6 +111,22 @@ check "release frees the memory" 0 "0 preferred
 2 preferred
 3 preferred" sh -c 'cpm-alloc release m1 m2 m4 && cpm-alloc hints 1 --mem 8G | head -4'
 
+# Placement options reach the kubelet's algorithm.
+rm -f "$CPM_STATE"
+run cpm-alloc take p 4 --prefer-nodes 2
+assert "--prefer-nodes takes from those nodes" "$rc $(nodes_of "$SPEC" "${out%
+}")" "0 2"
+run cpm-alloc take s 2 --spread-cores
+cores=$(printf '%s\n' "${out%
+}" | expand | awk '{ print $1 % 16 }' | sort -u | wc -l | tr -d ' ')
+assert "--spread-cores puts 2 CPUs on 2 cores" "$rc $cores" "0 2"
+run cpm-alloc take f 4 --full-cores
+cores=$(printf '%s\n' "${out%
+}" | expand | awk '{ print $1 % 16 }' | sort -u | wc -l | tr -d ' ')
+assert "--full-cores gives whole cores" "$rc $cores" "0 2"
+check_fail "--full-cores with --spread-cores is refused like the kubelet refuses it" 2 \
+	"full-pcpus-only and distribute-cpus-across-cores" cpm-alloc take g 2 --full-cores --spread-cores
+
 # The kubelet's own example: 2 nodes x 6 CPUs, node 0 has 3 free, 4 wanted.
 gen_spec 1 2 6 1 | gen_tree "$T_TMP/m12"
 export CPM_SYSROOT=$T_TMP/m12 CPM_STATE=$T_TMP/m12.state
