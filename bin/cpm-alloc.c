@@ -1400,13 +1400,20 @@ cmd_check(struct ctx *c)
 				"the state was made for %u online CPUs (%s), "
 				"the machine has %u (%s)", a, cpulist_str(&was->online), b,
 				cpulist_str(&c->print.online));
+		/* Online then, offline now (still possible) or gone. */
 		cpuset_copy(&x, &was->online);
 		cpuset_andnot(&x, &c->print.online);
+		cpuset_copy(&gone, &x);
+		cpuset_andnot(&gone, &c->print.possible);
+		cpuset_and(&x, &c->print.possible);
 		if (!cpuset_empty(&x))
 			finding(&sb, &count, "error", "CPUs %s were online when "
-				"the state was written and are %s now", cpulist_str(&x),
-				cpuset_intersects(&x, &c->print.possible) ?
-				"offline or gone" : "gone");
+				"the state was written and are offline now",
+				cpulist_str(&x));
+		if (!cpuset_empty(&gone))
+			finding(&sb, &count, "error", "CPUs %s were online when "
+				"the state was written and no longer exist",
+				cpulist_str(&gone));
 		cpuset_copy(&x, &c->print.online);
 		cpuset_andnot(&x, &was->online);
 		if (!cpuset_empty(&x))
