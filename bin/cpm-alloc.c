@@ -46,7 +46,7 @@ struct ctx {
 
 	/* options */
 	struct alloc_opts opts;
-	bool share, dry_run, nodes, json, strict, force, no_verify;
+	bool share, dry_run, nodes, json, strict, force, no_verify, explain;
 	bool have_reserved, have_reserve, have_mem, have_prefer;
 	unsigned int reserve_n;
 	uint64_t mem;
@@ -115,6 +115,10 @@ usage(void)
 "  --align-socket           align by socket instead of NUMA node\n"
 "  --numa-policy POLICY     Topology Manager policy: none, best-effort,\n"
 "                           restricted, single-numa-node\n"
+"  --closest-numa           between equally wide NUMA node sets prefer the\n"
+"                           closest (prefer-closest-numa-nodes)\n"
+"  --explain                print the hints and the policy's decision on\n"
+"                           stderr\n"
 "  --mem SIZE               book SIZE of memory on the chosen NUMA nodes\n"
 "  --from CPULIST           choose only among these CPUs\n"
 "  --prefer-nodes NODELIST  take what fits from these NUMA nodes first\n"
@@ -130,7 +134,7 @@ enum {
 	O_STATE = 256, O_SYSROOT, O_CGROUP_ROOT, O_RESERVED, O_RESERVE,
 	O_STRICT, O_FORCE, O_SHARE, O_FULL, O_DIST, O_SPREAD, O_L3, O_SOCKET,
 	O_NUMA, O_MEM, O_FROM, O_PREFER, O_OWNER, O_DRY, O_NODES, O_JSON,
-	O_NOVERIFY,
+	O_NOVERIFY, O_CLOSEST, O_EXPLAIN,
 };
 
 /* Which commands accept each option. */
@@ -146,7 +150,8 @@ static const struct {
 	{ O_FROM, B(C_TAKE) }, { O_PREFER, B(C_TAKE) },
 	{ O_OWNER, B(C_TAKE) }, { O_DRY, B(C_TAKE) | B(C_RECONCILE) },
 	{ O_NODES, B(C_SHOW) }, { O_JSON, B(C_LIST) },
-	{ O_NOVERIFY, B(C_IMPORT) },
+	{ O_NOVERIFY, B(C_IMPORT) }, { O_CLOSEST, B(C_TAKE) },
+	{ O_EXPLAIN, B(C_TAKE) },
 };
 
 static const struct option long_opts[] = {
@@ -174,6 +179,8 @@ static const struct option long_opts[] = {
 	{ "nodes", no_argument, NULL, O_NODES },
 	{ "json", no_argument, NULL, O_JSON },
 	{ "no-verify", no_argument, NULL, O_NOVERIFY },
+	{ "closest-numa", no_argument, NULL, O_CLOSEST },
+	{ "explain", no_argument, NULL, O_EXPLAIN },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -291,6 +298,12 @@ parse_args(struct ctx *c, int argc, char **argv)
 			break;
 		case O_NOVERIFY:
 			c->no_verify = true;
+			break;
+		case O_CLOSEST:
+			c->opts.closest = true;
+			break;
+		case O_EXPLAIN:
+			c->explain = true;
 			break;
 		default:
 			/* getopt printed the problem. */
@@ -756,7 +769,12 @@ explain_refusal(struct ctx *c, const struct alloc_opts *o, int n,
 		strbuf_puts(sb, ": no NUMA node set has that much free memory");
 	else if (o->numa_policy == TM_SINGLE_NUMA)
 		strbuf_puts(sb, ": no single NUMA node can hold it");
-	else {
+	else if (mem && !mem->dont_care) {
+		strbuf_puts(sb, ": no NUMA node set is preferred for both the "
+			    "CPUs and the memory (best: ");
+		tm_mask_format(best->mask, sb);
+		strbuf_puts(sb, ")");
+	} else {
 		strbuf_puts(sb, ": the best NUMA node set ");
 		tm_mask_format(best->mask, sb);
 		strbuf_puts(sb, " is wider than the request needs on an idle "
@@ -765,6 +783,50 @@ explain_refusal(struct ctx *c, const struct alloc_opts *o, int n,
 	strbuf_puts(sb, " (free CPUs per node: ");
 	free_per_node(c, avail, sb);
 	strbuf_puts(sb, ")");
+}
+
+/* The NUMA distance matrix by node id, or NULL when the kernel gave none. */
+static int *
+distances(struct ctx *c)
+{
+	int *d = calloc(64 * 64, sizeof(int)), i, j;
+
+	if (!d)
+		cli_die(EXIT_FAIL, "out of memory");
+	for (i = 0; i < c->topo.nnodes; i++) {
+		const struct topo_node *a = &c->topo.nodes[i];
+
+		if (!a->distance || a->id >= 64) {
+			free(d);
+			return NULL;
+		}
+		for (j = 0; j < c->topo.nnodes; j++)
+			if (c->topo.nodes[j].id < 64)
+				d[a->id * 64 + c->topo.nodes[j].id] =
+					a->distance[j];
+	}
+	return d;
+}
+
+static void
+explain_hints(const char *what, const struct tm_hints *h)
+{
+	struct strbuf sb;
+	int i;
+
+	strbuf_init(&sb);
+	if (h->dont_care)
+		strbuf_puts(&sb, "any (no preference)");
+	else if (h->n == 0)
+		strbuf_puts(&sb, "none (cannot be satisfied)");
+	for (i = 0; i < h->n; i++) {
+		if (i)
+			strbuf_puts(&sb, ", ");
+		tm_mask_format(h->h[i].mask, &sb);
+		strbuf_puts(&sb, h->h[i].preferred ? " preferred" : " -");
+	}
+	cli_warn("%s: %s", what, sb.buf ? sb.buf : "");
+	strbuf_free(&sb);
 }
 
 static int
@@ -824,11 +886,35 @@ cmd_take(struct ctx *c)
 		if (r < 0)
 			cli_die(EXIT_FAIL, "out of memory");
 	}
+	if (c->explain && (o.numa_policy != TM_NONE || c->have_mem)) {
+		explain_hints("CPU hints", &cpu_h);
+		if (c->have_mem)
+			explain_hints("memory hints", &mem_h);
+	}
 	if (o.numa_policy != TM_NONE) {
 		struct tm_hints lists[2] = { cpu_h, mem_h };
+		int *dist = o.closest ? distances(c) : NULL;
+		bool admit;
 
-		if (!tm_merge(o.numa_policy, all_nodes_mask(c), lists, 2,
-			      &best)) {
+		admit = tm_merge_closest(o.numa_policy, all_nodes_mask(c),
+					 lists, 2, dist, &best);
+		free(dist);
+		if (c->explain) {
+			struct strbuf eb;
+
+			strbuf_init(&eb);
+			if (best.mask)
+				tm_mask_format(best.mask, &eb);
+			else
+				strbuf_puts(&eb, "any node");
+			cli_warn("%s policy: merged hint %s%s: %s",
+				 tm_policy_name(o.numa_policy),
+				 eb.buf ? eb.buf : "",
+				 best.preferred ? " preferred" : " -",
+				 admit ? "admitted" : "refused");
+			strbuf_free(&eb);
+		}
+		if (!admit) {
 			struct strbuf sb;
 
 			strbuf_init(&sb);

@@ -285,6 +285,10 @@ alloc_opts_format(const struct alloc_opts *o, struct strbuf *sb)
 		SEP();
 		strbuf_printf(sb, "distribute=%d", o->k.distribute);
 	}
+	if (o->closest) {
+		SEP();
+		strbuf_puts(sb, "closest-numa");
+	}
 	if (o->numa_policy) {
 		SEP();
 		strbuf_printf(sb, "numa-policy=%s",
@@ -313,6 +317,8 @@ alloc_opts_parse(const char *s, struct alloc_opts *o)
 			o->k.prefer_l3 = true;
 		else if (strcmp(tok, "align-socket") == 0)
 			o->k.align_socket = true;
+		else if (strcmp(tok, "closest-numa") == 0)
+			o->closest = true;
 		else if (strcmp(tok, "distribute") == 0)
 			o->distribute_auto = true;
 		else if (startswith(tok, "distribute=")) {
@@ -340,6 +346,7 @@ alloc_opts_merge(struct alloc_opts *o, const struct alloc_opts *p)
 		o->k.distribute = p->k.distribute;
 		o->distribute_auto = p->distribute_auto;
 	}
+	o->closest |= p->closest;
 	if (!o->numa_policy)
 		o->numa_policy = p->numa_policy;
 }

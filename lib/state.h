@@ -54,6 +54,7 @@ struct alloc_opts {
 	bool distribute_auto;	/* --distribute without a group: decided
 				 * from full_cores and threads per core */
 	int numa_policy;	/* enum tm_policy, 0 = none */
+	bool closest;		/* prefer-closest-numa-nodes */
 };
 
 struct mem_booking {

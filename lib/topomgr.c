@@ -355,16 +355,48 @@ narrower(uint64_t a, uint64_t b)
 	return popcount(a) < popcount(b);
 }
 
+/*
+ * prefer-closest-numa-nodes: at equal width, the lower mean distance over
+ * all ordered pairs of the mask's nodes (self pairs included) wins.
+ * Returns <0 when a is closer, >0 when b is, 0 on a tie.
+ */
+static int
+closer(uint64_t a, uint64_t b, const int *dist)
+{
+	long sa = 0, sb = 0;
+	int i, j, na = popcount(a), nb = popcount(b);
+
+	for (i = 0; i < 64; i++)
+		for (j = 0; j < 64; j++) {
+			if ((a >> i & 1) && (a >> j & 1))
+				sa += dist[i * 64 + j];
+			if ((b >> i & 1) && (b >> j & 1))
+				sb += dist[i * 64 + j];
+		}
+	/* Compare sa/na^2 with sb/nb^2 without rounding. */
+	sa *= (long)nb * nb;
+	sb *= (long)na * na;
+	return sa < sb ? -1 : sa > sb;
+}
+
 static const struct tm_hint *
-better_mask(const struct tm_hint *cur, const struct tm_hint *cand)
+better_mask(const struct tm_hint *cur, const struct tm_hint *cand,
+	    const int *dist)
 {
 	if (cand->mask == cur->mask)
 		return cur;
+	if (dist && popcount(cand->mask) == popcount(cur->mask)) {
+		int c = closer(cand->mask, cur->mask, dist);
+
+		if (c)
+			return c < 0 ? cand : cur;
+	}
 	return narrower(cand->mask, cur->mask) ? cand : cur;
 }
 
 static const struct tm_hint *
-compare(const struct tm_hint *cur, const struct tm_hint *cand, int best_np)
+compare(const struct tm_hint *cur, const struct tm_hint *cand, int best_np,
+	const int *dist)
 {
 	int cc, nc;
 
@@ -377,13 +409,13 @@ compare(const struct tm_hint *cur, const struct tm_hint *cand, int best_np)
 	if (cur->preferred && !cand->preferred)
 		return cur;
 	if (cur->preferred && cand->preferred)
-		return better_mask(cur, cand);
+		return better_mask(cur, cand, dist);
 	cc = popcount(cur->mask);
 	nc = popcount(cand->mask);
 	if (cc > best_np)
-		return better_mask(cur, cand);
+		return better_mask(cur, cand, dist);
 	if (cc == best_np)
-		return nc != best_np ? cur : better_mask(cur, cand);
+		return nc != best_np ? cur : better_mask(cur, cand, dist);
 	if (nc > best_np)
 		return cur;
 	if (nc == best_np)
@@ -392,7 +424,7 @@ compare(const struct tm_hint *cur, const struct tm_hint *cand, int best_np)
 		return cand;
 	if (nc < cc)
 		return cur;
-	return better_mask(cur, cand);
+	return better_mask(cur, cand, dist);
 }
 
 struct merge_ctx {
@@ -401,6 +433,7 @@ struct merge_ctx {
 	int nlists;
 	uint64_t all;
 	int best_np;
+	const int *dist;
 	const struct tm_hint *pick[8];
 	struct tm_hint merged, best;
 	bool have_best;
@@ -434,7 +467,7 @@ merge_rec(struct merge_ctx *m, int depth)
 		m->merged.mask = mask;
 		m->merged.preferred = pref;
 		b = compare(m->have_best ? &m->best : NULL, &m->merged,
-			    m->best_np);
+			    m->best_np, m->dist);
 		if (b == &m->merged) {
 			m->best = m->merged;
 			m->have_best = true;
@@ -450,6 +483,13 @@ merge_rec(struct merge_ctx *m, int depth)
 bool
 tm_merge(int policy, uint64_t all, const struct tm_hints *in, int nlists,
 	 struct tm_hint *best)
+{
+	return tm_merge_closest(policy, all, in, nlists, NULL, best);
+}
+
+bool
+tm_merge_closest(int policy, uint64_t all, const struct tm_hints *in,
+		 int nlists, const int *dist, struct tm_hint *best)
 {
 	static const struct tm_hint any = { 0, true }, impossible = { 0, false };
 	struct tm_hint *filtered[8] = { NULL };
@@ -510,6 +550,8 @@ tm_merge(int policy, uint64_t all, const struct tm_hints *in, int nlists,
 	m.lens = lens;
 	m.nlists = nlists;
 	m.all = all;
+	/* The kubelet never applies "closest" to single-numa-node. */
+	m.dist = policy == TM_SINGLE_NUMA ? NULL : dist;
 	merge_rec(&m, 0);
 	for (i = 0; i < nlists; i++)
 		free(filtered[i]);

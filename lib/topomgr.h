@@ -91,6 +91,15 @@ bool tm_merge(int policy, uint64_t all, const struct tm_hints *lists,
 	      int nlists, struct tm_hint *best);
 
 /*
+ * tm_merge() with the prefer-closest-numa-nodes option: between masks of
+ * equal width the one with the lower mean NUMA distance wins.  dist is a
+ * 64 x 64 matrix indexed by node ids (dist[i * 64 + j]); NULL gives
+ * tm_merge().  Not applied under single-numa-node, as in the kubelet.
+ */
+bool tm_merge_closest(int policy, uint64_t all, const struct tm_hints *lists,
+		      int nlists, const int *dist, struct tm_hint *best);
+
+/*
  * Book req bytes on the nodes of mask, filling each node in id order
  * before the next (the Memory Manager's order).  Every node of mask gets
  * a booking, possibly of 0 bytes, so that the group is recorded.  out[]

@@ -133,3 +133,33 @@ export CPM_SYSROOT=$T_TMP/m12 CPM_STATE=$T_TMP/m12.state
 cpm-alloc take busy 3 --from 0-2 >/dev/null
 check "hints follow the kubelet's worked example" 0 "1 preferred
 0-1 -" cpm-alloc hints 4
+
+# prefer-closest-numa-nodes: 4 nodes where 0-2 are closer than 0-1.
+cat >"$T_TMP/far.spec" <<'SPEC'
+node 0 distance=10,30,11,30
+node 1 distance=30,10,30,11
+node 2 distance=11,30,10,30
+node 3 distance=30,11,30,10
+cpu 0 core=0 socket=0 node=0
+cpu 1 core=1 socket=0 node=0
+cpu 2 core=2 socket=0 node=1
+cpu 3 core=3 socket=0 node=1
+cpu 4 core=4 socket=0 node=2
+cpu 5 core=5 socket=0 node=2
+cpu 6 core=6 socket=0 node=3
+cpu 7 core=7 socket=0 node=3
+SPEC
+gen_tree "$T_TMP/far" <"$T_TMP/far.spec"
+export CPM_SYSROOT=$T_TMP/far CPM_STATE=$T_TMP/far.state
+check "without --closest-numa the lowest pair of nodes wins" 0 "0-3" \
+	cpm-alloc take a 4 --numa-policy restricted --dry-run
+check "--closest-numa picks the pair with the lower distance" 0 "0-1,4-5" \
+	cpm-alloc take a 4 --numa-policy restricted --closest-numa --dry-run
+run cpm-alloc take a 4 --numa-policy restricted --explain --dry-run
+case $err in
+*"cpm-alloc: CPU hints: 0-1 preferred, 0,2 preferred,"*"cpm-alloc: restricted policy: merged hint 0-1 preferred: admitted"*) ok "--explain shows the hints and the decision" ;;
+*) not_ok "--explain shows the hints and the decision" "$(show)" ;;
+esac
+check_fail "memory and CPUs that prefer different node sets are refused by restricted" 3 \
+	"no NUMA node set is preferred for both the CPUs and the memory" \
+	cpm-alloc take b 4 --mem 1G --numa-policy restricted
