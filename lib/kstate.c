@@ -416,8 +416,9 @@ kstate_parse(struct kstate *ks, const char *text, size_t len, char *err,
 		r = -ENOMEM;
 		goto fail;
 	}
-	qsort(ks->entries, (size_t)ks->nentries, sizeof(*ks->entries),
-	      entry_cmp);
+	if (ks->nentries > 1)
+		qsort(ks->entries, (size_t)ks->nentries, sizeof(*ks->entries),
+		      entry_cmp);
 	return 0;
 fail:
 	kstate_free(ks);
