@@ -77,16 +77,32 @@ int ktake_opts_check(const struct ktopo *kt, const struct ktake_opts *o,
  * optional NUMA hint (prefer_nodes: NULL or a set of NUMA node ids) and the
  * CPUs that are reserved (only used for the full-pcpus-only capacity check;
  * may be NULL).  The result goes to out.
- * Returns 0; -ENOSPC when there are not enough CPUs, -EINVAL when the
- * request breaks an option's rule (odd count with full_cores): err gets
- * the kubelet's message.  -ENOMEM on allocation failure.
+ *
+ * Like the kubelet's Allocate: with full_cores, refuse a count that is not
+ * a multiple of CPUs per core, or larger than avail minus every thread of
+ * a core holding a reserved CPU; with a hint, take min(n, aligned) CPUs
+ * from the hint's NUMA nodes (with align_socket: from the sockets holding
+ * them), then the rest from the remaining available CPUs; each take is
+ * the distributed algorithm when o->distribute is set, else the packed one.
+ *
+ * Returns 0; -EINVAL when the request breaks an option's rule (odd count
+ * with full_cores); -ENOSPC when the CPUs cannot be found (not enough
+ * CPUs, not enough free physical CPUs, or the kubelet's own failure
+ * messages); err gets the kubelet's message.  -ENOMEM on allocation
+ * failure.  out is empty on failure.
  */
 int kubelet_take(const struct ktopo *kt, const struct cpuset *avail, int n,
 		 const struct ktake_opts *o, const struct cpuset *prefer_nodes,
 		 const struct cpuset *reserved, struct cpuset *out,
 		 char *err, size_t errlen);
 
-/* The two algorithms themselves (exported for tests). */
+/*
+ * The two algorithms themselves: takeByTopologyNUMAPacked (spread is the
+ * distribute-cpus-across-cores ordering, prefer_uncore the uncore step)
+ * and takeByTopologyNUMADistributed (group: CPUs handed out together;
+ * align_socket: the align-by-socket preference among NUMA combinations).
+ * Same returns as kubelet_take(); n < 1 gives the empty set.
+ */
 int kubelet_take_packed(const struct ktopo *kt, const struct cpuset *avail,
 			int n, bool spread, bool prefer_uncore,
 			struct cpuset *out, char *err, size_t errlen);
@@ -116,6 +132,8 @@ int kubelet_order(const struct ktopo *kt, const struct cpuset *avail,
 /*
  * Pick n reserved CPUs as the kubelet does without --reserved-cpus: the
  * same take over all CPUs of the topology, as if the machine were idle.
+ * Returns 0, -ENOSPC when the take does not give exactly n CPUs (err:
+ * the kubelet's "[cpumanager] unable to reserve ..." message), -ENOMEM.
  */
 int kubelet_take_reserved(const struct ktopo *kt, int n,
 			  const struct ktake_opts *o, struct cpuset *out,
