@@ -924,6 +924,21 @@ arena_free(struct arena *ar)
 	}
 }
 
+/* Forget everything allocated, keeping the newest block for reuse. */
+static void
+arena_reset(struct arena *ar)
+{
+	struct arena_blk *keep = ar->head;
+
+	if (!keep)
+		return;
+	ar->head = keep->next;
+	arena_free(ar);
+	keep->next = NULL;
+	keep->used = 0;
+	ar->head = keep;
+}
+
 static int
 go_append(struct arena *ar, struct goslice s, int x, struct goslice *out)
 {
@@ -992,7 +1007,9 @@ round3(double x)
 
 struct dist {
 	struct kacc *a;
-	struct arena ar;
+	struct arena ar;	/* combinations of NUMA nodes, per k */
+	struct arena sub;	/* remainder subsets, per combination */
+	int *best_rem_buf;	/* the best remainder subset, kept */
 	const int *numas;	/* L */
 	int nnumas;
 	int *lset;		/* distinct NUMA units of L */
@@ -1131,7 +1148,8 @@ score_combo(void *ctx, struct goslice combo)
 	if (d->remainder == 0)
 		d->best_local = balance_of(d, d->after);
 	for (kk = rc.n; d->remainder > 0 && kk >= 1; kk--) {
-		r = iterate_combinations(&d->ar, rc.v, rc.n, kk, score_subset, d);
+		r = iterate_combinations(&d->sub, rc.v, rc.n, kk, score_subset,
+					 d);
 		if (r < 0) {
 			ivec_free(&rc);
 			return r;
@@ -1144,12 +1162,23 @@ score_combo(void *ctx, struct goslice combo)
 	if (d->align && one_socket != d->best_one_socket)
 		better = one_socket;
 	if (better) {
+		/*
+		 * The subsets' arrays are final once this combination's
+		 * scoring is over (only the combinations' own arrays are
+		 * written again later), so a copy keeps the kubelet's view.
+		 */
 		d->best = d->best_local;
 		d->best_rem = d->best_local_rem;
+		if (d->best_rem.len) {
+			memcpy(d->best_rem_buf, d->best_rem.a,
+			       (size_t)d->best_rem.len * sizeof(int));
+			d->best_rem.a = d->best_rem_buf;
+		}
 		d->best_combo = combo;
 		if (d->align)
 			d->best_one_socket = one_socket;
 	}
+	arena_reset(&d->sub);
 	return LOOP_CONTINUE;
 }
 
@@ -1216,7 +1245,8 @@ distributed(const struct kindex *ix, const struct cpuset *avail, int n,
 	d.lset = malloc(((size_t)ix->nunit[K_NUMA] + 1) * sizeof(int));
 	d.after = calloc((size_t)ix->nunit[K_NUMA] + 1, sizeof(int));
 	d.scratch = calloc((size_t)ix->nunit[K_NUMA] + 1, sizeof(int));
-	if (!d.lset || !d.after || !d.scratch) {
+	d.best_rem_buf = malloc(((size_t)numas.n + 1) * sizeof(int));
+	if (!d.lset || !d.after || !d.scratch || !d.best_rem_buf) {
 		r = -ENOMEM;
 		goto out;
 	}
@@ -1295,6 +1325,8 @@ distributed(const struct kindex *ix, const struct cpuset *avail, int n,
 	r = packed(ix, avail, n, spread, false, out, err, errlen);
 out:
 	arena_free(&d.ar);
+	arena_free(&d.sub);
+	free(d.best_rem_buf);
 	free(d.lset);
 	free(d.after);
 	free(d.scratch);
