@@ -735,13 +735,22 @@ static int
 take_uncore(struct kacc *a)
 {
 	struct ivec l = { 0 };
+	bool full_done = false;
 	int i, r;
 
 	r = sorted_uncores(a, &l);
 	for (i = 0; r == 0 && i < l.n; i++) {
-		if (a->needed >= a->ix->per_uncore &&
-		    (r = take_full_units(a, K_UNCORE)) < 0)
-			break;
+		/*
+		 * The kubelet repeats the full-uncore pass on every turn, but
+		 * only the first can take anything: units only lose free CPUs
+		 * and the need only shrinks, so a cache skipped or partly
+		 * taken once stays out.
+		 */
+		if (a->needed >= a->ix->per_uncore && !full_done) {
+			full_done = true;
+			if ((r = take_full_units(a, K_UNCORE)) < 0)
+				break;
+		}
 		if (kacc_satisfied(a))
 			break;
 		if ((r = take_partial_uncore(a, l.v[i])) < 0)
