@@ -143,7 +143,7 @@ jnumber(struct jp *j, uint64_t *v, bool *is_uint)
 	}
 	if (j->p < j->end && (*j->p == '.' || *j->p == 'e' || *j->p == 'E')) {
 		ok = false;
-		while (j->p < j->end && strchr("0123456789.eE+-", *j->p))
+		while (j->p < j->end && *j->p && strchr("0123456789.eE+-", *j->p))
 			j->p++;
 	}
 	if (s[0] == '0' && j->p - s > 1 && s[1] >= '0' && s[1] <= '9')

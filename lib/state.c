@@ -185,61 +185,6 @@ state_topo_match(const struct alloc_state *st, const struct topo_print *now,
 	return m;
 }
 
-/* Escaping of values */
-
-static bool
-safe_char(int c)
-{
-	return isalnum(c) || strchr("._:/@,+=-", c) != NULL;
-}
-
-static void
-add_escaped(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x80 && safe_char(c))
-			strbuf_add(sb, (const char *)&c, 1);
-		else
-			strbuf_printf(sb, "%%%02X", c);
-	}
-}
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-/* Unescape s in place; -EINVAL on a bad escape or a NUL byte. */
-static int
-unescape(char *s)
-{
-	char *w = s;
-
-	for (; *s; s++) {
-		if (*s == '%') {
-			int hi = hexval(s[1]), lo = hi < 0 ? -1 : hexval(s[2]);
-
-			if (lo < 0 || (hi == 0 && lo == 0))
-				return -EINVAL;
-			*w++ = (char)(hi * 16 + lo);
-			s += 2;
-		} else {
-			*w++ = *s;
-		}
-	}
-	*w = '\0';
-	return 0;
-}
-
 bool
 state_name_valid(const char *name)
 {
@@ -393,14 +338,14 @@ state_format(const struct alloc_state *st, struct strbuf *body_out)
 			      "share" : "exclusive");
 		if (e->owner) {
 			strbuf_puts(&sb, " owner=");
-			add_escaped(&sb, e->owner);
+			str_escape(&sb, e->owner);
 		}
 		if (e->owner_start)
 			strbuf_printf(&sb, " start=%llu",
 				      (unsigned long long)e->owner_start);
 		if (e->owner_dir) {
 			strbuf_puts(&sb, " cgdir=");
-			add_escaped(&sb, e->owner_dir);
+			str_escape(&sb, e->owner_dir);
 		}
 		if (e->nmem) {
 			strbuf_puts(&sb, " mem=");
@@ -576,7 +521,7 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e)
 		if (!v)
 			return bad(p, "bad entry field '%s'", tok);
 		*v++ = '\0';
-		if (unescape(v) < 0)
+		if (str_unescape(v) < 0)
 			return bad(p, "bad escape in field '%s'", tok);
 		if (strcmp(tok, "n") == 0) {
 			r = parse_int_field(p, tok, v, CPUSET_MAX_CPUS, &e->n);
