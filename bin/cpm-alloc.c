@@ -493,11 +493,9 @@ effective_opts(struct ctx *c, struct alloc_opts *o)
 
 		o->k.distribute = o->k.full_cores && tpc > 0 ? tpc : 1;
 	}
+	o->k.single_numa_node = o->numa_policy == TM_SINGLE_NUMA;
 	if (ktake_opts_check(&c->kt, &o->k, c->err, sizeof(c->err)) < 0)
 		cli_die(EXIT_USAGE, "%s", c->err);
-	if (o->k.align_socket && o->numa_policy == TM_SINGLE_NUMA)
-		cli_die(EXIT_USAGE, "--align-socket cannot be combined with the "
-			"single-numa-node policy");
 }
 
 static void

@@ -792,26 +792,10 @@ kacc_result(const struct kacc *a, struct cpuset *out)
 	return 0;
 }
 
-static void
-set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 static int
 not_enough(const struct cpuset *avail, int n, char *err, size_t errlen)
 {
-	set_err(err, errlen, "not enough cpus available to satisfy request: "
+	err_set(err, errlen, "not enough cpus available to satisfy request: "
 		"requested=%d, available=%u", n, cpuset_count(avail));
 	return -ENOSPC;
 }
@@ -852,7 +836,7 @@ packed(const struct kindex *ix, const struct cpuset *avail, int n,
 	}
 	r = take_remaining(&a);
 	if (r == 0 && !kacc_satisfied(&a)) {
-		set_err(err, errlen, "failed to allocate cpus");
+		err_set(err, errlen, "failed to allocate cpus");
 		r = -ENOSPC;
 	}
 done:
@@ -1309,11 +1293,11 @@ distributed(const struct kindex *ix, const struct cpuset *avail, int n,
 				break;
 		}
 		if (a.needed > 0) {
-			set_err(err, errlen, "accounting error, not enough "
+			err_set(err, errlen, "accounting error, not enough "
 				"CPUs allocated, remaining: %d", a.needed);
 			r = -ENOSPC;
 		} else if (a.needed < 0) {
-			set_err(err, errlen, "accounting error, too many CPUs "
+			err_set(err, errlen, "accounting error, too many CPUs "
 				"allocated, remaining: %d", a.needed);
 			r = -ENOSPC;
 		} else {
@@ -1458,40 +1442,40 @@ ktake_opts_check(const struct ktopo *kt, const struct ktake_opts *o,
 	    "static policy options %s and %s can not be used at the same time";
 
 	if (o->distribute < 0) {
-		set_err(err, errlen, "the distribute group size must be "
+		err_set(err, errlen, "the distribute group size must be "
 			"positive, not %d", o->distribute);
 		return -EINVAL;
 	}
 	if (o->full_cores && o->spread_cores) {
-		set_err(err, errlen, both, "full-pcpus-only",
+		err_set(err, errlen, both, "full-pcpus-only",
 			"distribute-cpus-across-cores");
 		return -EINVAL;
 	}
 	if (o->distribute && o->spread_cores) {
-		set_err(err, errlen, both, "distribute-cpus-across-numa",
+		err_set(err, errlen, both, "distribute-cpus-across-numa",
 			"distribute-cpus-across-cores");
 		return -EINVAL;
 	}
 	if (o->prefer_l3 && o->spread_cores) {
-		set_err(err, errlen, both, "prefer-align-cpus-by-uncorecache",
+		err_set(err, errlen, both, "prefer-align-cpus-by-uncorecache",
 			"distribute-cpus-across-cores");
 		return -EINVAL;
 	}
 	if (o->prefer_l3 && o->distribute) {
-		set_err(err, errlen, both, "prefer-align-cpus-by-uncorecache",
+		err_set(err, errlen, both, "prefer-align-cpus-by-uncorecache",
 			"distribute-cpus-across-numa");
 		return -EINVAL;
 	}
 	if (o->align_socket) {
 		/* The kubelet's message, spelling included. */
 		if (o->single_numa_node) {
-			set_err(err, errlen, "Topolgy manager single-numa-node "
+			err_set(err, errlen, "Topolgy manager single-numa-node "
 				"policy is incompatible with CPUManager "
 				"align-by-socket policy option");
 			return -EINVAL;
 		}
 		if (kt->num_sockets > kt->num_numa) {
-			set_err(err, errlen, "Align by socket is not compatible "
+			err_set(err, errlen, "Align by socket is not compatible "
 				"with hardware where number of sockets are more "
 				"than number of NUMA");
 			return -EINVAL;
@@ -1537,7 +1521,7 @@ kubelet_take(const struct ktopo *kt, const struct cpuset *avail, int n,
 		unsigned int phys = 0;
 
 		if (n % per_core != 0) {
-			set_err(err, errlen, "SMT Alignment Error: requested %d "
+			err_set(err, errlen, "SMT Alignment Error: requested %d "
 				"cpus not multiple cpus per core = %d", n,
 				per_core);
 			r = -EINVAL;
@@ -1559,7 +1543,7 @@ kubelet_take(const struct ktopo *kt, const struct cpuset *avail, int n,
 				phys++;
 		}
 		if (n > (int)phys) {
-			set_err(err, errlen, "SMT Alignment Error: not enough "
+			err_set(err, errlen, "SMT Alignment Error: not enough "
 				"free physical CPUs: available physical CPUs = "
 				"%u, requested CPUs = %d, CPUs per core = %d",
 				phys, n, per_core);
@@ -1636,7 +1620,7 @@ kubelet_take_reserved(const struct ktopo *kt, int n,
 	if ((int)cpuset_count(out) != n) {
 		char *s = cpuset_to_list(out);
 
-		set_err(err, errlen, "[cpumanager] unable to reserve the "
+		err_set(err, errlen, "[cpumanager] unable to reserve the "
 			"required amount of CPUs (size of %s did not equal %d)",
 			s ? s : "", n);
 		free(s);
