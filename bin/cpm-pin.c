@@ -344,7 +344,9 @@ load_topology(struct pin_ctx *c)
 	if (!c->root.live && !c->dry_run)
 		cli_usage_error("--sysroot '%s' is another machine: only "
 				"--dry-run can use it", c->root.path);
-	r = topo_load(&c->topo, &c->root, 0, c->err, sizeof(c->err));
+	/* A replayed tree's own process files say what it was allowed. */
+	r = topo_load(&c->topo, &c->root, c->root.live ? 0 : TOPO_PROCESS,
+		      c->err, sizeof(c->err));
 	if (r == -ENOMEM)
 		cli_die(EXIT_FAIL, "out of memory");
 	if (r < 0)
@@ -503,6 +505,7 @@ run_form(struct pin_ctx *c)
 	struct cpuset allowed = CPUSET_INIT, mems = CPUSET_INIT;
 	struct cpuset got = CPUSET_INIT;
 	const struct cpuset *allowedp = NULL, *memsp = NULL;
+	const char *whose;
 	int r;
 
 	parse_lists(c, c->nodes_arg);
@@ -512,14 +515,18 @@ run_form(struct pin_ctx *c)
 			allowedp = &allowed;
 		if (pin_self_mems_allowed(&mems) == 0)
 			memsp = &mems;
-	} else if (pin_status_list(&c->root, 0, "Mems_allowed_list",
-				   &mems) == 0) {
-		memsp = &mems;
+	} else {
+		if (c->topo.allowed_known)
+			allowedp = &c->topo.allowed;
+		if (pin_status_list(&c->root, 0, "Mems_allowed_list",
+				    &mems) == 0)
+			memsp = &mems;
 	}
-	r = pin_check_cpus(&c->topo, &c->cpus, allowedp, "this process",
+	whose = c->root.live ? "this process" : "the replayed process";
+	r = pin_check_cpus(&c->topo, &c->cpus, allowedp, whose,
 			   c->err, sizeof(c->err));
 	die_check(r, c->err);
-	resolve_policy_nodes(c, memsp, "this process");
+	resolve_policy_nodes(c, memsp, whose);
 
 	if (c->dry_run) {
 		struct strbuf sb;
@@ -922,18 +929,19 @@ cgroup_form(struct pin_ctx *c)
 
 	/*
 	 * What the parent grants bounds what the group may have.  A tree
-	 * (--cgroup-root) may lack the parent's effective files: then only
-	 * the topology is checked.
+	 * (--cgroup-root) may lack the parent's effective files or hold
+	 * them empty (nothing computes them there): then only the topology
+	 * is checked.
 	 */
 	parent_of(c->group, parent, sizeof(parent));
 	snprintf(whose, sizeof(whose), "cgroup '%s'", cg_display(parent));
 	r = cg_read_list(c, &h, parent, f.eff_cpus, &pcpus);
-	if (r == 0)
+	if (r == 0 && (h.live || !cpuset_empty(&pcpus)))
 		pcpusp = &pcpus;
 	else if (r != -ENOENT || h.live)
 		cli_die(EXIT_FAIL, "%s", c->err);
 	r = cg_read_list(c, &h, parent, f.eff_mems, &pmems);
-	if (r == 0)
+	if (r == 0 && (h.live || !cpuset_empty(&pmems)))
 		pmemsp = &pmems;
 	else if (r != -ENOENT || h.live)
 		cli_die(EXIT_FAIL, "%s", c->err);
@@ -1006,7 +1014,8 @@ cgroup_form(struct pin_ctx *c)
 		cli_die(EXIT_FAIL, "%s", c->err);
 	if (!cpuset_equal(&got, &c->nodes))
 		die_mismatch(f.mems, &c->nodes, &got);
-	if (h.live || cg_exists(&h, CG_CPUSET, c->group)) {
+	if (h.live) {
+		/* Only the kernel computes the effective set. */
 		r = cg_read_list(c, &h, c->group, f.eff_cpus, &got);
 		if (r == 0 && !cpuset_equal(&got, &c->cpus))
 			die_mismatch(f.eff_cpus, &c->cpus, &got);
