@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <numa.h>
@@ -552,18 +553,27 @@ pin_repin_process(const struct sysroot *r, pid_t pid,
 		  const struct cpuset *cpus, struct pin_repin *res, char *err,
 		  size_t errlen)
 {
+	static const long settle_ms[] = { 1, 4, 16 };
+	struct timespec settle = { 0, 0 };
 	struct cpuset seen = CPUSET_INIT;
-	unsigned int changed;
+	unsigned int changed, before;
+	size_t quiet = 0;
+	bool churn = false;
 	int ret;
 
 	res->threads = res->changed = res->passes = 0;
 	res->bad_tid = 0;
 	/*
-	 * Repeat until a pass changes nothing: then every thread listed
+	 * Repeat until passes change nothing: then every thread listed
 	 * had the affinity before the pass began, and any thread created
-	 * since inherited it from one of them.
+	 * since inherited it from one of them.  A clone(2) already under
+	 * way copies its parent's mask before the new thread shows up in
+	 * /proc, so one quiet pass could miss it: one more, a moment
+	 * later, has to agree, and for a process seen creating threads,
+	 * three more after growing pauses (a clone(2) preempted half-way
+	 * can take a scheduler time slice to finish).
 	 */
-	do {
+	for (;;) {
 		if (res->passes >= PIN_MAX_PASSES) {
 			snprintf(err, errlen, "the threads of process %d keep "
 				 "changing their affinity", (int)pid);
@@ -571,9 +581,23 @@ pin_repin_process(const struct sysroot *r, pid_t pid,
 			break;
 		}
 		res->passes++;
+		before = res->threads;
 		ret = repin_pass(r, pid, cpus, &seen, res, &changed, err,
 				 errlen);
-	} while (ret == 0 && changed > 0);
+		if (ret < 0)
+			break;
+		if (res->passes > 1 && res->threads > before)
+			churn = true;
+		if (changed > 0) {
+			quiet = 0;
+			continue;
+		}
+		/* A process that makes threads gets longer to show them. */
+		if (quiet >= (churn ? ARRAY_SIZE(settle_ms) : 1))
+			break;
+		settle.tv_nsec = settle_ms[quiet++] * 1000000L;
+		nanosleep(&settle, NULL);
+	}
 	cpuset_free(&seen);
 	return ret;
 }

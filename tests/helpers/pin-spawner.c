@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pin-spawner [CHAINS [LONG]]: a process that never stops making threads.
+ * pin-spawner [CHAINS [LONG [USEC]]]: a process that never stops making
+ * threads.
  *
- * CHAINS threads (default 4) each live about a millisecond, start their
- * successor and exit, so the set of thread ids changes all the time and
- * every new thread is created by a thread that may not yet have been
- * re-pinned.  LONG further threads (default 3) just sleep.  Prints
+ * CHAINS threads (default 4) each live USEC microseconds (default 0: just
+ * a yield), start their successor and exit, so the set of thread ids
+ * changes all the time and every new thread is created by a thread that
+ * may not yet have been re-pinned.  LONG further threads (default 3) just sleep.  Prints
  * "ready" on stdout once everything runs, then runs until killed.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
 static void *chain(void *arg);
+static long usec;
 
 static void
 start(void *(*fn)(void *))
@@ -33,10 +36,13 @@ start(void *(*fn)(void *))
 static void *
 chain(void *arg)
 {
-	struct timespec ts = { 0, 1000000 };
+	struct timespec ts = { usec / 1000000, usec % 1000000 * 1000 };
 
 	(void)arg;
-	nanosleep(&ts, NULL);
+	if (usec > 0)
+		nanosleep(&ts, NULL);
+	else
+		sched_yield();
 	start(chain);
 	return NULL;
 }
@@ -45,6 +51,8 @@ static void *
 sleeper(void *arg)
 {
 	(void)arg;
+	/* Named, so tests can find the long-lived threads. */
+	pthread_setname_np(pthread_self(), "pin-sleeper");
 	for (;;)
 		pause();
 	return NULL;
@@ -57,6 +65,7 @@ main(int argc, char **argv)
 	int longs = argc > 2 ? atoi(argv[2]) : 3;
 	int i;
 
+	usec = argc > 3 ? atol(argv[3]) : 0;
 	for (i = 0; i < longs; i++)
 		start(sleeper);
 	for (i = 0; i < chains; i++)
