@@ -936,15 +936,15 @@ cgroup_form(struct pin_ctx *c)
 	parent_of(c->group, parent, sizeof(parent));
 	snprintf(whose, sizeof(whose), "cgroup '%s'", cg_display(parent));
 	r = cg_read_list(c, &h, parent, f.eff_cpus, &pcpus);
+	if (r < 0 && (r != -ENOENT || h.live))
+		cli_die(EXIT_FAIL, "%s", c->err);
 	if (r == 0 && (h.live || !cpuset_empty(&pcpus)))
 		pcpusp = &pcpus;
-	else if (r != -ENOENT || h.live)
-		cli_die(EXIT_FAIL, "%s", c->err);
 	r = cg_read_list(c, &h, parent, f.eff_mems, &pmems);
+	if (r < 0 && (r != -ENOENT || h.live))
+		cli_die(EXIT_FAIL, "%s", c->err);
 	if (r == 0 && (h.live || !cpuset_empty(&pmems)))
 		pmemsp = &pmems;
-	else if (r != -ENOENT || h.live)
-		cli_die(EXIT_FAIL, "%s", c->err);
 	r = pin_check_cpus(&c->topo, &c->cpus, pcpusp, whose, c->err,
 			   sizeof(c->err));
 	die_check(r, c->err);
