@@ -20,7 +20,6 @@ case $out in *--migrate*--exclusive*--attach*--dry-run*--sysroot*--cgroup-root*)
 check 'version prints the name and version' 0 "cpm-pin $(sed -n 's/^VERSION *= *//p' "$CPM_TOP/Makefile")" cpm-pin --version
 
 # ---- affinity ----
-status_of() { sh -c 'grep "^Cpus_allowed_list" /proc/self/status'; }
 for cpus in 0 "$last" "0-$last"; do
 	want=$(taskset -c "$cpus" grep '^Cpus_allowed_list' /proc/self/status)
 	check "the command runs on CPUs $cpus as taskset would put it" 0 "$want" \
@@ -37,6 +36,19 @@ T_IN=
 check 'affinity survives another exec in the child' 0 \
     "$(taskset -c 0 sh -c 'exec grep ^Cpus_allowed_list /proc/self/status')" \
     cpm-pin 0 -- sh -c 'exec grep ^Cpus_allowed_list /proc/self/status'
+
+check "CPUs outside cpm-pin's own affinity but in its cpuset are granted" 0 \
+    "$(taskset -c "$last" grep '^Cpus_allowed_list' /proc/self/status)" \
+    taskset -c 0 cpm-pin "$last" -- grep '^Cpus_allowed_list' /proc/self/status
+
+# Composition: a cpulist from cpm-topo on stdin.
+if [ -x "$CPM_TOP/bin/cpm-topo" ] && [ -f /sys/devices/system/node/node$node0/cpulist ]; then
+	run sh -c 'cpm-topo cpus node:$1 | cpm-pin - -- grep ^Cpus_allowed_list /proc/self/status' sh "$node0"
+	assert 'cpm-topo cpus node:N | cpm-pin - runs on the CPUs of node N' \
+	    "$rc $(echo "$out" | cut -f2)" "0 $(cat /sys/devices/system/node/node$node0/cpulist)"
+else
+	skip 'cpm-topo cpus node:N | cpm-pin - runs on the CPUs of node N' 'no cpm-topo or no node directory'
+fi
 
 check 'options may follow CPULIST' 0 \
     "$(taskset -c 0 grep '^Cpus_allowed_list' /proc/self/status)" \
@@ -80,9 +92,16 @@ while ! grep -q ready "$T_TMP/touch.out" 2>/dev/null && [ $i -lt 200 ]; do
 done
 addr=$(awk '{print $2}' "$T_TMP/touch.out")
 line=$(grep "^$addr " /proc/$tp/numa_maps)
-case $line in
-*" bind:$node0 "*"N$node0=1024 "*) ok 'the touched pages are bound where asked' ;;
-*) not_ok 'the touched pages are bound where asked' "$line" ;; esac
+# The mapping may have merged with a neighbour: at least the 1024 pages
+# touched, all on the node, under the policy.
+placed=$(echo "$line" | awk -v n="N$node0" '{
+	for (i = 3; i <= NF; i++) {
+		split($i, kv, "=")
+		if (kv[1] == n) here += kv[2]
+		else if (kv[1] ~ /^N[0-9]+$/) away += kv[2]
+	}
+	print $2, (here >= 1024 ? "all" : "few"), away + 0 }')
+assert 'the touched pages are bound where asked' "$placed" "bind:$node0 all 0"
 assert 'the pinned command reports its CPUs in /proc/PID/status' \
     "$(grep '^Cpus_allowed_list' /proc/$tp/status | cut -f2)" 0
 kill $tp 2>/dev/null

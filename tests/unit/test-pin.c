@@ -10,14 +10,12 @@
 #include "pin.h"
 #include "unit.h"
 
-static struct cpuset
-set_of(const char *list)
+/* s = the CPUs of list (s is emptied first, and keeps its memory). */
+static void
+setl(struct cpuset *s, const char *list)
 {
-	struct cpuset s = CPUSET_INIT;
-
-	if (cpuset_parse_list(list, &s, NULL, 0) < 0)
+	if (cpuset_parse_list(list, s, NULL, 0) < 0)
 		abort();
-	return s;
 }
 
 static char *
@@ -58,23 +56,35 @@ make_topo(struct topo *t)
 	t->cpus = cpus;
 	for (c = 0; c < 8; c++)
 		cpus[c].node = c < 4 ? 0 : 2;
-	t->possible = set_of("0-7");
-	t->online = set_of("0-6");
+	setl(&t->possible, "0-7");
+	setl(&t->online, "0-6");
 	t->nnodes = 2;
 	t->nodes = nodes;
 	nodes[0].id = 0;
-	nodes[0].cpus = set_of("0-3");
+	setl(&nodes[0].cpus, "0-3");
 	nodes[0].mem_total_kb = 1000;
 	nodes[1].id = 2;
-	nodes[1].cpus = set_of("4-7");
+	setl(&nodes[1].cpus, "4-7");
 	nodes[1].mem_total_kb = 0;
+}
+
+static void
+topo_free_sets(struct topo *t)
+{
+	int i;
+
+	cpuset_free(&t->possible);
+	cpuset_free(&t->online);
+	for (i = 0; i < t->nnodes; i++)
+		cpuset_free(&t->nodes[i].cpus);
 }
 
 int
 main(void)
 {
 	struct topo t;
-	struct cpuset s, allowed, nodes, got = CPUSET_INIT, old = CPUSET_INIT;
+	struct cpuset s = CPUSET_INIT, allowed = CPUSET_INIT, nodes = CPUSET_INIT;
+	struct cpuset got = CPUSET_INIT, old = CPUSET_INIT;
 	struct pin_policy p;
 	struct sysroot root;
 	enum pin_mem m;
@@ -94,60 +104,60 @@ main(void)
 	CHECK_STR("mem names", pin_mem_name(PIN_MEM_INTERLEAVE), "interleave");
 
 	/* CPU checks, in the order exist, online, allowed */
-	s = set_of("");
+	setl(&s, "");
 	CHECK("empty cpulist refused", pin_check_cpus(&t, &s, NULL, "x", err,
 						      sizeof(err)) == -EINVAL);
-	s = set_of("6-9");
+	setl(&s, "6-9");
 	r = pin_check_cpus(&t, &s, NULL, "x", err, sizeof(err));
 	CHECK("missing CPUs refused", r == -ERANGE);
 	CHECK_STR("missing CPUs named", err, "CPUs 8-9 do not exist (possible: 0-7)");
-	s = set_of("5-7");
+	setl(&s, "5-7");
 	r = pin_check_cpus(&t, &s, NULL, "x", err, sizeof(err));
 	CHECK("offline CPU refused", r == -ENXIO);
 	CHECK_STR("offline CPU named", err, "CPU 7 is offline (online: 0-6)");
-	s = set_of("1-3");
-	allowed = set_of("0-1");
+	setl(&s, "1-3");
+	setl(&allowed, "0-1");
 	r = pin_check_cpus(&t, &s, &allowed, "process 12", err, sizeof(err));
 	CHECK("CPUs outside the cpuset refused", r == -EPERM);
 	CHECK_STR("CPUs outside the cpuset named", err,
 		  "CPUs 2-3 are not allowed in the cpuset of process 12 (allowed: 0-1)");
-	s = set_of("0-1");
+	setl(&s, "0-1");
 	CHECK("allowed CPUs pass", pin_check_cpus(&t, &s, &allowed, "x", err,
 						  sizeof(err)) == 0);
 
 	/* node checks */
-	s = set_of("0,1,3");
+	setl(&s, "0,1,3");
 	r = pin_check_nodes(&t, &s, NULL, "x", err, sizeof(err));
 	CHECK("missing nodes refused", r == -ERANGE);
 	CHECK_STR("missing nodes named", err, "nodes 1,3 do not exist (nodes: 0,2)");
-	s = set_of("2");
+	setl(&s, "2");
 	r = pin_check_nodes(&t, &s, NULL, "x", err, sizeof(err));
 	CHECK("memoryless node refused", r == -ENOSPC);
 	CHECK_STR("memoryless node named", err,
 		  "node 2 has no memory (nodes with memory: 0)");
-	s = set_of("0");
-	allowed = set_of("");
+	setl(&s, "0");
+	setl(&allowed, "");
 	r = pin_check_nodes(&t, &s, &allowed, "this process", err, sizeof(err));
 	CHECK_STR("node outside mems named", err,
 		  "node 0 is not allowed in the cpuset of this process (mems allowed: none)");
-	s = set_of("2-5");
-	nodes = set_of("");
+	setl(&s, "2-5");
+	setl(&nodes, "");
 	CHECK("memory nodes of CPUs skip memoryless nodes",
 	      pin_mem_nodes_of(&t, &s, &nodes, err, sizeof(err)) == 0 &&
 	      cpuset_equal(&nodes, &(struct cpuset){0}) == false &&
 	      cpuset_count(&nodes) == 1 && cpuset_isset(&nodes, 0));
-	s = set_of("4-5");
+	setl(&s, "4-5");
 	CHECK("CPUs only on a memoryless node",
 	      pin_mem_nodes_of(&t, &s, &nodes, err, sizeof(err)) == -ENOSPC);
 
 	/* policy text and comparison */
 	p.mode = PIN_MEM_PREFERRED;
 	p.many = true;
-	p.nodes = set_of("0,2");
+	setl(&p.nodes, "0,2");
 	CHECK_STR("preferred-many text", policy_text(&p), "preferred-many 0,2");
-	s = set_of("0,2");
+	setl(&s, "0,2");
 	CHECK("preferred-many matches two nodes", pin_policy_matches(&p, PIN_MEM_PREFERRED, &s));
-	s = set_of("0");
+	setl(&s, "0");
 	CHECK("preferred-many does not match one node",
 	      !pin_policy_matches(&p, PIN_MEM_PREFERRED, &s));
 	p.mode = PIN_MEM_LOCAL;
@@ -176,13 +186,13 @@ main(void)
 	CHECK("the stack mapping's policy is read", r == 0 &&
 	      p.mode == PIN_MEM_PREFERRED && p.many);
 	CHECK_STR("with its flags and nodes", policy_text(&p), "preferred-many=static 0,2");
-	s = set_of("0");
+	setl(&s, "0");
 	r = pin_pages_outside(&root, 42, &s, &outside, &nodes);
 	CHECK("pages outside node 0 are counted", r == 0 && outside == 7);
-	s = set_of("1-2");
+	setl(&s, "1-2");
 	CHECK("and their nodes named", cpuset_equal(&nodes, &s));
 	r = pin_status_list(&root, 42, "Cpus_allowed_list", &got);
-	s = set_of("0-3,8");
+	setl(&s, "0-3,8");
 	CHECK("status cpulist read", r == 0 && cpuset_equal(&got, &s));
 	CHECK("missing status field", pin_status_list(&root, 42, "Nope", &got) == -ENOENT);
 	CHECK("missing process", pin_status_list(&root, 43, "Cpus_allowed_list", &got) == -ESRCH);
@@ -196,7 +206,7 @@ main(void)
 	/* Affinity with a mask far beyond 1024 CPUs: the kernel ignores
 	 * bits past its own CPUs, the read-back shows what it kept. */
 	CHECK("own affinity read", pin_get_affinity(0, &old) == 0 && !cpuset_empty(&old));
-	s = set_of("");
+	setl(&s, "");
 	cpuset_set(&s, (unsigned int)cpuset_first(&old));
 	cpuset_set(&s, 5000);
 	r = pin_set_affinity(0, &s);
@@ -208,5 +218,12 @@ main(void)
 	CHECK("allowed CPUs found", pin_self_allowed_cpus(&got) == 0 && !cpuset_empty(&got));
 	CHECK("and the affinity left alone",
 	      pin_get_affinity(0, &s) == 0 && cpuset_equal(&s, &old));
+	cpuset_free(&s);
+	cpuset_free(&allowed);
+	cpuset_free(&nodes);
+	cpuset_free(&got);
+	cpuset_free(&old);
+	pin_policy_free(&p);
+	topo_free_sets(&t);
 	return unit_failed;
 }
