@@ -164,7 +164,6 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = NULL, *eq;
 		const struct opt *o = NULL;
-		char shortname[3] = "-?";
 		const char *shown;
 		size_t k, nlen;
 
@@ -199,7 +198,6 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 					o = &opts[k];
 			if (o == NULL)
 				cli_usage_error("invalid option -- '%c'", a[1]);
-			shortname[1] = a[1];
 			shown = o->name;
 			if (a[2] != '\0') {
 				if (!o->arg)
@@ -207,7 +205,6 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 				val = a + 2;
 			}
 		}
-		(void)shortname;
 		if (o->arg && val == NULL) {
 			if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0)
 				cli_usage_error("option '--%s' requires an "
@@ -402,7 +399,7 @@ list_or_die(const struct cpuset *s)
 	return l;
 }
 
-/* "the kernel gave X instead of Y (dropped: Z, added: W)" -> exit 1. */
+/* "WHAT is GOT, not WANT as asked (missing: M) (extra: E)", exit 1. */
 static noreturn void
 die_mismatch(const char *what, const struct cpuset *want,
 	     const struct cpuset *got)
@@ -416,9 +413,9 @@ die_mismatch(const char *what, const struct cpuset *want,
 	cpuset_andnot(&extra, want);
 	l = list_or_die(&lost);
 	e = list_or_die(&extra);
-	cli_die(EXIT_FAIL, "%s is %s, not %s as asked%s%s%s%s%s", what,
+	cli_die(EXIT_FAIL, "%s is %s, not %s as asked%s%s%s%s%s%s", what,
 		*g ? g : "empty", w, *l ? " (missing: " : "", l,
-		*l ? ")" : "", *e ? " (extra: " : "", *e ? e : "");
+		*l ? ")" : "", *e ? " (extra: " : "", e, *e ? ")" : "");
 }
 
 /* ---- the run form ---- */
