@@ -553,6 +553,12 @@ run_form(struct pin_ctx *c)
 	if (!cpuset_equal(&got, &c->cpus))
 		die_mismatch("the affinity", &c->cpus, &got);
 
+	/* Even when no policy is set, the inherited one went through
+	 * libnuma's start-up probe: make sure it came back. */
+	r = pin_numa_status(c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(EXIT_FAIL, "the inherited memory policy may have been "
+			"changed: %s", c->err);
 	if (c->mem != PIN_MEM_KEEP) {
 		struct pin_policy p;
 		struct strbuf sb;

@@ -699,6 +699,16 @@ pin_set_mempolicy(enum pin_mem mode, const struct cpuset *nodes, char *err,
 	return 0;
 }
 
+int
+pin_numa_status(char *err, size_t errlen)
+{
+	if (numa_failed_errno == 0)
+		return 0;
+	snprintf(err, errlen, "libnuma failed in %s: %s", numa_failed_where,
+		 strerror(numa_failed_errno));
+	return -numa_failed_errno;
+}
+
 /* get_mempolicy() with a node mask big enough for the kernel's. */
 static int
 get_policy_raw(int *mode, struct cpuset *nodes, unsigned long flags)

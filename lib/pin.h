@@ -170,6 +170,16 @@ int pin_repin_process(const struct sysroot *r, pid_t pid,
 int pin_set_mempolicy(enum pin_mem mode, const struct cpuset *nodes,
 		      char *err, size_t errlen);
 
+/*
+ * Whether libnuma has reported a failure since the program started or
+ * since the last pin_set_mempolicy(): libnuma 2.0.16's constructor
+ * probes MPOL_PREFERRED_MANY by setting it on the calling thread and then
+ * restores the policy it read, so an inherited policy passes through
+ * libnuma even when cpm sets none.  Returns 0, or the -errno libnuma
+ * saw (err says where).
+ */
+int pin_numa_status(char *err, size_t errlen);
+
 /* Read the calling thread's policy back (get_mempolicy).  0 or -errno. */
 int pin_get_mempolicy(struct pin_policy *p);
 

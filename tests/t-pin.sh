@@ -74,6 +74,12 @@ assert '--mem local sets the policy numactl --localalloc sets' \
     "$(policy_of cpm-pin --mem local 0 --)" "$(policy_of numactl --localalloc)"
 assert 'without --mem the inherited default policy is kept' \
     "$(policy_of cpm-pin 0 --)" default
+assert 'an inherited policy passes through unchanged without --mem' \
+    "$(numactl --interleave="$node0" sh -c "exec cpm-pin 0 -- grep ' stack' /proc/self/numa_maps" | awk '{print $2}')" \
+    "interleave:$node0"
+assert '--mem replaces an inherited policy' \
+    "$(numactl --interleave="$node0" sh -c "exec cpm-pin --mem bind 0 -- grep ' stack' /proc/self/numa_maps" | awk '{print $2}')" \
+    "bind:$node0"
 assert '--nodes without --mem means local' \
     "$(policy_of cpm-pin --nodes "$node0" 0 --)" local
 assert '--mem bind without --nodes binds to the nodes of CPULIST' \
