@@ -52,6 +52,8 @@ numa_error(char *where)
 		 where ? where : "libnuma");
 }
 
+void numa_warn(int num, char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 void
 numa_warn(int num, char *fmt, ...)
 {
