@@ -80,7 +80,7 @@ d = json.load(open(sys.argv[1]))
 assert d["possible"] == "0-31" and d["online"] == "0-31" and d["offline"] == ""
 c = {x["cpu"]: x for x in d["cpus"]}
 assert c[21] == {"cpu": 21, "online": True, "node": 1, "socket": 0, "die": 0,
-                 "core": 5, "core_id": 5, "l3": 1, "siblings": "5,21"}, c[21]
+                 "core": 5, "l3": 1, "siblings": "5,21"}, c[21]
 n = {x["node"]: x for x in d["nodes"]}
 assert n[2]["cpus"] == "8-11,24-27" and n[2]["distances"] == [21, 21, 10, 12]
 assert n[0]["memory_total_kb"] == 8388608 and n[0]["memory_free_kb"] == 6291456
@@ -159,10 +159,12 @@ check_fail "dump refuses a directory that is not empty" 2 "exists and is not emp
     cpm-topo --sysroot "$M" dump "$T_TMP/dump1"
 unset CPM_SYSROOT
 if cpm-topo dump "$T_TMP/live" 2>"$T_TMP/derr"; then
+	# Free memory moves between two reads of a live machine.
 	run cpm-topo --sysroot "$T_TMP/live" --json
-	a=$out
+	a=$(printf '%s' "$out" | sed 's/"memory_free_kb":[0-9]*//g')
 	run cpm-topo --json
-	assert "dump of this machine replays to the same topology" "$a" "$out"
+	assert "dump of this machine replays to the same topology" "$a" \
+	    "$(printf '%s' "$out" | sed 's/"memory_free_kb":[0-9]*//g')"
 else
 	not_ok "dump of this machine" "$(cat "$T_TMP/derr")"
 fi
