@@ -89,6 +89,7 @@ mount_init(struct cg_mount *m)
 {
 	m->fd = -1;
 	m->version = 0;
+	m->kernel = false;
 	m->path[0] = '\0';
 	m->dev = 0;
 	m->ino = 0;
@@ -122,6 +123,9 @@ mount_set(struct cg_mount *m, const char *dir, int version)
 		}
 		version = (unsigned long)sf.f_type == CGROUP2_MAGIC ? 2 : 1;
 	}
+	m->kernel = fstatfs(fd, &sf) == 0 &&
+		    ((unsigned long)sf.f_type == CGROUP2_MAGIC ||
+		     (unsigned long)sf.f_type == CGROUP1_MAGIC);
 	m->fd = fd;
 	m->version = version;
 	m->dev = st.st_dev;
@@ -676,7 +680,8 @@ cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		       file, cg_display(canon), "no such file");
 		return r;
 	}
-	if (h->use_libcgroup) {
+	/* libcgroup 2.0.2 stores values in 4096-byte buffers. */
+	if (h->use_libcgroup && strlen(value) < 4000) {
 		struct cgroup_controller *ctl;
 		struct cgroup *cg;
 		int lr;
@@ -699,7 +704,7 @@ cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		cgroup_free(&cg);
 		return r;
 	}
-	r = write_value_at(fd, file, value, false, !h->live);
+	r = write_value_at(fd, file, value, false, !h->ctrl[c].kernel);
 	close(fd);
 	if (r < 0)
 		seterr(err, errlen, "cannot write '%s' to %s of %s: %s", value,
@@ -782,6 +787,24 @@ put_file(int dirfd, const char *name, const char *value)
 	return r;
 }
 
+/* put_file() unless the file exists: never overwrite a group's state. */
+static int
+add_file(int dirfd, const char *name, const char *value)
+{
+	int fd, r;
+
+	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
+		    O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return errno == EEXIST ? 0 : -errno;
+	r = write_all(fd, value, strlen(value));
+	if (r == 0 && value[0] != '\0')
+		r = write_all(fd, "\n", 1);
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
 /* Lay down a new group's interface files in a tree (as the kernel would). */
 static int
 tree_populate(const struct cg_hier *h, enum cg_ctrl c, int parentfd, int fd)
@@ -795,15 +818,15 @@ tree_populate(const struct cg_hier *h, enum cg_ctrl c, int parentfd, int fd)
 		if (read_small_at(parentfd, "cgroup.subtree_control", ctl,
 				  sizeof(ctl)) < 0)
 			ctl[0] = '\0';
-		if ((r = put_file(fd, "cgroup.procs", "")) < 0 ||
-		    (r = put_file(fd, "cgroup.controllers", ctl)) < 0 ||
-		    (r = put_file(fd, "cgroup.subtree_control", "")) < 0)
+		if ((r = add_file(fd, "cgroup.procs", "")) < 0 ||
+		    (r = add_file(fd, "cgroup.controllers", ctl)) < 0 ||
+		    (r = add_file(fd, "cgroup.subtree_control", "")) < 0)
 			return r;
 		df = c == CG_CPUSET ? v2_cpuset_files :
 		     c == CG_MEMORY ? v2_memory_files : v2_cpu_files;
 	} else {
-		if ((r = put_file(fd, "cgroup.procs", "")) < 0 ||
-		    (r = put_file(fd, "tasks", "")) < 0)
+		if ((r = add_file(fd, "cgroup.procs", "")) < 0 ||
+		    (r = add_file(fd, "tasks", "")) < 0)
 			return r;
 		df = c == CG_CPUSET ? v1_cpuset_files :
 		     c == CG_MEMORY ? v1_memory_files :
@@ -813,7 +836,7 @@ tree_populate(const struct cg_hier *h, enum cg_ctrl c, int parentfd, int fd)
 		char val[4096];
 
 		if (df->value != NULL) {
-			r = put_file(fd, df->name, df->value);
+			r = add_file(fd, df->name, df->value);
 		} else {
 			/*
 			 * Copied from the parent: v1 cpus and mems as with
@@ -821,7 +844,7 @@ tree_populate(const struct cg_hier *h, enum cg_ctrl c, int parentfd, int fd)
 			 */
 			if (read_small_at(parentfd, df->name, val, sizeof(val)) < 0)
 				val[0] = '\0';
-			r = put_file(fd, df->name, val);
+			r = add_file(fd, df->name, val);
 		}
 		if (r < 0)
 			return r;
@@ -829,7 +852,10 @@ tree_populate(const struct cg_hier *h, enum cg_ctrl c, int parentfd, int fd)
 	return 0;
 }
 
-/* v2: make sure controller c is in dirfd's cgroup.subtree_control. */
+/*
+ * v2: make sure controller c is in dirfd's cgroup.subtree_control.
+ * Returns 1 when it was added, 0 when it was there, or -errno.
+ */
 static int
 tree_enable(int dirfd, const char *name)
 {
@@ -842,7 +868,8 @@ tree_enable(int dirfd, const char *name)
 	if (word_listed(ctl, name))
 		return 0;
 	snprintf(nv, sizeof(nv), "%s%s%s", ctl, ctl[0] ? " " : "", name);
-	return put_file(dirfd, "cgroup.subtree_control", nv);
+	n = put_file(dirfd, "cgroup.subtree_control", nv);
+	return n < 0 ? (int)n : 1;
 }
 
 /* v1 cpuset: give a new group its parent's cpus and mems. */
@@ -894,7 +921,7 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		const char *e = strchr(p, '/');
 		size_t n = e ? (size_t)(e - p) : strlen(p);
 		char comp[NAME_MAX + 1], parent[CG_PATH_MAX];
-		bool created = false;
+		bool created = false, enabled = false;
 		int nfd;
 
 		memcpy(comp, p, n);
@@ -908,7 +935,7 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 			char plus[32];
 
 			snprintf(plus, sizeof(plus), "+%s", cn);
-			r = h->live ? write_value_at(cur, "cgroup.subtree_control",
+			r = h->ctrl[c].kernel ? write_value_at(cur, "cgroup.subtree_control",
 						     plus, false, false)
 				    : tree_enable(cur, cn);
 			if (r < 0) {
@@ -917,6 +944,8 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 				       cg_ctrl_name(c), cg_display(parent), strerror(-r));
 				break;
 			}
+			enabled = r == 1;
+			r = 0;
 		}
 		nfd = openat(cur, comp, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
 			     O_NOFOLLOW);
@@ -957,7 +986,8 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 				       prefix, h->ctrl[c].path, strerror(-r));
 			break;
 		}
-		if (created && !h->live) {
+		/* New, or the controller just enabled: its files appear. */
+		if ((created || enabled) && !h->ctrl[c].kernel) {
 			r = tree_populate(h, c, cur, nfd);
 			if (r < 0) {
 				seterr(err, errlen,
@@ -969,7 +999,7 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		}
 		close(cur);
 		cur = nfd;
-		if (created && h->live && c == CG_CPUSET &&
+		if (created && h->ctrl[c].kernel && c == CG_CPUSET &&
 		    cg_version(h, c) == 1) {
 			r = lcg_clone_cpuset(h, parent, prefix, err, errlen);
 			if (r < 0)
@@ -1013,7 +1043,7 @@ cg_remove(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		close(gfd);
 		return pfd;
 	}
-	if (!h->live) {
+	if (!h->ctrl[c].kernel) {
 		/* A tree: refuse what the kernel would, then drop the files. */
 		char procs[64];
 		DIR *d;
@@ -1091,7 +1121,8 @@ cg_attach(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		return r;
 	}
 	/* v1: cgroup.procs moves every thread; libcgroup writes "tasks". */
-	r = write_value_at(fd, "cgroup.procs", val, !h->live, !h->live);
+	r = write_value_at(fd, "cgroup.procs", val, !h->ctrl[c].kernel,
+			   !h->ctrl[c].kernel);
 	close(fd);
 	if (r < 0)
 		seterr(err, errlen, "cannot move process %ld into cgroup '%s': %s%s",
@@ -1106,6 +1137,7 @@ cg_attach(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 struct walk {
 	cg_walk_fn fn;
 	void *arg;
+	bool fn_failed;		/* the error is the callback's, with its message */
 	char path[CG_PATH_MAX];
 };
 
@@ -1128,6 +1160,8 @@ walk_dir(struct walk *w, int fd, size_t len)
 	r = w->fn(w->path, fd, w->arg);
 	if (r != 0) {
 		close(fd);
+		if (r < 0)
+			w->fn_failed = true;
 		return r < 0 ? r : 0;
 	}
 	d = fdopendir(fd);
@@ -1140,6 +1174,9 @@ walk_dir(struct walk *w, int fd, size_t len)
 		if (de->d_name[0] == '.' &&
 		    (de->d_name[1] == '\0' ||
 		     (de->d_name[1] == '.' && de->d_name[2] == '\0')))
+			continue;
+		/* The kernel refuses such names; a tree could hold one. */
+		if (strchr(de->d_name, '\n') != NULL)
 			continue;
 		if (de->d_type != DT_DIR) {
 			struct stat st;
@@ -1215,8 +1252,9 @@ cg_walk(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	}
 	w->fn = fn;
 	w->arg = arg;
+	w->fn_failed = false;
 	r = walk_dir(w, fd, strlen(w->path));
-	if (r < 0 && r != -ECANCELED)
+	if (r < 0 && !w->fn_failed)
 		seterr(err, errlen, "cannot walk the cgroups below '%s': %s",
 		       cg_display(group), strerror(-r));
 	free(w);
@@ -1260,6 +1298,72 @@ read_num(int fd, const char *group, const char *file, bool sign,
 	return 0;
 }
 
+/* v2 cpu.max text into quota (-1: max) and period. */
+static int
+parse_cpu_max(const char *buf, int64_t *quota, uint64_t *period)
+{
+	char q[32];
+	unsigned long long p;
+	int used = 0;
+
+	if (sscanf(buf, "%31s %llu%n", q, &p, &used) != 2 ||
+	    buf[used] != '\0' || p == 0 || buf[0] == ' ')
+		return -EBADMSG;
+	if (strcmp(q, "max") == 0)
+		*quota = -1;
+	else if (parse_i64(q, 1, INT64_MAX, quota) < 0)
+		return -EBADMSG;
+	*period = p;
+	return 0;
+}
+
+int
+cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
+		  int64_t *quota_us, uint64_t *period_us, char *err,
+		  size_t errlen)
+{
+	bool owned;
+	int fd, r = 0;
+
+	*quota_us = -1;
+	*period_us = 100000;
+	fd = cpu_dir(h, group, dirfd, &owned, err, errlen);
+	if (fd < 0)
+		return fd;
+	if (cg_version(h, CG_CPU) == 2) {
+		char buf[128];
+		ssize_t n = read_small_at(fd, "cpu.max", buf, sizeof(buf));
+
+		if (n == -ENOENT && group[0] == '\0') {
+			r = 0;
+		} else if (n < 0) {
+			r = (int)n;
+			seterr(err, errlen, "cannot read cpu.max of %s: %s",
+			       cg_display(group), strerror(-r));
+		} else if (parse_cpu_max(buf, quota_us, period_us) < 0) {
+			seterr(err, errlen, "cpu.max of %s: cannot parse '%s'",
+			       cg_display(group), buf);
+			r = -EBADMSG;
+		}
+	} else {
+		r = read_num(fd, group, "cpu.cfs_quota_us", true, quota_us,
+			     NULL, err, errlen);
+		if (r == 0 && *quota_us < 0)
+			*quota_us = -1;
+		if (r == 0 && *quota_us >= 0)
+			r = read_num(fd, group, "cpu.cfs_period_us", false, NULL,
+				     period_us, err, errlen);
+		if (r == 0 && *period_us == 0) {
+			seterr(err, errlen, "cpu.cfs_period_us of %s is 0",
+			       cg_display(group));
+			r = -EBADMSG;
+		}
+	}
+	if (owned)
+		close(fd);
+	return r;
+}
+
 int
 cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
 		  struct cg_cpu_limit *lim, char *err, size_t errlen)
@@ -1274,9 +1378,7 @@ cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
 	if (fd < 0)
 		return fd;
 	if (cg_version(h, CG_CPU) == 2) {
-		char buf[128], q[32];
-		unsigned long long p;
-		int used = 0;
+		char buf[128];
 		ssize_t n = read_small_at(fd, "cpu.max", buf, sizeof(buf));
 
 		if (n == -ENOENT && group[0] == '\0')
@@ -1287,16 +1389,12 @@ cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
 			       cg_display(group), strerror(-r));
 			goto out;
 		}
-		if (sscanf(buf, "%31s %llu%n", q, &p, &used) != 2 ||
-		    buf[used] != '\0' || p == 0 ||
-		    (strcmp(q, "max") != 0 &&
-		     parse_i64(q, 1, INT64_MAX, &lim->quota_us) < 0)) {
+		if (parse_cpu_max(buf, &lim->quota_us, &lim->period_us) < 0) {
 			seterr(err, errlen, "cpu.max of %s: cannot parse '%s'",
 			       cg_display(group), buf);
 			r = -EBADMSG;
 			goto out;
 		}
-		lim->period_us = p;
 		if (read_num(fd, group, "cpu.max.burst", false, NULL,
 			     &lim->burst_us, NULL, 0) == 0)
 			lim->has_burst = true;

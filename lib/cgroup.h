@@ -35,6 +35,9 @@
  *          Before any libcgroup call the group path is validated and
  *          its existing components opened with O_NOFOLLOW, so a symlink
  *          or a ".." can never send libcgroup outside the hierarchy.
+ *          Values longer than libcgroup's 4096-byte buffers (huge
+ *          cpusets) are written directly.  libcgroup's default logger
+ *          prints on stdout: cg_open() silences it.
  *          When libcgroup finds no usable mount (e.g. a v2 mount with no
  *          controllers, unsupported by 2.0.2) the live back end falls back
  *          to plain file I/O on /sys/fs/cgroup (h->use_libcgroup false).
@@ -48,7 +51,10 @@
  *          root.  Writes replace the file's content, and cg_create() lays
  *          down the controller's interface files with the kernel's
  *          defaults (as the kernel would), so that tools can be exercised
- *          on an empty tree.  No kernel validation is emulated.
+ *          on an empty tree.  No kernel validation is emulated.  A DIR
+ *          that is itself on a cgroup file system (say --cgroup-root
+ *          /sys/fs/cgroup) is detected (cg_mount.kernel) and left to the
+ *          kernel: plain writes, no files laid down.
  *
  * Errors: functions return 0 (or a count) on success and a negative errno
  * code on failure, and fill err (when non-NULL) with a one-line message
@@ -81,6 +87,9 @@ struct cg_mount {
 	int fd;			/* O_DIRECTORY fd of the hierarchy root, -1: absent */
 	int version;		/* 1 or 2; 0 when absent */
 	char path[CG_PATH_MAX];	/* mount point or tree directory, for messages */
+	bool kernel;		/* a real cgroupfs (live, or a tree given as
+				 * --cgroup-root on one): the kernel makes
+				 * the interface files and checks writes */
 	dev_t dev;		/* with ino: tells co-mounted hierarchies apart */
 	ino_t ino;
 };
@@ -205,7 +214,7 @@ typedef int (*cg_walk_fn)(const char *group, int dirfd, void *arg);
  * children in name order.  One open and one readdir per directory,
  * openat-relative; symlinks are never followed.  A group that vanishes
  * during the walk is skipped silently.  Returns 0, the callback's
- * negative code, or -errno.
+ * negative code (its message in err untouched), or -errno.
  */
 int cg_walk(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	    cg_walk_fn fn, void *arg, char *err, size_t errlen);
@@ -230,6 +239,16 @@ struct cg_cpu_limit {
  */
 int cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
 		      struct cg_cpu_limit *lim, char *err, size_t errlen);
+
+/*
+ * Only the quota and period (v1 cpu.cfs_quota_us, and cpu.cfs_period_us
+ * only when the quota is finite; v2 cpu.max): the cheap test of "does
+ * this group have a CPU limit" for walks over many groups.  *quota_us is
+ * -1 when unlimited.  Returns as cg_cpu_limit_read().
+ */
+int cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
+		      int64_t *quota_us, uint64_t *period_us, char *err,
+		      size_t errlen);
 
 /* The limit in CPUs (quota / period), or a negative number when unlimited. */
 double cg_cpu_limit_cpus(const struct cg_cpu_limit *lim);
