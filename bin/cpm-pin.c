@@ -983,7 +983,14 @@ cgroup_form(struct pin_ctx *c)
 
 	if (!exists) {
 		r = cg_create(&h, CG_CPUSET, c->group, c->err, sizeof(c->err));
-		if (r < 0)
+		/*
+		 * On v1 a new cpuset is given its parent's CPUs, which the
+		 * kernel refuses when an exclusive sibling holds some of
+		 * them; the group then exists with no CPUs, and the write
+		 * below gives it the ones asked for.
+		 */
+		if (r < 0 && !(r == -EINVAL && version == 1 &&
+			       cg_exists(&h, CG_CPUSET, c->group)))
 			cli_die(EXIT_FAIL, "%s", c->err);
 	}
 	{
@@ -1002,6 +1009,13 @@ cgroup_form(struct pin_ctx *c)
 				     sizeof(c->err));
 		free(cl);
 		free(ml);
+		/* Do not leave a half-made group behind. */
+		if (r < 0 && !exists)
+			cg_remove(&h, CG_CPUSET, c->group, NULL, 0);
+		if (r == -EINVAL && c->exclusive)
+			cli_die(EXIT_FAIL, "%s (an exclusive cpuset needs an "
+				"exclusive parent, and no sibling may share its "
+				"CPUs)", c->err);
 		if (r < 0)
 			cli_die(EXIT_FAIL, "%s", c->err);
 	}

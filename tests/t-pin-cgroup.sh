@@ -42,7 +42,7 @@ fi
 # ---- live v1 cpusets ----
 base=cpm-test-$$
 G=$cs/$base
-at_exit "rmdir $G/p/c $G/p $G/e $G/x1 $G/x2 $G 2>/dev/null"
+at_exit "rmdir $G/p/c $G/p $G/e $G/x1 $G/x2 $G/x3 $G 2>/dev/null"
 pids=
 at_exit 'for p in $pids; do kill $p 2>/dev/null; wait $p 2>/dev/null; done'
 
@@ -105,6 +105,10 @@ if [ "$ncpu" -ge 2 ]; then
 	else
 		not_ok 'an overlapping exclusive sibling is refused by the kernel, named' "$(show)"
 	fi
+	assert 'and the group it would have been is not left behind' "$(ls -d $G/x2 2>/dev/null)" ''
+	check 'a sibling on other CPUs can still be created beside it' 0 '' \
+	    cpm-pin --cgroup $base/x3 0 --create
+	assert 'with the CPUs asked for' "$(cat $G/x3/cpuset.cpus)" 0
 else
 	skip 'exclusive siblings' 'needs 2 CPUs'
 fi
