@@ -362,17 +362,14 @@ int
 pin_self_allowed_cpus(struct cpuset *out)
 {
 	struct cpuset old = CPUSET_INIT, all = CPUSET_INIT;
-	long n = sysconf(_SC_NPROCESSORS_CONF);
 	int r;
 
 	r = pin_get_affinity(0, &old);
 	if (r < 0)
 		return r;
-	/* Ask for far more than exists: the kernel keeps what the cpuset
-	 * allows and is online. */
-	if (n < 1024)
-		n = 1024;
-	r = cpuset_set_range(&all, 0, (unsigned int)n - 1);
+	/* Ask for every CPU cpm can name: the kernel keeps what the
+	 * cpuset allows and is online. */
+	r = cpuset_set_range(&all, 0, CPUSET_MAX_CPUS - 1);
 	if (r == 0)
 		r = pin_set_affinity(0, &all);
 	if (r == 0)
