@@ -7,6 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <numa.h>
+#include <numaif.h>
+
 #include "pin.h"
 #include "unit.h"
 
@@ -218,6 +221,49 @@ main(void)
 	CHECK("allowed CPUs found", pin_self_allowed_cpus(&got) == 0 && !cpuset_empty(&got));
 	CHECK("and the affinity left alone",
 	      pin_get_affinity(0, &s) == 0 && cpuset_equal(&s, &old));
+
+	/* Memory policy through libnuma, with its stderr messages caught. */
+	{
+		char log[] = "/tmp/cpm-unit-err.XXXXXX";
+		int fd = mkstemp(log), saved = dup(2);
+		struct stat st;
+
+		if (fd < 0 || saved < 0)
+			abort();
+		dup2(fd, 2);
+		setl(&s, "0,1");
+		r = pin_set_mempolicy(PIN_MEM_BIND, &s, err, sizeof(err));
+		CHECK("bind to nodes 0-1 is taken by the kernel", r == 0);
+		CHECK("the read-back shows what it kept", pin_get_mempolicy(&p) == 0 &&
+		      p.mode == PIN_MEM_BIND);
+		if (numa_max_node() == 0)
+			CHECK("on one node, node 1 was dropped and the compare says so",
+			      !pin_policy_matches(&p, PIN_MEM_BIND, &s));
+		setl(&s, "1");
+		r = pin_set_mempolicy(PIN_MEM_INTERLEAVE, &s, err, sizeof(err));
+		if (numa_max_node() == 0) {
+			CHECK("a policy on no usable node fails", r == -EINVAL);
+			CHECK_STR("with the reason", err,
+				  "cannot set memory policy interleave: set_mempolicy: Invalid argument");
+		}
+		setl(&s, "0,5000");
+		CHECK("a node past libnuma's mask is refused, not dropped",
+		      pin_set_mempolicy(PIN_MEM_BIND, &s, err, sizeof(err)) == -ERANGE);
+		setl(&s, "0");
+		CHECK("preferred one node", pin_set_mempolicy(PIN_MEM_PREFERRED, &s, err, sizeof(err)) == 0 &&
+		      pin_get_mempolicy(&p) == 0 && pin_policy_matches(&p, PIN_MEM_PREFERRED, &s));
+		CHECK("local", pin_set_mempolicy(PIN_MEM_LOCAL, &s, err, sizeof(err)) == 0 &&
+		      pin_get_mempolicy(&p) == 0 && p.mode == PIN_MEM_LOCAL);
+		CHECK("libnuma reported nothing else", pin_numa_status(err, sizeof(err)) == 0);
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		CHECK("libnuma printed nothing", fstat(fd, &st) == 0 && st.st_size == 0);
+		close(fd);
+		unlink(log);
+		set_mempolicy(MPOL_DEFAULT, NULL, 0);
+	}
+
 	cpuset_free(&s);
 	cpuset_free(&allowed);
 	cpuset_free(&nodes);
