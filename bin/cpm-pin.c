@@ -719,11 +719,15 @@ pid_form(struct pin_ctx *c)
 	if (c->migrate && !c->nodes_arg && !c->cpulist_arg)
 		cli_usage_error("--migrate needs --nodes or a CPULIST");
 	parse_lists(c, c->nodes_arg);
-	load_topology(c);
+	if (sysroot_open(&c->live, "/") < 0)
+		cli_die(EXIT_FAIL, "cannot open '/'");
 	if (!pin_pid_exists(&c->live, c->pid))
 		cli_die(EXIT_USAGE, "no process with pid %d", (int)c->pid);
+	/* Showing needs no topology (and no --sysroot). */
 	if (!c->have_cpus && !c->migrate)
 		print_process(c);
+	sysroot_close(&c->live);
+	load_topology(c);
 
 	snprintf(whose, sizeof(whose), "process %d", (int)c->pid);
 	if (c->have_cpus) {

@@ -51,6 +51,9 @@ assert 'the third line is the allowed memory nodes' \
     "$(echo "$out" | sed -n 3p)" \
     "mems_allowed: $(sed -n 's/^Mems_allowed_list:[[:space:]]*//p' /proc/$sp/status)"
 
+check 'showing a process needs no topology, so --sysroot does not matter' 0 \
+    "$(cpm-pin -p $sp)" cpm-pin --sysroot "$T_TMP" -p $sp
+
 start_bg bound cpm-pin --mem bind --nodes "$node0" 0 -- "$H/pin-touch" 1
 check 'a bound process shows its policy' 0 "0
 mempolicy: bind $node0
