@@ -7,7 +7,6 @@
  *   cpm-pin --cgroup GROUP CPULIST [--mems NODELIST] [--exclusive]
  *           [--create] [--attach PID...]
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -472,28 +471,36 @@ resolve_policy_nodes(struct pin_ctx *c, const struct cpuset *mems_allowed,
 	}
 }
 
+/* The asked policy as text ("bind 0-1") into sb. */
+static void
+format_asked_policy(const struct pin_ctx *c, struct strbuf *sb)
+{
+	struct pin_policy p;
+
+	pin_policy_init(&p);
+	p.mode = c->mem;
+	if (c->mem != PIN_MEM_LOCAL && cpuset_copy(&p.nodes, &c->nodes) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	p.many = c->mem == PIN_MEM_PREFERRED && cpuset_count(&c->nodes) > 1;
+	pin_policy_format(&p, sb);
+	pin_policy_free(&p);
+}
+
 static void
 plan_policy(const struct pin_ctx *c)
 {
-	struct pin_policy p;
 	struct strbuf sb;
 
 	if (c->mem == PIN_MEM_KEEP) {
 		print_plan_line("mempolicy", "inherited");
 		return;
 	}
-	pin_policy_init(&p);
-	p.mode = c->mem;
-	if (c->mem != PIN_MEM_LOCAL)
-		cpuset_copy(&p.nodes, &c->nodes);
-	p.many = c->mem == PIN_MEM_PREFERRED && cpuset_count(&c->nodes) > 1;
 	strbuf_init(&sb);
-	pin_policy_format(&p, &sb);
+	format_asked_policy(c, &sb);
 	if (sb.oom)
 		cli_die(EXIT_FAIL, "out of memory");
 	print_plan_line("mempolicy", sb.buf);
 	strbuf_free(&sb);
-	pin_policy_free(&p);
 }
 
 static noreturn void
@@ -544,8 +551,8 @@ run_form(struct pin_ctx *c)
 
 	r = pin_set_affinity(0, &c->cpus);
 	if (r < 0)
-		cli_die(EXIT_FAIL, "cannot set the affinity to %s: %s",
-			c->cpulist_arg, strerror(-r));
+		cli_die(EXIT_FAIL, "cannot set the affinity to CPUs %s: %s",
+			list_or_die(&c->cpus), strerror(-r));
 	r = pin_get_affinity(0, &got);
 	if (r < 0)
 		cli_die(EXIT_FAIL, "cannot read the affinity back: %s",
@@ -575,11 +582,15 @@ run_form(struct pin_ctx *c)
 			cli_die(EXIT_FAIL, "cannot read the memory policy "
 				"back: %s", strerror(-r));
 		if (!pin_policy_matches(&p, c->mem, &c->nodes)) {
+			struct strbuf wsb;
+
 			strbuf_init(&sb);
+			strbuf_init(&wsb);
 			pin_policy_format(&p, &sb);
-			cli_die(EXIT_FAIL, "the memory policy is '%s', not %s "
+			format_asked_policy(c, &wsb);
+			cli_die(EXIT_FAIL, "the memory policy is '%s', not '%s' "
 				"as asked", sb.buf ? sb.buf : "?",
-				pin_mem_name(c->mem));
+				wsb.buf ? wsb.buf : "?");
 		}
 		pin_policy_free(&p);
 	}
@@ -604,8 +615,7 @@ print_process(struct pin_ctx *c)
 	struct cpuset aff = CPUSET_INIT, mems = CPUSET_INIT, t = CPUSET_INIT;
 	struct pin_policy p;
 	struct strbuf sb;
-	char path[64];
-	struct dirent **names = NULL;
+	pid_t *tids = NULL;
 	int r, n, i;
 
 	r = pin_get_affinity(c->pid, &aff);
@@ -634,23 +644,18 @@ print_process(struct pin_ctx *c)
 	}
 
 	/* Threads that do not share the main thread's affinity. */
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)c->pid);
-	n = scandir(path, &names, NULL, versionsort);
+	n = pin_list_threads(&c->live, c->pid, &tids);
 	for (i = 0; i < n; i++) {
-		unsigned int tid;
-
-		if (parse_uint(names[i]->d_name, 0x7fffffff, &tid) == 0 &&
-		    (pid_t)tid != c->pid &&
-		    pin_get_affinity((pid_t)tid, &t) == 0 &&
+		if (tids[i] != c->pid && pin_get_affinity(tids[i], &t) == 0 &&
 		    !cpuset_equal(&t, &aff)) {
 			char *l = list_or_die(&t);
 
-			printf("thread %u: %s\n", tid, l);
+			printf("thread %d: %s\n", (int)tids[i], l);
 			free(l);
 		}
-		free(names[i]);
 	}
-	free(names);
+	if (n > 0)
+		free(tids);
 	cpuset_free(&aff);
 	cpuset_free(&mems);
 	cpuset_free(&t);

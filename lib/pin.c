@@ -453,6 +453,60 @@ pin_status_list(const struct sysroot *r, pid_t pid, const char *field,
 
 /* ---- threads ---- */
 
+static int
+cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int
+pin_list_threads(const struct sysroot *r, pid_t pid, pid_t **tids)
+{
+	char path[64];
+	struct dirent *de;
+	pid_t *v = NULL;
+	size_t n = 0, cap = 0;
+	DIR *d;
+	int fd;
+
+	snprintf(path, sizeof(path), "proc/%d/task", (int)pid);
+	fd = openat(r->fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	d = fdopendir(fd);
+	if (d == NULL) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	while ((de = readdir(d)) != NULL) {
+		unsigned int tid;
+
+		if (parse_uint(de->d_name, 0x7fffffff, &tid) < 0 || tid == 0)
+			continue;
+		if (n == cap) {
+			pid_t *nv;
+
+			cap = cap ? 2 * cap : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (nv == NULL) {
+				free(v);
+				closedir(d);
+				return -ENOMEM;
+			}
+			v = nv;
+		}
+		v[n++] = (pid_t)tid;
+	}
+	closedir(d);
+	qsort(v, n, sizeof(*v), cmp_pid);
+	*tids = v;
+	return (int)n;
+}
+
 /* One pass over the task directory; *changed counts threads re-pinned. */
 static int
 repin_pass(const struct sysroot *r, pid_t pid, const struct cpuset *cpus,

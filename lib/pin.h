@@ -132,6 +132,12 @@ int pin_pid_allowed_cpus(const struct sysroot *r, pid_t pid,
 int pin_status_list(const struct sysroot *r, pid_t pid, const char *field,
 		    struct cpuset *out);
 
+/*
+ * The thread ids of process pid, ascending, from /proc/PID/task, into a
+ * malloc'ed array.  Returns the count or -errno (-ESRCH: no process).
+ */
+int pin_list_threads(const struct sysroot *r, pid_t pid, pid_t **tids);
+
 /* True when /proc/PID exists below r. */
 bool pin_pid_exists(const struct sysroot *r, pid_t pid);
 
