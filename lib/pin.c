@@ -514,90 +514,78 @@ repin_pass(const struct sysroot *r, pid_t pid, const struct cpuset *cpus,
 	   char *err, size_t errlen)
 {
 	struct cpuset have = CPUSET_INIT;
-	char path[64];
-	struct dirent *de;
-	DIR *d;
-	int fd, ret = 0, listed = 0;
+	pid_t *tids = NULL;
+	int n, i, ret = 0;
 
 	*changed = 0;
-	snprintf(path, sizeof(path), "proc/%d/task", (int)pid);
-	fd = openat(r->fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = errno == ENOENT ? -ESRCH : -errno;
-		snprintf(err, errlen, "cannot list the threads of process %d: %s",
-			 (int)pid, strerror(-ret));
+	n = pin_list_threads(r, pid, &tids);
+	if (n <= 0) {
+		ret = n < 0 ? n : -ESRCH;
+		if (ret == -ESRCH)
+			snprintf(err, errlen, "process %d has exited", (int)pid);
+		else
+			snprintf(err, errlen, "cannot list the threads of "
+				 "process %d: %s", (int)pid, strerror(-ret));
 		return ret;
 	}
-	d = fdopendir(fd);
-	if (d == NULL) {
-		ret = -errno;
-		close(fd);
-		return ret;
-	}
-	while ((de = readdir(d)) != NULL) {
-		unsigned int tid;
+	for (i = 0; i < n && ret == 0; i++) {
+		pid_t tid = tids[i];
 		int g;
 
-		if (parse_uint(de->d_name, 0x7fffffff, &tid) < 0 || tid == 0)
-			continue;
-		listed++;
-		if (!cpuset_isset(seen, tid)) {
-			if (cpuset_set(seen, tid) < 0) {
+		if (!cpuset_isset(seen, (unsigned int)tid)) {
+			if (cpuset_set(seen, (unsigned int)tid) < 0) {
 				ret = -ENOMEM;
 				break;
 			}
 			res->threads++;
 		}
-		g = pin_get_affinity((pid_t)tid, &have);
+		g = pin_get_affinity(tid, &have);
 		if (g == -ESRCH)
 			continue;	/* exited meanwhile */
 		if (g < 0) {
 			ret = g;
 			snprintf(err, errlen, "cannot read the affinity of "
-				 "thread %u: %s", tid, strerror(-g));
+				 "thread %d: %s", (int)tid, strerror(-g));
 			break;
 		}
 		if (cpuset_equal(&have, cpus))
 			continue;
-		g = pin_set_affinity((pid_t)tid, cpus);
+		g = pin_set_affinity(tid, cpus);
 		if (g == -ESRCH)
 			continue;
 		if (g < 0) {
 			ret = g;
 			snprintf(err, errlen, "cannot set the affinity of "
-				 "thread %u: %s", tid, strerror(-g));
+				 "thread %d: %s", (int)tid, strerror(-g));
 			break;
 		}
 		res->changed++;
 		(*changed)++;
-		g = pin_get_affinity((pid_t)tid, &have);
+		g = pin_get_affinity(tid, &have);
 		if (g == -ESRCH)
 			continue;
 		if (g < 0) {
 			ret = g;
+			snprintf(err, errlen, "cannot read the affinity of "
+				 "thread %d back: %s", (int)tid, strerror(-g));
 			break;
 		}
 		if (!cpuset_equal(&have, cpus)) {
 			char *want = cpuset_to_list(cpus);
 			char *got = cpuset_to_list(&have);
 
-			res->bad_tid = (pid_t)tid;
+			res->bad_tid = tid;
 			cpuset_copy(&res->got, &have);
-			snprintf(err, errlen, "thread %u of process %d has CPUs "
-				 "%s, not %s as asked", tid, (int)pid,
+			snprintf(err, errlen, "thread %d of process %d has CPUs "
+				 "%s, not %s as asked", (int)tid, (int)pid,
 				 got ? got : "?", want ? want : "?");
 			free(want);
 			free(got);
 			ret = -EDOM;
-			break;
 		}
 	}
-	closedir(d);
+	free(tids);
 	cpuset_free(&have);
-	if (ret == 0 && listed == 0) {
-		snprintf(err, errlen, "process %d has exited", (int)pid);
-		ret = -ESRCH;
-	}
 	return ret;
 }
 
