@@ -990,6 +990,20 @@ cgroup_form(struct pin_ctx *c)
 		cli_exit(EXIT_OK);
 	}
 
+	/*
+	 * On v2 an existing group has cpuset files only when its parent
+	 * enabled the controller; cg_create() enables it up the tree.
+	 */
+	if (exists && version == 2) {
+		char probe[8];
+
+		r = cg_read(&h, CG_CPUSET, c->group, f.cpus, probe,
+			    sizeof(probe), NULL, 0);
+		if (r == -ENOENT &&
+		    cg_create(&h, CG_CPUSET, c->group, c->err,
+			      sizeof(c->err)) < 0)
+			cli_die(EXIT_FAIL, "%s", c->err);
+	}
 	if (!exists) {
 		r = cg_create(&h, CG_CPUSET, c->group, c->err, sizeof(c->err));
 		/*
