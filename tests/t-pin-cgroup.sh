@@ -26,12 +26,14 @@ check 'a group is created in a v2 tree' 0 '' \
     env CPM_CGROUP_ROOT=$v2 cpm-pin --cgroup a 0 --mems "$node0" --create --exclusive
 assert 'its v2 cpuset.cpus holds the CPUs' "$(cat $v2/a/cpuset.cpus)" 0
 assert '--exclusive on v2 makes a root partition' "$(cat $v2/a/cpuset.cpus.partition)" root
-mkdir $v2/bare
-touch $v2/cgroup.subtree_control
+v2b=$T_TMP/v2b
+mkdir -p $v2b/bare
+echo 'cpuset cpu' >$v2b/cgroup.controllers
+: >$v2b/cgroup.subtree_control
 check 'an existing v2 group without cpuset files is given the controller' 0 '' \
-    cpm-pin --cgroup-root $v2 --cgroup bare 0
-assert 'the parent enables cpuset for it' "$(cat $v2/cgroup.subtree_control)" cpuset
-assert 'and the group gets its CPUs' "$(cat $v2/bare/cpuset.cpus 2>/dev/null)" 0
+    cpm-pin --cgroup-root $v2b --cgroup bare 0
+assert 'the parent enables cpuset for it' "$(cat $v2b/cgroup.subtree_control)" cpuset
+assert 'and the group gets its CPUs' "$(cat $v2b/bare/cpuset.cpus 2>/dev/null)" 0
 check '--dry-run in a tree prints the plan' 0 "cgroup: n
 create: n
 cpuset.cpus: 0
