@@ -16,6 +16,7 @@
 #include "cgroup.h"
 #include "cli.h"
 #include "cpuset.h"
+#include "json.h"
 #include "pin.h"
 #include "sysroot.h"
 #include "topo.h"
@@ -29,7 +30,7 @@ struct pin_ctx {
 	const char *sysroot_dir, *cgroup_root;
 	const char *pid_arg, *group_arg, *nodes_arg, *mems_arg, *mem_arg;
 	const char *cpulist_arg;
-	bool dry_run, migrate, exclusive, create, verbose;
+	bool dry_run, migrate, exclusive, create, verbose, json;
 	bool dashdash;
 	char **command;			/* after "--" */
 	const char **attach_args;
@@ -72,6 +73,8 @@ usage(void)
 "                          re-pin every thread until no new thread appears\n"
 "      --migrate           with -p: move the process's pages to --nodes (or\n"
 "                          to the nodes of CPULIST)\n"
+"  -j, --json              with -p PID alone: print the process, every\n"
+"                          thread, as one JSON object\n"
 "  -g, --cgroup GROUP      write the cpuset of cgroup GROUP instead\n"
 "      --mems NODELIST     with --cgroup: cpuset.mems (default: the nodes of\n"
 "                          CPULIST that have memory)\n"
@@ -106,7 +109,7 @@ usage(void)
 enum opt_id {
 	OPT_HELP, OPT_VERSION, OPT_MEM, OPT_NODES, OPT_PID, OPT_MIGRATE,
 	OPT_CGROUP, OPT_MEMS, OPT_EXCLUSIVE, OPT_CREATE, OPT_ATTACH,
-	OPT_DRY_RUN, OPT_VERBOSE, OPT_SYSROOT, OPT_CGROUP_ROOT,
+	OPT_DRY_RUN, OPT_VERBOSE, OPT_SYSROOT, OPT_CGROUP_ROOT, OPT_JSON,
 };
 
 static const struct opt {
@@ -130,6 +133,7 @@ static const struct opt {
 	{ "verbose", 'v', false, OPT_VERBOSE },
 	{ "sysroot", 0, true, OPT_SYSROOT },
 	{ "cgroup-root", 0, true, OPT_CGROUP_ROOT },
+	{ "json", 'j', false, OPT_JSON },
 };
 
 static bool
@@ -258,6 +262,9 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		case OPT_CGROUP_ROOT:
 			set_once(&c->cgroup_root, val, shown);
 			break;
+		case OPT_JSON:
+			c->json = true;
+			break;
 		}
 	}
 
@@ -269,6 +276,8 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		cli_usage_error("'--' COMMAND only goes with the run form");
 	if (c->form != FORM_PID && c->migrate)
 		cli_usage_error("--migrate needs -p PID");
+	if (c->json && (c->form != FORM_PID || npos > 0 || c->migrate))
+		cli_usage_error("--json only goes with -p PID alone");
 	if (c->form != FORM_CGROUP) {
 		if (c->mems_arg)
 			cli_usage_error("--mems needs --cgroup (use --nodes)");
@@ -610,12 +619,29 @@ run_form(struct pin_ctx *c)
 /* ---- -p PID ---- */
 
 static void
+json_set(struct json *j, const char *key, const struct cpuset *s)
+{
+	char *l = list_or_die(s);
+
+	json_key(j, key);
+	json_str(j, l);
+	free(l);
+}
+
+/*
+ * Show a process: its affinity as a cpulist (the first line, for pipes),
+ * its memory policy, its allowed memory nodes and the threads whose
+ * affinity differs; or all of it, every thread, as one JSON object.
+ */
+static void
 print_process(struct pin_ctx *c)
 {
 	struct cpuset aff = CPUSET_INIT, mems = CPUSET_INIT, t = CPUSET_INIT;
 	struct pin_policy p;
-	struct strbuf sb;
+	struct strbuf sb, out;
+	struct json j;
 	pid_t *tids = NULL;
+	bool have_policy, have_mems;
 	int r, n, i;
 
 	r = pin_get_affinity(c->pid, &aff);
@@ -624,38 +650,88 @@ print_process(struct pin_ctx *c)
 	if (r < 0)
 		cli_die(EXIT_FAIL, "cannot read the affinity of process %d: %s",
 			(int)c->pid, strerror(-r));
-	cli_print_cpuset(&aff);
-
 	pin_policy_init(&p);
-	strbuf_init(&sb);
-	r = pin_read_task_policy(&c->live, c->pid, &p);
-	if (r < 0)
-		strbuf_puts(&sb, "unknown");
-	else
-		pin_policy_format(&p, &sb);
-	printf("mempolicy: %s\n", sb.buf ? sb.buf : "?");
-	strbuf_free(&sb);
-	pin_policy_free(&p);
-	if (pin_status_list(&c->live, c->pid, "Mems_allowed_list", &mems) == 0) {
-		char *l = list_or_die(&mems);
-
-		printf("mems_allowed: %s\n", l);
-		free(l);
-	}
-
-	/* Threads that do not share the main thread's affinity. */
+	have_policy = pin_read_task_policy(&c->live, c->pid, &p) == 0 &&
+		      p.mode != PIN_MEM_UNKNOWN;
+	have_mems = pin_status_list(&c->live, c->pid, "Mems_allowed_list",
+				    &mems) == 0;
 	n = pin_list_threads(&c->live, c->pid, &tids);
-	for (i = 0; i < n; i++) {
-		if (tids[i] != c->pid && pin_get_affinity(tids[i], &t) == 0 &&
-		    !cpuset_equal(&t, &aff)) {
-			char *l = list_or_die(&t);
 
-			printf("thread %d: %s\n", (int)tids[i], l);
+	strbuf_init(&out);
+	if (c->json) {
+		json_init(&j, &out);
+		json_obj_begin(&j);
+		json_key(&j, "pid");
+		json_int(&j, c->pid);
+		json_set(&j, "cpus", &aff);
+		json_key(&j, "mempolicy");
+		if (have_policy) {
+			json_obj_begin(&j);
+			json_key(&j, "mode");
+			json_str(&j, p.mode == PIN_MEM_PREFERRED && p.many ?
+				 "preferred-many" : pin_mem_name(p.mode));
+			json_key(&j, "flags");
+			json_str(&j, p.flags);
+			json_set(&j, "nodes", &p.nodes);
+			json_obj_end(&j);
+		} else {
+			json_null(&j);
+		}
+		json_key(&j, "mems_allowed");
+		if (have_mems) {
+			char *l = list_or_die(&mems);
+
+			json_str(&j, l);
 			free(l);
+		} else {
+			json_null(&j);
+		}
+		json_key(&j, "threads");
+		json_arr_begin(&j);
+	} else {
+		cpuset_format(&aff, &out);
+		strbuf_puts(&out, "\nmempolicy: ");
+		strbuf_init(&sb);
+		if (have_policy)
+			pin_policy_format(&p, &sb);
+		else
+			strbuf_puts(&sb, "unknown");
+		strbuf_printf(&out, "%s\n", sb.buf ? sb.buf : "?");
+		strbuf_free(&sb);
+		if (have_mems) {
+			strbuf_puts(&out, "mems_allowed: ");
+			cpuset_format(&mems, &out);
+			strbuf_puts(&out, "\n");
 		}
 	}
+	for (i = 0; i < n; i++) {
+		if (pin_get_affinity(tids[i], &t) < 0)
+			continue;	/* exited meanwhile */
+		if (c->json) {
+			json_obj_begin(&j);
+			json_key(&j, "tid");
+			json_int(&j, tids[i]);
+			json_set(&j, "cpus", &t);
+			json_obj_end(&j);
+		} else if (tids[i] != c->pid && !cpuset_equal(&t, &aff)) {
+			/* Only threads that differ from the process. */
+			strbuf_printf(&out, "thread %d: ", (int)tids[i]);
+			cpuset_format(&t, &out);
+			strbuf_puts(&out, "\n");
+		}
+	}
+	if (c->json) {
+		json_arr_end(&j);
+		json_obj_end(&j);
+		strbuf_puts(&out, "\n");
+	}
+	if (out.oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_free(&out);
 	if (n > 0)
 		free(tids);
+	pin_policy_free(&p);
 	cpuset_free(&aff);
 	cpuset_free(&mems);
 	cpuset_free(&t);

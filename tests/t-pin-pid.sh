@@ -51,6 +51,18 @@ assert 'the third line is the allowed memory nodes' \
     "$(echo "$out" | sed -n 3p)" \
     "mems_allowed: $(sed -n 's/^Mems_allowed_list:[[:space:]]*//p' /proc/$sp/status)"
 
+# --json: one document; the fields checked against taskset and /proc.
+run cpm-pin -p $sp --json
+got=$(printf '%s' "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["pid"], d["cpus"], d["mempolicy"]["mode"], d["mems_allowed"],
+      " ".join(str(t["tid"]) + ":" + t["cpus"] for t in d["threads"]))' 2>&1)
+assert '--json shows the process, its policy and every thread' "$rc $got" \
+    "0 $sp $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$sp/status) default $(sed -n 's/^Mems_allowed_list:[[:space:]]*//p' /proc/$sp/status) $sp:$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$sp/status)"
+check_fail '--json does not go with a CPULIST' 2 '--json only goes with -p PID alone' \
+    cpm-pin -p $sp 0 --json
+
 check 'showing a process needs no topology, so --sysroot does not matter' 0 \
     "$(cpm-pin -p $sp)" cpm-pin --sysroot "$T_TMP" -p $sp
 
