@@ -152,9 +152,12 @@ struct pin_repin {
 
 /*
  * Give every thread of process pid the affinity cpus, passing over
- * /proc/PID/task until a pass finds every thread already pinned (threads
- * created meanwhile by unpinned threads would inherit the old affinity,
- * so one pass is not enough).  Each change is read back.  Returns 0,
+ * /proc/PID/task until passes find every thread already pinned: threads
+ * created meanwhile by unpinned threads inherit the old affinity, so one
+ * pass is not enough, and a clone(2) under way shows its thread only
+ * later, so a quiet pass is confirmed by one more 1 ms later, or, for a
+ * process seen creating threads, by three more after 1, 4 and 16 ms.
+ * Each change is read back.  res->got must be initialised.  Returns 0,
  * -ESRCH (the process is gone), -EDOM (a thread read back a different
  * affinity: res->bad_tid, res->got), -EAGAIN (still changing after many
  * passes) or another -errno from the kernel; err explains.
