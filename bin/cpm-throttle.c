@@ -586,6 +586,7 @@ run_watch(struct ctx *c)
 {
 	struct thr_snap a, b, *prev = &a, *cur = &b, *t;
 	uint64_t interval = c->interval_us ? c->interval_us : 1000000;
+	unsigned long round = 0;
 
 	thr_snap_init(&a);
 	thr_snap_init(&b);
@@ -596,6 +597,10 @@ run_watch(struct ctx *c)
 		if (elapsed < interval)
 			sleep_us(interval - elapsed);
 		collect(c, cur);
+		/* Tables for people: an empty line between rounds. */
+		if (round++ > 0 && c->fmt == OUT_TABLE &&
+		    (!c->prom_file || c->fmt_given))
+			putchar('\n');
 		if (report(c, prev, cur, cur->mono_us - prev->mono_us))
 			return EXIT_UNSAT;
 		t = prev;

@@ -158,7 +158,10 @@ word_listed(const char *list, const char *name)
 	return false;
 }
 
-/* A v2 root at dir (fd already open as m): controllers from cgroup.controllers. */
+/*
+ * A v2 hierarchy at dir: the controllers its cgroup.controllers lists (or
+ * all of them, for a tree whose file is empty) share one directory.
+ */
 static int
 open_v2(struct cg_hier *h, const char *dir, bool all_if_empty)
 {
@@ -217,9 +220,7 @@ open_tree(struct cg_hier *h, const char *dir, char *err, size_t errlen)
 		return -ENAMETOOLONG;
 	}
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		r = errno ? -errno : -ENOTDIR;
-		if (stat(dir, &st) == 0)
-			r = -ENOTDIR;
+		r = stat(dir, &st) < 0 ? -errno : -ENOTDIR;
 		seterr(err, errlen, "cannot open cgroup root '%s': %s", dir,
 		       strerror(-r));
 		return r;
@@ -853,23 +854,31 @@ tree_populate(const struct cg_hier *h, enum cg_ctrl c, int parentfd, int fd)
 }
 
 /*
- * v2: make sure controller c is in dirfd's cgroup.subtree_control.
- * Returns 1 when it was added, 0 when it was there, or -errno.
+ * v2: make sure controller name is in dirfd's cgroup.subtree_control:
+ * on a kernel by writing "+name" (only when missing: the write fails
+ * with EBUSY in a group that has processes), in a tree by rewriting the
+ * list.  Returns 1 when it was added, 0 when it was there, or -errno.
  */
 static int
-tree_enable(int dirfd, const char *name)
+enable_controller(int dirfd, const char *name, bool kernel)
 {
 	char ctl[1024], nv[1100];
-	ssize_t n;
+	int r;
 
-	n = read_small_at(dirfd, "cgroup.subtree_control", ctl, sizeof(ctl));
-	if (n < 0)
+	if (read_small_at(dirfd, "cgroup.subtree_control", ctl,
+			  sizeof(ctl)) < 0)
 		ctl[0] = '\0';
 	if (word_listed(ctl, name))
 		return 0;
-	snprintf(nv, sizeof(nv), "%s%s%s", ctl, ctl[0] ? " " : "", name);
-	n = put_file(dirfd, "cgroup.subtree_control", nv);
-	return n < 0 ? (int)n : 1;
+	if (kernel) {
+		snprintf(nv, sizeof(nv), "+%s", name);
+		r = write_value_at(dirfd, "cgroup.subtree_control", nv, false,
+				   false);
+	} else {
+		snprintf(nv, sizeof(nv), "%s%s%s", ctl, ctl[0] ? " " : "", name);
+		r = put_file(dirfd, "cgroup.subtree_control", nv);
+	}
+	return r < 0 ? r : 1;
 }
 
 /* v1 cpuset: give a new group its parent's cpus and mems. */
@@ -930,14 +939,11 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		plen = (size_t)(p - canon) + n;
 		memcpy(prefix, canon, plen);
 		prefix[plen] = '\0';
+		/* libcgroup enables controllers itself on v2. */
 		if (cg_version(h, c) == 2 && !h->use_libcgroup) {
-			const char *cn = cg_ctrl_name(c == CG_CPUACCT ? CG_CPU : c);
-			char plus[32];
-
-			snprintf(plus, sizeof(plus), "+%s", cn);
-			r = h->ctrl[c].kernel ? write_value_at(cur, "cgroup.subtree_control",
-						     plus, false, false)
-				    : tree_enable(cur, cn);
+			r = enable_controller(cur, cg_ctrl_name(c == CG_CPUACCT ?
+							       CG_CPU : c),
+					      h->ctrl[c].kernel);
 			if (r < 0) {
 				seterr(err, errlen,
 				       "cannot enable %s in cgroup.subtree_control of %s: %s",
