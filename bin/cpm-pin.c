@@ -760,6 +760,9 @@ pid_allowed_cpus(struct pin_ctx *c, struct cpuset *out)
 		return false;
 	if (cg_path_check(group, canon, sizeof(canon), NULL, 0) < 0)
 		return false;
+	/* A live process lives in the live hierarchy, whatever tree
+	 * $CPM_CGROUP_ROOT names for --cgroup. */
+	unsetenv("CPM_CGROUP_ROOT");
 	if (cg_open(&h, NULL, NULL, 0) < 0)
 		return false;
 	if (cg_has(&h, CG_CPUSET)) {
