@@ -195,6 +195,10 @@ if is_root && [ -f $cs/cpuset.cpus ] && [ "$ncpu" -ge 2 ]; then
 	    "CPU $last is not allowed in the cpuset of process $cp \\(allowed: 0\\)" \
 	    cpm-pin -p $cp "0-$last"
 	assert 'and its affinity is unchanged' "$(taskset_list $cp)" 0
+	mkdir -p $T_TMP/tree/cpuset
+	check_fail 'a tree in CPM_CGROUP_ROOT does not hide the live cpuset' 2 \
+	    "CPU $last is not allowed in the cpuset of process $cp" \
+	    env CPM_CGROUP_ROOT=$T_TMP/tree cpm-pin -p $cp "0-$last"
 	kill $cp
 	wait $cp 2>/dev/null || :
 else
