@@ -966,12 +966,18 @@ cg_read_list(struct pin_ctx *c, const struct cg_hier *h, const char *group,
 	return 0;
 }
 
+/* The parent of a canonical group path ("" for a top-level group);
+ * out may be group itself. */
 static void
 parent_of(const char *group, char *out, size_t size)
 {
 	const char *slash = strrchr(group, '/');
+	size_t n = slash ? (size_t)(slash - group) : 0;
 
-	snprintf(out, size, "%.*s", slash ? (int)(slash - group) : 0, group);
+	if (n >= size)
+		n = size - 1;
+	memmove(out, group, n);
+	out[n] = '\0';
 }
 
 static noreturn void
@@ -1025,6 +1031,10 @@ cgroup_form(struct pin_ctx *c)
 	 * is checked.
 	 */
 	parent_of(c->group, parent, sizeof(parent));
+	/* With --create, missing parents are made too: the nearest
+	 * existing ancestor is the bound. */
+	while (parent[0] && !cg_exists(&h, CG_CPUSET, parent))
+		parent_of(parent, parent, sizeof(parent));
 	snprintf(whose, sizeof(whose), "cgroup '%s'", cg_display(parent));
 	r = cg_read_list(c, &h, parent, f.eff_cpus, &pcpus);
 	if (r < 0 && (r != -ENOENT || h.live))
@@ -1049,8 +1059,7 @@ cgroup_form(struct pin_ctx *c)
 	die_check(r, c->err);
 
 	if (c->dry_run) {
-		print_plan_line("cgroup", exists ? cg_display(c->group) :
-				c->group);
+		print_plan_line("cgroup", cg_display(c->group));
 		if (!exists)
 			print_plan_line("create", cg_display(c->group));
 		print_plan_set(f.cpus, &c->cpus);

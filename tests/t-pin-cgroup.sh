@@ -50,7 +50,7 @@ fi
 # ---- live v1 cpusets ----
 base=cpm-test-$$
 G=$cs/$base
-at_exit "rmdir $G/p/c $G/p $G/e $G/x1 $G/x2 $G/x3 $G 2>/dev/null"
+at_exit "rmdir $G/n1/n2 $G/n1 $G/p/c $G/p $G/e $G/x1 $G/x2 $G/x3 $G 2>/dev/null"
 pids=
 at_exit 'for p in $pids; do kill $p 2>/dev/null; wait $p 2>/dev/null; done'
 
@@ -67,6 +67,9 @@ check 'a live group is created and its cpuset written' 0 '' \
     cpm-pin --cgroup $base 0 --create
 assert 'cpuset.cpus reads back' "$(cat $G/cpuset.cpus)" 0
 assert 'cpuset.mems is the node of the CPUs' "$(cat $G/cpuset.mems)" "$node0"
+check 'missing parents are created too' 0 '' cpm-pin --cgroup $base/n1/n2 0 --create
+assert 'the new leaf has the CPUs' "$(cat $G/n1/n2/cpuset.cpus)" 0
+rmdir $G/n1/n2 $G/n1
 check 'an existing group is rewritten' 0 '' cpm-pin --cgroup /$base "0-$last" --mems "$node0"
 assert 'the kernel reads the new CPUs back' "$(cat $G/cpuset.cpus)" "$(cat $cs/cpuset.cpus)"
 assert 'and they are in effect' "$(cat $G/cpuset.effective_cpus)" "$(cat $cs/cpuset.cpus)"
