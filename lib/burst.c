@@ -18,69 +18,6 @@
 #define JOURNAL_MAGIC "cpm-burst-journal 1"
 
 static void
-set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void
-set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-static void
-escape(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c <= ' ' || c == '%' || c == 0x7f)
-			strbuf_printf(sb, "%%%02X", c);
-		else
-			strbuf_add(sb, s, 1);
-	}
-}
-
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-/* Decode %XX in place; refuses a bad escape or a decoded NUL. */
-static int
-unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (*s == '%') {
-			int hi = hexval(s[1]), lo = hi < 0 ? -1 : hexval(s[2]);
-
-			if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
-				return -EBADMSG;
-			*o++ = (char)(hi * 16 + lo);
-			s += 2;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-	return 0;
-}
-
-static void
 entry_free(struct burst_entry *e)
 {
 	free(e->root);
@@ -109,7 +46,7 @@ parse_line(char *line, struct burst_entry *e)
 	e->pid = (pid_t)u;
 	if (parse_u64(f[1], UINT64_MAX, &e->start) < 0)
 		return -EBADMSG;
-	if (unescape(f[2]) < 0 || unescape(f[3]) < 0 || f[3][0] == '\0')
+	if (str_unescape(f[2]) < 0 || str_unescape(f[3]) < 0 || f[3][0] == '\0')
 		return -EBADMSG;
 	if (parse_i64(f[4], 1, INT64_MAX, &e->orig_quota) < 0 ||
 	    parse_u64(f[5], UINT64_MAX, &e->period) < 0 || e->period == 0 ||
@@ -137,12 +74,12 @@ journal_load(struct burst_journal *j, char *err, size_t errlen)
 	if (r == -ENOENT)
 		return 0;
 	if (r == -EILSEQ) {
-		set_err(err, errlen, "journal '%s' is damaged: it holds a NUL byte",
+		err_set(err, errlen, "journal '%s' is damaged: it holds a NUL byte",
 			j->path);
 		return -EBADMSG;
 	}
 	if (r < 0) {
-		set_err(err, errlen, "cannot read journal '%s': %s", j->path,
+		err_set(err, errlen, "cannot read journal '%s': %s", j->path,
 			strerror(-r));
 		return r;
 	}
@@ -153,7 +90,7 @@ journal_load(struct burst_journal *j, char *err, size_t errlen)
 	next = strchr(text, '\n');
 	if (next == NULL || (size_t)(next - text) != strlen(JOURNAL_MAGIC) ||
 	    strncmp(text, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0) {
-		set_err(err, errlen, "'%s' is not a cpm burst journal (first "
+		err_set(err, errlen, "'%s' is not a cpm burst journal (first "
 			"line is not '%s')", j->path, JOURNAL_MAGIC);
 		free(text);
 		return -EBADMSG;
@@ -164,7 +101,7 @@ journal_load(struct burst_journal *j, char *err, size_t errlen)
 		lineno++;
 		next = strchr(line, '\n');
 		if (next == NULL) {
-			set_err(err, errlen, "journal '%s' is damaged: line %zu "
+			err_set(err, errlen, "journal '%s' is damaged: line %zu "
 				"is not terminated", j->path, lineno);
 			free(text);
 			return -EBADMSG;
@@ -179,7 +116,7 @@ journal_load(struct burst_journal *j, char *err, size_t errlen)
 		entry_free(&e);
 		if (r < 0) {
 			if (r == -EBADMSG)
-				set_err(err, errlen, "journal '%s' is damaged: "
+				err_set(err, errlen, "journal '%s' is damaged: "
 					"line %zu is not a valid entry",
 					j->path, lineno);
 			free(text);
@@ -230,7 +167,7 @@ burst_journal_open(struct burst_journal *j, const char *path, char *err,
 	j->lockfd = -1;
 	if (snprintf(lockpath, sizeof(lockpath), "%s.lock", path) >=
 	    (int)sizeof(lockpath)) {
-		set_err(err, errlen, "journal path '%s' is too long", path);
+		err_set(err, errlen, "journal path '%s' is too long", path);
 		return -ENAMETOOLONG;
 	}
 	j->path = strdup(path);
@@ -238,7 +175,7 @@ burst_journal_open(struct burst_journal *j, const char *path, char *err,
 		return -ENOMEM;
 	r = make_parent_dirs(path);
 	if (r < 0) {
-		set_err(err, errlen, "cannot create the directory of journal "
+		err_set(err, errlen, "cannot create the directory of journal "
 			"'%s': %s", path, strerror(-r));
 		burst_journal_close(j);
 		return r;
@@ -247,7 +184,7 @@ burst_journal_open(struct burst_journal *j, const char *path, char *err,
 			 0600);
 	if (j->lockfd < 0) {
 		r = -errno;
-		set_err(err, errlen, "cannot open '%s': %s", lockpath,
+		err_set(err, errlen, "cannot open '%s': %s", lockpath,
 			strerror(errno));
 		burst_journal_close(j);
 		return r;
@@ -256,7 +193,7 @@ burst_journal_open(struct burst_journal *j, const char *path, char *err,
 		if (errno == EINTR)
 			continue;
 		r = -errno;
-		set_err(err, errlen, "cannot lock '%s': %s", lockpath,
+		err_set(err, errlen, "cannot lock '%s': %s", lockpath,
 			strerror(errno));
 		burst_journal_close(j);
 		return r;
@@ -287,9 +224,9 @@ burst_journal_commit(struct burst_journal *j, char *err, size_t errlen)
 			continue;
 		strbuf_printf(&sb, "%ld %llu ", (long)e->pid,
 			      (unsigned long long)e->start);
-		escape(&sb, e->root);
+		str_escape(&sb, e->root);
 		strbuf_puts(&sb, " ");
-		escape(&sb, e->group);
+		str_escape(&sb, e->group);
 		strbuf_printf(&sb, " %lld %llu %lld %lld\n",
 			      (long long)e->orig_quota,
 			      (unsigned long long)e->period,
@@ -302,7 +239,7 @@ burst_journal_commit(struct burst_journal *j, char *err, size_t errlen)
 	r = write_file_atomic(j->path, sb.buf, sb.len, 0600);
 	strbuf_free(&sb);
 	if (r < 0) {
-		set_err(err, errlen, "cannot write journal '%s': %s", j->path,
+		err_set(err, errlen, "cannot write journal '%s': %s", j->path,
 			strerror(-r));
 		return r;
 	}

@@ -32,22 +32,6 @@ static const char *const ctrl_names[CG_NCTRL] = {
 	[CG_MEMORY] = "memory",
 };
 
-static void
-seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void
-seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 const char *
 cg_ctrl_name(enum cg_ctrl c)
 {
@@ -216,12 +200,12 @@ open_tree(struct cg_hier *h, const char *dir, char *err, size_t errlen)
 	int r;
 
 	if (strlen(dir) >= CG_PATH_MAX) {
-		seterr(err, errlen, "cgroup root '%.64s...' is too long", dir);
+		err_set(err, errlen, "cgroup root '%.64s...' is too long", dir);
 		return -ENAMETOOLONG;
 	}
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		r = stat(dir, &st) < 0 ? -errno : -ENOTDIR;
-		seterr(err, errlen, "cannot open cgroup root '%s': %s", dir,
+		err_set(err, errlen, "cannot open cgroup root '%s': %s", dir,
 		       strerror(-r));
 		return r;
 	}
@@ -230,7 +214,7 @@ open_tree(struct cg_hier *h, const char *dir, char *err, size_t errlen)
 	if (access(path, F_OK) == 0) {
 		r = open_v2(h, dir, true);
 		if (r < 0) {
-			seterr(err, errlen, "cannot open cgroup root '%s': %s",
+			err_set(err, errlen, "cannot open cgroup root '%s': %s",
 			       dir, strerror(-r));
 			return r;
 		}
@@ -239,14 +223,14 @@ open_tree(struct cg_hier *h, const char *dir, char *err, size_t errlen)
 			snprintf(path, sizeof(path), "%s/%s", dir, ctrl_names[c]);
 			r = mount_set(&h->ctrl[c], path, 1);
 			if (r < 0 && r != -ENOENT) {
-				seterr(err, errlen, "cannot open '%s': %s", path,
+				err_set(err, errlen, "cannot open '%s': %s", path,
 				       strerror(-r));
 				return r;
 			}
 		}
 	}
 	if (!cg_has(h, CG_CPU) && !cg_has(h, CG_CPUSET)) {
-		seterr(err, errlen,
+		err_set(err, errlen,
 		       "no cgroup hierarchy in '%s' (want cgroup.controllers, or cpu/ or cpuset/)",
 		       dir);
 		return -ENOENT;
@@ -291,7 +275,7 @@ open_live(struct cg_hier *h, char *err, size_t errlen)
 	    (unsigned long)sf.f_type == CGROUP2_MAGIC) {
 		r = open_v2(h, "/sys/fs/cgroup", false);
 		if (r < 0) {
-			seterr(err, errlen, "cannot open '/sys/fs/cgroup': %s",
+			err_set(err, errlen, "cannot open '/sys/fs/cgroup': %s",
 			       strerror(-r));
 			return r;
 		}
@@ -307,7 +291,7 @@ open_live(struct cg_hier *h, char *err, size_t errlen)
 		}
 	}
 	if (!cg_has(h, CG_CPU) && !cg_has(h, CG_CPUSET)) {
-		seterr(err, errlen, "no cpu or cpuset cgroup hierarchy is mounted");
+		err_set(err, errlen, "no cpu or cpuset cgroup hierarchy is mounted");
 		return -ENOENT;
 	}
 	return 0;
@@ -361,7 +345,7 @@ cg_path_check(const char *group, char *out, size_t outlen, char *err,
 	const char *p = group;
 
 	if (group == NULL) {
-		seterr(err, errlen, "missing cgroup path");
+		err_set(err, errlen, "missing cgroup path");
 		return -EINVAL;
 	}
 	if (strcmp(group, ".") == 0)
@@ -377,24 +361,24 @@ cg_path_check(const char *group, char *out, size_t outlen, char *err,
 		e = strchr(p, '/');
 		n = e ? (size_t)(e - p) : strlen(p);
 		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) {
-			seterr(err, errlen,
+			err_set(err, errlen,
 			       "invalid cgroup path '%s': '%.*s' components are not allowed",
 			       group, (int)n, p);
 			return -EINVAL;
 		}
 		if (memchr(p, '\n', n) != NULL) {
-			seterr(err, errlen,
+			err_set(err, errlen,
 			       "invalid cgroup path: a newline is not allowed");
 			return -EINVAL;
 		}
 		if (n > NAME_MAX) {
-			seterr(err, errlen,
+			err_set(err, errlen,
 			       "invalid cgroup path: component '%.32s...' is too long",
 			       p);
 			return -EINVAL;
 		}
 		if (len + n + 2 > sizeof(buf)) {
-			seterr(err, errlen, "invalid cgroup path: too long");
+			err_set(err, errlen, "invalid cgroup path: too long");
 			return -EINVAL;
 		}
 		if (len > 0)
@@ -406,7 +390,7 @@ cg_path_check(const char *group, char *out, size_t outlen, char *err,
 	buf[len] = '\0';
 	if (out != NULL) {
 		if (len + 1 > outlen) {
-			seterr(err, errlen, "invalid cgroup path: too long");
+			err_set(err, errlen, "invalid cgroup path: too long");
 			return -EINVAL;
 		}
 		memcpy(out, buf, len + 1);
@@ -477,7 +461,7 @@ cg_open_group(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	if (r < 0)
 		return r;
 	if (!cg_has(h, c)) {
-		seterr(err, errlen, "no %s cgroup hierarchy", cg_ctrl_name(c));
+		err_set(err, errlen, "no %s cgroup hierarchy", cg_ctrl_name(c));
 		return -ENODEV;
 	}
 	r = open_beneath(h->ctrl[c].fd, canon);
@@ -485,23 +469,23 @@ cg_open_group(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		return r;
 	switch (r) {
 	case -ENOENT:
-		seterr(err, errlen, "cgroup '%s' not found in %s",
+		err_set(err, errlen, "cgroup '%s' not found in %s",
 		       cg_display(canon), h->ctrl[c].path);
 		break;
 	case -ELOOP:
 	case -EXDEV:
-		seterr(err, errlen,
+		err_set(err, errlen,
 		       "invalid cgroup path '%s': it goes through a symbolic link",
 		       cg_display(canon));
 		r = -EINVAL;
 		break;
 	case -ENOTDIR:
-		seterr(err, errlen, "invalid cgroup path '%s': not a cgroup directory",
+		err_set(err, errlen, "invalid cgroup path '%s': not a cgroup directory",
 		       cg_display(canon));
 		r = -EINVAL;
 		break;
 	default:
-		seterr(err, errlen, "cannot open cgroup '%s' in %s: %s",
+		err_set(err, errlen, "cannot open cgroup '%s' in %s: %s",
 		       cg_display(canon), h->ctrl[c].path, strerror(-r));
 	}
 	return r;
@@ -533,7 +517,7 @@ cg_read(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	n = read_small_at(fd, file, buf, size);
 	close(fd);
 	if (n < 0)
-		seterr(err, errlen, "cannot read %s of %s: %s", file,
+		err_set(err, errlen, "cannot read %s of %s: %s", file,
 		       cg_display(group), n == -EFBIG ? "file too large" :
 		       strerror((int)-n));
 	return n;
@@ -551,7 +535,7 @@ cg_read_file(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	r = read_file_at(fd, file, bufp, NULL, true);
 	close(fd);
 	if (r < 0)
-		seterr(err, errlen, "cannot read %s of %s: %s", file,
+		err_set(err, errlen, "cannot read %s of %s: %s", file,
 		       cg_display(group), strerror(-r));
 	return r;
 }
@@ -663,7 +647,7 @@ cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	int fd, r;
 
 	if (strchr(file, '/') != NULL || file[0] == '.' || file[0] == '\0') {
-		seterr(err, errlen, "invalid cgroup file name '%s'", file);
+		err_set(err, errlen, "invalid cgroup file name '%s'", file);
 		return -EINVAL;
 	}
 	r = cg_path_check(group, canon, sizeof(canon), err, errlen);
@@ -677,7 +661,7 @@ cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		/* Kernel control files are regular; so are a tree's. */
 		r = -ENOENT;
 		close(fd);
-		seterr(err, errlen, "cannot write '%s' to %s of %s: %s", value,
+		err_set(err, errlen, "cannot write '%s' to %s of %s: %s", value,
 		       file, cg_display(canon), "no such file");
 		return r;
 	}
@@ -690,7 +674,7 @@ cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		close(fd);
 		cg = lcg_new(h, c, canon, &ctl);
 		if (cg == NULL) {
-			seterr(err, errlen, "cannot write '%s' to %s of %s: %s",
+			err_set(err, errlen, "cannot write '%s' to %s of %s: %s",
 			       value, file, cg_display(canon), strerror(ENOMEM));
 			return -ENOMEM;
 		}
@@ -699,7 +683,7 @@ cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 			lr = cgroup_modify_cgroup(cg);
 		r = lcg_errno(lr);
 		if (r < 0)
-			seterr(err, errlen, "cannot write '%s' to %s of %s: %s",
+			err_set(err, errlen, "cannot write '%s' to %s of %s: %s",
 			       value, file, cg_display(canon),
 			       lcg_strerror(lr, r));
 		cgroup_free(&cg);
@@ -708,7 +692,7 @@ cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	r = write_value_at(fd, file, value, false, !h->ctrl[c].kernel);
 	close(fd);
 	if (r < 0)
-		seterr(err, errlen, "cannot write '%s' to %s of %s: %s", value,
+		err_set(err, errlen, "cannot write '%s' to %s of %s: %s", value,
 		       file, cg_display(canon), strerror(-r));
 	return r;
 }
@@ -917,7 +901,7 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	if (r < 0)
 		return r;
 	if (!cg_has(h, c)) {
-		seterr(err, errlen, "no %s cgroup hierarchy", cg_ctrl_name(c));
+		err_set(err, errlen, "no %s cgroup hierarchy", cg_ctrl_name(c));
 		return -ENODEV;
 	}
 	len = strlen(canon);
@@ -945,7 +929,7 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 							       CG_CPU : c),
 					      h->ctrl[c].kernel);
 			if (r < 0) {
-				seterr(err, errlen,
+				err_set(err, errlen,
 				       "cannot enable %s in cgroup.subtree_control of %s: %s",
 				       cg_ctrl_name(c), cg_display(parent), strerror(-r));
 				break;
@@ -964,7 +948,7 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 				if (cg)
 					cgroup_free(&cg);
 				if (r < 0) {
-					seterr(err, errlen,
+					err_set(err, errlen,
 					       "cannot create cgroup '%s' in %s: %s",
 					       prefix, h->ctrl[c].path,
 					       lcg_strerror(lr, r));
@@ -972,7 +956,7 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 				}
 			} else if (mkdirat(cur, comp, 0755) < 0 && errno != EEXIST) {
 				r = -errno;
-				seterr(err, errlen,
+				err_set(err, errlen,
 				       "cannot create cgroup '%s' in %s: %s",
 				       prefix, h->ctrl[c].path, strerror(-r));
 				break;
@@ -984,11 +968,11 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		if (nfd < 0) {
 			r = errno == ELOOP || errno == ENOTDIR ? -EINVAL : -errno;
 			if (r == -EINVAL)
-				seterr(err, errlen,
+				err_set(err, errlen,
 				       "invalid cgroup path '%s': '%s' is not a cgroup directory",
 				       canon, prefix);
 			else
-				seterr(err, errlen, "cannot open cgroup '%s' in %s: %s",
+				err_set(err, errlen, "cannot open cgroup '%s' in %s: %s",
 				       prefix, h->ctrl[c].path, strerror(-r));
 			break;
 		}
@@ -996,7 +980,7 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		if ((created || enabled) && !h->ctrl[c].kernel) {
 			r = tree_populate(h, c, cur, nfd);
 			if (r < 0) {
-				seterr(err, errlen,
+				err_set(err, errlen,
 				       "cannot create the files of cgroup '%s' in %s: %s",
 				       prefix, h->ctrl[c].path, strerror(-r));
 				close(nfd);
@@ -1029,7 +1013,7 @@ cg_remove(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	if (r < 0)
 		return r;
 	if (canon[0] == '\0') {
-		seterr(err, errlen, "cannot remove the root cgroup");
+		err_set(err, errlen, "cannot remove the root cgroup");
 		return -EINVAL;
 	}
 	gfd = cg_open_group(h, c, canon, err, errlen);
@@ -1085,7 +1069,7 @@ cg_remove(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		r = -errno;
 	close(pfd);
 	if (r < 0)
-		seterr(err, errlen, "cannot remove cgroup '%s' from %s: %s%s",
+		err_set(err, errlen, "cannot remove cgroup '%s' from %s: %s%s",
 		       canon, h->ctrl[c].path, strerror(-r),
 		       r == -EBUSY ? " (it still has processes or child groups)"
 				   : "");
@@ -1105,7 +1089,7 @@ cg_attach(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	if (r < 0)
 		return r;
 	if (pid <= 0) {
-		seterr(err, errlen, "invalid process id %ld", (long)pid);
+		err_set(err, errlen, "invalid process id %ld", (long)pid);
 		return -EINVAL;
 	}
 	fd = cg_open_group(h, c, canon, err, errlen);
@@ -1121,7 +1105,7 @@ cg_attach(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 			cgroup_free(&cg);
 		close(fd);
 		if (r < 0)
-			seterr(err, errlen,
+			err_set(err, errlen,
 			       "cannot move process %ld into cgroup '%s': %s",
 			       (long)pid, cg_display(canon), lcg_strerror(lr, r));
 		return r;
@@ -1131,7 +1115,7 @@ cg_attach(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 			   !h->ctrl[c].kernel);
 	close(fd);
 	if (r < 0)
-		seterr(err, errlen, "cannot move process %ld into cgroup '%s': %s%s",
+		err_set(err, errlen, "cannot move process %ld into cgroup '%s': %s%s",
 		       (long)pid, cg_display(canon), strerror(-r),
 		       r == -ENOSPC && c == CG_CPUSET
 			       ? " (its cpuset.cpus or cpuset.mems is empty)" : "");
@@ -1261,7 +1245,7 @@ cg_walk(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	w->fn_failed = false;
 	r = walk_dir(w, fd, strlen(w->path));
 	if (r < 0 && !w->fn_failed)
-		seterr(err, errlen, "cannot walk the cgroups below '%s': %s",
+		err_set(err, errlen, "cannot walk the cgroups below '%s': %s",
 		       cg_display(group), strerror(-r));
 	free(w);
 	return r;
@@ -1290,14 +1274,14 @@ read_num(int fd, const char *group, const char *file, bool sign,
 	int r;
 
 	if (n < 0) {
-		seterr(err, errlen, "cannot read %s of %s: %s", file,
+		err_set(err, errlen, "cannot read %s of %s: %s", file,
 		       cg_display(group), strerror((int)-n));
 		return (int)n;
 	}
 	r = sign ? parse_i64(buf, INT64_MIN, INT64_MAX, iv)
 		 : parse_u64(buf, UINT64_MAX, uv);
 	if (r < 0) {
-		seterr(err, errlen, "%s of %s: not a number: '%s'", file,
+		err_set(err, errlen, "%s of %s: not a number: '%s'", file,
 		       cg_display(group), buf);
 		return -EBADMSG;
 	}
@@ -1344,10 +1328,10 @@ cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
 			r = 0;
 		} else if (n < 0) {
 			r = (int)n;
-			seterr(err, errlen, "cannot read cpu.max of %s: %s",
+			err_set(err, errlen, "cannot read cpu.max of %s: %s",
 			       cg_display(group), strerror(-r));
 		} else if (parse_cpu_max(buf, quota_us, period_us) < 0) {
-			seterr(err, errlen, "cpu.max of %s: cannot parse '%s'",
+			err_set(err, errlen, "cpu.max of %s: cannot parse '%s'",
 			       cg_display(group), buf);
 			r = -EBADMSG;
 		}
@@ -1360,7 +1344,7 @@ cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
 			r = read_num(fd, group, "cpu.cfs_period_us", false, NULL,
 				     period_us, err, errlen);
 		if (r == 0 && *period_us == 0) {
-			seterr(err, errlen, "cpu.cfs_period_us of %s is 0",
+			err_set(err, errlen, "cpu.cfs_period_us of %s is 0",
 			       cg_display(group));
 			r = -EBADMSG;
 		}
@@ -1391,12 +1375,12 @@ cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
 			goto out;
 		if (n < 0) {
 			r = (int)n;
-			seterr(err, errlen, "cannot read cpu.max of %s: %s",
+			err_set(err, errlen, "cannot read cpu.max of %s: %s",
 			       cg_display(group), strerror(-r));
 			goto out;
 		}
 		if (parse_cpu_max(buf, &lim->quota_us, &lim->period_us) < 0) {
-			seterr(err, errlen, "cpu.max of %s: cannot parse '%s'",
+			err_set(err, errlen, "cpu.max of %s: cannot parse '%s'",
 			       cg_display(group), buf);
 			r = -EBADMSG;
 			goto out;
@@ -1413,7 +1397,7 @@ cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
 			r = read_num(fd, group, "cpu.cfs_period_us", false,
 				     NULL, &lim->period_us, err, errlen);
 		if (r == 0 && lim->period_us == 0) {
-			seterr(err, errlen, "cpu.cfs_period_us of %s is 0",
+			err_set(err, errlen, "cpu.cfs_period_us of %s is 0",
 			       cg_display(group));
 			r = -EBADMSG;
 		}
@@ -1513,7 +1497,7 @@ cg_cpu_stat_read(const struct cg_hier *h, const char *group, int dirfd,
 		return fd;
 	n = read_small_at(fd, "cpu.stat", buf, sizeof(buf));
 	if (n < 0) {
-		seterr(err, errlen, "cannot read cpu.stat of %s: %s",
+		err_set(err, errlen, "cannot read cpu.stat of %s: %s",
 		       cg_display(group), strerror((int)-n));
 		if (owned)
 			close(fd);
@@ -1521,7 +1505,7 @@ cg_cpu_stat_read(const struct cg_hier *h, const char *group, int dirfd,
 	}
 	r = cg_cpu_stat_parse(buf, cg_version(h, CG_CPU), st);
 	if (r < 0) {
-		seterr(err, errlen, "cpu.stat of %s: unexpected content",
+		err_set(err, errlen, "cpu.stat of %s: unexpected content",
 		       cg_display(group));
 		if (owned)
 			close(fd);

@@ -38,13 +38,31 @@ struct ktopo {
 int ktopo_from_topo(struct ktopo *kt, const struct topo *t);
 void ktopo_free(struct ktopo *kt);
 
+/*
+ * Make kt an empty topology of ncpus CPU slots (every slot -1), for
+ * callers that describe a machine by hand.  Returns 0 or -ENOMEM.
+ */
+int ktopo_alloc(struct ktopo *kt, int ncpus);
+
+/*
+ * Fill kt->all and the header counts from kt->cpu[] the way the kubelet's
+ * discovery derives them: num_cpus and num_cores count CPUs and distinct
+ * cores, the other counts distinct ids.  Returns 0 or -ENOMEM.
+ */
+int ktopo_count(struct ktopo *kt);
+
 struct ktake_opts {
 	bool spread_cores;	/* distribute-cpus-across-cores */
 	bool prefer_l3;		/* prefer-align-cpus-by-uncorecache */
 	bool full_cores;	/* full-pcpus-only */
 	int distribute;		/* distribute-cpus-across-numa: 0 off, else
-				 * the group size (1, or CPUs per core) */
+				 * the group size (1, or CPUs per core); as
+				 * in the kubelet, full_cores turns a group
+				 * of 1 into CPUs per core in kubelet_take */
 	bool align_socket;	/* align-by-socket */
+	bool single_numa_node;	/* the Topology Manager policy is
+				 * single-numa-node (only checked against
+				 * align_socket by ktake_opts_check) */
 };
 
 /*
@@ -59,16 +77,32 @@ int ktake_opts_check(const struct ktopo *kt, const struct ktake_opts *o,
  * optional NUMA hint (prefer_nodes: NULL or a set of NUMA node ids) and the
  * CPUs that are reserved (only used for the full-pcpus-only capacity check;
  * may be NULL).  The result goes to out.
- * Returns 0; -ENOSPC when there are not enough CPUs, -EINVAL when the
- * request breaks an option's rule (odd count with full_cores): err gets
- * the kubelet's message.  -ENOMEM on allocation failure.
+ *
+ * Like the kubelet's Allocate: with full_cores, refuse a count that is not
+ * a multiple of CPUs per core, or larger than avail minus every thread of
+ * a core holding a reserved CPU; with a hint, take min(n, aligned) CPUs
+ * from the hint's NUMA nodes (with align_socket: from the sockets holding
+ * them), then the rest from the remaining available CPUs; each take is
+ * the distributed algorithm when o->distribute is set, else the packed one.
+ *
+ * Returns 0; -EINVAL when the request breaks an option's rule (odd count
+ * with full_cores); -ENOSPC when the CPUs cannot be found (not enough
+ * CPUs, not enough free physical CPUs, or the kubelet's own failure
+ * messages); err gets the kubelet's message.  -ENOMEM on allocation
+ * failure.  out is empty on failure.
  */
 int kubelet_take(const struct ktopo *kt, const struct cpuset *avail, int n,
 		 const struct ktake_opts *o, const struct cpuset *prefer_nodes,
 		 const struct cpuset *reserved, struct cpuset *out,
 		 char *err, size_t errlen);
 
-/* The two algorithms themselves (exported for tests). */
+/*
+ * The two algorithms themselves: takeByTopologyNUMAPacked (spread is the
+ * distribute-cpus-across-cores ordering, prefer_uncore the uncore step)
+ * and takeByTopologyNUMADistributed (group: CPUs handed out together;
+ * align_socket: the align-by-socket preference among NUMA combinations).
+ * Same returns as kubelet_take(); n < 1 gives the empty set.
+ */
 int kubelet_take_packed(const struct ktopo *kt, const struct cpuset *avail,
 			int n, bool spread, bool prefer_uncore,
 			struct cpuset *out, char *err, size_t errlen);
@@ -77,9 +111,29 @@ int kubelet_take_distributed(const struct ktopo *kt,
 			     bool spread, bool align_socket,
 			     struct cpuset *out, char *err, size_t errlen);
 
+/* The accumulator's orderings, for tests and explanations. */
+enum kubelet_order {
+	KORDER_NUMA,		/* NUMA node ids with a free CPU */
+	KORDER_SOCKET,		/* socket ids */
+	KORDER_CORE,		/* core ids */
+	KORDER_UNCORE,		/* uncore cache ids */
+	KORDER_FREE_CORE,	/* core ids of free cores */
+	KORDER_CPU,		/* CPUs in single-CPU order (packed or spread) */
+};
+
+/*
+ * Write the ordering "which" of the accumulator over avail (before any
+ * take) into out[0..max); ids are the topology's.  Returns the length of
+ * the whole list (may exceed max), or -ENOMEM.
+ */
+int kubelet_order(const struct ktopo *kt, const struct cpuset *avail,
+		  enum kubelet_order which, bool spread, int *out, int max);
+
 /*
  * Pick n reserved CPUs as the kubelet does without --reserved-cpus: the
  * same take over all CPUs of the topology, as if the machine were idle.
+ * Returns 0, -ENOSPC when the take does not give exactly n CPUs (err:
+ * the kubelet's "[cpumanager] unable to reserve ..." message), -ENOMEM.
  */
 int kubelet_take_reserved(const struct ktopo *kt, int n,
 			  const struct ktake_opts *o, struct cpuset *out,

@@ -28,11 +28,9 @@ qerr(char *err, size_t errlen, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	err_vset(err, errlen, fmt, ap);
+	va_end(ap);
 	return code;
 }
 

@@ -12,22 +12,6 @@
 
 #define SNAP_MAGIC "cpm-throttle-snapshot 1"
 
-static void
-seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void
-seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 void
 thr_snap_init(struct thr_snap *s)
 {
@@ -187,7 +171,7 @@ collect_one(const char *group, int dirfd, void *arg)
 		memset(&st, 0, sizeof(st));
 	x = snap_add(c->s, group);
 	if (x == NULL) {
-		seterr(c->err, c->errlen, "out of memory");
+		err_set(c->err, c->errlen, "out of memory");
 		return -ENOMEM;
 	}
 	if (fstat(dirfd, &sb) == 0)
@@ -234,58 +218,25 @@ thr_collect(const struct cg_hier *h, const struct thr_select *sel,
 
 /* ---- snapshot files ---- */
 
-/* Percent-encode what would break a space-separated line. */
+/* str_escape(), with "/" standing for the empty string. */
 static void
 put_escaped(struct strbuf *sb, const char *s)
 {
-	if (*s == '\0') {
+	if (*s == '\0')
 		strbuf_puts(sb, "/");
-		return;
-	}
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch <= 0x20 || ch == 0x7f || ch == '%')
-			strbuf_printf(sb, "%%%02X", ch);
-		else
-			strbuf_add(sb, s, 1);
-	}
-}
-
-static int
-hexval(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
+	else
+		str_escape(sb, s);
 }
 
 /* Decode put_escaped() in place; false on a malformed escape. */
 static bool
 unescape(char *s)
 {
-	char *w = s;
-
 	if (strcmp(s, "/") == 0) {
 		*s = '\0';
 		return true;
 	}
-	for (; *s; s++) {
-		if (*s == '%') {
-			int a = hexval(s[1]), b = a < 0 ? -1 : hexval(s[2]);
-
-			if (b < 0 || (a == 0 && b == 0))
-				return false;
-			*w++ = (char)(a * 16 + b);
-			s += 2;
-		} else {
-			*w++ = *s;
-		}
-	}
-	*w = '\0';
-	return true;
+	return str_unescape(s) == 0;
 }
 
 void
@@ -345,7 +296,7 @@ thr_snap_parse(const char *text, struct thr_snap *s, char *err, size_t errlen)
 	if (copy == NULL)
 		return -ENOMEM;
 	if (strchr(text, '\r') != NULL || (text[0] && text[strlen(text) - 1] != '\n')) {
-		seterr(err, errlen, "not a complete snapshot file");
+		err_set(err, errlen, "not a complete snapshot file");
 		goto out;
 	}
 	for (line = strtok_r(copy, "\n", &save); line;
@@ -355,40 +306,40 @@ thr_snap_parse(const char *text, struct thr_snap *s, char *err, size_t errlen)
 
 		lineno++;
 		if (end != (size_t)-1) {
-			seterr(err, errlen, "line %zu: text after the end line", lineno);
+			err_set(err, errlen, "line %zu: text after the end line", lineno);
 			goto out;
 		}
 		if (lineno == 1) {
 			if (strcmp(line, SNAP_MAGIC) != 0) {
-				seterr(err, errlen, "not a cpm-throttle snapshot");
+				err_set(err, errlen, "not a cpm-throttle snapshot");
 				goto out;
 			}
 			continue;
 		}
 		nf = split(line, f, ARRAY_SIZE(f));
 		if (nf == 0) {
-			seterr(err, errlen, "line %zu: empty line", lineno);
+			err_set(err, errlen, "line %zu: empty line", lineno);
 			goto out;
 		}
 		if (strcmp(f[0], "version") == 0 && nf == 2 && !seen_version) {
 			int64_t v;
 
 			if (parse_i64(f[1], 1, 2, &v) < 0) {
-				seterr(err, errlen, "line %zu: bad version", lineno);
+				err_set(err, errlen, "line %zu: bad version", lineno);
 				goto out;
 			}
 			s->version = (int)v;
 			seen_version = true;
 		} else if (strcmp(f[0], "hierarchy") == 0 && nf == 2 && !seen_hier) {
 			if (!unescape(f[1]) || strlen(f[1]) >= sizeof(s->hier)) {
-				seterr(err, errlen, "line %zu: bad hierarchy", lineno);
+				err_set(err, errlen, "line %zu: bad hierarchy", lineno);
 				goto out;
 			}
 			strcpy(s->hier, f[1]);
 			seen_hier = true;
 		} else if (strcmp(f[0], "time") == 0 && nf == 2 && !seen_time) {
 			if (parse_u64(f[1], UINT64_MAX, &s->realtime_us) < 0) {
-				seterr(err, errlen, "line %zu: bad time", lineno);
+				err_set(err, errlen, "line %zu: bad time", lineno);
 				goto out;
 			}
 			seen_time = true;
@@ -408,12 +359,12 @@ thr_snap_parse(const char *text, struct thr_snap *s, char *err, size_t errlen)
 			    parse_u64(f[8], UINT64_MAX, &tns) < 0 ||
 			    (strcmp(f[9], "-") != 0 &&
 			     parse_u64(f[9], UINT64_MAX, &use) < 0)) {
-				seterr(err, errlen, "line %zu: bad group record",
+				err_set(err, errlen, "line %zu: bad group record",
 				       lineno);
 				goto out;
 			}
 			if (s->n > 0 && strcmp(s->v[s->n - 1].group, f[1]) >= 0) {
-				seterr(err, errlen,
+				err_set(err, errlen,
 				       "line %zu: groups out of order", lineno);
 				goto out;
 			}
@@ -436,23 +387,23 @@ thr_snap_parse(const char *text, struct thr_snap *s, char *err, size_t errlen)
 			uint64_t cnt;
 
 			if (parse_u64(f[1], SIZE_MAX, &cnt) < 0 || cnt != s->n) {
-				seterr(err, errlen,
+				err_set(err, errlen,
 				       "line %zu: group count does not match", lineno);
 				goto out;
 			}
 			end = (size_t)cnt;
 		} else {
-			seterr(err, errlen, "line %zu: unexpected '%.40s'",
+			err_set(err, errlen, "line %zu: unexpected '%.40s'",
 			       lineno, f[0]);
 			goto out;
 		}
 	}
 	if (lineno == 0) {
-		seterr(err, errlen, "empty file");
+		err_set(err, errlen, "empty file");
 		goto out;
 	}
 	if (!seen_version || !seen_hier || !seen_time || end == (size_t)-1) {
-		seterr(err, errlen, "incomplete snapshot (truncated?)");
+		err_set(err, errlen, "incomplete snapshot (truncated?)");
 		goto out;
 	}
 	r = 0;

@@ -500,7 +500,8 @@ load_nodes(struct loader *ld)
 			free(text);
 		}
 	}
-	qsort(t->nodes, (size_t)t->nnodes, sizeof(*t->nodes), cmp_node);
+	if (t->nnodes > 1)
+		qsort(t->nodes, (size_t)t->nnodes, sizeof(*t->nodes), cmp_node);
 	/*
 	 * A distance row lists the online nodes in id order; it only maps
 	 * onto our nodes when the counts agree.
@@ -655,7 +656,8 @@ load_l3(struct loader *ld)
 	cpuset_free(&seen);
 	if (r < 0)
 		return r;
-	qsort(t->l3s, (size_t)t->nl3, sizeof(*t->l3s), cmp_l3);
+	if (t->nl3 > 1)
+		qsort(t->l3s, (size_t)t->nl3, sizeof(*t->l3s), cmp_l3);
 	for (c = 0; c < t->nl3; c++) {
 		struct topo_l3 *g = &t->l3s[c];
 		int s;
@@ -690,7 +692,8 @@ build_sockets(struct topo *t)
 	for (c = 0; c < t->ncpus; c++)
 		if (t->cpus[c].socket >= 0)
 			ids[n++] = t->cpus[c].socket;
-	qsort(ids, (size_t)n, sizeof(int), cmp_int);
+	if (n > 1)
+		qsort(ids, (size_t)n, sizeof(int), cmp_int);
 	t->sockets = calloc((size_t)n + 1, sizeof(*t->sockets));
 	if (t->sockets == NULL) {
 		free(ids);
