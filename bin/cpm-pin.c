@@ -1,0 +1,1232 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cpm-pin: put work on CPUs and memory nodes, and check that it is there.
+ *
+ *   cpm-pin [--mem MODE] [--nodes NODELIST] CPULIST -- COMMAND [ARG...]
+ *   cpm-pin -p PID [CPULIST] [--nodes NODELIST] [--migrate]
+ *   cpm-pin --cgroup GROUP CPULIST [--mems NODELIST] [--exclusive]
+ *           [--create] [--attach PID...]
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "cli.h"
+#include "cpuset.h"
+#include "json.h"
+#include "pin.h"
+#include "sysroot.h"
+#include "topo.h"
+#include "util.h"
+
+enum form { FORM_RUN, FORM_PID, FORM_CGROUP };
+
+struct pin_ctx {
+	enum form form;
+	/* as given */
+	const char *sysroot_dir, *cgroup_root;
+	const char *pid_arg, *group_arg, *nodes_arg, *mems_arg, *mem_arg;
+	const char *cpulist_arg;
+	bool dry_run, migrate, exclusive, create, verbose, json;
+	bool dashdash;
+	char **command;			/* after "--" */
+	const char **attach_args;
+	size_t nattach;
+	/* parsed */
+	enum pin_mem mem;
+	pid_t pid;
+	pid_t *attach;
+	char group[CG_PATH_MAX];
+	struct cpuset cpus, nodes;
+	bool have_cpus, have_nodes;
+	struct sysroot root;		/* topology: --sysroot or / */
+	struct sysroot live;		/* processes: always / */
+	struct topo topo;
+	char err[1024];
+};
+
+static void
+usage(void)
+{
+	printf(
+"Usage: cpm-pin [OPTION...] CPULIST -- COMMAND [ARG...]\n"
+"       cpm-pin -p PID [CPULIST] [--nodes NODELIST --migrate]\n"
+"       cpm-pin --cgroup GROUP CPULIST [--mems NODELIST] [--exclusive]\n"
+"               [--create] [--attach PID...]\n"
+"Put work on CPUs and NUMA memory nodes, then read back what the kernel did.\n"
+"\n"
+"Run COMMAND with the CPU affinity CPULIST (the kernel's list grammar;\n"
+"'-' reads it from stdin) and, with --mem or --nodes, a NUMA memory policy.\n"
+"\n"
+"  -m, --mem MODE          memory policy: local, bind, interleave or\n"
+"                          preferred (default: keep the inherited policy;\n"
+"                          local when only --nodes is given)\n"
+"  -N, --nodes NODELIST    nodes for the policy (default for bind,\n"
+"                          interleave, preferred: the nodes of CPULIST that\n"
+"                          have memory; with local, CPULIST must lie on them)\n"
+"  -p, --pid PID           without CPULIST: print the affinity of process PID\n"
+"                          (first line, a cpulist), its memory policy and\n"
+"                          the threads whose affinity differs; with CPULIST:\n"
+"                          re-pin every thread until no new thread appears\n"
+"      --migrate           with -p: move the process's pages to --nodes (or\n"
+"                          to the nodes of CPULIST)\n"
+"  -j, --json              with -p PID alone: print the process, every\n"
+"                          thread, as one JSON object\n"
+"  -g, --cgroup GROUP      write the cpuset of cgroup GROUP instead\n"
+"      --mems NODELIST     with --cgroup: cpuset.mems (default: the nodes of\n"
+"                          CPULIST that have memory)\n"
+"      --exclusive         with --cgroup: v1 cpuset.cpu_exclusive=1, v2\n"
+"                          cpuset.cpus.partition=root\n"
+"      --create            with --cgroup: create GROUP if it does not exist\n"
+"      --attach PID...     with --cgroup: move these whole processes into\n"
+"                          GROUP (the PIDs run to the next option or the end)\n"
+"  -n, --dry-run           print what would be set and change nothing\n"
+"  -v, --verbose           report what was changed and verified on stderr\n"
+"      --sysroot DIR       read the topology below DIR (env CPM_SYSROOT);\n"
+"                          only with --dry-run unless DIR is /\n"
+"      --cgroup-root DIR   use the cgroup hierarchy at DIR (env\n"
+"                          CPM_CGROUP_ROOT)\n"
+"  -h, --help              print this help and exit\n"
+"  -V, --version           print the version and exit\n"
+"\n"
+"After every change cpm-pin reads the affinity, the memory policy or\n"
+"cpuset.cpus.effective back and fails when it differs.  CPUs that do not\n"
+"exist, are offline or lie outside the target's cpuset are errors, never\n"
+"dropped.  The memory policy of a running process cannot be changed (Linux\n"
+"sets it per thread, from inside): start it with cpm-pin or use --migrate.\n"
+"\n"
+"Exit status: 0 done, 1 the kernel refused or did something else, 2 bad\n"
+"usage or input (nothing changed), 126 COMMAND cannot be run, 127 COMMAND\n"
+"not found.\n");
+	cli_exit(EXIT_OK);
+}
+
+/* ---- argument parsing ---- */
+
+enum opt_id {
+	OPT_HELP, OPT_VERSION, OPT_MEM, OPT_NODES, OPT_PID, OPT_MIGRATE,
+	OPT_CGROUP, OPT_MEMS, OPT_EXCLUSIVE, OPT_CREATE, OPT_ATTACH,
+	OPT_DRY_RUN, OPT_VERBOSE, OPT_SYSROOT, OPT_CGROUP_ROOT, OPT_JSON,
+};
+
+static const struct opt {
+	const char *name;
+	char shortopt;
+	bool arg;
+	enum opt_id id;
+} opts[] = {
+	{ "help", 'h', false, OPT_HELP },
+	{ "version", 'V', false, OPT_VERSION },
+	{ "mem", 'm', true, OPT_MEM },
+	{ "nodes", 'N', true, OPT_NODES },
+	{ "pid", 'p', true, OPT_PID },
+	{ "migrate", 0, false, OPT_MIGRATE },
+	{ "cgroup", 'g', true, OPT_CGROUP },
+	{ "mems", 0, true, OPT_MEMS },
+	{ "exclusive", 0, false, OPT_EXCLUSIVE },
+	{ "create", 0, false, OPT_CREATE },
+	{ "attach", 0, true, OPT_ATTACH },
+	{ "dry-run", 'n', false, OPT_DRY_RUN },
+	{ "verbose", 'v', false, OPT_VERBOSE },
+	{ "sysroot", 0, true, OPT_SYSROOT },
+	{ "cgroup-root", 0, true, OPT_CGROUP_ROOT },
+	{ "json", 'j', false, OPT_JSON },
+};
+
+static bool
+is_pid_word(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+static void
+set_once(const char **slot, const char *val, const char *name)
+{
+	if (*slot)
+		cli_usage_error("option '--%s' given twice", name);
+	*slot = val;
+}
+
+/*
+ * Options may come before or after the positional arguments, up to "--";
+ * "--attach" takes every following PID up to the next option, which is
+ * why getopt_long() does not fit.
+ */
+static void
+parse_args(struct pin_ctx *c, int argc, char **argv)
+{
+	const char **pos = calloc((size_t)argc, sizeof(*pos));
+	int npos = 0, i;
+
+	c->attach_args = calloc((size_t)argc, sizeof(*c->attach_args));
+	if (pos == NULL || c->attach_args == NULL)
+		cli_die(EXIT_FAIL, "out of memory");
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL, *eq;
+		const struct opt *o = NULL;
+		const char *shown;
+		size_t k, nlen;
+
+		if (strcmp(a, "--") == 0) {
+			c->dashdash = true;
+			c->command = argv + i + 1;
+			break;
+		}
+		if (a[0] != '-' || a[1] == '\0') {
+			pos[npos++] = a;
+			continue;
+		}
+		if (a[1] == '-') {
+			eq = strchr(a + 2, '=');
+			nlen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+			for (k = 0; k < ARRAY_SIZE(opts); k++)
+				if (strlen(opts[k].name) == nlen &&
+				    strncmp(opts[k].name, a + 2, nlen) == 0)
+					o = &opts[k];
+			if (o == NULL)
+				cli_usage_error("unrecognized option '%.*s'",
+						(int)nlen + 2, a);
+			shown = o->name;
+			if (eq && !o->arg)
+				cli_usage_error("option '--%s' doesn't allow an "
+						"argument", o->name);
+			if (eq)
+				val = eq + 1;
+		} else {
+			for (k = 0; k < ARRAY_SIZE(opts); k++)
+				if (opts[k].shortopt && opts[k].shortopt == a[1])
+					o = &opts[k];
+			if (o == NULL)
+				cli_usage_error("invalid option -- '%c'", a[1]);
+			shown = o->name;
+			if (a[2] != '\0') {
+				if (!o->arg)
+					cli_usage_error("invalid option '%s'", a);
+				val = a + 2;
+			}
+		}
+		if (o->arg && val == NULL) {
+			if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0)
+				cli_usage_error("option '--%s' requires an "
+						"argument", shown);
+			val = argv[++i];
+		}
+		switch (o->id) {
+		case OPT_HELP:
+			usage();
+			break;
+		case OPT_VERSION:
+			cli_version();
+			break;
+		case OPT_MEM:
+			set_once(&c->mem_arg, val, shown);
+			break;
+		case OPT_NODES:
+			set_once(&c->nodes_arg, val, shown);
+			break;
+		case OPT_PID:
+			set_once(&c->pid_arg, val, shown);
+			break;
+		case OPT_MIGRATE:
+			c->migrate = true;
+			break;
+		case OPT_CGROUP:
+			set_once(&c->group_arg, val, shown);
+			break;
+		case OPT_MEMS:
+			set_once(&c->mems_arg, val, shown);
+			break;
+		case OPT_EXCLUSIVE:
+			c->exclusive = true;
+			break;
+		case OPT_CREATE:
+			c->create = true;
+			break;
+		case OPT_ATTACH:
+			c->attach_args[c->nattach++] = val;
+			while (i + 1 < argc && is_pid_word(argv[i + 1]))
+				c->attach_args[c->nattach++] = argv[++i];
+			break;
+		case OPT_DRY_RUN:
+			c->dry_run = true;
+			break;
+		case OPT_VERBOSE:
+			c->verbose = true;
+			break;
+		case OPT_SYSROOT:
+			set_once(&c->sysroot_dir, val, shown);
+			break;
+		case OPT_CGROUP_ROOT:
+			set_once(&c->cgroup_root, val, shown);
+			break;
+		case OPT_JSON:
+			c->json = true;
+			break;
+		}
+	}
+
+	if (c->pid_arg && c->group_arg)
+		cli_usage_error("-p and --cgroup cannot be combined");
+	c->form = c->pid_arg ? FORM_PID : c->group_arg ? FORM_CGROUP : FORM_RUN;
+
+	if (c->form != FORM_RUN && c->dashdash)
+		cli_usage_error("'--' COMMAND only goes with the run form");
+	if (c->form != FORM_PID && c->migrate)
+		cli_usage_error("--migrate needs -p PID");
+	if (c->json && (c->form != FORM_PID || npos > 0 || c->migrate))
+		cli_usage_error("--json only goes with -p PID alone");
+	if (c->form != FORM_CGROUP) {
+		if (c->mems_arg)
+			cli_usage_error("--mems needs --cgroup (use --nodes)");
+		if (c->exclusive)
+			cli_usage_error("--exclusive needs --cgroup");
+		if (c->create)
+			cli_usage_error("--create needs --cgroup");
+		if (c->nattach)
+			cli_usage_error("--attach needs --cgroup");
+	} else {
+		if (c->mem_arg || c->nodes_arg)
+			cli_usage_error("--mem and --nodes do not go with "
+					"--cgroup (use --mems)");
+	}
+
+	switch (c->form) {
+	case FORM_RUN:
+		if (npos == 0)
+			cli_usage_error("missing CPULIST");
+		if (!c->dashdash)
+			cli_usage_error("missing '--' before COMMAND");
+		if (npos > 1)
+			cli_usage_error("unexpected argument '%s' before '--'",
+					pos[1]);
+		if (c->command[0] == NULL)
+			cli_usage_error("missing COMMAND after '--'");
+		break;
+	case FORM_PID:
+		if (npos > 1)
+			cli_usage_error("unexpected argument '%s'", pos[1]);
+		break;
+	case FORM_CGROUP:
+		if (npos == 0)
+			cli_usage_error("missing CPULIST");
+		if (npos > 1)
+			cli_usage_error("unexpected argument '%s' (CPULIST goes "
+					"before --attach)", pos[1]);
+		break;
+	}
+	c->cpulist_arg = npos ? pos[0] : NULL;
+	free(pos);
+}
+
+static pid_t
+parse_pid(const char *s)
+{
+	unsigned int v;
+
+	if (parse_uint(s, 0x3fffffff, &v) < 0 || v == 0)
+		cli_die(EXIT_USAGE, "invalid pid '%s'", s);
+	return (pid_t)v;
+}
+
+/* ---- shared steps ---- */
+
+static void
+load_topology(struct pin_ctx *c)
+{
+	int r;
+
+	r = sysroot_open(&c->root, c->sysroot_dir);
+	if (r < 0)
+		cli_die(EXIT_USAGE, "cannot open sysroot '%s': %s",
+			c->sysroot_dir ? c->sysroot_dir : getenv("CPM_SYSROOT"),
+			strerror(-r));
+	r = sysroot_open(&c->live, "/");
+	if (r < 0)
+		cli_die(EXIT_FAIL, "cannot open '/': %s", strerror(-r));
+	if (!c->root.live && !c->dry_run)
+		cli_usage_error("--sysroot '%s' is another machine: only "
+				"--dry-run can use it", c->root.path);
+	/* A replayed tree's own process files say what it was allowed. */
+	r = topo_load(&c->topo, &c->root, c->root.live ? 0 : TOPO_PROCESS,
+		      c->err, sizeof(c->err));
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(c->root.live ? EXIT_FAIL : EXIT_USAGE, "%s", c->err);
+}
+
+static void
+parse_lists(struct pin_ctx *c, const char *nodes_arg)
+{
+	if (c->cpulist_arg) {
+		cli_parse_cpulist("cpulist", c->cpulist_arg, &c->cpus);
+		c->have_cpus = true;
+	}
+	if (nodes_arg) {
+		cli_parse_cpulist("node list", nodes_arg, &c->nodes);
+		c->have_nodes = true;
+	}
+}
+
+static void
+die_check(int r, const char *msg)
+{
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_USAGE, "%s", msg);
+}
+
+static void
+print_plan_line(const char *key, const char *value)
+{
+	printf("%s: %s\n", key, value);
+}
+
+static void
+print_plan_set(const char *key, const struct cpuset *s)
+{
+	char *l = cpuset_to_list(s);
+
+	if (l == NULL)
+		cli_die(EXIT_FAIL, "out of memory");
+	print_plan_line(key, l);
+	free(l);
+}
+
+static char *
+list_or_die(const struct cpuset *s)
+{
+	char *l = cpuset_to_list(s);
+
+	if (l == NULL)
+		cli_die(EXIT_FAIL, "out of memory");
+	return l;
+}
+
+/* "WHAT is GOT, not WANT as asked (missing: M) (extra: E)", exit 1. */
+static noreturn void
+die_mismatch(const char *what, const struct cpuset *want,
+	     const struct cpuset *got)
+{
+	struct cpuset lost = CPUSET_INIT, extra = CPUSET_INIT;
+	char *w = list_or_die(want), *g = list_or_die(got), *l, *e;
+
+	cpuset_copy(&lost, want);
+	cpuset_andnot(&lost, got);
+	cpuset_copy(&extra, got);
+	cpuset_andnot(&extra, want);
+	l = list_or_die(&lost);
+	e = list_or_die(&extra);
+	cli_die(EXIT_FAIL, "%s is %s, not %s as asked%s%s%s%s%s%s", what,
+		*g ? g : "empty", w, *l ? " (missing: " : "", l,
+		*l ? ")" : "", *e ? " (extra: " : "", e, *e ? ")" : "");
+}
+
+/* ---- the run form ---- */
+
+static void
+resolve_policy_nodes(struct pin_ctx *c, const struct cpuset *mems_allowed,
+		     const char *whose)
+{
+	int r;
+
+	if (c->mem_arg) {
+		if (pin_mem_parse(c->mem_arg, &c->mem) < 0)
+			cli_usage_error("invalid --mem '%s' (local, bind, "
+					"interleave or preferred)", c->mem_arg);
+	} else {
+		c->mem = c->have_nodes ? PIN_MEM_LOCAL : PIN_MEM_KEEP;
+	}
+	if (c->mem == PIN_MEM_KEEP)
+		return;
+	if (c->have_nodes) {
+		r = pin_check_nodes(&c->topo, &c->nodes, mems_allowed, whose,
+				    c->err, sizeof(c->err));
+		die_check(r, c->err);
+	}
+	if (c->mem == PIN_MEM_LOCAL) {
+		struct cpuset local = CPUSET_INIT;
+
+		if (!c->have_nodes)
+			return;
+		/* Local allocation follows the CPU: every memory node of
+		 * CPULIST must be one of the named nodes. */
+		r = pin_mem_nodes_of(&c->topo, &c->cpus, &local, c->err,
+				     sizeof(c->err));
+		if (r == -ENOMEM)
+			cli_die(EXIT_FAIL, "out of memory");
+		if (r == 0 && !cpuset_subset(&local, &c->nodes)) {
+			char *ln = list_or_die(&local);
+			char *nn = list_or_die(&c->nodes);
+
+			cli_die(EXIT_USAGE, "--mem local allocates on the "
+				"CPUs' nodes %s, not only on --nodes %s (use "
+				"--mem bind or preferred)", ln, nn);
+		}
+		cpuset_free(&local);
+		return;
+	}
+	if (!c->have_nodes) {
+		r = pin_mem_nodes_of(&c->topo, &c->cpus, &c->nodes, c->err,
+				     sizeof(c->err));
+		die_check(r, c->err);
+		r = pin_check_nodes(&c->topo, &c->nodes, mems_allowed, whose,
+				    c->err, sizeof(c->err));
+		die_check(r, c->err);
+	}
+}
+
+/* The asked policy as text ("bind 0-1") into sb. */
+static void
+format_asked_policy(const struct pin_ctx *c, struct strbuf *sb)
+{
+	struct pin_policy p;
+
+	pin_policy_init(&p);
+	p.mode = c->mem;
+	if (c->mem != PIN_MEM_LOCAL && cpuset_copy(&p.nodes, &c->nodes) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	p.many = c->mem == PIN_MEM_PREFERRED && cpuset_count(&c->nodes) > 1;
+	pin_policy_format(&p, sb);
+	pin_policy_free(&p);
+}
+
+static void
+plan_policy(const struct pin_ctx *c)
+{
+	struct strbuf sb;
+
+	if (c->mem == PIN_MEM_KEEP) {
+		print_plan_line("mempolicy", "inherited");
+		return;
+	}
+	strbuf_init(&sb);
+	format_asked_policy(c, &sb);
+	if (sb.oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	print_plan_line("mempolicy", sb.buf);
+	strbuf_free(&sb);
+}
+
+static noreturn void
+run_form(struct pin_ctx *c)
+{
+	struct cpuset allowed = CPUSET_INIT, mems = CPUSET_INIT;
+	struct cpuset got = CPUSET_INIT;
+	const struct cpuset *allowedp = NULL, *memsp = NULL;
+	const char *whose;
+	int r;
+
+	parse_lists(c, c->nodes_arg);
+	load_topology(c);
+	if (c->root.live) {
+		if (pin_self_allowed_cpus(&allowed) == 0)
+			allowedp = &allowed;
+		if (pin_self_mems_allowed(&mems) == 0)
+			memsp = &mems;
+	} else {
+		if (c->topo.allowed_known)
+			allowedp = &c->topo.allowed;
+		if (pin_status_list(&c->root, 0, "Mems_allowed_list",
+				    &mems) == 0)
+			memsp = &mems;
+	}
+	whose = c->root.live ? "this process" : "the replayed process";
+	r = pin_check_cpus(&c->topo, &c->cpus, allowedp, whose,
+			   c->err, sizeof(c->err));
+	die_check(r, c->err);
+	resolve_policy_nodes(c, memsp, whose);
+
+	if (c->dry_run) {
+		struct strbuf sb;
+		char **a;
+
+		print_plan_set("cpus", &c->cpus);
+		plan_policy(c);
+		strbuf_init(&sb);
+		for (a = c->command; *a; a++)
+			strbuf_printf(&sb, "%s%s", a == c->command ? "" : " ",
+				      *a);
+		if (sb.oom)
+			cli_die(EXIT_FAIL, "out of memory");
+		print_plan_line("exec", sb.buf);
+		strbuf_free(&sb);
+		cli_exit(EXIT_OK);
+	}
+
+	r = pin_set_affinity(0, &c->cpus);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "cannot set the affinity to CPUs %s: %s",
+			list_or_die(&c->cpus), strerror(-r));
+	r = pin_get_affinity(0, &got);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "cannot read the affinity back: %s",
+			strerror(-r));
+	if (!cpuset_equal(&got, &c->cpus))
+		die_mismatch("the affinity", &c->cpus, &got);
+
+	/* Even when no policy is set, the inherited one went through
+	 * libnuma's start-up probe: make sure it came back. */
+	r = pin_numa_status(c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(EXIT_FAIL, "the inherited memory policy may have been "
+			"changed: %s", c->err);
+	if (c->mem != PIN_MEM_KEEP) {
+		struct pin_policy p;
+		struct strbuf sb;
+
+		r = pin_set_mempolicy(c->mem, &c->nodes, c->err,
+				      sizeof(c->err));
+		if (r == -ENOMEM)
+			cli_die(EXIT_FAIL, "out of memory");
+		if (r < 0)
+			cli_die(EXIT_FAIL, "%s", c->err);
+		pin_policy_init(&p);
+		r = pin_get_mempolicy(&p);
+		if (r < 0)
+			cli_die(EXIT_FAIL, "cannot read the memory policy "
+				"back: %s", strerror(-r));
+		if (!pin_policy_matches(&p, c->mem, &c->nodes)) {
+			struct strbuf wsb;
+
+			strbuf_init(&sb);
+			strbuf_init(&wsb);
+			pin_policy_format(&p, &sb);
+			format_asked_policy(c, &wsb);
+			cli_die(EXIT_FAIL, "the memory policy is '%s', not '%s' "
+				"as asked", sb.buf ? sb.buf : "?",
+				wsb.buf ? wsb.buf : "?");
+		}
+		pin_policy_free(&p);
+	}
+	if (c->verbose) {
+		char *l = list_or_die(&got);
+
+		cli_warn("running '%s' on CPUs %s", c->command[0], l);
+		free(l);
+	}
+	fflush(stdout);
+	execvp(c->command[0], c->command);
+	r = errno;
+	cli_die(r == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC,
+		"cannot run '%s': %s", c->command[0], strerror(r));
+}
+
+/* ---- -p PID ---- */
+
+static void
+json_set(struct json *j, const char *key, const struct cpuset *s)
+{
+	char *l = list_or_die(s);
+
+	json_key(j, key);
+	json_str(j, l);
+	free(l);
+}
+
+/*
+ * Show a process: its affinity as a cpulist (the first line, for pipes),
+ * its memory policy, its allowed memory nodes and the threads whose
+ * affinity differs; or all of it, every thread, as one JSON object.
+ */
+static void
+print_process(struct pin_ctx *c)
+{
+	struct cpuset aff = CPUSET_INIT, mems = CPUSET_INIT, t = CPUSET_INIT;
+	struct pin_policy p;
+	struct strbuf sb, out;
+	struct json j;
+	pid_t *tids = NULL;
+	bool have_policy, have_mems;
+	int r, n, i;
+
+	r = pin_get_affinity(c->pid, &aff);
+	if (r == -ESRCH)
+		cli_die(EXIT_USAGE, "no process with pid %d", (int)c->pid);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "cannot read the affinity of process %d: %s",
+			(int)c->pid, strerror(-r));
+	pin_policy_init(&p);
+	have_policy = pin_read_task_policy(&c->live, c->pid, &p) == 0 &&
+		      p.mode != PIN_MEM_UNKNOWN;
+	have_mems = pin_status_list(&c->live, c->pid, "Mems_allowed_list",
+				    &mems) == 0;
+	n = pin_list_threads(&c->live, c->pid, &tids);
+
+	strbuf_init(&out);
+	if (c->json) {
+		json_init(&j, &out);
+		json_obj_begin(&j);
+		json_key(&j, "pid");
+		json_int(&j, c->pid);
+		json_set(&j, "cpus", &aff);
+		json_key(&j, "mempolicy");
+		if (have_policy) {
+			json_obj_begin(&j);
+			json_key(&j, "mode");
+			json_str(&j, p.mode == PIN_MEM_PREFERRED && p.many ?
+				 "preferred-many" : pin_mem_name(p.mode));
+			json_key(&j, "flags");
+			json_str(&j, p.flags);
+			json_set(&j, "nodes", &p.nodes);
+			json_obj_end(&j);
+		} else {
+			json_null(&j);
+		}
+		json_key(&j, "mems_allowed");
+		if (have_mems) {
+			char *l = list_or_die(&mems);
+
+			json_str(&j, l);
+			free(l);
+		} else {
+			json_null(&j);
+		}
+		json_key(&j, "threads");
+		json_arr_begin(&j);
+	} else {
+		cpuset_format(&aff, &out);
+		strbuf_puts(&out, "\nmempolicy: ");
+		strbuf_init(&sb);
+		if (have_policy)
+			pin_policy_format(&p, &sb);
+		else
+			strbuf_puts(&sb, "unknown");
+		strbuf_printf(&out, "%s\n", sb.buf ? sb.buf : "?");
+		strbuf_free(&sb);
+		if (have_mems) {
+			strbuf_puts(&out, "mems_allowed: ");
+			cpuset_format(&mems, &out);
+			strbuf_puts(&out, "\n");
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (pin_get_affinity(tids[i], &t) < 0)
+			continue;	/* exited meanwhile */
+		if (c->json) {
+			json_obj_begin(&j);
+			json_key(&j, "tid");
+			json_int(&j, tids[i]);
+			json_set(&j, "cpus", &t);
+			json_obj_end(&j);
+		} else if (tids[i] != c->pid && !cpuset_equal(&t, &aff)) {
+			/* Only threads that differ from the process. */
+			strbuf_printf(&out, "thread %d: ", (int)tids[i]);
+			cpuset_format(&t, &out);
+			strbuf_puts(&out, "\n");
+		}
+	}
+	if (c->json) {
+		json_arr_end(&j);
+		json_obj_end(&j);
+		strbuf_puts(&out, "\n");
+	}
+	if (out.oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_free(&out);
+	if (n > 0)
+		free(tids);
+	pin_policy_free(&p);
+	cpuset_free(&aff);
+	cpuset_free(&mems);
+	cpuset_free(&t);
+	cli_exit(EXIT_OK);
+}
+
+/*
+ * The CPUs process pid may be given: its cpuset's effective CPUs that
+ * are online.  Returns false when they cannot be learnt.
+ */
+static bool
+pid_allowed_cpus(struct pin_ctx *c, struct cpuset *out)
+{
+	char path[64], group[CG_PATH_MAX], canon[CG_PATH_MAX];
+	struct cg_hier h;
+	bool ok = false;
+	int r;
+
+	r = pin_pid_allowed_cpus(&c->live, c->pid, out);
+	if (r == 0)
+		return true;
+	if (r != -ENODATA)
+		return false;
+	snprintf(path, sizeof(path), "proc/%d/cpuset", (int)c->pid);
+	if (sysroot_read(&c->live, path, group, sizeof(group)) < 0)
+		return false;
+	if (cg_path_check(group, canon, sizeof(canon), NULL, 0) < 0)
+		return false;
+	/* A live process lives in the live hierarchy, whatever tree
+	 * $CPM_CGROUP_ROOT names for --cgroup. */
+	unsetenv("CPM_CGROUP_ROOT");
+	if (cg_open(&h, NULL, NULL, 0) < 0)
+		return false;
+	if (cg_has(&h, CG_CPUSET)) {
+		char buf[65536];
+		const char *file = cg_version(&h, CG_CPUSET) == 2 ?
+				   "cpuset.cpus.effective" :
+				   "cpuset.effective_cpus";
+
+		if (cg_read(&h, CG_CPUSET, canon, file, buf, sizeof(buf),
+			    NULL, 0) >= 0 &&
+		    cpuset_parse_list(buf, out, NULL, 0) == 0 &&
+		    !cpuset_empty(out)) {
+			cpuset_and(out, &c->topo.online);
+			ok = true;
+		}
+	}
+	cg_close(&h);
+	return ok;
+}
+
+static noreturn void
+pid_form(struct pin_ctx *c)
+{
+	struct cpuset allowed = CPUSET_INIT, mems = CPUSET_INIT;
+	struct cpuset from = CPUSET_INIT, where = CPUSET_INIT;
+	const struct cpuset *allowedp = NULL;
+	char whose[64];
+	int r, i;
+
+	c->pid = parse_pid(c->pid_arg);
+	if (c->mem_arg)
+		cli_die(EXIT_USAGE, "cannot set the memory policy of a running "
+			"process: Linux lets only a thread set its own; start "
+			"it with 'cpm-pin --mem', or move its pages with "
+			"--migrate");
+	if (c->nodes_arg && !c->migrate)
+		cli_usage_error("--nodes with -p needs --migrate");
+	if (c->migrate && !c->nodes_arg && !c->cpulist_arg)
+		cli_usage_error("--migrate needs --nodes or a CPULIST");
+	parse_lists(c, c->nodes_arg);
+	if (sysroot_open(&c->live, "/") < 0)
+		cli_die(EXIT_FAIL, "cannot open '/'");
+	if (!pin_pid_exists(&c->live, c->pid))
+		cli_die(EXIT_USAGE, "no process with pid %d", (int)c->pid);
+	/* Showing needs no topology (and no --sysroot). */
+	if (!c->have_cpus && !c->migrate)
+		print_process(c);
+	sysroot_close(&c->live);
+	load_topology(c);
+
+	snprintf(whose, sizeof(whose), "process %d", (int)c->pid);
+	if (c->have_cpus) {
+		if (c->root.live && pid_allowed_cpus(c, &allowed))
+			allowedp = &allowed;
+		r = pin_check_cpus(&c->topo, &c->cpus, allowedp, whose,
+				   c->err, sizeof(c->err));
+		die_check(r, c->err);
+	}
+	if (c->migrate) {
+		const struct cpuset *memsp = NULL;
+
+		if (pin_status_list(&c->live, c->pid, "Mems_allowed_list",
+				    &mems) == 0)
+			memsp = &mems;
+		if (c->have_nodes) {
+			r = pin_check_nodes(&c->topo, &c->nodes, memsp, whose,
+					    c->err, sizeof(c->err));
+		} else {
+			r = pin_mem_nodes_of(&c->topo, &c->cpus, &c->nodes,
+					     c->err, sizeof(c->err));
+			if (r == 0)
+				r = pin_check_nodes(&c->topo, &c->nodes, memsp,
+						    whose, c->err,
+						    sizeof(c->err));
+		}
+		die_check(r, c->err);
+		/* Every node with memory is a source. */
+		for (i = 0; i < c->topo.nnodes; i++)
+			if (c->topo.nodes[i].mem_total_kb != 0)
+				cpuset_set(&from, (unsigned int)c->topo.nodes[i].id);
+		if (c->topo.nnodes == 0)
+			cpuset_set(&from, 0);
+	}
+
+	if (c->dry_run) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%d", (int)c->pid);
+		print_plan_line("pid", buf);
+		if (c->have_cpus)
+			print_plan_set("cpus", &c->cpus);
+		if (c->migrate)
+			print_plan_set("migrate", &c->nodes);
+		cli_exit(EXIT_OK);
+	}
+
+	if (c->have_cpus) {
+		struct pin_repin res;
+		struct cpuset st = CPUSET_INIT;
+
+		cpuset_init(&res.got);
+		r = pin_repin_process(&c->live, c->pid, &c->cpus, &res,
+				      c->err, sizeof(c->err));
+		if (r == -ENOMEM)
+			cli_die(EXIT_FAIL, "out of memory");
+		if (r < 0)
+			cli_die(EXIT_FAIL, "%s", c->err);
+		/* The kernel's own report, as a second opinion. */
+		r = pin_status_list(&c->live, c->pid, "Cpus_allowed_list", &st);
+		if (r == 0 && !cpuset_equal(&st, &c->cpus))
+			die_mismatch("Cpus_allowed_list", &c->cpus, &st);
+		if (c->verbose) {
+			char *l = list_or_die(&c->cpus);
+
+			cli_warn("process %d: %u thread%s on CPUs %s (%u "
+				 "changed, %u pass%s)", (int)c->pid,
+				 res.threads, res.threads == 1 ? "" : "s", l,
+				 res.changed, res.passes,
+				 res.passes == 1 ? "" : "es");
+			free(l);
+		}
+		cpuset_free(&st);
+		cpuset_free(&res.got);
+	}
+	if (c->migrate) {
+		unsigned long left = 0;
+		long not_moved = 0;
+
+		r = pin_migrate_pages(c->pid, &from, &c->nodes, &not_moved,
+				      c->err, sizeof(c->err));
+		if (r == -ENOMEM)
+			cli_die(EXIT_FAIL, "out of memory");
+		if (r < 0)
+			cli_die(EXIT_FAIL, "%s", c->err);
+		r = pin_pages_outside(&c->live, c->pid, &c->nodes, &left,
+				      &where);
+		if (r < 0)
+			cli_die(EXIT_FAIL, "cannot read the pages of process "
+				"%d back: %s", (int)c->pid, strerror(-r));
+		if (left > 0 || not_moved > 0) {
+			char *w = list_or_die(&where);
+
+			cli_die(EXIT_FAIL, "%lu pages of process %d are still "
+				"on node%s %s (the kernel could not move %ld)",
+				left, (int)c->pid,
+				cpuset_count(&where) == 1 ? "" : "s",
+				*w ? w : "-", not_moved);
+		}
+		if (c->verbose) {
+			char *l = list_or_die(&c->nodes);
+
+			cli_warn("process %d: pages on node%s %s", (int)c->pid,
+				 cpuset_count(&c->nodes) == 1 ? "" : "s", l);
+			free(l);
+		}
+	}
+	cpuset_free(&allowed);
+	cpuset_free(&mems);
+	cpuset_free(&from);
+	cpuset_free(&where);
+	cli_exit(EXIT_OK);
+}
+
+/* ---- --cgroup GROUP ---- */
+
+struct cs_files {
+	const char *cpus, *mems, *eff_cpus, *eff_mems;
+};
+
+static void
+cs_files_for(int version, struct cs_files *f)
+{
+	f->cpus = "cpuset.cpus";
+	f->mems = "cpuset.mems";
+	if (version == 2) {
+		f->eff_cpus = "cpuset.cpus.effective";
+		f->eff_mems = "cpuset.mems.effective";
+	} else {
+		f->eff_cpus = "cpuset.effective_cpus";
+		f->eff_mems = "cpuset.effective_mems";
+	}
+}
+
+/* Read a list file of group; false when it cannot be read or parsed. */
+static int
+cg_read_list(struct pin_ctx *c, const struct cg_hier *h, const char *group,
+	     const char *file, struct cpuset *out)
+{
+	char buf[65536];
+	ssize_t n;
+
+	n = cg_read(h, CG_CPUSET, group, file, buf, sizeof(buf), c->err,
+		    sizeof(c->err));
+	if (n < 0)
+		return (int)n;
+	if (cpuset_parse_list(buf, out, NULL, 0) < 0) {
+		snprintf(c->err, sizeof(c->err), "%s of cgroup '%s' holds "
+			 "'%.100s', not a list", file, cg_display(group), buf);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* The parent of a canonical group path ("" for a top-level group);
+ * out may be group itself. */
+static void
+parent_of(const char *group, char *out, size_t size)
+{
+	const char *slash = strrchr(group, '/');
+	size_t n = slash ? (size_t)(slash - group) : 0;
+
+	if (n >= size)
+		n = size - 1;
+	memmove(out, group, n);
+	out[n] = '\0';
+}
+
+static noreturn void
+cgroup_form(struct pin_ctx *c)
+{
+	struct cg_hier h;
+	struct cs_files f;
+	struct cpuset pcpus = CPUSET_INIT, pmems = CPUSET_INIT;
+	struct cpuset got = CPUSET_INIT;
+	const struct cpuset *pcpusp = NULL, *pmemsp = NULL;
+	char parent[CG_PATH_MAX], whose[CG_PATH_MAX + 16];
+	bool exists;
+	size_t i;
+	int r, version;
+
+	r = cg_path_check(c->group_arg, c->group, sizeof(c->group), c->err,
+			  sizeof(c->err));
+	die_check(r, c->err);
+	if (c->group[0] == '\0')
+		cli_die(EXIT_USAGE, "the root cgroup's cpuset cannot be "
+			"changed");
+	c->attach = calloc(c->nattach + 1, sizeof(*c->attach));
+	if (c->attach == NULL)
+		cli_die(EXIT_FAIL, "out of memory");
+	for (i = 0; i < c->nattach; i++)
+		c->attach[i] = parse_pid(c->attach_args[i]);
+	parse_lists(c, c->mems_arg);
+	load_topology(c);
+	for (i = 0; i < c->nattach; i++)
+		if (!pin_pid_exists(&c->live, c->attach[i]))
+			cli_die(EXIT_USAGE, "no process with pid %d",
+				(int)c->attach[i]);
+
+	r = cg_open(&h, c->cgroup_root, c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", c->err);
+	if (!cg_has(&h, CG_CPUSET))
+		cli_die(EXIT_FAIL, "no cpuset cgroup hierarchy%s%s",
+			h.live ? "" : " in ", h.live ? "" : h.root);
+	version = cg_version(&h, CG_CPUSET);
+	cs_files_for(version, &f);
+	exists = cg_exists(&h, CG_CPUSET, c->group);
+	if (!exists && !c->create)
+		cli_die(EXIT_FAIL, "cgroup '%s' does not exist (--create makes "
+			"it)", cg_display(c->group));
+
+	/*
+	 * What the parent grants bounds what the group may have.  A tree
+	 * (--cgroup-root) may lack the parent's effective files or hold
+	 * them empty (nothing computes them there): then only the topology
+	 * is checked.
+	 */
+	parent_of(c->group, parent, sizeof(parent));
+	/* With --create, missing parents are made too: the nearest
+	 * existing ancestor is the bound. */
+	while (parent[0] && !cg_exists(&h, CG_CPUSET, parent))
+		parent_of(parent, parent, sizeof(parent));
+	snprintf(whose, sizeof(whose), "cgroup '%s'", cg_display(parent));
+	r = cg_read_list(c, &h, parent, f.eff_cpus, &pcpus);
+	if (r < 0 && (r != -ENOENT || h.live))
+		cli_die(EXIT_FAIL, "%s", c->err);
+	if (r == 0 && (h.live || !cpuset_empty(&pcpus)))
+		pcpusp = &pcpus;
+	r = cg_read_list(c, &h, parent, f.eff_mems, &pmems);
+	if (r < 0 && (r != -ENOENT || h.live))
+		cli_die(EXIT_FAIL, "%s", c->err);
+	if (r == 0 && (h.live || !cpuset_empty(&pmems)))
+		pmemsp = &pmems;
+	r = pin_check_cpus(&c->topo, &c->cpus, pcpusp, whose, c->err,
+			   sizeof(c->err));
+	die_check(r, c->err);
+	if (!c->have_nodes) {
+		r = pin_mem_nodes_of(&c->topo, &c->cpus, &c->nodes, c->err,
+				     sizeof(c->err));
+		die_check(r, c->err);
+	}
+	r = pin_check_nodes(&c->topo, &c->nodes, pmemsp, whose, c->err,
+			    sizeof(c->err));
+	die_check(r, c->err);
+
+	if (c->dry_run) {
+		print_plan_line("cgroup", cg_display(c->group));
+		if (!exists)
+			print_plan_line("create", cg_display(c->group));
+		print_plan_set(f.cpus, &c->cpus);
+		print_plan_set(f.mems, &c->nodes);
+		if (c->exclusive)
+			print_plan_line(version == 2 ? "cpuset.cpus.partition" :
+					"cpuset.cpu_exclusive",
+					version == 2 ? "root" : "1");
+		for (i = 0; i < c->nattach; i++) {
+			char buf[32];
+
+			snprintf(buf, sizeof(buf), "%d", (int)c->attach[i]);
+			print_plan_line("attach", buf);
+		}
+		cg_close(&h);
+		cli_exit(EXIT_OK);
+	}
+
+	/*
+	 * On v2 an existing group has cpuset files only when its parent
+	 * enabled the controller; cg_create() enables it up the tree.
+	 */
+	if (exists && version == 2) {
+		char probe[8];
+
+		r = cg_read(&h, CG_CPUSET, c->group, f.cpus, probe,
+			    sizeof(probe), NULL, 0);
+		if (r == -ENOENT &&
+		    cg_create(&h, CG_CPUSET, c->group, c->err,
+			      sizeof(c->err)) < 0)
+			cli_die(EXIT_FAIL, "%s", c->err);
+	}
+	if (!exists) {
+		r = cg_create(&h, CG_CPUSET, c->group, c->err, sizeof(c->err));
+		/*
+		 * On v1 a new cpuset is given its parent's CPUs, which the
+		 * kernel refuses when an exclusive sibling holds some of
+		 * them; the group then exists with no CPUs, and the write
+		 * below gives it the ones asked for.
+		 */
+		if (r < 0 && !(r == -EINVAL && version == 1 &&
+			       cg_exists(&h, CG_CPUSET, c->group)))
+			cli_die(EXIT_FAIL, "%s", c->err);
+	}
+	{
+		char *cl = list_or_die(&c->cpus), *ml = list_or_die(&c->nodes);
+
+		r = cg_write(&h, CG_CPUSET, c->group, f.cpus, cl, c->err,
+			     sizeof(c->err));
+		if (r == 0)
+			r = cg_write(&h, CG_CPUSET, c->group, f.mems, ml,
+				     c->err, sizeof(c->err));
+		if (r == 0 && c->exclusive)
+			r = cg_write(&h, CG_CPUSET, c->group,
+				     version == 2 ? "cpuset.cpus.partition" :
+				     "cpuset.cpu_exclusive",
+				     version == 2 ? "root" : "1", c->err,
+				     sizeof(c->err));
+		free(cl);
+		free(ml);
+		/* Do not leave a half-made group behind. */
+		if (r < 0 && !exists)
+			cg_remove(&h, CG_CPUSET, c->group, NULL, 0);
+		if (r == -EINVAL && c->exclusive)
+			cli_die(EXIT_FAIL, "%s (an exclusive cpuset needs an "
+				"exclusive parent, and no sibling may share its "
+				"CPUs)", c->err);
+		if (r < 0)
+			cli_die(EXIT_FAIL, "%s", c->err);
+	}
+
+	/* Read back: what was written, then what is in effect. */
+	r = cg_read_list(c, &h, c->group, f.cpus, &got);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", c->err);
+	if (!cpuset_equal(&got, &c->cpus))
+		die_mismatch(f.cpus, &c->cpus, &got);
+	r = cg_read_list(c, &h, c->group, f.mems, &got);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", c->err);
+	if (!cpuset_equal(&got, &c->nodes))
+		die_mismatch(f.mems, &c->nodes, &got);
+	if (h.live) {
+		/* Only the kernel computes the effective set. */
+		r = cg_read_list(c, &h, c->group, f.eff_cpus, &got);
+		if (r == 0 && !cpuset_equal(&got, &c->cpus))
+			die_mismatch(f.eff_cpus, &c->cpus, &got);
+		if (r < 0 && r != -ENOENT)
+			cli_die(EXIT_FAIL, "%s", c->err);
+	}
+	if (c->exclusive) {
+		char buf[256];
+		ssize_t n;
+
+		n = cg_read(&h, CG_CPUSET, c->group, version == 2 ?
+			    "cpuset.cpus.partition" : "cpuset.cpu_exclusive",
+			    buf, sizeof(buf), c->err, sizeof(c->err));
+		if (n < 0)
+			cli_die(EXIT_FAIL, "%s", c->err);
+		if (strcmp(strstrip(buf), version == 2 ? "root" : "1") != 0)
+			cli_die(EXIT_FAIL, "cgroup '%s' is not exclusive: %s "
+				"reads '%s'", cg_display(c->group), version == 2 ?
+				"cpuset.cpus.partition" : "cpuset.cpu_exclusive",
+				buf);
+	}
+
+	for (i = 0; i < c->nattach; i++) {
+		char path[64], cs[CG_PATH_MAX], canon[CG_PATH_MAX];
+		pid_t pid = c->attach[i];
+
+		r = cg_attach(&h, CG_CPUSET, c->group, pid, c->err,
+			      sizeof(c->err));
+		if (r < 0)
+			cli_die(EXIT_FAIL, "%s", c->err);
+		if (!h.live)
+			continue;
+		/* The process's own view: its cpuset and its affinity. */
+		snprintf(path, sizeof(path), "proc/%d/cpuset", (int)pid);
+		if (sysroot_read(&c->live, path, cs, sizeof(cs)) >= 0 &&
+		    cg_path_check(cs, canon, sizeof(canon), NULL, 0) == 0 &&
+		    strcmp(canon, c->group) != 0)
+			cli_die(EXIT_FAIL, "process %d is in cpuset '%s', not "
+				"'%s'", (int)pid, cs, cg_display(c->group));
+		r = pin_status_list(&c->live, pid, "Cpus_allowed_list", &got);
+		if (r == 0 && !cpuset_subset(&got, &c->cpus)) {
+			char msg[64];
+
+			snprintf(msg, sizeof(msg), "the affinity of process %d",
+				 (int)pid);
+			die_mismatch(msg, &c->cpus, &got);
+		}
+	}
+	if (c->verbose) {
+		char *l = list_or_die(&c->cpus), *m = list_or_die(&c->nodes);
+
+		cli_warn("cgroup '%s': cpus %s, mems %s%s, %zu process%s "
+			 "attached", cg_display(c->group), l, m,
+			 c->exclusive ? ", exclusive" : "", c->nattach,
+			 c->nattach == 1 ? "" : "es");
+		free(l);
+		free(m);
+	}
+	cg_close(&h);
+	cpuset_free(&pcpus);
+	cpuset_free(&pmems);
+	cpuset_free(&got);
+	cli_exit(EXIT_OK);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct pin_ctx c;
+
+	memset(&c, 0, sizeof(c));
+	cli_init("cpm-pin");
+	cpuset_init(&c.cpus);
+	cpuset_init(&c.nodes);
+	c.root.fd = c.live.fd = -1;
+	parse_args(&c, argc, argv);
+	switch (c.form) {
+	case FORM_RUN:
+		run_form(&c);
+	case FORM_PID:
+		pid_form(&c);
+	case FORM_CGROUP:
+		cgroup_form(&c);
+	}
+	return EXIT_FAIL;
+}

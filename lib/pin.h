@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Putting threads on CPUs and their memory on NUMA nodes, and checking
+ * that the kernel did what was asked.
+ *
+ * Terminology:
+ *   affinity     the CPUs a thread may run on (sched_setaffinity); per
+ *                thread, inherited by new threads and kept across exec.
+ *   allowed      what the kernel lets a thread have: online CPUs of its
+ *                cgroup cpuset (cpus), the cpuset's memory nodes (mems).
+ *                The kernel silently intersects requests with them;
+ *                cpm checks first and names what does not fit.
+ *   mempolicy    the NUMA memory policy of a thread (set_mempolicy):
+ *                only the calling thread can set its own, so a policy is
+ *                set before exec, never on a running process.
+ *   migrate      moving the pages a process already has to other nodes
+ *                (migrate_pages(2)).
+ *
+ * Memory policies are set through libnuma.  Its numa_error()/numa_warn()
+ * hooks are overridden here so that nothing is printed; failures come
+ * back as -errno with a message.
+ */
+#ifndef CPM_PIN_H
+#define CPM_PIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "cpuset.h"
+#include "sysroot.h"
+#include "topo.h"
+
+enum pin_mem {
+	PIN_MEM_KEEP = 0,	/* leave the inherited policy alone */
+	PIN_MEM_DEFAULT,	/* MPOL_DEFAULT (only ever read back) */
+	PIN_MEM_LOCAL,		/* MPOL_LOCAL */
+	PIN_MEM_BIND,		/* MPOL_BIND */
+	PIN_MEM_INTERLEAVE,	/* MPOL_INTERLEAVE */
+	PIN_MEM_PREFERRED,	/* MPOL_PREFERRED, or _MANY for several nodes */
+	PIN_MEM_WEIGHTED,	/* MPOL_WEIGHTED_INTERLEAVE (only read back) */
+	PIN_MEM_UNKNOWN,	/* could not be read */
+};
+
+/* A memory policy as set or read back. */
+struct pin_policy {
+	enum pin_mem mode;
+	bool many;		/* PREFERRED over several nodes */
+	char flags[32];		/* kernel mode flags as text ("static"), or "" */
+	struct cpuset nodes;	/* empty for default/local */
+};
+
+/*
+ * Parse a --mem word: "local", "bind", "interleave", "preferred".
+ * Returns 0 or -EINVAL.
+ */
+int pin_mem_parse(const char *s, enum pin_mem *out);
+/* The word for a mode: "default", "local", "bind", ..., "unknown". */
+const char *pin_mem_name(enum pin_mem m);
+
+/*
+ * The policy as cpm prints it: "bind 0-1", "preferred 1", "local",
+ * "default", "interleave=static 0,2".  Appends to sb.
+ */
+void pin_policy_format(const struct pin_policy *p, struct strbuf *sb);
+
+/* ---- checks on what was asked, before anything is changed ---- */
+
+/*
+ * Check that every CPU of cpus exists, is online and (allowed != NULL)
+ * is in allowed, which holds what the target may use; whose names it in
+ * messages ("this process", "process 123", "cgroup 'a/b'").  Returns 0,
+ * -EINVAL for an empty set, -ERANGE (does not exist), -ENXIO (offline)
+ * or -EPERM (outside allowed); err names the offending CPUs.
+ */
+int pin_check_cpus(const struct topo *t, const struct cpuset *cpus,
+		   const struct cpuset *allowed, const char *whose,
+		   char *err, size_t errlen);
+
+/*
+ * Check that every node of nodes exists, has memory and (allowed !=
+ * NULL) is among the target's allowed memory nodes.  Returns 0, -EINVAL
+ * (empty), -ERANGE (no such node), -ENOSPC (a node without memory) or
+ * -EPERM (not allowed); err names the nodes.
+ */
+int pin_check_nodes(const struct topo *t, const struct cpuset *nodes,
+		    const struct cpuset *allowed, const char *whose,
+		    char *err, size_t errlen);
+
+/*
+ * The NUMA nodes of cpus that have memory (memoryless nodes cannot hold
+ * pages, so binding to them is refused by the kernel).  Returns 0,
+ * -ENOMEM, or -ENOSPC when none of the CPUs' nodes has memory (err says
+ * which nodes).
+ */
+int pin_mem_nodes_of(const struct topo *t, const struct cpuset *cpus,
+		     struct cpuset *nodes, char *err, size_t errlen);
+
+/* ---- affinity ---- */
+
+/*
+ * Affinity of a thread (tid 0: the calling thread) with a mask sized for
+ * any number of CPUs.  Returns 0 or -errno (-ESRCH: no such thread).
+ */
+int pin_get_affinity(pid_t tid, struct cpuset *out);
+
+/* Set the affinity of a thread.  Returns 0 or -errno from the kernel. */
+int pin_set_affinity(pid_t tid, const struct cpuset *cpus);
+
+/*
+ * The CPUs a thread of this process may be given: the online CPUs of its
+ * cpuset, as the kernel computes them (found by asking for every CPU and
+ * reading back; the affinity is restored afterwards).  Returns 0 or
+ * -errno.
+ */
+int pin_self_allowed_cpus(struct cpuset *out);
+
+/*
+ * The CPUs process pid may be given, when it can be learnt without the
+ * cgroup file system: when pid shares this process's cpuset (same
+ * /proc/PID/cpuset), what pin_self_allowed_cpus() finds.  Returns 0,
+ * -ENODATA when pid is in another cpuset, or -errno (-ESRCH).
+ */
+int pin_pid_allowed_cpus(const struct sysroot *r, pid_t pid,
+			 struct cpuset *out);
+
+/*
+ * A cpulist field of /proc/PID/status ("Cpus_allowed_list",
+ * "Mems_allowed_list"); pid 0 reads proc/self.  Returns 0, -ESRCH (no
+ * such process), -ENOENT (no such field) or -EINVAL.
+ */
+int pin_status_list(const struct sysroot *r, pid_t pid, const char *field,
+		    struct cpuset *out);
+
+/*
+ * The thread ids of process pid, ascending, from /proc/PID/task, into a
+ * malloc'ed array.  Returns the count or -errno (-ESRCH: no process).
+ */
+int pin_list_threads(const struct sysroot *r, pid_t pid, pid_t **tids);
+
+/* True when /proc/PID exists below r. */
+bool pin_pid_exists(const struct sysroot *r, pid_t pid);
+
+/* The result of re-pinning a process's threads. */
+struct pin_repin {
+	unsigned int threads;	/* distinct threads seen */
+	unsigned int changed;	/* threads whose affinity was changed */
+	unsigned int passes;	/* passes over /proc/PID/task */
+	pid_t bad_tid;		/* on -EDOM: the thread */
+	struct cpuset got;	/* on -EDOM: what it has instead */
+};
+
+/*
+ * Give every thread of process pid the affinity cpus, passing over
+ * /proc/PID/task until passes find every thread already pinned: threads
+ * created meanwhile by unpinned threads inherit the old affinity, so one
+ * pass is not enough, and a clone(2) under way shows its thread only
+ * later, so a quiet pass is confirmed by one more 1 ms later, or, for a
+ * process seen creating threads, by three more after 1, 4 and 16 ms.
+ * Each change is read back.  res->got must be initialised.  Returns 0,
+ * -ESRCH (the process is gone), -EDOM (a thread read back a different
+ * affinity: res->bad_tid, res->got), -EAGAIN (still changing after many
+ * passes) or another -errno from the kernel; err explains.
+ */
+int pin_repin_process(const struct sysroot *r, pid_t pid,
+		      const struct cpuset *cpus, struct pin_repin *res,
+		      char *err, size_t errlen);
+
+/* ---- memory policy of the calling thread ---- */
+
+/*
+ * Set the calling thread's memory policy through libnuma: local, bind or
+ * interleave over nodes, preferred (several nodes: preferred-many where
+ * the kernel has it).  Node numbers must be checked first.  Returns 0,
+ * -ENOSYS (no NUMA support), -EOPNOTSUPP (preferred-many unsupported),
+ * -ERANGE (a node beyond libnuma's node mask) or -errno from the kernel;
+ * err explains.
+ */
+int pin_set_mempolicy(enum pin_mem mode, const struct cpuset *nodes,
+		      char *err, size_t errlen);
+
+/*
+ * Whether libnuma has reported a failure since the program started or
+ * since the last pin_set_mempolicy(): libnuma 2.0.16's constructor
+ * probes MPOL_PREFERRED_MANY by setting it on the calling thread and then
+ * restores the policy it read, so an inherited policy passes through
+ * libnuma even when cpm sets none.  Returns 0, or the -errno libnuma
+ * saw (err says where).
+ */
+int pin_numa_status(char *err, size_t errlen);
+
+/* Read the calling thread's policy back (get_mempolicy).  0 or -errno. */
+int pin_get_mempolicy(struct pin_policy *p);
+
+/* The nodes this thread may allocate on (its cpuset's mems).  0/-errno. */
+int pin_self_mems_allowed(struct cpuset *out);
+
+/*
+ * Compare a policy read back with what was asked (mode, nodes).  Returns
+ * true when they agree; MPOL_PREFERRED without nodes counts as local, as
+ * older kernels report it.
+ */
+bool pin_policy_matches(const struct pin_policy *got, enum pin_mem mode,
+			const struct cpuset *nodes);
+
+/*
+ * The task memory policy of process pid as /proc/PID/numa_maps shows it
+ * on the main stack mapping (or the first mapping).  p->mode is
+ * PIN_MEM_UNKNOWN when the process has no mappings (a kernel thread).
+ * Returns 0 or -errno (-ESRCH, -EACCES).
+ */
+int pin_read_task_policy(const struct sysroot *r, pid_t pid,
+			 struct pin_policy *p);
+
+/*
+ * Pages of process pid per node from /proc/PID/numa_maps: *outside gets
+ * the number of pages on nodes not in nodes, where gets those nodes.
+ * Returns 0 or -errno.
+ */
+int pin_pages_outside(const struct sysroot *r, pid_t pid,
+		      const struct cpuset *nodes, unsigned long *outside,
+		      struct cpuset *where);
+
+/*
+ * Move the pages of process pid from any of the nodes in from to the
+ * nodes in to (numa_migrate_pages; the kernel maps the i-th from node to
+ * the (i mod |to|)-th to node, so every page lands in to).  *not_moved
+ * gets the kernel's count of pages it could not move.  Returns 0 or
+ * -errno; err explains.
+ */
+int pin_migrate_pages(pid_t pid, const struct cpuset *from,
+		      const struct cpuset *to, long *not_moved, char *err,
+		      size_t errlen);
+
+void pin_policy_init(struct pin_policy *p);
+void pin_policy_free(struct pin_policy *p);
+
+#endif
