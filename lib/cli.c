@@ -16,7 +16,7 @@ cli_init(const char *name)
 	cli_name = name;
 }
 
-static void
+static void __attribute__((format(printf, 1, 0)))
 vwarn_line(const char *fmt, va_list ap)
 {
 	char msg[1024];
