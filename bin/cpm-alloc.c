@@ -373,16 +373,8 @@ parse_count(const char *s)
 static void
 load_machine(struct ctx *c)
 {
-	int r;
-
-	r = sysroot_open(&c->root, c->sysroot_dir);
-	if (r < 0)
-		cli_die(EXIT_USAGE, "cannot open sysroot '%s': %s",
-			c->sysroot_dir ? c->sysroot_dir : getenv("CPM_SYSROOT"),
-			strerror(-r));
-	r = topo_load(&c->topo, &c->root, 0, c->err, sizeof(c->err));
-	if (r < 0)
-		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
+	cli_open_sysroot(c->sysroot_dir, &c->root);
+	cli_load_topology(&c->root, 0, &c->topo);
 	if (ktopo_from_topo(&c->kt, &c->topo) < 0 ||
 	    topo_print_make(&c->print, &c->topo) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
@@ -393,9 +385,7 @@ static void
 parse_cpus_arg(struct ctx *c, const char *what, const char *arg,
 	       struct cpuset *s)
 {
-	cli_parse_cpulist(what, arg, s);
-	if (topo_check_possible(&c->topo, s, c->err, sizeof(c->err)) < 0)
-		cli_die(EXIT_USAGE, "invalid %s: %s", what, c->err);
+	cli_parse_cpus(&c->topo, what, arg, s);
 }
 
 static void

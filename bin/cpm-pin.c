@@ -338,11 +338,7 @@ load_topology(struct pin_ctx *c)
 {
 	int r;
 
-	r = sysroot_open(&c->root, c->sysroot_dir);
-	if (r < 0)
-		cli_die(EXIT_USAGE, "cannot open sysroot '%s': %s",
-			c->sysroot_dir ? c->sysroot_dir : getenv("CPM_SYSROOT"),
-			strerror(-r));
+	cli_open_sysroot(c->sysroot_dir, &c->root);
 	r = sysroot_open(&c->live, "/");
 	if (r < 0)
 		cli_die(EXIT_FAIL, "cannot open '/': %s", strerror(-r));
@@ -350,12 +346,7 @@ load_topology(struct pin_ctx *c)
 		cli_usage_error("--sysroot '%s' is another machine: only "
 				"--dry-run can use it", c->root.path);
 	/* A replayed tree's own process files say what it was allowed. */
-	r = topo_load(&c->topo, &c->root, c->root.live ? 0 : TOPO_PROCESS,
-		      c->err, sizeof(c->err));
-	if (r == -ENOMEM)
-		cli_die(EXIT_FAIL, "out of memory");
-	if (r < 0)
-		cli_die(c->root.live ? EXIT_FAIL : EXIT_USAGE, "%s", c->err);
+	cli_load_topology(&c->root, c->root.live ? 0 : TOPO_PROCESS, &c->topo);
 }
 
 static void

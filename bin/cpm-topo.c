@@ -68,21 +68,10 @@ usage(void)
 static struct topo *
 load(struct ctx *c)
 {
-	char err[512];
-	int r;
-
 	if (c->loaded)
 		return &c->topo;
-	r = sysroot_open(&c->root, c->sysroot);
-	if (r < 0)
-		cli_die(EXIT_USAGE, "cannot open sysroot '%s': %s",
-			c->sysroot ? c->sysroot : getenv("CPM_SYSROOT"),
-			strerror(-r));
-	r = topo_load(&c->topo, &c->root, TOPO_PROCESS, err, sizeof(err));
-	if (r == -ENOMEM)
-		cli_die(EXIT_FAIL, "out of memory");
-	if (r < 0)
-		cli_die(c->root.live ? EXIT_FAIL : EXIT_USAGE, "%s", err);
+	cli_open_sysroot(c->sysroot, &c->root);
+	cli_load_topology(&c->root, TOPO_PROCESS, &c->topo);
 	c->loaded = true;
 	return &c->topo;
 }
@@ -98,12 +87,7 @@ static void
 parse_cpus_arg(struct ctx *c, const char *what, const char *arg,
 	       struct cpuset *s)
 {
-	char err[512];
-
-	cli_parse_cpulist(what, arg, s);
-	if (topo_check_possible(load(c), s, err, sizeof(err)) < 0)
-		cli_die(EXIT_USAGE, "invalid %s '%s': %s", what,
-			strcmp(arg, "-") ? arg : "-", err);
+	cli_parse_cpus(load(c), what, arg, s);
 }
 
 /* ---- summary ---- */
@@ -933,11 +917,7 @@ cmd_dump(struct ctx *c, int argc, char **argv)
 	if (argc != 2)
 		cli_usage_error(argc < 2 ? "dump needs a directory" :
 				"dump takes one directory");
-	r = sysroot_open(&c->root, c->sysroot);
-	if (r < 0)
-		cli_die(EXIT_USAGE, "cannot open sysroot '%s': %s",
-			c->sysroot ? c->sysroot : getenv("CPM_SYSROOT"),
-			strerror(-r));
+	cli_open_sysroot(c->sysroot, &c->root);
 	r = topo_dump(&c->root, argv[1], err, sizeof(err));
 	if (r == -EEXIST || r == -EINVAL)
 		cli_die(EXIT_USAGE, "%s", err);

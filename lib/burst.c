@@ -134,26 +134,14 @@ make_parent_dirs(const char *path)
 {
 	char buf[PATH_MAX];
 	char *p;
-	size_t n = strlen(path);
 
-	if (n >= sizeof(buf))
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
 		return -ENAMETOOLONG;
-	memcpy(buf, path, n + 1);
 	p = strrchr(buf, '/');
 	if (p == NULL || p == buf)
 		return 0;
 	*p = '\0';
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
+	return mkdir_p(buf, 0755);
 }
 
 int

@@ -121,6 +121,40 @@ cli_parse_cpulist(const char *what, const char *arg, struct cpuset *s)
 }
 
 void
+cli_open_sysroot(const char *dir, struct sysroot *root)
+{
+	int r = sysroot_open(root, dir);
+
+	if (r < 0)
+		cli_die(EXIT_USAGE, "cannot open sysroot '%s': %s",
+			dir ? dir : getenv("CPM_SYSROOT"), strerror(-r));
+}
+
+void
+cli_load_topology(const struct sysroot *root, unsigned int flags,
+		  struct topo *t)
+{
+	char err[512];
+	int r = topo_load(t, root, flags, err, sizeof(err));
+
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(root->live ? EXIT_FAIL : EXIT_USAGE, "%s", err);
+}
+
+void
+cli_parse_cpus(const struct topo *t, const char *what, const char *arg,
+	       struct cpuset *s)
+{
+	char err[512];
+
+	cli_parse_cpulist(what, arg, s);
+	if (topo_check_possible(t, s, err, sizeof(err)) < 0)
+		cli_die(EXIT_USAGE, "invalid %s: %s", what, err);
+}
+
+void
 cli_print_cpuset(const struct cpuset *s)
 {
 	struct strbuf sb;

@@ -14,6 +14,8 @@
 #include <stdnoreturn.h>
 
 #include "cpuset.h"
+#include "sysroot.h"
+#include "topo.h"
 
 enum {
 	EXIT_OK = 0,
@@ -48,6 +50,27 @@ char *cli_list_text(const char *arg);
  * and a message naming what (e.g. "cpulist") on bad input.
  */
 void cli_parse_cpulist(const char *what, const char *arg, struct cpuset *s);
+
+/*
+ * Open the sysroot dir (NULL: $CPM_SYSROOT or "/"), dying with exit 2 when
+ * it is not a directory.
+ */
+void cli_open_sysroot(const char *dir, struct sysroot *root);
+
+/*
+ * Load the topology below root with topo_load() flags, dying on failure:
+ * exit 2 for a replayed tree that cannot be read (bad input), exit 1 on
+ * the live machine.
+ */
+void cli_load_topology(const struct sysroot *root, unsigned int flags,
+		       struct topo *t);
+
+/*
+ * cli_parse_cpulist(), then refuse CPUs the machine does not have (exit
+ * 2, naming them).
+ */
+void cli_parse_cpus(const struct topo *t, const char *what, const char *arg,
+		    struct cpuset *s);
 
 /* Write a cpuset as a canonical cpulist line to stdout. */
 void cli_print_cpuset(const struct cpuset *s);

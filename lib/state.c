@@ -714,27 +714,6 @@ dir_of(const char *path, char *dir, size_t size)
 		snprintf(dir, size, "%.*s", (int)(slash - path), path);
 }
 
-static int
-mkdir_p(const char *dir)
-{
-	char buf[PATH_MAX];
-	char *p;
-
-	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 /* Remove ".BASE.tmp.*" files that killed writers left behind. */
 static void
 remove_stale_temps(const char *dir, const char *base)
@@ -775,7 +754,7 @@ state_lock(const char *path, char *err, size_t errlen)
 			 path);
 		return -EISDIR;
 	}
-	r = mkdir_p(dir);
+	r = mkdir_p(dir, 0755);
 	if (r < 0) {
 		snprintf(err, errlen, "cannot create directory '%s': %s", dir,
 			 strerror(-r));

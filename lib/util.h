@@ -70,6 +70,12 @@ ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t size);
 int write_file_atomic(const char *path, const void *data, size_t len,
 		      unsigned int mode);
 
+/*
+ * Create directory dir and its missing parents with the given mode, like
+ * "mkdir -p".  Returns 0 (also when it exists) or -errno.
+ */
+int mkdir_p(const char *dir, unsigned int mode);
+
 /* write(2) all of buf, retrying on EINTR and short writes.  0 or -errno. */
 int write_all(int fd, const void *buf, size_t len);
 
