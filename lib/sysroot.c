@@ -32,6 +32,7 @@ sysroot_open(struct sysroot *r, const char *dir)
 		return e;
 	}
 	strcpy(r->path, dir);
+	r->record = NULL;
 	{
 		struct stat rootst;
 
@@ -49,17 +50,34 @@ sysroot_close(struct sysroot *r)
 	r->fd = -1;
 }
 
+static void
+record(const struct sysroot *r, const char *path)
+{
+	if (r->record) {
+		strbuf_puts(r->record, path);
+		strbuf_add(r->record, "\n", 1);
+	}
+}
+
 ssize_t
 sysroot_read(const struct sysroot *r, const char *path, char *buf, size_t size)
 {
-	return read_small_at(r->fd, path, buf, size);
+	ssize_t n = read_small_at(r->fd, path, buf, size);
+
+	if (n >= 0 || n == -EFBIG)
+		record(r, path);
+	return n;
 }
 
 int
 sysroot_read_file(const struct sysroot *r, const char *path, char **bufp,
 		  size_t *lenp)
 {
-	return read_file_at(r->fd, path, bufp, lenp, false);
+	int n = read_file_at(r->fd, path, bufp, lenp, false);
+
+	if (n >= 0)
+		record(r, path);
+	return n;
 }
 
 bool

@@ -11,10 +11,14 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "util.h"
+
 struct sysroot {
 	int fd;			/* O_PATH directory fd of the root */
 	bool live;		/* the real "/", not a replayed tree */
 	char path[4096];	/* as given, for messages */
+	struct strbuf *record;	/* when set, every path read successfully
+				 * is appended, one per line (for dumps) */
 };
 
 /*

@@ -10,9 +10,8 @@
  *               socket (and on some machines not even that).
  *   core        cpm's machine-wide core number: the lowest CPU id among
  *               the core's SMT siblings (what the kubelet uses too).
- *   l3          the last-level cache group: cache index of the highest
- *               level that is a unified/data cache, identified by its
- *               sysfs "id" or, without one, by its lowest CPU.
+ *   l3          the level-3 (last-level) cache group, identified by its
+ *               sysfs cache "id" or, without one, by its lowest CPU.
  *
  * Unknown values are -1.  Offline CPUs usually have no topology/ directory;
  * what can still be learnt about them (their node, from the node cpulists)
@@ -36,7 +35,9 @@ struct topo_cpu {
 	int core;		/* lowest CPU of the SMT siblings, -1 unknown */
 	int l3;			/* index into topo.l3s[], -1 unknown */
 	int cluster;		/* cluster_id, -1 unknown */
-	struct cpuset siblings;	/* SMT siblings including this CPU */
+	int nthreads;		/* SMT siblings including this CPU, 0 unknown */
+	int next_thread;	/* next higher SMT sibling, -1 none; the
+				 * siblings of a core run from .core on */
 };
 
 struct topo_node {
@@ -88,6 +89,9 @@ enum topo_flags {
 int topo_load(struct topo *t, const struct sysroot *root, unsigned int flags,
 	      char *err, size_t errlen);
 void topo_free(struct topo *t);
+
+/* The SMT siblings of cpu, including cpu (empty when unknown). */
+int topo_siblings(const struct topo *t, int cpu, struct cpuset *out);
 
 /* The topo_node for a NUMA node id, or NULL. */
 const struct topo_node *topo_node_by_id(const struct topo *t, int id);

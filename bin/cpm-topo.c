@@ -1,0 +1,1034 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cpm-topo: what the machine looks like.  Sockets, dies, cores, SMT
+ * threads, L3 groups and NUMA nodes; cpulist queries over them; placement
+ * checks; and a dump of every file cpm reads, for replay with --sysroot.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "json.h"
+#include "topo.h"
+#include "topodump.h"
+
+struct ctx {
+	const char *sysroot;
+	struct sysroot root;
+	struct topo topo;
+	bool loaded;
+};
+
+static void
+usage(void)
+{
+	printf(
+"Usage: cpm-topo [--sysroot DIR] [-e | --json]\n"
+"       cpm-topo [--sysroot DIR] cpus SELECTOR... [--and SEL]... [--not SEL]... [--count]\n"
+"       cpm-topo [--sysroot DIR] nodes CPULIST\n"
+"       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
+"       cpm-topo [--sysroot DIR] dump DIR\n"
+"\n"
+"Show the machine's CPU topology and answer cpulist questions about it.\n"
+"\n"
+"Options:\n"
+"  -e, --extended     one row per possible CPU: CPU NODE SOCKET DIE CORE L3 ONLINE\n"
+"  -j, --json         the whole topology as one JSON document\n"
+"      --sysroot DIR  read sys/ and proc/ below DIR (env CPM_SYSROOT)\n"
+"  -h, --help         show this help\n"
+"  -V, --version      show the version\n"
+"\n"
+"Commands:\n"
+"  cpus SELECTOR...   print the union of the selectors as a cpulist, then\n"
+"                     intersect with each --and and remove each --not;\n"
+"                     --count prints the number of CPUs instead.\n"
+"  nodes CPULIST      print the NUMA nodes that hold those CPUs\n"
+"  check CPULIST      print 'warning: ...'/'error: ...' findings about a\n"
+"                     placement; exit 3 when there are any.  --policy\n"
+"                     compact (default) or local want one node, spread\n"
+"                     wants several; --nodes names the nodes allowed.\n"
+"  dump DIR           copy every file cpm reads into DIR (for --sysroot)\n"
+"\n"
+"Selectors: a cpulist, '-' (stdin), all (possible), present, online,\n"
+"offline, isolated, allowed, node:N, socket:N, die:S.D, l3:N, siblings:CPU\n"
+"(the CPU and its SMT siblings), thread:K (the K-th thread of every core).\n"
+"Topology selectors (node, socket, die, l3, thread) yield online CPUs.\n"
+"CORE is the lowest CPU of a core's SMT siblings; L3 is the cache id.\n"
+"\n"
+"Exit status: 0 success, 1 failure, 2 invalid input, 3 check findings.\n");
+}
+
+static struct topo *
+load(struct ctx *c)
+{
+	char err[512];
+	int r;
+
+	if (c->loaded)
+		return &c->topo;
+	r = sysroot_open(&c->root, c->sysroot);
+	if (r < 0)
+		cli_die(EXIT_USAGE, "cannot open sysroot '%s': %s",
+			c->sysroot ? c->sysroot : getenv("CPM_SYSROOT"),
+			strerror(-r));
+	r = topo_load(&c->topo, &c->root, TOPO_PROCESS, err, sizeof(err));
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(c->root.live ? EXIT_FAIL : EXIT_USAGE, "%s", err);
+	c->loaded = true;
+	return &c->topo;
+}
+
+static void
+oom(void)
+{
+	cli_die(EXIT_FAIL, "out of memory");
+}
+
+/* Parse a cpulist argument and insist that its CPUs exist. */
+static void
+parse_cpus_arg(struct ctx *c, const char *what, const char *arg,
+	       struct cpuset *s)
+{
+	char err[512];
+
+	cli_parse_cpulist(what, arg, s);
+	if (topo_check_possible(load(c), s, err, sizeof(err)) < 0)
+		cli_die(EXIT_USAGE, "invalid %s '%s': %s", what,
+			strcmp(arg, "-") ? arg : "-", err);
+}
+
+/* ---- summary ---- */
+
+static void
+print_list_field(const char *label, const struct cpuset *s)
+{
+	char *l = cpuset_to_list(s);
+
+	if (l == NULL)
+		oom();
+	printf("%-22s%s\n", label, *l ? l : "-");
+	free(l);
+}
+
+static void
+print_kb(int64_t kb)
+{
+	if (kb < 0)
+		printf("?");
+	else if (kb >= 10 * 1024 * 1024)
+		printf("%.1f GiB", (double)kb / (1024.0 * 1024.0));
+	else
+		printf("%lld MiB", (long long)(kb / 1024));
+}
+
+/* Counts of distinct values over online CPUs. */
+static void
+shape(const struct topo *t, int *dies_per_socket, int *cores_per_socket)
+{
+	int i, maxd = 0, maxc = 0;
+
+	for (i = 0; i < t->nsockets; i++) {
+		struct cpuset dies = CPUSET_INIT;
+		int cpu, cores = 0;
+
+		cpuset_for_each(cpu, &t->sockets[i].cpus) {
+			const struct topo_cpu *tc = &t->cpus[cpu];
+
+			if (tc->die >= 0 && cpuset_set(&dies, (unsigned int)tc->die) < 0)
+				oom();
+			if (tc->core == cpu)
+				cores++;
+		}
+		if ((int)cpuset_count(&dies) > maxd)
+			maxd = (int)cpuset_count(&dies);
+		if (cores > maxc)
+			maxc = cores;
+		cpuset_free(&dies);
+	}
+	*dies_per_socket = maxd;
+	*cores_per_socket = maxc;
+}
+
+static void
+print_summary(struct ctx *c)
+{
+	struct topo *t = load(c);
+	int i, j, dies, cores;
+
+	print_list_field("Possible CPUs:", &t->possible);
+	print_list_field("Present CPUs:", &t->present);
+	print_list_field("Online CPUs:", &t->online);
+	print_list_field("Offline CPUs:", &t->offline);
+	print_list_field("Isolated CPUs:", &t->isolated);
+	shape(t, &dies, &cores);
+	printf("%-22s%d\n", "Sockets:", t->nsockets);
+	printf("%-22s%d\n", "Dies per socket:", dies);
+	printf("%-22s%d\n", "Cores per socket:", cores);
+	printf("%-22s%d\n", "Threads per core:", t->threads_per_core);
+	for (i = 0; i < t->nsockets; i++) {
+		char label[40];
+
+		snprintf(label, sizeof(label), "Socket %d CPUs:", t->sockets[i].id);
+		print_list_field(label, &t->sockets[i].cpus);
+	}
+	printf("%-22s%d\n", "NUMA nodes:", t->nnodes);
+	for (i = 0; i < t->nnodes; i++) {
+		const struct topo_node *n = &t->nodes[i];
+		char label[40], *l = cpuset_to_list(&n->cpus);
+
+		if (l == NULL)
+			oom();
+		snprintf(label, sizeof(label), "NUMA node %d:", n->id);
+		printf("%-22sCPUs %s, memory ", label, *l ? l : "-");
+		print_kb(n->mem_total_kb);
+		printf(" total, ");
+		print_kb(n->mem_free_kb);
+		printf(" free\n");
+		free(l);
+	}
+	if (t->nnodes > 0 && t->nodes[0].distance) {
+		printf("NUMA distances:\n%6s", "node");
+		for (j = 0; j < t->nnodes; j++)
+			printf(" %5d", t->nodes[j].id);
+		printf("\n");
+		for (i = 0; i < t->nnodes; i++) {
+			printf("%6d", t->nodes[i].id);
+			for (j = 0; j < t->nnodes; j++)
+				if (t->nodes[i].distance)
+					printf(" %5d", t->nodes[i].distance[j]);
+				else
+					printf(" %5s", "-");
+			printf("\n");
+		}
+	}
+	printf("%-22s%d\n", "L3 groups:", t->nl3);
+	for (i = 0; i < t->nl3; i++) {
+		char label[40], *l = cpuset_to_list(&t->l3s[i].cpus);
+
+		if (l == NULL)
+			oom();
+		snprintf(label, sizeof(label), "L3 %d:", t->l3s[i].id);
+		printf("%-22sCPUs %s, size ", label, l);
+		if (t->l3s[i].size_kb < 0)
+			printf("?\n");
+		else if (t->l3s[i].size_kb % 1024 == 0)
+			printf("%lld MiB\n", (long long)(t->l3s[i].size_kb / 1024));
+		else
+			printf("%lld KiB\n", (long long)t->l3s[i].size_kb);
+		free(l);
+	}
+	print_list_field("Allowed CPUs:", &t->allowed);
+	if (t->cpu_limit >= 0)
+		printf("%-22s%.2f CPUs\n", "CPU limit:", t->cpu_limit);
+	else
+		printf("%-22s%s\n", "CPU limit:", "none");
+}
+
+/* ---- -e ---- */
+
+static void
+put_id(struct strbuf *sb, int v, int width)
+{
+	if (v < 0)
+		strbuf_printf(sb, " %*s", width, "-");
+	else
+		strbuf_printf(sb, " %*d", width, v);
+}
+
+static void
+print_extended(struct ctx *c)
+{
+	struct topo *t = load(c);
+	struct strbuf sb;
+	int cpu;
+
+	strbuf_init(&sb);
+	strbuf_puts(&sb, "CPU NODE SOCKET DIE CORE L3 ONLINE\n");
+	cpuset_for_each(cpu, &t->possible) {
+		const struct topo_cpu *tc = &t->cpus[cpu];
+
+		strbuf_printf(&sb, "%3d", cpu);
+		put_id(&sb, tc->node, 4);
+		put_id(&sb, tc->socket, 6);
+		put_id(&sb, tc->die, 3);
+		put_id(&sb, tc->core, 4);
+		put_id(&sb, tc->l3 >= 0 ? t->l3s[tc->l3].id : -1, 2);
+		strbuf_printf(&sb, " %6s\n", tc->online ? "yes" : "no");
+	}
+	if (sb.oom)
+		oom();
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_free(&sb);
+}
+
+/* ---- --json ---- */
+
+static void
+json_id(struct json *j, const char *key, int v)
+{
+	json_key(j, key);
+	if (v < 0)
+		json_null(j);
+	else
+		json_int(j, v);
+}
+
+static void
+json_list(struct json *j, const char *key, const struct cpuset *s)
+{
+	char *l = cpuset_to_list(s);
+
+	if (l == NULL)
+		oom();
+	json_key(j, key);
+	json_str(j, l);
+	free(l);
+}
+
+static void
+print_json(struct ctx *c)
+{
+	struct topo *t = load(c);
+	struct cpuset sib = CPUSET_INIT;
+	struct strbuf sb;
+	struct json j;
+	int cpu, i, k;
+
+	strbuf_init(&sb);
+	json_init(&j, &sb);
+	json_obj_begin(&j);
+	json_list(&j, "possible", &t->possible);
+	json_list(&j, "present", &t->present);
+	json_list(&j, "online", &t->online);
+	json_list(&j, "offline", &t->offline);
+	json_list(&j, "isolated", &t->isolated);
+	json_list(&j, "allowed", &t->allowed);
+	json_key(&j, "threads_per_core");
+	json_int(&j, t->threads_per_core);
+	json_key(&j, "cpu_limit");
+	if (t->cpu_limit >= 0)
+		json_double(&j, t->cpu_limit, 3);
+	else
+		json_null(&j);
+	json_key(&j, "cpus");
+	json_arr_begin(&j);
+	cpuset_for_each(cpu, &t->possible) {
+		const struct topo_cpu *tc = &t->cpus[cpu];
+
+		json_obj_begin(&j);
+		json_id(&j, "cpu", cpu);
+		json_key(&j, "online");
+		json_bool(&j, tc->online);
+		json_id(&j, "node", tc->node);
+		json_id(&j, "socket", tc->socket);
+		json_id(&j, "die", tc->die);
+		json_id(&j, "core", tc->core);
+		json_id(&j, "core_id", tc->core_id);
+		json_id(&j, "l3", tc->l3 >= 0 ? t->l3s[tc->l3].id : -1);
+		if (tc->core >= 0) {
+			if (topo_siblings(t, cpu, &sib) < 0)
+				oom();
+			json_list(&j, "siblings", &sib);
+		} else {
+			json_key(&j, "siblings");
+			json_null(&j);
+		}
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "nodes");
+	json_arr_begin(&j);
+	for (i = 0; i < t->nnodes; i++) {
+		const struct topo_node *n = &t->nodes[i];
+
+		json_obj_begin(&j);
+		json_id(&j, "node", n->id);
+		json_list(&j, "cpus", &n->cpus);
+		json_key(&j, "memory_total_kb");
+		if (n->mem_total_kb >= 0)
+			json_int(&j, n->mem_total_kb);
+		else
+			json_null(&j);
+		json_key(&j, "memory_free_kb");
+		if (n->mem_free_kb >= 0)
+			json_int(&j, n->mem_free_kb);
+		else
+			json_null(&j);
+		json_key(&j, "distances");
+		if (n->distance) {
+			json_arr_begin(&j);
+			for (k = 0; k < t->nnodes; k++)
+				json_int(&j, n->distance[k]);
+			json_arr_end(&j);
+		} else {
+			json_null(&j);
+		}
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "sockets");
+	json_arr_begin(&j);
+	for (i = 0; i < t->nsockets; i++) {
+		json_obj_begin(&j);
+		json_id(&j, "socket", t->sockets[i].id);
+		json_list(&j, "cpus", &t->sockets[i].cpus);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "l3");
+	json_arr_begin(&j);
+	for (i = 0; i < t->nl3; i++) {
+		json_obj_begin(&j);
+		json_id(&j, "id", t->l3s[i].id);
+		json_list(&j, "cpus", &t->l3s[i].cpus);
+		json_key(&j, "size_kb");
+		if (t->l3s[i].size_kb >= 0)
+			json_int(&j, t->l3s[i].size_kb);
+		else
+			json_null(&j);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+	strbuf_add(&sb, "\n", 1);
+	if (sb.oom)
+		oom();
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_free(&sb);
+	cpuset_free(&sib);
+}
+
+/* ---- cpus ---- */
+
+/* The number after "prefix:", or die naming the selector. */
+static int
+sel_number(const char *sel, const char *num)
+{
+	unsigned int v;
+
+	if (parse_uint(num, CPUSET_MAX_CPUS - 1, &v) < 0)
+		cli_die(EXIT_USAGE, "invalid selector '%s': not a number", sel);
+	return (int)v;
+}
+
+/*
+ * Resolve one selector into out.  Dies with exit 2 on a selector that is
+ * malformed or names something the machine does not have.
+ */
+static void
+resolve_selector(struct ctx *c, const char *sel, struct cpuset *out)
+{
+	struct topo *t;
+	const char *colon = strchr(sel, ':');
+	int id, cpu, found = 0;
+
+	cpuset_zero(out);
+	if (strcmp(sel, "-") == 0 || (sel[0] >= '0' && sel[0] <= '9') ||
+	    sel[0] == ',' || sel[0] == ' ' || sel[0] == '\0') {
+		parse_cpus_arg(c, "cpulist", sel, out);
+		return;
+	}
+	t = load(c);
+	if (strcmp(sel, "all") == 0 || strcmp(sel, "possible") == 0) {
+		if (cpuset_copy(out, &t->possible) < 0)
+			oom();
+		return;
+	}
+	if (strcmp(sel, "present") == 0) {
+		if (cpuset_copy(out, &t->present) < 0)
+			oom();
+		return;
+	}
+	if (strcmp(sel, "online") == 0) {
+		if (cpuset_copy(out, &t->online) < 0)
+			oom();
+		return;
+	}
+	if (strcmp(sel, "offline") == 0) {
+		if (cpuset_copy(out, &t->offline) < 0)
+			oom();
+		return;
+	}
+	if (strcmp(sel, "isolated") == 0) {
+		if (cpuset_copy(out, &t->isolated) < 0)
+			oom();
+		return;
+	}
+	if (strcmp(sel, "allowed") == 0) {
+		if (cpuset_copy(out, &t->allowed) < 0)
+			oom();
+		return;
+	}
+	if (colon == NULL)
+		cli_die(EXIT_USAGE, "unknown selector '%s'", sel);
+	if (startswith(sel, "node:")) {
+		const struct topo_node *n;
+
+		id = sel_number(sel, colon + 1);
+		n = topo_node_by_id(t, id);
+		if (n == NULL)
+			cli_die(EXIT_USAGE, "invalid selector '%s': no NUMA node %d",
+				sel, id);
+		if (cpuset_copy(out, &n->cpus) < 0)
+			oom();
+		cpuset_and(out, &t->online);
+		return;
+	}
+	if (startswith(sel, "socket:")) {
+		const struct topo_socket *s;
+
+		id = sel_number(sel, colon + 1);
+		s = topo_socket_by_id(t, id);
+		if (s == NULL)
+			cli_die(EXIT_USAGE, "invalid selector '%s': no socket %d",
+				sel, id);
+		if (cpuset_copy(out, &s->cpus) < 0)
+			oom();
+		return;
+	}
+	if (startswith(sel, "die:")) {
+		char buf[64];
+		char *dot;
+		int die;
+
+		snprintf(buf, sizeof(buf), "%s", colon + 1);
+		dot = strchr(buf, '.');
+		if (dot == NULL)
+			cli_die(EXIT_USAGE,
+				"invalid selector '%s': use die:SOCKET.DIE", sel);
+		*dot = '\0';
+		id = sel_number(sel, buf);
+		die = sel_number(sel, dot + 1);
+		cpuset_for_each(cpu, &t->online)
+			if (t->cpus[cpu].socket == id && t->cpus[cpu].die == die) {
+				if (cpuset_set(out, (unsigned int)cpu) < 0)
+					oom();
+				found = 1;
+			}
+		if (!found)
+			cli_die(EXIT_USAGE, "invalid selector '%s': no die %d in socket %d",
+				sel, die, id);
+		return;
+	}
+	if (startswith(sel, "l3:")) {
+		int i;
+
+		id = sel_number(sel, colon + 1);
+		for (i = 0; i < t->nl3; i++)
+			if (t->l3s[i].id == id) {
+				if (cpuset_copy(out, &t->l3s[i].cpus) < 0)
+					oom();
+				return;
+			}
+		cli_die(EXIT_USAGE, "invalid selector '%s': no L3 cache with id %d",
+			sel, id);
+	}
+	if (startswith(sel, "siblings:")) {
+		id = sel_number(sel, colon + 1);
+		if (id >= t->ncpus || !t->cpus[id].possible)
+			cli_die(EXIT_USAGE, "invalid selector '%s': CPU %d does not exist",
+				sel, id);
+		if (t->cpus[id].core < 0) {
+			if (cpuset_set(out, (unsigned int)id) < 0)
+				oom();
+			return;
+		}
+		if (topo_siblings(t, id, out) < 0)
+			oom();
+		return;
+	}
+	if (startswith(sel, "thread:")) {
+		int k = sel_number(sel, colon + 1);
+
+		cpuset_for_each(cpu, &t->online) {
+			const struct topo_cpu *tc = &t->cpus[cpu];
+			int n = 0, s;
+
+			if (tc->core != cpu)
+				continue;	/* visit each core once */
+			for (s = cpu; s >= 0 && n < k; s = t->cpus[s].next_thread)
+				n++;
+			if (s >= 0 && cpuset_set(out, (unsigned int)s) < 0)
+				oom();
+		}
+		if (k >= t->threads_per_core)
+			cli_die(EXIT_USAGE,
+				"invalid selector '%s': cores have at most %d thread%s",
+				sel, t->threads_per_core,
+				t->threads_per_core == 1 ? "" : "s");
+		return;
+	}
+	cli_die(EXIT_USAGE, "unknown selector '%s'", sel);
+}
+
+static int
+cmd_cpus(struct ctx *c, int argc, char **argv)
+{
+	struct cpuset result = CPUSET_INIT, sel = CPUSET_INIT;
+	const char **ands, **nots, **sels;
+	int na = 0, nn = 0, ns = 0, i;
+	bool count = false;
+
+	sels = calloc((size_t)argc + 1, sizeof(char *));
+	ands = calloc((size_t)argc + 1, sizeof(char *));
+	nots = calloc((size_t)argc + 1, sizeof(char *));
+	if (!sels || !ands || !nots)
+		oom();
+	/* Parse everything first: an error in the last word changes nothing. */
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--and") == 0 || strcmp(a, "--not") == 0) {
+			if (i + 1 >= argc)
+				cli_usage_error("option '%s' needs a selector", a);
+			if (a[2] == 'a')
+				ands[na++] = argv[++i];
+			else
+				nots[nn++] = argv[++i];
+		} else if (startswith(a, "--and=")) {
+			ands[na++] = a + 6;
+		} else if (startswith(a, "--not=")) {
+			nots[nn++] = a + 6;
+		} else if (strcmp(a, "--count") == 0 || strcmp(a, "-c") == 0) {
+			count = true;
+		} else if (a[0] == '-' && a[1] != '\0') {
+			cli_usage_error("unknown option '%s'", a);
+		} else {
+			sels[ns++] = a;
+		}
+	}
+	if (ns == 0)
+		cli_usage_error("cpus needs at least one selector");
+	for (i = 0; i < ns; i++) {
+		resolve_selector(c, sels[i], &sel);
+		if (cpuset_or(&result, &sel) < 0)
+			oom();
+	}
+	for (i = 0; i < na; i++) {
+		resolve_selector(c, ands[i], &sel);
+		cpuset_and(&result, &sel);
+	}
+	for (i = 0; i < nn; i++) {
+		resolve_selector(c, nots[i], &sel);
+		cpuset_andnot(&result, &sel);
+	}
+	if (count)
+		printf("%u\n", cpuset_count(&result));
+	else
+		cli_print_cpuset(&result);
+	cpuset_free(&result);
+	cpuset_free(&sel);
+	free(sels);
+	free(ands);
+	free(nots);
+	return EXIT_OK;
+}
+
+/* ---- nodes ---- */
+
+static int
+cmd_nodes(struct ctx *c, int argc, char **argv)
+{
+	struct cpuset cpus = CPUSET_INIT, nodes = CPUSET_INIT;
+
+	if (argc != 2)
+		cli_usage_error(argc < 2 ? "nodes needs a cpulist" :
+				"nodes takes one cpulist");
+	parse_cpus_arg(c, "cpulist", argv[1], &cpus);
+	if (topo_nodes_of(load(c), &cpus, &nodes) < 0)
+		oom();
+	cli_print_cpuset(&nodes);
+	cpuset_free(&cpus);
+	cpuset_free(&nodes);
+	return EXIT_OK;
+}
+
+/* ---- check ---- */
+
+struct findings {
+	int n;
+};
+
+static void __attribute__((format(printf, 3, 4)))
+finding(struct findings *f, const char *level, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s: ", level);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	f->n++;
+}
+
+/* A cpulist string for messages; freed by the caller. */
+static char *
+lst(const struct cpuset *s)
+{
+	char *l = cpuset_to_list(s);
+
+	if (l == NULL)
+		oom();
+	return l;
+}
+
+enum policy { POL_COMPACT, POL_SPREAD, POL_LOCAL };
+
+static int
+cmd_check(struct ctx *c, int argc, char **argv)
+{
+	struct cpuset cpus = CPUSET_INIT, want_nodes = CPUSET_INIT,
+		      tmp = CPUSET_INIT, nodes = CPUSET_INIT, sib = CPUSET_INIT,
+		      seen = CPUSET_INIT, socks = CPUSET_INIT, l3s = CPUSET_INIT;
+	const char *list = NULL, *nodes_arg = NULL;
+	enum policy pol = POL_COMPACT;
+	struct findings f = { 0 };
+	struct topo *t;
+	char *l;
+	int i, cpu, nnodes, need;
+	unsigned int ncpu;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = NULL;
+
+		if (strcmp(a, "--policy") == 0 || strcmp(a, "--nodes") == 0) {
+			if (i + 1 >= argc)
+				cli_usage_error("option '%s' needs an argument", a);
+			val = argv[++i];
+		} else if (startswith(a, "--policy=") || startswith(a, "--nodes=")) {
+			val = strchr(a, '=') + 1;
+		} else if (a[0] == '-' && a[1] != '\0') {
+			cli_usage_error("unknown option '%s'", a);
+		} else {
+			if (list)
+				cli_usage_error("check takes one cpulist");
+			list = a;
+			continue;
+		}
+		if (startswith(a, "--policy")) {
+			if (strcmp(val, "compact") == 0)
+				pol = POL_COMPACT;
+			else if (strcmp(val, "spread") == 0)
+				pol = POL_SPREAD;
+			else if (strcmp(val, "local") == 0)
+				pol = POL_LOCAL;
+			else
+				cli_usage_error("unknown policy '%s' (compact, spread or local)",
+						val);
+		} else {
+			nodes_arg = val;
+		}
+	}
+	if (list == NULL)
+		cli_usage_error("check needs a cpulist");
+	parse_cpus_arg(c, "cpulist", list, &cpus);
+	if (nodes_arg) {
+		char err[160];
+		char *text = cli_list_text(nodes_arg);
+		int r = cpuset_parse_list(text, &want_nodes, err, sizeof(err));
+
+		free(text);
+		if (r < 0)
+			cli_die(EXIT_USAGE, "invalid nodelist %s", err);
+	}
+	t = load(c);
+	ncpu = cpuset_count(&cpus);
+	if (ncpu == 0)
+		finding(&f, "error", "the cpulist is empty");
+
+	if (cpuset_copy(&tmp, &cpus) < 0)
+		oom();
+	cpuset_and(&tmp, &t->offline);
+	if (!cpuset_empty(&tmp)) {
+		l = lst(&tmp);
+		finding(&f, "error", "CPUs %s are offline", l);
+		free(l);
+	}
+	if (cpuset_copy(&tmp, &cpus) < 0)
+		oom();
+	cpuset_and(&tmp, &t->isolated);
+	if (!cpuset_empty(&tmp)) {
+		l = lst(&tmp);
+		finding(&f, "warning",
+			"CPUs %s are isolated (isolcpus): the scheduler will not balance work across them",
+			l);
+		free(l);
+	}
+	if (t->allowed_known) {
+		if (cpuset_copy(&tmp, &cpus) < 0)
+			oom();
+		cpuset_andnot(&tmp, &t->allowed);
+		cpuset_andnot(&tmp, &t->offline);
+		if (!cpuset_empty(&tmp)) {
+			l = lst(&tmp);
+			finding(&f, "warning",
+				"CPUs %s are outside the CPUs this process may use", l);
+			free(l);
+		}
+	}
+	/* Nodes: existence, then membership. */
+	cpuset_for_each(i, &want_nodes)
+		if (topo_node_by_id(t, i) == NULL)
+			finding(&f, "error", "NUMA node %d does not exist", i);
+	if (topo_nodes_of(t, &cpus, &nodes) < 0)
+		oom();
+	if (nodes_arg) {
+		if (topo_cpus_of_nodes(t, &want_nodes, &tmp) < 0)
+			oom();
+		cpuset_and(&tmp, &cpus);
+		{
+			struct cpuset out = CPUSET_INIT;
+
+			if (cpuset_copy(&out, &cpus) < 0)
+				oom();
+			cpuset_andnot(&out, &tmp);
+			if (!cpuset_empty(&out)) {
+				char *nl = lst(&want_nodes);
+
+				l = lst(&out);
+				finding(&f, "error", "CPUs %s are outside NUMA nodes %s",
+					l, nl);
+				free(l);
+				free(nl);
+			}
+			cpuset_free(&out);
+		}
+	}
+	nnodes = (int)cpuset_count(&nodes);
+	/* The fewest nodes that could hold this many online CPUs. */
+	{
+		unsigned int *sizes = calloc((size_t)t->nnodes + 1, sizeof(*sizes));
+		unsigned int sum = 0;
+		int k;
+
+		if (sizes == NULL)
+			oom();
+		for (k = 0; k < t->nnodes; k++)
+			sizes[k] = cpuset_count_and(&t->nodes[k].cpus, &t->online);
+		/* largest first */
+		for (k = 0; k < t->nnodes; k++) {
+			int m, best = k;
+
+			for (m = k + 1; m < t->nnodes; m++)
+				if (sizes[m] > sizes[best])
+					best = m;
+			{
+				unsigned int x = sizes[k];
+
+				sizes[k] = sizes[best];
+				sizes[best] = x;
+			}
+		}
+		need = 0;
+		for (k = 0; k < t->nnodes && sum < ncpu; k++) {
+			sum += sizes[k];
+			need++;
+		}
+		free(sizes);
+	}
+	l = lst(&nodes);
+	if (pol == POL_LOCAL && nnodes > 1)
+		finding(&f, "error", "CPUs span %d NUMA nodes (%s); local placement needs one",
+			nnodes, l);
+	else if (pol == POL_COMPACT && nnodes > need && nnodes > 1)
+		finding(&f, "warning",
+			"CPUs span %d NUMA nodes (%s) where %d would hold them; memory access will cross nodes",
+			nnodes, l, need);
+	else if (pol == POL_SPREAD && nnodes == 1 && t->nnodes > 1 && ncpu > 1)
+		finding(&f, "warning",
+			"all CPUs are on NUMA node %s; spread placement wants several nodes",
+			l);
+	free(l);
+	/* Sockets and L3 groups for compact placement. */
+	cpuset_for_each(cpu, &cpus) {
+		if (cpu >= t->ncpus)
+			continue;
+		if (t->cpus[cpu].socket >= 0 &&
+		    cpuset_set(&socks, (unsigned int)t->cpus[cpu].socket) < 0)
+			oom();
+		if (t->cpus[cpu].l3 >= 0 &&
+		    cpuset_set(&l3s, (unsigned int)t->cpus[cpu].l3) < 0)
+			oom();
+	}
+	if (pol != POL_SPREAD && cpuset_count(&socks) > 1 && t->nsockets > 1) {
+		bool fits = false;
+
+		for (i = 0; i < t->nsockets; i++)
+			if (cpuset_count_and(&t->sockets[i].cpus, &t->online) >= ncpu)
+				fits = true;
+		if (fits) {
+			l = lst(&socks);
+			finding(&f, "warning", "CPUs span sockets %s where one would hold them",
+				l);
+			free(l);
+		}
+	}
+	if (pol != POL_SPREAD && cpuset_count(&l3s) > 1) {
+		bool fits = false;
+
+		for (i = 0; i < t->nl3; i++)
+			if (cpuset_count(&t->l3s[i].cpus) >= ncpu)
+				fits = true;
+		if (fits) {
+			finding(&f, "warning",
+				"CPUs span %u L3 caches where one would hold them",
+				cpuset_count(&l3s));
+		}
+	}
+	/* Half-used cores: an SMT sibling outside the list shares the core. */
+	cpuset_for_each(cpu, &cpus) {
+		if (cpu >= t->ncpus || t->cpus[cpu].core < 0 ||
+		    cpuset_isset(&seen, (unsigned int)t->cpus[cpu].core))
+			continue;
+		if (cpuset_set(&seen, (unsigned int)t->cpus[cpu].core) < 0 ||
+		    topo_siblings(t, cpu, &sib) < 0)
+			oom();
+		if (!cpuset_subset(&sib, &cpus)) {
+			char *in, *out;
+
+			if (cpuset_copy(&tmp, &sib) < 0)
+				oom();
+			cpuset_and(&tmp, &cpus);
+			in = lst(&tmp);
+			if (cpuset_copy(&tmp, &sib) < 0)
+				oom();
+			cpuset_andnot(&tmp, &cpus);
+			out = lst(&tmp);
+			finding(&f, "warning",
+				"core %d is half used: CPU %s in the list shares it with sibling %s outside it",
+				t->cpus[cpu].core, in, out);
+			free(in);
+			free(out);
+		}
+	}
+	cpuset_free(&cpus);
+	cpuset_free(&want_nodes);
+	cpuset_free(&tmp);
+	cpuset_free(&nodes);
+	cpuset_free(&sib);
+	cpuset_free(&seen);
+	cpuset_free(&socks);
+	cpuset_free(&l3s);
+	return f.n ? EXIT_UNSAT : EXIT_OK;
+}
+
+/* ---- dump ---- */
+
+static int
+cmd_dump(struct ctx *c, int argc, char **argv)
+{
+	char err[512];
+	int r;
+
+	if (argc != 2)
+		cli_usage_error(argc < 2 ? "dump needs a directory" :
+				"dump takes one directory");
+	r = sysroot_open(&c->root, c->sysroot);
+	if (r < 0)
+		cli_die(EXIT_USAGE, "cannot open sysroot '%s': %s",
+			c->sysroot ? c->sysroot : getenv("CPM_SYSROOT"),
+			strerror(-r));
+	r = topo_dump(&c->root, argv[1], err, sizeof(err));
+	if (r == -EEXIST || r == -EINVAL)
+		cli_die(EXIT_USAGE, "%s", err);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", err);
+	return EXIT_OK;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "extended", no_argument, NULL, 'e' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "sysroot", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ctx c = { 0 };
+	int opt, mode = 0, status = EXIT_OK;
+	const char *cmd;
+
+	cli_init("cpm-topo");
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:ejhV", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+		case 'j':
+			if (mode && mode != opt)
+				cli_usage_error("--extended and --json cannot be combined");
+			mode = opt;
+			break;
+		case 'S':
+			c.sysroot = optarg;
+			break;
+		case 'h':
+			usage();
+			cli_exit(EXIT_OK);
+		case 'V':
+			cli_version();
+		case ':':
+			cli_usage_error("option '%s' needs an argument",
+					argv[optind - 1]);
+		default:
+			cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	/* --sysroot may also follow the command. */
+	{
+		int i, k = 0;
+
+		for (i = 0; i < argc; i++) {
+			if (strcmp(argv[i], "--sysroot") == 0) {
+				if (i + 1 >= argc)
+					cli_usage_error("option '--sysroot' needs a directory");
+				c.sysroot = argv[++i];
+			} else if (startswith(argv[i], "--sysroot=")) {
+				c.sysroot = argv[i] + 10;
+			} else {
+				argv[k++] = argv[i];
+			}
+		}
+		argc = k;
+	}
+	if (argc == 0) {
+		if (mode == 'e')
+			print_extended(&c);
+		else if (mode == 'j')
+			print_json(&c);
+		else
+			print_summary(&c);
+		cli_exit(EXIT_OK);
+	}
+	if (mode)
+		cli_usage_error("-e and --json go without a command");
+	cmd = argv[0];
+	if (strcmp(cmd, "cpus") == 0)
+		status = cmd_cpus(&c, argc, argv);
+	else if (strcmp(cmd, "nodes") == 0)
+		status = cmd_nodes(&c, argc, argv);
+	else if (strcmp(cmd, "check") == 0)
+		status = cmd_check(&c, argc, argv);
+	else if (strcmp(cmd, "dump") == 0)
+		status = cmd_dump(&c, argc, argv);
+	else
+		cli_usage_error("unknown command '%s'", cmd);
+	if (c.loaded)
+		topo_free(&c.topo);
+	cli_exit(status);
+}

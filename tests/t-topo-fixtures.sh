@@ -1,0 +1,145 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cpm-topo on real machines' sysfs/procfs trees (hwloc's test suite),
+# checked against lscpu reading the same trees and against the kernel
+# files themselves.
+. "$(dirname "$0")/lib.sh"
+
+if [ ! -d "$FIXTURES/hwloc" ]; then
+	skip "hwloc machine trees" "no fixtures in $FIXTURES/hwloc"
+	exit 0
+fi
+command -v lscpu >/dev/null || { skip "hwloc machine trees" "no lscpu"; exit 0; }
+
+# part COLUMN_FROM_CPM: "cpu rep" of cpm's -e column for online CPUs.
+cpm_part() {
+	awk -v col="$2" 'NR > 1 && $7 == "yes" { print $1, $col }' "$1" |
+	    awk -f "$CPM_TOP/tests/partition.awk"
+}
+lscpu_part() {
+	awk -F, -v col="$2" '!/^#/ { print $1, $col }' "$1" |
+	    awk -f "$CPM_TOP/tests/partition.awk"
+}
+
+for tb in "$FIXTURES"/hwloc/*.tar.bz2; do
+	name=$(basename "$tb" .tar.bz2)
+	root=$(fixture_tree "$name") || { not_ok "$name: unpack"; continue; }
+	sys=$root/sys/devices/system
+	if [ ! -d "$sys/cpu" ]; then
+		skip "$name" "no CPU topology in the tree"
+		continue
+	fi
+	run cpm-topo --sysroot "$root" -e
+	if [ "$rc" != 0 ]; then
+		not_ok "$name: cpm-topo -e reads the tree" "$(show)"
+		continue
+	fi
+	printf '%s' "$out" >"$T_TMP/e"
+	# The kernel's own online list, when the tree has one.
+	if [ -f "$sys/cpu/online" ]; then
+		want=$(cat "$sys/cpu/online")
+		got=$(cpm-topo --sysroot "$root" cpus online)
+		assert "$name: online CPUs are the kernel's list" "$got" "$want"
+	fi
+	# Every node directory is a node, with the kernel's cpulist.
+	nodes_ok=1 nodes_msg=
+	for nd in "$sys"/node/node[0-9]*; do
+		[ -d "$nd" ] || continue
+		n=${nd##*/node}
+		[ -f "$nd/cpulist" ] || continue
+		kern=$(tr -d '\n' <"$nd/cpulist")
+		# node:N yields online CPUs; compare on the kernel list ∩ online.
+		got=$(cpm-topo --sysroot "$root" cpus node:"$n")
+		want=$(cpm-topo --sysroot "$root" cpus "${kern:-}" --and online 2>/dev/null)
+		if [ -n "$kern" ] && [ "$got" != "$want" ]; then
+			nodes_ok=0 nodes_msg="node $n: got '$got' want '$want' (kernel '$kern')"
+		fi
+	done
+	if [ $nodes_ok = 1 ]; then ok "$name: NUMA nodes hold the kernel's CPUs"
+	else not_ok "$name: NUMA nodes hold the kernel's CPUs" "$nodes_msg"; fi
+
+	# The kernel's own topology files, read by an independent reader.
+	online=$(awk 'NR > 1 && $7 == "yes" { printf "%s ", $1 }' "$T_TMP/e")
+	nodes=$(ls "$sys/node" 2>/dev/null | sed -n 's/^node\([0-9][0-9]*\)$/\1/p' | tr '\n' ' ')
+	awk -v root="$root" -v cpus="$online" -v nodes="$nodes" \
+	    -f "$CPM_TOP/tests/kernel-oracle.awk" >"$T_TMP/k"
+	for what in "cores (SMT siblings):5:2" "sockets:3:3"; do
+		label=${what%%:*} cols=${what#*:}
+		cpm_part "$T_TMP/e" "${cols%:*}" >"$T_TMP/c.part"
+		awk -v col="${cols#*:}" '{ print $1, $col }' "$T_TMP/k" |
+		    awk -f "$CPM_TOP/tests/partition.awk" >"$T_TMP/k.part"
+		if cmp -s "$T_TMP/c.part" "$T_TMP/k.part"; then
+			ok "$name: $label match the kernel's files"
+		else
+			not_ok "$name: $label match the kernel's files" \
+			    "$(diff "$T_TMP/k.part" "$T_TMP/c.part" | head -8)"
+		fi
+	done
+	awk 'NR > 1 && $7 == "yes" { print $1, $2 }' "$T_TMP/e" >"$T_TMP/c.node"
+	awk '{ print $1, $4 }' "$T_TMP/k" >"$T_TMP/k.node"
+	if cmp -s "$T_TMP/c.node" "$T_TMP/k.node"; then
+		ok "$name: NUMA node of every CPU matches the kernel's files"
+	else
+		not_ok "$name: NUMA node of every CPU matches the kernel's files" \
+		    "$(diff "$T_TMP/k.node" "$T_TMP/c.node" | head -8)"
+	fi
+
+	# lscpu as a second independent reader of the same tree.  lscpu
+	# 2.38 groups cores by core_id, which is wrong where core ids repeat
+	# without SMT (nvidia-dgx-gb10), and trusts sibling lists over
+	# package ids in the hand-edited conflict tree; cpm follows the
+	# kernel's thread_siblings_list and physical_package_id there.
+	case $name in
+	nvidia-dgx-gb10*) lscpu_skip_core=1 ;;
+	*) lscpu_skip_core=0 ;;
+	esac
+	case $name in
+	40intel64-4n10c+pci-conflicts) lscpu_skip_sock=1 ;;
+	*) lscpu_skip_sock=0 ;;
+	esac
+	if ! lscpu --sysroot "$root" -p=CPU,CORE,SOCKET,NODE,CACHE >"$T_TMP/l" 2>"$T_TMP/lerr" ||
+	    ! grep -q '^[0-9]' "$T_TMP/l" ||
+	    ! awk -F, '!/^#/ && $2 == "" { exit 1 }' "$T_TMP/l"; then
+		skip "$name: agrees with lscpu" "lscpu cannot read this tree"
+		continue
+	fi
+	if [ $lscpu_skip_core = 0 ]; then
+		cpm_part "$T_TMP/e" 5 >"$T_TMP/c.core"
+		lscpu_part "$T_TMP/l" 2 >"$T_TMP/l.core"
+		if cmp -s "$T_TMP/c.core" "$T_TMP/l.core"; then
+			ok "$name: cores agree with lscpu"
+		else
+			not_ok "$name: cores agree with lscpu" \
+			    "$(diff "$T_TMP/l.core" "$T_TMP/c.core" | head -8)"
+		fi
+	fi
+	if [ $lscpu_skip_sock = 0 ]; then
+		cpm_part "$T_TMP/e" 3 >"$T_TMP/c.sock"
+		lscpu_part "$T_TMP/l" 3 >"$T_TMP/l.sock"
+		if cmp -s "$T_TMP/c.sock" "$T_TMP/l.sock"; then
+			ok "$name: sockets agree with lscpu"
+		else
+			not_ok "$name: sockets agree with lscpu" \
+			    "$(diff "$T_TMP/l.sock" "$T_TMP/c.sock" | head -8)"
+		fi
+	fi
+	awk -F, '!/^#/ { print $1, ($4 == "" ? "-" : $4) }' "$T_TMP/l" >"$T_TMP/l.node"
+	if cmp -s "$T_TMP/c.node" "$T_TMP/l.node"; then
+		ok "$name: NUMA node of every CPU agrees with lscpu"
+	else
+		not_ok "$name: NUMA node of every CPU agrees with lscpu" \
+		    "$(diff "$T_TMP/l.node" "$T_TMP/c.node" | head -8)"
+	fi
+	# L3 groups, when lscpu shows a fourth cache level column.
+	if awk -F, '!/^#/ { exit !(split($5, a, ":") >= 4) }' "$T_TMP/l"; then
+		awk -F, '!/^#/ { split($5, a, ":"); print $1, a[4] }' "$T_TMP/l" |
+		    awk -f "$CPM_TOP/tests/partition.awk" >"$T_TMP/l.l3"
+		cpm_part "$T_TMP/e" 6 >"$T_TMP/c.l3"
+		if cmp -s "$T_TMP/c.l3" "$T_TMP/l.l3"; then
+			ok "$name: L3 groups agree with lscpu"
+		else
+			not_ok "$name: L3 groups agree with lscpu" \
+			    "$(diff "$T_TMP/l.l3" "$T_TMP/c.l3" | head -8)"
+		fi
+	fi
+done

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The cpulist grammar: the kernel's parselist test vectors, every error
+ * case of the kernel parser, and what cpm adds (no leading zeros, no
+ * silent truncation, a named offending part), plus set algebra.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cpuset.h"
+#include "unit.h"
+
+static char *
+roundtrip(const char *in, int *rc, char *err, size_t errlen)
+{
+	static char out[4096];
+	struct cpuset s = CPUSET_INIT;
+	char *l;
+
+	*rc = cpuset_parse_list(in, &s, err, errlen);
+	if (*rc < 0) {
+		cpuset_free(&s);
+		return NULL;
+	}
+	l = cpuset_to_list(&s);
+	snprintf(out, sizeof(out), "%s", l);
+	free(l);
+	cpuset_free(&s);
+	return out;
+}
+
+static void
+valid(const char *in, const char *want)
+{
+	char name[256], err[160];
+	int rc;
+	char *got = roundtrip(in, &rc, err, sizeof(err));
+
+	snprintf(name, sizeof(name), "parse '%s' gives '%s'", in, want);
+	if (got == NULL)
+		printf("# error: %s\n", err);
+	CHECK_STR(name, got, want);
+}
+
+static void
+invalid(const char *in, int want_rc, const char *want_part)
+{
+	char name[256], err[160];
+	int rc;
+	char *got = roundtrip(in, &rc, err, sizeof(err));
+
+	snprintf(name, sizeof(name), "parse '%s' fails and names '%s'", in,
+		 want_part);
+	if (got != NULL || rc != want_rc || strstr(err, want_part) == NULL)
+		printf("# rc=%d err='%s' got='%s'\n", rc, err, got ? got : "");
+	CHECK(name, got == NULL && rc == want_rc && strstr(err, want_part) != NULL);
+}
+
+static void
+test_grammar(void)
+{
+	/* Kernel lib/test_bitmap.c parselist_tests[] (the ones without 'N'). */
+	valid("0", "0");
+	valid("1", "1");
+	valid("0-15", "0-15");
+	valid("16-31", "16-31");
+	valid("0-31:1/2", "0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30");
+	valid("1-31:1/2", "1,3,5,7,9,11,13,15,17,19,21,23,25,27,29,31");
+	valid("0-31:1/4", "0,4,8,12,16,20,24,28");
+	valid("1-31:1/4", "1,5,9,13,17,21,25,29");
+	valid("0-31:4/4", "0-31");
+	valid("0-31:3/4", "0-2,4-6,8-10,12-14,16-18,20-22,24-26,28-30");
+	valid("1-10:8/12,8-31:24/29,0-31:0/3", "1-31");
+	valid("0-1023:2/256", "0-1,256-257,512-513,768-769");
+	valid("100-200:2/25", "100-101,125-126,150-151,175-176,200");
+	valid("0-0:0/1", "");
+	valid("  ,,  0-31:3/4  ,, 32-63:4/4  ,,  ",
+	      "0-2,4-6,8-10,12-14,16-18,20-22,24-26,28-30,32-63");
+	valid("", "");
+	valid("\n", "");
+	valid(",,  ,, ,", "");
+	valid(" , ,\n", "");
+	valid("0-3\n", "0-3");
+	valid("3,2,1,0", "0-3");
+	valid("0 1\t2,3", "0-3");
+	valid("8191", "8191");
+	valid("0-8191", "0-8191");
+	valid("63-64", "63-64");
+	valid("5,5,5", "5");
+
+	/* The kernel's error cases. */
+	invalid("10-1", -EINVAL, "'10-1'");
+	invalid("0-31:1/0", -EINVAL, "'0-31:1/0'");
+	invalid("0-31:0/0", -EINVAL, "'0-31:0/0'");
+	invalid("0-31:10/1", -EINVAL, "'0-31:10/1'");
+	invalid("5:1/2", -EINVAL, "'5:1/2'");
+	invalid("0-98765432123456789:10/1", -ERANGE, "too large");
+	invalid("-1", -EINVAL, "'-1'");
+	invalid("-0", -EINVAL, "'-0'");
+	invalid("a-31", -EINVAL, "'a-31'");
+	invalid("0-a1", -EINVAL, "'0-a1'");
+	invalid("0-31:", -EINVAL, "'0-31:'");
+	invalid("0-31:0", -EINVAL, "'0-31:0'");
+	invalid("0-31:0/", -EINVAL, "'0-31:0/'");
+	invalid("0-\n", -EINVAL, "'0-'");
+	invalid("al", -EINVAL, "'al'");
+	invalid("0 - 3", -EINVAL, "'-'");
+	/* What cpm adds. */
+	invalid("4294967297", -ERANGE, "'4294967297': number too large");
+	invalid("65536", -ERANGE, "too large");
+	invalid("01", -EINVAL, "'01'");
+	invalid("08", -EINVAL, "'08'");
+	invalid("0x1", -EINVAL, "'0x1'");
+	invalid("1,2,x", -EINVAL, "'x'");
+	invalid("3;4", -EINVAL, "'3;4'");
+	invalid("0-3\n4", -EINVAL, "after the end");
+	invalid("+1", -EINVAL, "'+1'");
+	invalid("!1", -EINVAL, "'!1'");
+	invalid("0-10:3", -EINVAL, "'0-10:3'");
+}
+
+static void
+test_algebra(void)
+{
+	struct cpuset a = CPUSET_INIT, b = CPUSET_INIT, c = CPUSET_INIT;
+	char *l;
+
+	cpuset_parse_list("0-3,100,8000", &a, NULL, 0);
+	cpuset_parse_list("2-5,8000", &b, NULL, 0);
+	CHECK("count over several words", cpuset_count(&a) == 6);
+	CHECK("last of a sparse set", cpuset_last(&a) == 8000);
+	CHECK("next skips empty words", cpuset_next(&a, 100) == 8000);
+	cpuset_copy(&c, &a);
+	cpuset_and(&c, &b);
+	l = cpuset_to_list(&c);
+	CHECK_STR("and", l, "2-3,8000");
+	free(l);
+	cpuset_copy(&c, &a);
+	cpuset_andnot(&c, &b);
+	l = cpuset_to_list(&c);
+	CHECK_STR("andnot", l, "0-1,100");
+	free(l);
+	cpuset_copy(&c, &b);
+	cpuset_or(&c, &a);
+	l = cpuset_to_list(&c);
+	CHECK_STR("or", l, "0-5,100,8000");
+	free(l);
+	CHECK("subset", cpuset_subset(&b, &c) && !cpuset_subset(&c, &b));
+	CHECK("intersects", cpuset_intersects(&a, &b));
+	CHECK("count_and", cpuset_count_and(&a, &b) == 3);
+	cpuset_zero(&c);
+	cpuset_set(&c, 2);
+	CHECK("equal ignores capacity", !cpuset_equal(&c, &b));
+	cpuset_zero(&b);
+	cpuset_set(&b, 2);
+	CHECK("equal across sizes", cpuset_equal(&c, &b));
+	cpuset_free(&a);
+	cpuset_zero(&a);
+	CHECK("empty after free", cpuset_empty(&a) && cpuset_first(&a) == -1);
+	cpuset_set_range(&a, 60, 200);
+	l = cpuset_to_list(&a);
+	CHECK_STR("set_range across words", l, "60-200");
+	free(l);
+	cpuset_free(&a);
+	cpuset_free(&b);
+	cpuset_free(&c);
+}
+
+static void
+test_mask(void)
+{
+	struct cpuset s = CPUSET_INIT;
+	char *l;
+
+	CHECK("parse sysfs mask", cpuset_parse_mask("00000000,00155550\n", &s) == 0);
+	l = cpuset_to_list(&s);
+	CHECK_STR("mask bits", l, "4,6,8,10,12,14,16,18,20");
+	free(l);
+	CHECK("mask 0x prefix", cpuset_parse_mask("0xf0", &s) == 0 &&
+	      cpuset_count(&s) == 4 && cpuset_first(&s) == 4);
+	CHECK("mask junk refused", cpuset_parse_mask("12g4", &s) == -EINVAL);
+	CHECK("mask empty refused", cpuset_parse_mask("\n", &s) == -EINVAL);
+	cpuset_free(&s);
+}
+
+int
+main(void)
+{
+	test_grammar();
+	test_algebra();
+	test_mask();
+	return unit_failed;
+}
