@@ -193,3 +193,54 @@ topo_expect() {
 		echo "l3_$_i=$(exp_l3_cpus $_i)"
 	done
 }
+
+# topo_shvars: the per-CPU, per-node and per-cache answers as shell
+# assignments (E_sib_3=2-3 ...), so that a slow machine (busybox under
+# TCG) looks them up instead of computing them; topo_use_shvars FILE
+# then makes the exp_* functions above read them.
+topo_shvars() {
+	echo "E_online='$(exp_online)' E_offline='$(exp_offline)'"
+	_c=0
+	while [ "$_c" -lt "$T_MAXCPUS" ]; do
+		cpu_online "$_c" && echo "E_sib_$_c='$(exp_siblings $_c)'"
+		_c=$((_c + 1))
+	done
+	_n=0
+	while [ "$_n" -lt "$T_NODES" ]; do
+		echo "E_node_$_n='$(exp_node_cpus $_n)' E_dist_$_n='$(exp_distance_row $_n)'"
+		_n=$((_n + 1))
+	done
+	_s=0
+	while [ "$_s" -lt "$SOCKETS" ]; do
+		echo "E_socket_$_s='$(exp_socket_cpus $_s)'"
+		_d=0
+		while [ "$_d" -lt "$DIES" ]; do
+			echo "E_die_${_s}_$_d='$(exp_die_cpus $_s $_d)'"
+			_d=$((_d + 1))
+		done
+		_s=$((_s + 1))
+	done
+	_k=0
+	while [ "$_k" -lt "$THREADS" ]; do
+		echo "E_thread_$_k='$(exp_thread $_k)'"
+		_k=$((_k + 1))
+	done
+	for _i in $(exp_l3_ids); do
+		echo "E_l3_$_i='$(exp_l3_cpus $_i)'"
+	done
+	echo "E_l3ids='$(exp_l3_ids)'"
+}
+topo_use_shvars() {
+	. "$1" || return 1
+	exp_online() { echo "$E_online"; }
+	exp_offline() { echo "$E_offline"; }
+	exp_siblings() { eval "echo \"\$E_sib_$1\""; }
+	exp_node_cpus() { eval "echo \"\$E_node_$1\""; }
+	exp_distance_row() { eval "echo \"\$E_dist_$1\""; }
+	exp_socket_cpus() { eval "echo \"\$E_socket_$1\""; }
+	exp_die_cpus() { eval "echo \"\$E_die_${1}_$2\""; }
+	exp_thread() { eval "echo \"\$E_thread_$1\""; }
+	exp_l3_cpus() { eval "echo \"\$E_l3_$1\""; }
+	exp_l3_ids() { echo "$E_l3ids"; }
+	T_OFFLINE_SET=" $(list_expand "$E_offline") "
+}

@@ -32,6 +32,6 @@ while [ "$n" -lt "$T_NODES" ]; do
 	fi
 	n=$((n + 1))
 done
-assert "kernel has no other NUMA node" "$(kfile $SYS/node/possible)" "0-$((T_NODES - 1))"
+assert "kernel has no other NUMA node" "$(kfile $SYS/node/possible)" "$(seq 0 $((T_NODES - 1)) | list_fmt)"
 assert "kernel mounts cgroup v2 with cpu and cpuset" \
     "$(tr ' ' '\n' <$CG/cgroup.subtree_control | grep -E '^(cpu|cpuset)$' | tr '\n' ' ')" "cpuset cpu "

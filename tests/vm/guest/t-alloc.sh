@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cpm-alloc on a real kernel: the kubelet's placement on the machine QEMU
+# made.  The cases and their answers are in the topology file
+# (ALLOC_CASES), derived by hand from the kubelet rules.
+. /cpm/tests/vm/guest/common.sh
+have cpm-alloc || exit 0
+CPM_STATE=$T_TMP/alloc.state
+export CPM_STATE
+
+# Each case: "ARGS => CPULIST" (exit 0, exactly that cpulist),
+# "ARGS => exit N" (exit N, nothing on stdout) or "ARGS" (exit 0).
+printf '%s\n' "$ALLOC_CASES" | sed -e '/^#/d' -e '/^ *$/d' >"$T_TMP/cases"
+while IFS= read -r line; do
+	args=${line%%=>*}
+	args=${args% }
+	case $line in
+	*"=> exit "*)
+		want=${line##*=> exit }
+		run cpm-alloc $args
+		if [ "$rc" = "$want" ] && [ -z "$out" ]; then ok "cpm-alloc $args exits $want"
+		else not_ok "cpm-alloc $args exits $want" "$(show)"; fi ;;
+	*"=>"*)
+		want=${line##*=>}
+		want=${want# }
+		check "cpm-alloc $args gives $want" 0 "$want" cpm-alloc $args ;;
+	*)
+		run cpm-alloc $args
+		[ "$rc" = 0 ] && ok "cpm-alloc $args" || not_ok "cpm-alloc $args" "$(show)" ;;
+	esac
+done <"$T_TMP/cases"
+
+# A state made while a CPU was online no longer matches once it is
+# offline: check must say so.
+for c in $(list_expand "$OFFLINE"); do
+	echo 1 >$SYS/cpu/cpu$c/online
+	CPM_STATE=$T_TMP/hotplug.state
+	run cpm-alloc init
+	run cpm-alloc take all "$(list_expand "$(kfile $SYS/cpu/online)" | wc -w)"
+	echo 0 >$SYS/cpu/cpu$c/online
+	got=$rc
+	run cpm-alloc check
+	if [ "$got" = 0 ] && [ "$rc" = 3 ] && [ -n "$out$err" ]; then
+		ok "check explains that allocated CPU $c went offline"
+	else not_ok "check explains that allocated CPU $c went offline" "$(show)"; fi
+	CPM_STATE=$T_TMP/alloc.state
+done
