@@ -5,6 +5,7 @@
 # out by tests/vm/topo.sh), not whatever cpm said when it dumped them.
 . "$(dirname "$0")/lib.sh"
 . "$CPM_TOP/tests/vm/topo.sh"
+. "$CPM_TOP/tests/vm/alloc-cases.sh"
 VM=$CPM_TOP/tests/vm
 
 if [ ! -x "$CPM_TOP/bin/cpm-topo" ]; then
@@ -99,6 +100,16 @@ cpu$c: NODE SOCKET DIE CORE L3 ONLINE: $row, want $want"
 	if [ "$THREADS" -gt 1 ]; then
 		run topo check 0
 		assert "$name: check finds a half-used core" "$rc" 3
+	fi
+
+	# The kubelet's placements on this machine (cases in the topology
+	# file); the hot-plug case needs the live VM.
+	if [ -x "$CPM_TOP/bin/cpm-alloc" ]; then
+		CPM_STATE=$T_TMP/$name.state
+		export CPM_STATE
+		alloc_cases "$name: " cpm-alloc --sysroot "$dir"
+	else
+		skip "$name: cpm-alloc places requests as the kubelet does" "bin/cpm-alloc is not built"
 	fi
 
 	if command -v python3 >/dev/null; then

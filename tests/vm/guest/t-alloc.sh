@@ -7,27 +7,8 @@ have cpm-alloc || exit 0
 CPM_STATE=$T_TMP/alloc.state
 export CPM_STATE
 
-# Each case: "ARGS => CPULIST" (exit 0, exactly that cpulist),
-# "ARGS => exit N" (exit N, nothing on stdout) or "ARGS" (exit 0).
-printf '%s\n' "$ALLOC_CASES" | sed -e '/^#/d' -e '/^ *$/d' >"$T_TMP/cases"
-while IFS= read -r line; do
-	args=${line%%=>*}
-	args=${args% }
-	case $line in
-	*"=> exit "*)
-		want=${line##*=> exit }
-		run cpm-alloc $args
-		if [ "$rc" = "$want" ] && [ -z "$out" ]; then ok "cpm-alloc $args exits $want"
-		else not_ok "cpm-alloc $args exits $want" "$(show)"; fi ;;
-	*"=>"*)
-		want=${line##*=>}
-		want=${want# }
-		check "cpm-alloc $args gives $want" 0 "$want" cpm-alloc $args ;;
-	*)
-		run cpm-alloc $args
-		[ "$rc" = 0 ] && ok "cpm-alloc $args" || not_ok "cpm-alloc $args" "$(show)" ;;
-	esac
-done <"$T_TMP/cases"
+. /cpm/tests/vm/alloc-cases.sh
+alloc_cases "" cpm-alloc
 
 # hints for a node's worth of CPUs on an idle machine (kubelet
 # generateCPUTopologyHints): every non-empty set of nodes can hold it,
