@@ -67,7 +67,12 @@ check: have-deps
 	$(MAKE) all $(UNITS) $(HELPERS)
 	sh tests/run
 
-VM_TIMEOUT = 900
+# libFuzzer harnesses for the parsers (needs clang).
+FUZZ_SRC = $(wildcard tests/fuzz/fuzz-*.c)
+fuzz: $(FUZZ_SRC:.c=)
+tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIB_SRC) $(LIB_HDR)
+	clang $(CPPFLAGS_CPM) -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRC) $(LIBS)
+
 check-vm: all
 	sh tests/vm/run
 
@@ -83,7 +88,7 @@ uninstall:
 	for c in completions/cpm-*; do rm -f $(DESTDIR)$(BASHCOMPDIR)/$${c#completions/}; done
 
 clean:
-	rm -f lib/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS)
+	rm -f lib/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS) $(FUZZ_SRC:.c=)
 	rm -rf tests/out
 
-.PHONY: all deps have-deps demo check check-vm install uninstall clean
+.PHONY: all deps have-deps demo check check-vm fuzz install uninstall clean

@@ -332,7 +332,6 @@ print_json(struct ctx *c)
 		json_id(&j, "socket", tc->socket);
 		json_id(&j, "die", tc->die);
 		json_id(&j, "core", tc->core);
-		json_id(&j, "core_id", tc->core_id);
 		json_id(&j, "l3", tc->l3 >= 0 ? t->l3s[tc->l3].id : -1);
 		if (tc->core >= 0) {
 			if (topo_siblings(t, cpu, &sib) < 0)

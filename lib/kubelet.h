@@ -38,13 +38,31 @@ struct ktopo {
 int ktopo_from_topo(struct ktopo *kt, const struct topo *t);
 void ktopo_free(struct ktopo *kt);
 
+/*
+ * Make kt an empty topology of ncpus CPU slots (every slot -1), for
+ * callers that describe a machine by hand.  Returns 0 or -ENOMEM.
+ */
+int ktopo_alloc(struct ktopo *kt, int ncpus);
+
+/*
+ * Fill kt->all and the header counts from kt->cpu[] the way the kubelet's
+ * discovery derives them: num_cpus and num_cores count CPUs and distinct
+ * cores, the other counts distinct ids.  Returns 0 or -ENOMEM.
+ */
+int ktopo_count(struct ktopo *kt);
+
 struct ktake_opts {
 	bool spread_cores;	/* distribute-cpus-across-cores */
 	bool prefer_l3;		/* prefer-align-cpus-by-uncorecache */
 	bool full_cores;	/* full-pcpus-only */
 	int distribute;		/* distribute-cpus-across-numa: 0 off, else
-				 * the group size (1, or CPUs per core) */
+				 * the group size (1, or CPUs per core); as
+				 * in the kubelet, full_cores turns a group
+				 * of 1 into CPUs per core in kubelet_take */
 	bool align_socket;	/* align-by-socket */
+	bool single_numa_node;	/* the Topology Manager policy is
+				 * single-numa-node (only checked against
+				 * align_socket by ktake_opts_check) */
 };
 
 /*
@@ -76,6 +94,24 @@ int kubelet_take_distributed(const struct ktopo *kt,
 			     const struct cpuset *avail, int n, int group,
 			     bool spread, bool align_socket,
 			     struct cpuset *out, char *err, size_t errlen);
+
+/* The accumulator's orderings, for tests and explanations. */
+enum kubelet_order {
+	KORDER_NUMA,		/* NUMA node ids with a free CPU */
+	KORDER_SOCKET,		/* socket ids */
+	KORDER_CORE,		/* core ids */
+	KORDER_UNCORE,		/* uncore cache ids */
+	KORDER_FREE_CORE,	/* core ids of free cores */
+	KORDER_CPU,		/* CPUs in single-CPU order (packed or spread) */
+};
+
+/*
+ * Write the ordering "which" of the accumulator over avail (before any
+ * take) into out[0..max); ids are the topology's.  Returns the length of
+ * the whole list (may exceed max), or -ENOMEM.
+ */
+int kubelet_order(const struct ktopo *kt, const struct cpuset *avail,
+		  enum kubelet_order which, bool spread, int *out, int max);
 
 /*
  * Pick n reserved CPUs as the kubelet does without --reserved-cpus: the

@@ -246,10 +246,6 @@ out:
 }
 
 /*
- * Core, socket, die and cluster of each online CPU.  The SMT sibling list
- * is read once per core and the package list once per socket.
- */
-/*
  * A sibling list of a CPU: "NAME_list" on current kernels, the hex mask
  * "NAME" on old ones.  -ENOENT when neither exists.
  */
@@ -276,76 +272,115 @@ read_siblings(struct loader *ld, int cpu, const char *name, struct cpuset *s)
 }
 
 /*
- * Core, socket, die and cluster of each online CPU.  The SMT sibling list
- * is read once per core.  Old kernels lack die_id, cluster_id and the
- * *_list files; s390 reports package id -1: each has a fallback.
+ * Read "topology/NAME" of cpu (optionally NAME_list) as a group: the CPUs
+ * in the list that are online and not yet in seen, plus cpu itself, go
+ * into grp and seen.  A missing file gives a group of cpu alone.
+ * Returns 0, 1 when the file was missing, or -errno.
+ */
+static int
+read_group(struct loader *ld, int cpu, const char *name, struct cpuset *seen,
+	   struct cpuset *grp)
+{
+	int r = read_siblings(ld, cpu, name, grp);
+
+	if (r < 0 && r != -ENOENT)
+		return r;
+	if (r == -ENOENT)
+		cpuset_zero(grp);
+	cpuset_and(grp, &ld->t->online);
+	cpuset_andnot(grp, seen);
+	if (cpuset_set(grp, (unsigned int)cpu) < 0 || cpuset_or(seen, grp) < 0)
+		return -ENOMEM;
+	return r == -ENOENT;
+}
+
+/*
+ * Socket, die and core of each online CPU.  Lists are read once per
+ * package, die and core and ids once per group, so a machine costs about
+ * one file read per core, not several per CPU.  The package CPU list
+ * decides which CPUs share a socket: some firmware repeats package ids
+ * (ia64) or reports -1 (s390).  Old kernels have only hex masks, no
+ * die_id and no *_list files: each has a fallback.
  */
 static int
 load_cpu_topology(struct loader *ld)
 {
 	struct topo *t = ld->t;
-	struct cpuset seen = CPUSET_INIT, sib = CPUSET_INIT;
-	int c, r = 0;
+	struct cpuset core_seen = CPUSET_INIT, pkg_seen = CPUSET_INIT,
+		      die_seen = CPUSET_INIT, grp = CPUSET_INIT, ids = CPUSET_INIT;
+	int c, s, r = 0, *pkg_first;
+	bool clash = false;
 
+	pkg_first = malloc(((size_t)t->ncpus + 1) * sizeof(int));
+	if (pkg_first == NULL)
+		return -ENOMEM;
+	for (c = 0; c < t->ncpus; c++)
+		pkg_first[c] = -1;
 	cpuset_for_each(c, &t->online) {
-		struct topo_cpu *tc = &t->cpus[c];
-		int v, s, prev = -1, n = 0;
+		int v, prev = -1, n;
 
-		if (!sysroot_exists(ld->root, cpu_path(ld, c, "topology")))
-			continue;	/* nothing known beyond the node */
-		r = read_int(ld, cpu_path(ld, c, "topology/physical_package_id"), &v);
-		if (r < 0 && r != -ENOENT)
-			break;
-		tc->socket = r == 0 ? v : -1;
-		if (r == 0 && v < 0) {
-			/* s390 and others: no package id, but a package list. */
-			r = read_siblings(ld, c, "package_cpus", &sib);
-			if (r == -ENOENT)
-				r = read_siblings(ld, c, "core_siblings", &sib);
+		if (!cpuset_isset(&pkg_seen, (unsigned int)c)) {
+			r = read_int(ld, cpu_path(ld, c, "topology/physical_package_id"), &v);
 			if (r < 0 && r != -ENOENT)
 				break;
-			tc->socket = r == 0 && !cpuset_empty(&sib) ?
-				     cpuset_first(&sib) : 0;
-		}
-		r = read_int(ld, cpu_path(ld, c, "topology/die_id"), &v);
-		if (r == 0)
-			tc->die = v < 0 ? 0 : v;
-		else if (r == -ENOENT)
-			tc->die = tc->socket >= 0 ? 0 : -1;	/* one die */
-		else
-			break;
-		r = read_int(ld, cpu_path(ld, c, "topology/core_id"), &v);
-		if (r == 0)
-			tc->core_id = v;
-		else if (r != -ENOENT)
-			break;
-		r = read_int(ld, cpu_path(ld, c, "topology/cluster_id"), &v);
-		if (r == 0)
-			tc->cluster = v;
-		else if (r != -ENOENT)
-			break;
-		r = 0;
-		if (cpuset_isset(&seen, (unsigned int)c))
-			continue;
-		r = read_siblings(ld, c, "thread_siblings", &sib);
-		if (r == -ENOENT)
-			r = read_siblings(ld, c, "core_cpus", &sib);
-		if (r == -ENOENT) {
-			cpuset_zero(&sib);	/* no SMT information: a core each */
+			if (r == 0) {
+				r = read_group(ld, c, "package_cpus", &pkg_seen, &grp);
+				if (r == 1) {
+					cpuset_andnot(&pkg_seen, &grp);
+					r = read_group(ld, c, "core_siblings",
+						       &pkg_seen, &grp);
+				}
+				if (r < 0)
+					break;
+				cpuset_for_each(s, &grp) {
+					pkg_first[s] = c;
+					t->cpus[s].socket = v;
+				}
+			}
 			r = 0;
+		}
+		if (t->cpus[c].socket >= 0 || pkg_first[c] >= 0) {
+			if (!cpuset_isset(&die_seen, (unsigned int)c)) {
+				r = read_int(ld, cpu_path(ld, c, "topology/die_id"), &v);
+				if (r == -ENOENT) {
+					/* Before dies: one die per package. */
+					v = 0;
+					cpuset_copy(&grp, &t->online);
+					cpuset_andnot(&grp, &die_seen);
+					r = cpuset_or(&die_seen, &grp);
+					cpuset_for_each(s, &grp)
+						if (pkg_first[s] != pkg_first[c])
+							cpuset_clear(&die_seen, (unsigned int)s);
+				} else if (r == 0) {
+					r = read_group(ld, c, "die_cpus", &die_seen, &grp);
+				}
+				if (r < 0)
+					break;
+				r = 0;
+				cpuset_for_each(s, &grp)
+					if (pkg_first[s] == pkg_first[c])
+						t->cpus[s].die = v < 0 ? 0 : v;
+			}
+		}
+		if (cpuset_isset(&core_seen, (unsigned int)c))
+			continue;
+		r = read_group(ld, c, "thread_siblings", &core_seen, &grp);
+		if (r == 1) {
+			cpuset_andnot(&core_seen, &grp);
+			r = read_group(ld, c, "core_cpus", &core_seen, &grp);
 		}
 		if (r < 0)
 			break;
-		/* Offline or bogus members are not threads of this core. */
-		cpuset_and(&sib, &t->online);
-		cpuset_andnot(&sib, &seen);
-		if (cpuset_set(&sib, (unsigned int)c) < 0) {
-			r = -ENOMEM;
-			break;
+		if (r == 1 && t->cpus[c].socket < 0 && pkg_first[c] < 0) {
+			/* No topology at all for this CPU. */
+			r = 0;
+			cpuset_clear(&core_seen, (unsigned int)c);
+			continue;
 		}
-		n = (int)cpuset_count(&sib);
-		cpuset_for_each(s, &sib) {
-			t->cpus[s].core = cpuset_first(&sib);
+		r = 0;
+		n = (int)cpuset_count(&grp);
+		cpuset_for_each(s, &grp) {
+			t->cpus[s].core = c;
 			t->cpus[s].nthreads = n;
 			if (prev >= 0)
 				t->cpus[prev].next_thread = s;
@@ -353,13 +388,34 @@ load_cpu_topology(struct loader *ld)
 		}
 		if (n > t->threads_per_core)
 			t->threads_per_core = n;
-		if (cpuset_or(&seen, &sib) < 0) {
-			r = -ENOMEM;
-			break;
-		}
 	}
-	cpuset_free(&seen);
-	cpuset_free(&sib);
+	/*
+	 * A socket's id is the package id of its first CPU, unless two
+	 * packages claim the same id (or none): then every socket is named
+	 * by its lowest CPU, so that ids stay unique.
+	 */
+	for (c = 0; r == 0 && c < t->ncpus; c++) {
+		int id;
+
+		if (pkg_first[c] != c)
+			continue;
+		id = t->cpus[c].socket;
+		if (id < 0 || id >= CPUSET_MAX_CPUS * 64 ||
+		    cpuset_isset(&ids, (unsigned int)id))
+			clash = true;
+		else if (cpuset_set(&ids, (unsigned int)id) < 0)
+			r = -ENOMEM;
+	}
+	for (c = 0; r == 0 && c < t->ncpus; c++)
+		if (pkg_first[c] >= 0)
+			t->cpus[c].socket = clash ? pkg_first[c] :
+					    t->cpus[pkg_first[c]].socket;
+	free(pkg_first);
+	cpuset_free(&core_seen);
+	cpuset_free(&pkg_seen);
+	cpuset_free(&die_seen);
+	cpuset_free(&grp);
+	cpuset_free(&ids);
 	return r;
 }
 
@@ -444,7 +500,8 @@ load_nodes(struct loader *ld)
 			free(text);
 		}
 	}
-	qsort(t->nodes, (size_t)t->nnodes, sizeof(*t->nodes), cmp_node);
+	if (t->nnodes > 1)
+		qsort(t->nodes, (size_t)t->nnodes, sizeof(*t->nodes), cmp_node);
 	/*
 	 * A distance row lists the online nodes in id order; it only maps
 	 * onto our nodes when the counts agree.
@@ -599,7 +656,8 @@ load_l3(struct loader *ld)
 	cpuset_free(&seen);
 	if (r < 0)
 		return r;
-	qsort(t->l3s, (size_t)t->nl3, sizeof(*t->l3s), cmp_l3);
+	if (t->nl3 > 1)
+		qsort(t->l3s, (size_t)t->nl3, sizeof(*t->l3s), cmp_l3);
 	for (c = 0; c < t->nl3; c++) {
 		struct topo_l3 *g = &t->l3s[c];
 		int s;
@@ -634,7 +692,8 @@ build_sockets(struct topo *t)
 	for (c = 0; c < t->ncpus; c++)
 		if (t->cpus[c].socket >= 0)
 			ids[n++] = t->cpus[c].socket;
-	qsort(ids, (size_t)n, sizeof(int), cmp_int);
+	if (n > 1)
+		qsort(ids, (size_t)n, sizeof(int), cmp_int);
 	t->sockets = calloc((size_t)n + 1, sizeof(*t->sockets));
 	if (t->sockets == NULL) {
 		free(ids);
@@ -932,8 +991,8 @@ topo_load(struct topo *t, const struct sysroot *root, unsigned int flags,
 		tc->present = cpuset_isset(&t->present, (unsigned int)c);
 		tc->online = cpuset_isset(&t->online, (unsigned int)c);
 		tc->isolated = cpuset_isset(&t->isolated, (unsigned int)c);
-		tc->node = tc->socket = tc->die = tc->core_id = tc->core = -1;
-		tc->l3 = tc->cluster = tc->next_thread = -1;
+		tc->node = tc->socket = tc->die = tc->core = -1;
+		tc->l3 = tc->next_thread = -1;
 	}
 	r = load_cpu_topology(ld);
 	if (r == 0)

@@ -6,10 +6,10 @@
  * nodes with memory and distances; and the CPUs this process may use.
  *
  * Terminology:
- *   core id     the kernel's topology/core_id: unique only within a
- *               socket (and on some machines not even that).
  *   core        cpm's machine-wide core number: the lowest CPU id among
- *               the core's SMT siblings (what the kubelet uses too).
+ *               the core's SMT siblings (what the kubelet uses too); the
+ *               kernel's core_id is unique only within a socket, and on
+ *               some machines not even that, so cpm does not use it.
  *   l3          the level-3 (last-level) cache group, identified by its
  *               sysfs cache "id" or, without one, by its lowest CPU.
  *
@@ -31,10 +31,8 @@ struct topo_cpu {
 	int node;		/* NUMA node, -1 unknown */
 	int socket;		/* physical_package_id, -1 unknown */
 	int die;		/* die_id within the socket, -1 unknown */
-	int core_id;		/* kernel core_id, -1 unknown */
 	int core;		/* lowest CPU of the SMT siblings, -1 unknown */
 	int l3;			/* index into topo.l3s[], -1 unknown */
-	int cluster;		/* cluster_id, -1 unknown */
 	int nthreads;		/* SMT siblings including this CPU, 0 unknown */
 	int next_thread;	/* next higher SMT sibling, -1 none; the
 				 * siblings of a core run from .core on */

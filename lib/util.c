@@ -452,6 +452,69 @@ strbuf_printf(struct strbuf *sb, const char *fmt, ...)
 	}
 }
 
+void
+err_vset(char *err, size_t errlen, const char *fmt, va_list ap)
+{
+	if (err != NULL && errlen > 0)
+		vsnprintf(err, errlen, fmt, ap);
+}
+
+void
+err_set(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_vset(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+void
+str_escape(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c <= ' ' || c == '%' || c >= 0x7f)
+			strbuf_printf(sb, "%%%02X", c);
+		else
+			strbuf_add(sb, s, 1);
+	}
+}
+
+static int
+hexdigit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int
+str_unescape(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		if (*s == '%') {
+			int hi = hexdigit(s[1]), lo = hi < 0 ? -1 : hexdigit(s[2]);
+
+			if (lo < 0 || (hi == 0 && lo == 0))
+				return -EINVAL;
+			*w++ = (char)(hi * 16 + lo);
+			s += 2;
+		} else {
+			*w++ = *s;
+		}
+	}
+	*w = '\0';
+	return 0;
+}
+
 uint64_t
 now_us(void)
 {

@@ -9,6 +9,7 @@
 #ifndef CPM_UTIL_H
 #define CPM_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -78,6 +79,15 @@ char *strstrip(char *s);
 /* True when s starts with prefix. */
 bool startswith(const char *s, const char *prefix);
 
+/*
+ * Format a one-line message into err (when err is not NULL and errlen is
+ * not 0): the library's way of explaining a negative return code.
+ */
+void err_set(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void err_vset(char *err, size_t errlen, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
 /* Growable byte buffer, for building output before writing it at once. */
 struct strbuf {
 	char *buf;
@@ -91,6 +101,15 @@ void strbuf_add(struct strbuf *sb, const char *data, size_t len);
 void strbuf_puts(struct strbuf *sb, const char *s);
 void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Percent-encoding for values kept in cpm's line-oriented text files
+ * (states, journals, snapshots): bytes up to the space, '%', DEL and
+ * everything above ASCII become %XX, so a value is one word.
+ */
+void str_escape(struct strbuf *sb, const char *s);
+/* Decode str_escape() in place.  0, or -EINVAL on a bad escape or %00. */
+int str_unescape(char *s);
 
 /* Monotonic clock in microseconds. */
 uint64_t now_us(void);

@@ -44,12 +44,12 @@ BEGIN {
 		if (core == "") core = readf(t "thread_siblings")
 		if (core == "") core = readf(t "core_cpus_list")
 		if (core == "" && readf(t "physical_package_id") != "") core = "self" c
-		pkg = readf(t "physical_package_id")
-		if (pkg == "-1") {
-			pkg = readf(t "package_cpus_list")
-			if (pkg == "") pkg = readf(t "core_siblings_list")
-			if (pkg == "") pkg = readf(t "core_siblings")
-		}
+		# The package CPU list groups sockets (ids repeat on some
+		# firmware); the id alone where no list exists.
+		pkg = readf(t "package_cpus_list")
+		if (pkg == "") pkg = readf(t "core_siblings_list")
+		if (pkg == "") pkg = readf(t "core_siblings")
+		if (pkg == "") pkg = readf(t "physical_package_id")
 		print c, (core == "" ? "-" : core), (pkg == "" ? "-" : pkg), ((c in node) ? node[c] : "-")
 	}
 }

@@ -47,6 +47,30 @@ main(void)
 	CHECK("size junk", parse_size_bytes("12X", &v) == -EINVAL);
 	CHECK("size overflow", parse_size_bytes("99999999999999T", &v) == -ERANGE);
 
+	{
+		struct strbuf sb;
+		char copy[64], err[16];
+
+		strbuf_init(&sb);
+		str_escape(&sb, "a b%c\td\xc3\xa9");
+		CHECK_STR("escape spaces, percent, control and non-ASCII bytes",
+			  sb.buf, "a%20b%25c%09d%C3%A9");
+		snprintf(copy, sizeof(copy), "%s", sb.buf);
+		CHECK("unescape round trip", str_unescape(copy) == 0 &&
+		      strcmp(copy, "a b%c\td\xc3\xa9") == 0);
+		strbuf_free(&sb);
+		snprintf(copy, sizeof(copy), "x%%2");
+		CHECK("unescape refuses a short escape", str_unescape(copy) == -EINVAL);
+		snprintf(copy, sizeof(copy), "x%%00y");
+		CHECK("unescape refuses an encoded NUL", str_unescape(copy) == -EINVAL);
+		snprintf(copy, sizeof(copy), "%%7e%%7E");
+		CHECK("unescape takes either case", str_unescape(copy) == 0 &&
+		      strcmp(copy, "~~") == 0);
+		err_set(err, sizeof(err), "%s %d", "truncated message", 42);
+		CHECK_STR("err_set truncates to the buffer", err, "truncated messa");
+		err_set(NULL, 0, "nothing %d", 1);	/* must not crash */
+	}
+
 	CHECK("mkdtemp", mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/state", dir);
 	CHECK("atomic write", write_file_atomic(path, "one\n", 4, 0600) == 0);

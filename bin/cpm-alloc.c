@@ -1,0 +1,1800 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cpm-alloc: hand out CPUs the way the kubelet's CPU Manager does, and
+ * remember who got which in a state file that survives crashes and
+ * concurrent callers.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "json.h"
+#include "kstate.h"
+#include "kubelet.h"
+#include "state.h"
+#include "topo.h"
+#include "topomgr.h"
+
+enum cmd {
+	C_INIT, C_TAKE, C_RELEASE, C_RESIZE, C_MODE, C_SHOW, C_LIST, C_SHARED,
+	C_RESERVED, C_HINTS, C_CHECK, C_RECONCILE, C_IMPORT, C_NCMDS
+};
+
+static const char *const cmd_names[] = {
+	"init", "take", "release", "resize", "mode", "show", "list", "shared",
+	"reserved", "hints", "check", "reconcile", "import-kubelet",
+};
+
+#define B(c) (1u << (c))
+#define PLACEMENT (B(C_INIT) | B(C_TAKE))
+
+struct ctx {
+	enum cmd cmd;
+	const char *state_path;
+	const char *sysroot_dir;
+	const char *cgroup_root;
+	char **args;
+	int nargs;
+
+	/* options */
+	struct alloc_opts opts;
+	bool share, dry_run, nodes, json, strict, force, no_verify, explain;
+	bool have_reserved, have_reserve, have_mem, have_prefer;
+	unsigned int reserve_n;
+	uint64_t mem;
+	const char *from_arg, *prefer_arg, *owner_arg, *reserved_arg;
+	unsigned int used;	/* B(option class) seen, for checks */
+
+	/* machine */
+	struct sysroot root;
+	struct topo topo;
+	struct ktopo kt;
+	struct topo_print print;
+
+	/* state */
+	struct alloc_state st;
+	int lockfd;
+	enum topo_match match;
+	char match_msg[512];
+	char err[512];
+};
+
+static noreturn void
+usage(void)
+{
+	printf(
+"Usage: cpm-alloc [--state FILE] [--sysroot DIR] COMMAND [ARGS] [OPTIONS]\n"
+"Hand out CPUs as the kubelet's CPU Manager static policy does and remember\n"
+"which name owns which CPUs.\n"
+"\n"
+"Commands:\n"
+"  init [--reserved CPULIST | --reserve N] [--strict-reserved] [--force]\n"
+"                           set the reserved CPUs (and placement options\n"
+"                           that every take then uses)\n"
+"  take NAME N [OPTIONS]    give N CPUs to NAME and print them\n"
+"  release NAME...          give NAME's CPUs (and memory) back\n"
+"  resize NAME N            grow or shrink NAME, keeping its CPUs\n"
+"  mode NAME exclusive|share  switch NAME's mode in place\n"
+"  show NAME [--nodes]      print NAME's CPUs (or its NUMA nodes)\n"
+"  list [--json]            print every allocation\n"
+"  shared                   print the shared pool\n"
+"  reserved                 print the reserved CPUs\n"
+"  hints N [--mem SIZE]     print the NUMA topology hints for N CPUs\n"
+"  check                    explain how the state disagrees with the machine\n"
+"  reconcile [--dry-run]    release allocations whose owner is gone\n"
+"  import-kubelet FILE [--no-verify]\n"
+"                           import a kubelet cpu_manager_state file\n"
+"\n"
+"Global options:\n"
+"  --state FILE             state file (env CPM_STATE,\n"
+"                           default " STATE_DEFAULT_PATH ")\n"
+"  --sysroot DIR            read sys/ and proc/ below DIR (env CPM_SYSROOT)\n"
+"  --cgroup-root DIR        hierarchy for cgroup:PATH owners\n"
+"                           (env CPM_CGROUP_ROOT, default /sys/fs/cgroup)\n"
+"  -h, --help               show this help\n"
+"  -V, --version            show the version\n"
+"\n"
+"Placement options (take; init --reserve uses them too and records them):\n"
+"  --share                  CPUs stay in the shared pool (never exclusive\n"
+"                           to another allocation)\n"
+"  --full-cores             whole cores only (full-pcpus-only)\n"
+"  --distribute[=GROUP]     spread over NUMA nodes in groups of GROUP CPUs\n"
+"                           (distribute-cpus-across-numa)\n"
+"  --spread-cores           one thread per core first\n"
+"                           (distribute-cpus-across-cores)\n"
+"  --prefer-l3              keep to one L3 cache group\n"
+"                           (prefer-align-cpus-by-uncorecache)\n"
+"  --align-socket           align by socket instead of NUMA node\n"
+"  --numa-policy POLICY     Topology Manager policy: none, best-effort,\n"
+"                           restricted, single-numa-node\n"
+"  --closest-numa           between equally wide NUMA node sets prefer the\n"
+"                           closest (prefer-closest-numa-nodes)\n"
+"  --explain                print the hints and the policy's decision on\n"
+"                           stderr\n"
+"  --mem SIZE               book SIZE of memory on the chosen NUMA nodes\n"
+"  --from CPULIST           choose only among these CPUs\n"
+"  --prefer-nodes NODELIST  take what fits from these NUMA nodes first\n"
+"  --owner pid:PID|cgroup:PATH  who owns the allocation (for reconcile)\n"
+"  --dry-run                print the result but change nothing\n"
+"\n"
+"Exit status: 0 success, 1 failure, 2 invalid input (nothing changed),\n"
+"3 cannot be satisfied or check found problems.\n");
+	cli_exit(EXIT_OK);
+}
+
+enum {
+	O_STATE = 256, O_SYSROOT, O_CGROUP_ROOT, O_RESERVED, O_RESERVE,
+	O_STRICT, O_FORCE, O_SHARE, O_FULL, O_DIST, O_SPREAD, O_L3, O_SOCKET,
+	O_NUMA, O_MEM, O_FROM, O_PREFER, O_OWNER, O_DRY, O_NODES, O_JSON,
+	O_NOVERIFY, O_CLOSEST, O_EXPLAIN,
+};
+
+/* Which commands accept each option. */
+static const struct {
+	int opt;
+	unsigned int cmds;
+} opt_cmds[] = {
+	{ O_RESERVED, B(C_INIT) }, { O_RESERVE, B(C_INIT) },
+	{ O_STRICT, B(C_INIT) }, { O_FORCE, B(C_INIT) },
+	{ O_SHARE, B(C_TAKE) }, { O_FULL, PLACEMENT }, { O_DIST, PLACEMENT },
+	{ O_SPREAD, PLACEMENT }, { O_L3, PLACEMENT }, { O_SOCKET, PLACEMENT },
+	{ O_NUMA, B(C_TAKE) }, { O_MEM, B(C_TAKE) | B(C_HINTS) },
+	{ O_FROM, B(C_TAKE) }, { O_PREFER, B(C_TAKE) },
+	{ O_OWNER, B(C_TAKE) }, { O_DRY, B(C_TAKE) | B(C_RECONCILE) },
+	{ O_NODES, B(C_SHOW) }, { O_JSON, B(C_LIST) },
+	{ O_NOVERIFY, B(C_IMPORT) }, { O_CLOSEST, B(C_TAKE) },
+	{ O_EXPLAIN, B(C_TAKE) },
+};
+
+static const struct option long_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "state", required_argument, NULL, O_STATE },
+	{ "sysroot", required_argument, NULL, O_SYSROOT },
+	{ "cgroup-root", required_argument, NULL, O_CGROUP_ROOT },
+	{ "reserved", required_argument, NULL, O_RESERVED },
+	{ "reserve", required_argument, NULL, O_RESERVE },
+	{ "strict-reserved", no_argument, NULL, O_STRICT },
+	{ "force", no_argument, NULL, O_FORCE },
+	{ "share", no_argument, NULL, O_SHARE },
+	{ "full-cores", no_argument, NULL, O_FULL },
+	{ "distribute", optional_argument, NULL, O_DIST },
+	{ "spread-cores", no_argument, NULL, O_SPREAD },
+	{ "prefer-l3", no_argument, NULL, O_L3 },
+	{ "align-socket", no_argument, NULL, O_SOCKET },
+	{ "numa-policy", required_argument, NULL, O_NUMA },
+	{ "mem", required_argument, NULL, O_MEM },
+	{ "from", required_argument, NULL, O_FROM },
+	{ "prefer-nodes", required_argument, NULL, O_PREFER },
+	{ "owner", required_argument, NULL, O_OWNER },
+	{ "dry-run", no_argument, NULL, O_DRY },
+	{ "nodes", no_argument, NULL, O_NODES },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "no-verify", no_argument, NULL, O_NOVERIFY },
+	{ "closest-numa", no_argument, NULL, O_CLOSEST },
+	{ "explain", no_argument, NULL, O_EXPLAIN },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *
+opt_name(int opt)
+{
+	const struct option *o;
+
+	for (o = long_opts; o->name; o++)
+		if (o->val == opt)
+			return o->name;
+	return "?";
+}
+
+static void
+parse_args(struct ctx *c, int argc, char **argv)
+{
+	int opt, i, seen[64] = { 0 }, nseen = 0;
+	unsigned int u;
+	const char *env;
+
+	c->state_path = (env = getenv("CPM_STATE")) && *env ? env :
+		STATE_DEFAULT_PATH;
+	c->cgroup_root = (env = getenv("CPM_CGROUP_ROOT")) && *env ? env :
+		NULL;
+	while ((opt = getopt_long(argc, argv, "hV", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage();
+		case 'V':
+			cli_version();
+		case O_STATE:
+			if (!*optarg)
+				cli_usage_error("--state needs a file name");
+			c->state_path = optarg;
+			break;
+		case O_SYSROOT:
+			c->sysroot_dir = optarg;
+			break;
+		case O_CGROUP_ROOT:
+			c->cgroup_root = optarg;
+			break;
+		case O_RESERVED:
+			c->have_reserved = true;
+			c->reserved_arg = optarg;
+			break;
+		case O_RESERVE:
+			if (parse_uint(optarg, CPUSET_MAX_CPUS, &c->reserve_n) < 0)
+				cli_usage_error("invalid --reserve count '%s'",
+						optarg);
+			c->have_reserve = true;
+			break;
+		case O_STRICT:
+			c->strict = true;
+			break;
+		case O_FORCE:
+			c->force = true;
+			break;
+		case O_SHARE:
+			c->share = true;
+			break;
+		case O_FULL:
+			c->opts.k.full_cores = true;
+			break;
+		case O_DIST:
+			if (optarg) {
+				if (parse_uint(optarg, 1024, &u) < 0 || u == 0)
+					cli_usage_error("invalid --distribute group '%s'",
+							optarg);
+				c->opts.k.distribute = (int)u;
+				c->opts.distribute_auto = false;
+			} else {
+				c->opts.distribute_auto = true;
+				c->opts.k.distribute = 0;
+			}
+			break;
+		case O_SPREAD:
+			c->opts.k.spread_cores = true;
+			break;
+		case O_L3:
+			c->opts.k.prefer_l3 = true;
+			break;
+		case O_SOCKET:
+			c->opts.k.align_socket = true;
+			break;
+		case O_NUMA:
+			if (tm_policy_parse(optarg, &c->opts.numa_policy) < 0)
+				cli_usage_error("invalid --numa-policy '%s' (none, "
+						"best-effort, restricted or "
+						"single-numa-node)", optarg);
+			break;
+		case O_MEM:
+			if (parse_size_bytes(optarg, &c->mem) < 0)
+				cli_usage_error("invalid --mem size '%s'", optarg);
+			c->have_mem = true;
+			break;
+		case O_FROM:
+			c->from_arg = optarg;
+			break;
+		case O_PREFER:
+			c->prefer_arg = optarg;
+			c->have_prefer = true;
+			break;
+		case O_OWNER:
+			c->owner_arg = optarg;
+			break;
+		case O_DRY:
+			c->dry_run = true;
+			break;
+		case O_NODES:
+			c->nodes = true;
+			break;
+		case O_JSON:
+			c->json = true;
+			break;
+		case O_NOVERIFY:
+			c->no_verify = true;
+			break;
+		case O_CLOSEST:
+			c->opts.closest = true;
+			break;
+		case O_EXPLAIN:
+			c->explain = true;
+			break;
+		default:
+			/* getopt printed the problem. */
+			fprintf(stderr, "Try 'cpm-alloc --help'.\n");
+			exit(EXIT_USAGE);
+		}
+		if (opt >= O_RESERVED && nseen < 64)
+			seen[nseen++] = opt;
+	}
+	if (optind >= argc)
+		cli_usage_error("missing command");
+	for (i = 0; i < C_NCMDS; i++)
+		if (strcmp(argv[optind], cmd_names[i]) == 0)
+			break;
+	if (i == C_NCMDS)
+		cli_usage_error("unknown command '%s'", argv[optind]);
+	c->cmd = (enum cmd)i;
+	c->args = argv + optind + 1;
+	c->nargs = argc - optind - 1;
+	for (i = 0; i < nseen; i++) {
+		size_t k;
+
+		for (k = 0; k < ARRAY_SIZE(opt_cmds); k++)
+			if (opt_cmds[k].opt == seen[i] &&
+			    !(opt_cmds[k].cmds & B(c->cmd)))
+				cli_usage_error("option '--%s' does not apply to '%s'",
+						opt_name(seen[i]),
+						cmd_names[c->cmd]);
+	}
+	if (c->have_reserved && c->have_reserve)
+		cli_usage_error("--reserved and --reserve exclude each other");
+	if (c->have_prefer && c->opts.numa_policy != TM_NONE)
+		cli_usage_error("--prefer-nodes and --numa-policy exclude each other");
+}
+
+/* Arguments */
+
+static void
+want_args(const struct ctx *c, int min, int max, const char *synopsis)
+{
+	if (c->nargs < min)
+		cli_usage_error("'%s' needs %s", cmd_names[c->cmd], synopsis);
+	if (max >= 0 && c->nargs > max)
+		cli_usage_error("unexpected argument '%s'", c->args[max]);
+}
+
+static void
+check_name(const char *name)
+{
+	if (!state_name_valid(name))
+		cli_die(EXIT_USAGE, "invalid name '%s' (use 1 to %d of "
+			"A-Z a-z 0-9 . _ : / @ -)", name, STATE_NAME_MAX);
+}
+
+static int
+parse_count(const char *s)
+{
+	unsigned int n;
+
+	if (parse_uint(s, CPUSET_MAX_CPUS, &n) < 0)
+		cli_die(EXIT_USAGE, "invalid CPU count '%s'", s);
+	return (int)n;
+}
+
+/* Machine */
+
+static void
+load_machine(struct ctx *c)
+{
+	int r;
+
+	r = sysroot_open(&c->root, c->sysroot_dir);
+	if (r < 0)
+		cli_die(EXIT_USAGE, "cannot open sysroot '%s': %s",
+			c->sysroot_dir ? c->sysroot_dir : getenv("CPM_SYSROOT"),
+			strerror(-r));
+	r = topo_load(&c->topo, &c->root, 0, c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
+	if (ktopo_from_topo(&c->kt, &c->topo) < 0 ||
+	    topo_print_make(&c->print, &c->topo) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+}
+
+/* Parse a cpulist option, refusing CPUs the machine does not have. */
+static void
+parse_cpus_arg(struct ctx *c, const char *what, const char *arg,
+	       struct cpuset *s)
+{
+	cli_parse_cpulist(what, arg, s);
+	if (topo_check_possible(&c->topo, s, c->err, sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "invalid %s: %s", what, c->err);
+}
+
+static void
+parse_nodes_arg(struct ctx *c, const char *what, const char *arg,
+		struct cpuset *s)
+{
+	int id;
+
+	cli_parse_cpulist(what, arg, s);
+	cpuset_for_each(id, s)
+		if (!topo_node_by_id(&c->topo, id))
+			cli_die(EXIT_USAGE, "invalid %s: NUMA node %d does not "
+				"exist", what, id);
+}
+
+/* State */
+
+enum { RO = 0, RW = 1 };
+
+/*
+ * Load the state, under the writers' lock when rw.  A damaged file, one
+ * of an unknown version, or (unless tolerated) one made for another
+ * machine ends the program with exit 2 before anything is changed.
+ */
+static void
+open_state(struct ctx *c, int rw, bool tolerate_foreign)
+{
+	int r;
+
+	c->lockfd = -1;
+	/* Commands that need an existing allocation must not create the
+	 * state's directory just to find out there is none. */
+	if (rw && (c->cmd == C_RELEASE || c->cmd == C_RESIZE ||
+		   c->cmd == C_MODE) && access(c->state_path, F_OK) < 0 &&
+	    errno == ENOENT)
+		cli_die(EXIT_USAGE, "no allocation named '%s'", c->args[0]);
+	if (rw) {
+		c->lockfd = state_lock(c->state_path, c->err, sizeof(c->err));
+		if (c->lockfd < 0)
+			cli_die(EXIT_FAIL, "%s", c->err);
+	}
+	r = state_load(&c->st, c->state_path, c->err, sizeof(c->err));
+	if (r == -EBADMSG)
+		cli_die(EXIT_USAGE, "state file '%s' is damaged (%s): restore "
+			"it from a copy, or remove it and run 'cpm-alloc init'",
+			c->state_path, c->err);
+	if (r == -EPROTONOSUPPORT)
+		cli_die(EXIT_USAGE, "state file '%s': %s: use the cpm-alloc "
+			"that wrote it", c->state_path, c->err);
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", c->err);
+	if (!c->st.exists) {
+		topo_print_free(&c->st.print);
+		if (topo_print_make(&c->st.print, &c->topo) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		c->st.have_print = true;
+	}
+	c->match = state_topo_match(&c->st, &c->print, c->match_msg,
+				    sizeof(c->match_msg));
+	if (!tolerate_foreign &&
+	    (c->match == TOPO_RESIZED || c->match == TOPO_FOREIGN))
+		cli_die(EXIT_USAGE, "state file '%s' was made for %s (%s): run "
+			"'cpm-alloc check'", c->state_path,
+			c->match == TOPO_RESIZED ? "a different set of CPUs" :
+			"another machine", c->match_msg);
+}
+
+static void
+save_state(struct ctx *c)
+{
+	if (state_save(&c->st, c->state_path, c->err, sizeof(c->err)) < 0)
+		cli_die(EXIT_FAIL, "%s", c->err);
+}
+
+static struct alloc_entry *
+need_entry(struct ctx *c, const char *name)
+{
+	struct alloc_entry *e = state_find(&c->st, name);
+
+	if (!e)
+		cli_die(EXIT_USAGE, "no allocation named '%s'", name);
+	return e;
+}
+
+/* Options: the state's policy merged in, the distribute group decided,
+ * and the combination checked as the kubelet checks it. */
+static void
+effective_opts(struct ctx *c, struct alloc_opts *o)
+{
+	alloc_opts_merge(o, &c->st.policy);
+	if (o->distribute_auto) {
+		int tpc = c->kt.num_cores ? c->kt.num_cpus / c->kt.num_cores : 1;
+
+		o->k.distribute = o->k.full_cores && tpc > 0 ? tpc : 1;
+	}
+	if (ktake_opts_check(&c->kt, &o->k, c->err, sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "%s", c->err);
+	if (o->k.align_socket && o->numa_policy == TM_SINGLE_NUMA)
+		cli_die(EXIT_USAGE, "--align-socket cannot be combined with the "
+			"single-numa-node policy");
+}
+
+static void
+print_set(const struct cpuset *s)
+{
+	cli_print_cpuset(s);
+}
+
+static void
+format_size(struct strbuf *sb, uint64_t b)
+{
+	static const char units[] = "KMGTPE";
+	int u = -1;
+
+	while (b && b % 1024 == 0 && u < 5) {
+		b /= 1024;
+		u++;
+	}
+	if (u < 0)
+		strbuf_printf(sb, "%llu", (unsigned long long)b);
+	else
+		strbuf_printf(sb, "%llu%c", (unsigned long long)b, units[u]);
+}
+
+/* Memory Manager view of the nodes: capacity from meminfo MemTotal. */
+static struct tm_mem_node *
+mem_nodes(struct ctx *c)
+{
+	struct tm_mem_node *m = calloc((size_t)c->topo.nnodes + 1, sizeof(*m));
+	int i, k, x;
+
+	if (!m)
+		cli_die(EXIT_FAIL, "out of memory");
+	for (i = 0; i < c->topo.nnodes; i++) {
+		const struct topo_node *n = &c->topo.nodes[i];
+
+		m[i].id = n->id;
+		m[i].total = n->mem_total_kb > 0 ?
+			(uint64_t)n->mem_total_kb * 1024 : 0;
+		m[i].booked = state_mem_booked(&c->st, n->id);
+		for (x = 0; x < c->st.nentries; x++) {
+			const struct alloc_entry *e = &c->st.entries[x];
+			uint64_t g = 0;
+			bool here = false;
+
+			for (k = 0; k < e->nmem; k++) {
+				if (e->mem[k].node < 64)
+					g |= 1ULL << e->mem[k].node;
+				if (e->mem[k].node == n->id)
+					here = true;
+			}
+			if (here)
+				m[i].group |= g;
+		}
+	}
+	return m;
+}
+
+static uint64_t
+all_nodes_mask(struct ctx *c)
+{
+	uint64_t m = 0;
+	int i;
+
+	for (i = 0; i < c->topo.nnodes; i++)
+		if (c->topo.nodes[i].id < 64)
+			m |= 1ULL << c->topo.nodes[i].id;
+	return m;
+}
+
+static uint64_t
+nodes_mask_of(struct ctx *c, const struct cpuset *cpus)
+{
+	struct cpuset nodes = CPUSET_INIT;
+	uint64_t m = 0;
+
+	if (topo_nodes_of(&c->topo, cpus, &nodes) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	tm_mask_from_set(&nodes, &m);
+	cpuset_free(&nodes);
+	return m;
+}
+
+static void
+free_per_node(struct ctx *c, const struct cpuset *avail, struct strbuf *sb)
+{
+	int i;
+
+	for (i = 0; i < c->topo.nnodes; i++) {
+		struct cpuset s = CPUSET_INIT;
+		const struct topo_node *n = &c->topo.nodes[i];
+
+		cpuset_copy(&s, &n->cpus);
+		cpuset_and(&s, avail);
+		strbuf_printf(sb, "%s%d:%u", i ? " " : "", n->id,
+			      cpuset_count(&s));
+		cpuset_free(&s);
+	}
+}
+
+/* Commands */
+
+static int
+cmd_init(struct ctx *c)
+{
+	struct cpuset reserved = CPUSET_INIT;
+	struct alloc_opts o = c->opts;
+	int r, i;
+
+	want_args(c, 0, 0, "no arguments");
+	load_machine(c);
+	if (c->have_reserved) {
+		parse_cpus_arg(c, "reserved CPU list", c->reserved_arg,
+			       &reserved);
+		if (!cpuset_subset(&reserved, &c->topo.online)) {
+			struct cpuset off = CPUSET_INIT;
+
+			cpuset_copy(&off, &reserved);
+			cpuset_andnot(&off, &c->topo.online);
+			cli_die(EXIT_USAGE, "invalid reserved CPU list: CPUs %s "
+				"are offline", cpuset_to_list(&off));
+		}
+	}
+	/* The options are recorded only, so validate them alone. */
+	if (o.distribute_auto) {
+		int tpc = c->kt.num_cores ? c->kt.num_cpus / c->kt.num_cores : 1;
+
+		o.k.distribute = o.k.full_cores ? tpc : 1;
+	}
+	if (ktake_opts_check(&c->kt, &o.k, c->err, sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "%s", c->err);
+	if (c->have_reserve && c->reserve_n > 0) {
+		if (c->reserve_n > cpuset_count(&c->kt.all))
+			cli_die(EXIT_UNSAT, "cannot reserve %u CPUs: the machine "
+				"has %u online", c->reserve_n,
+				cpuset_count(&c->kt.all));
+		r = kubelet_take_reserved(&c->kt, (int)c->reserve_n, &o.k,
+					  &reserved, c->err, sizeof(c->err));
+		if (r == -ENOMEM)
+			cli_die(EXIT_FAIL, "out of memory");
+		if (r < 0)
+			cli_die(EXIT_UNSAT, "%s", c->err);
+	}
+	open_state(c, RW, c->force);
+	if (c->st.exists && !c->force) {
+		struct strbuf a, b;
+		bool same;
+
+		strbuf_init(&a);
+		strbuf_init(&b);
+		alloc_opts_format(&c->opts, &a);
+		alloc_opts_format(&c->st.policy, &b);
+		same = cpuset_equal(&reserved, &c->st.reserved) &&
+			c->strict == c->st.strict &&
+			strcmp(a.buf ? a.buf : "", b.buf ? b.buf : "") == 0;
+		strbuf_free(&a);
+		strbuf_free(&b);
+		if (!same)
+			cli_die(EXIT_UNSAT, "state file '%s' already exists with "
+				"%d allocations and other settings: use --force "
+				"to start over", c->state_path,
+				c->st.nentries);
+		print_set(&c->st.reserved);
+		return EXIT_OK;
+	}
+	for (i = c->st.nentries - 1; i >= 0; i--)
+		state_remove(&c->st, i);
+	topo_print_free(&c->st.print);
+	if (topo_print_make(&c->st.print, &c->topo) < 0 ||
+	    cpuset_copy(&c->st.reserved, &reserved) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	c->st.have_print = true;
+	c->st.strict = c->strict;
+	c->st.policy = c->opts;
+	save_state(c);
+	print_set(&reserved);
+	cpuset_free(&reserved);
+	return EXIT_OK;
+}
+
+/* pid:PID or cgroup:PATH; fills the entry's owner fields. */
+static void
+parse_owner(struct ctx *c, struct alloc_entry *e)
+{
+	const char *o = c->owner_arg;
+	struct sysroot live;
+	char path[PATH_MAX], real[PATH_MAX];
+	struct stat sb;
+
+	if (!o)
+		return;
+	if (startswith(o, "pid:")) {
+		unsigned int pid;
+		int r;
+
+		if (parse_uint(o + 4, INT_MAX, &pid) < 0 || pid == 0)
+			cli_die(EXIT_USAGE, "invalid owner '%s'", o);
+		/* Owners are live processes, whatever --sysroot says. */
+		if (sysroot_open(&live, "/") < 0)
+			cli_die(EXIT_FAIL, "cannot open /");
+		r = proc_start_time(&live, (long)pid, &e->owner_start);
+		sysroot_close(&live);
+		if (r < 0)
+			cli_die(EXIT_USAGE, "invalid owner '%s': no such process",
+				o);
+	} else if (startswith(o, "cgroup:")) {
+		const char *p = o + 7, *root = c->cgroup_root ?
+			c->cgroup_root : "/sys/fs/cgroup";
+		static const char *const ctrl[] = {
+			"cpuset", "cpu", "cpu,cpuacct", "cpuacct", "memory",
+			"pids", "systemd", "unified",
+		};
+		size_t k;
+		bool found = false;
+
+		while (*p == '/')
+			p++;
+		if (!*p || strstr(p, "..") || strlen(p) > 2048)
+			cli_die(EXIT_USAGE, "invalid owner '%s'", o);
+		{
+			const char *q;
+
+			for (q = p; *q; q++)
+				if ((unsigned char)*q < 0x20)
+					cli_die(EXIT_USAGE, "invalid owner '%s'", o);
+		}
+		snprintf(path, sizeof(path), "%s/cgroup.controllers", root);
+		if (access(path, F_OK) == 0) {
+			snprintf(path, sizeof(path), "%s/%s", root, p);
+			found = stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+		}
+		for (k = 0; !found && k < ARRAY_SIZE(ctrl); k++) {
+			snprintf(path, sizeof(path), "%s/%s/%s", root, ctrl[k], p);
+			found = stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+		}
+		if (!found)
+			cli_die(EXIT_USAGE, "invalid owner '%s': no such cgroup "
+				"below '%s'", o, root);
+		if (!realpath(path, real))
+			cli_die(EXIT_FAIL, "cannot resolve '%s': %s", path,
+				strerror(errno));
+		if (!(e->owner_dir = strdup(real)))
+			cli_die(EXIT_FAIL, "out of memory");
+	} else {
+		cli_die(EXIT_USAGE, "invalid owner '%s' (pid:PID or "
+			"cgroup:PATH)", o);
+	}
+	if (!(e->owner = strdup(o)))
+		cli_die(EXIT_FAIL, "out of memory");
+}
+
+/* Why a Topology Manager policy refused: one line into sb. */
+static void
+explain_refusal(struct ctx *c, const struct alloc_opts *o, int n,
+		const struct cpuset *avail, const struct tm_hints *cpu,
+		const struct tm_hints *mem, const struct tm_hint *best,
+		struct strbuf *sb)
+{
+	strbuf_printf(sb, "topology affinity error: the %s policy refuses "
+		      "%d CPUs", tm_policy_name(o->numa_policy), n);
+	if (c->have_mem) {
+		strbuf_puts(sb, " and ");
+		format_size(sb, c->mem);
+		strbuf_puts(sb, " of memory");
+	}
+	if (!cpu->dont_care && cpu->n == 0)
+		strbuf_printf(sb, ": no NUMA node set has %d free CPUs", n);
+	else if (mem && !mem->dont_care && mem->n == 0)
+		strbuf_puts(sb, ": no NUMA node set has that much free memory");
+	else if (o->numa_policy == TM_SINGLE_NUMA)
+		strbuf_puts(sb, ": no single NUMA node can hold it");
+	else if (mem && !mem->dont_care) {
+		strbuf_puts(sb, ": no NUMA node set is preferred for both the "
+			    "CPUs and the memory (best: ");
+		tm_mask_format(best->mask, sb);
+		strbuf_puts(sb, ")");
+	} else {
+		strbuf_puts(sb, ": the best NUMA node set ");
+		tm_mask_format(best->mask, sb);
+		strbuf_puts(sb, " is wider than the request needs on an idle "
+			    "machine");
+	}
+	strbuf_puts(sb, " (free CPUs per node: ");
+	free_per_node(c, avail, sb);
+	strbuf_puts(sb, ")");
+}
+
+/* The NUMA distance matrix by node id, or NULL when the kernel gave none. */
+static int *
+distances(struct ctx *c)
+{
+	int *d = calloc(64 * 64, sizeof(int)), i, j;
+
+	if (!d)
+		cli_die(EXIT_FAIL, "out of memory");
+	for (i = 0; i < c->topo.nnodes; i++) {
+		const struct topo_node *a = &c->topo.nodes[i];
+
+		if (!a->distance || a->id >= 64) {
+			free(d);
+			return NULL;
+		}
+		for (j = 0; j < c->topo.nnodes; j++)
+			if (c->topo.nodes[j].id < 64)
+				d[a->id * 64 + c->topo.nodes[j].id] =
+					a->distance[j];
+	}
+	return d;
+}
+
+static void
+explain_hints(const char *what, const struct tm_hints *h)
+{
+	struct strbuf sb;
+	int i;
+
+	strbuf_init(&sb);
+	if (h->dont_care)
+		strbuf_puts(&sb, "any (no preference)");
+	else if (h->n == 0)
+		strbuf_puts(&sb, "none (cannot be satisfied)");
+	for (i = 0; i < h->n; i++) {
+		if (i)
+			strbuf_puts(&sb, ", ");
+		tm_mask_format(h->h[i].mask, &sb);
+		strbuf_puts(&sb, h->h[i].preferred ? " preferred" : " -");
+	}
+	cli_warn("%s: %s", what, sb.buf ? sb.buf : "");
+	strbuf_free(&sb);
+}
+
+static int
+cmd_take(struct ctx *c)
+{
+	struct alloc_entry e, *old;
+	struct cpuset avail = CPUSET_INIT, from = CPUSET_INIT,
+		prefer = CPUSET_INIT, out = CPUSET_INIT;
+	struct tm_hints cpu_h = { 0 }, mem_h = { 0 };
+	struct tm_mem_node *mn = NULL;
+	struct tm_hint best = { 0, true };
+	struct alloc_opts o = c->opts;
+	const struct cpuset *prefer_p = NULL;
+	int n, r;
+
+	want_args(c, 2, 2, "NAME and N");
+	check_name(c->args[0]);
+	n = parse_count(c->args[1]);
+	memset(&e, 0, sizeof(e));
+	load_machine(c);
+	if (c->from_arg)
+		parse_cpus_arg(c, "--from CPU list", c->from_arg, &from);
+	if (c->prefer_arg) {
+		parse_nodes_arg(c, "--prefer-nodes list", c->prefer_arg,
+				&prefer);
+		prefer_p = &prefer;
+	}
+	parse_owner(c, &e);
+	open_state(c, c->dry_run ? RO : RW, false);
+	effective_opts(c, &o);
+
+	old = state_find(&c->st, c->args[0]);
+	if (old) {
+		if (old->n != n)
+			cli_die(EXIT_USAGE, "'%s' already holds %d CPUs: use "
+				"'cpm-alloc resize %s %d'", old->name, old->n,
+				old->name, n);
+		alloc_entry_free(&e);
+		print_set(&old->cpus);
+		return EXIT_OK;
+	}
+	if (state_available(&c->st, &c->topo.online, NULL, &avail) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (c->from_arg)
+		cpuset_and(&avail, &from);
+
+	if (o.numa_policy != TM_NONE || c->have_mem) {
+		mn = mem_nodes(c);
+		r = tm_cpu_hints(&c->kt, &avail, n, o.k.align_socket, &cpu_h);
+		if (r == 0 && c->have_mem)
+			r = tm_mem_hints(mn, c->topo.nnodes, c->mem, &mem_h);
+		else
+			mem_h.dont_care = true;
+		if (r == -ERANGE)
+			cli_die(EXIT_UNSAT, "NUMA hints need at most %d NUMA "
+				"nodes, numbered below 64", TM_MAX_NODES);
+		if (r < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+	}
+	if (c->explain && (o.numa_policy != TM_NONE || c->have_mem)) {
+		explain_hints("CPU hints", &cpu_h);
+		if (c->have_mem)
+			explain_hints("memory hints", &mem_h);
+	}
+	if (o.numa_policy != TM_NONE) {
+		struct tm_hints lists[2] = { cpu_h, mem_h };
+		int *dist = o.closest ? distances(c) : NULL;
+		bool admit;
+
+		admit = tm_merge_closest(o.numa_policy, all_nodes_mask(c),
+					 lists, 2, dist, &best);
+		free(dist);
+		if (c->explain) {
+			struct strbuf eb;
+
+			strbuf_init(&eb);
+			if (best.mask)
+				tm_mask_format(best.mask, &eb);
+			else
+				strbuf_puts(&eb, "any node");
+			cli_warn("%s policy: merged hint %s%s: %s",
+				 tm_policy_name(o.numa_policy),
+				 eb.buf ? eb.buf : "",
+				 best.preferred ? " preferred" : " -",
+				 admit ? "admitted" : "refused");
+			strbuf_free(&eb);
+		}
+		if (!admit) {
+			struct strbuf sb;
+
+			strbuf_init(&sb);
+			explain_refusal(c, &o, n, &avail, &cpu_h, &mem_h, &best,
+					&sb);
+			cli_die(EXIT_UNSAT, "%s", sb.buf);
+		}
+		if (best.mask) {
+			tm_mask_to_set(best.mask, &prefer);
+			prefer_p = &prefer;
+		}
+	}
+	r = kubelet_take(&c->kt, &avail, n, &o.k, prefer_p, &c->st.reserved,
+			 &out, c->err, sizeof(c->err));
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_UNSAT, "%s", c->err);
+	/* single-numa-node and restricted promise the hint's nodes. */
+	if ((o.numa_policy == TM_SINGLE_NUMA || o.numa_policy == TM_RESTRICTED)
+	    && best.mask && (nodes_mask_of(c, &out) & ~best.mask))
+		cli_die(EXIT_UNSAT, "topology affinity error: %d CPUs do not "
+			"fit on the NUMA nodes the %s policy chose", n,
+			tm_policy_name(o.numa_policy));
+
+	if (c->have_mem && c->mem > 0) {
+		uint64_t mask = best.mask;
+		int k;
+
+		if (o.numa_policy == TM_NONE || !mask) {
+			/* No Topology Manager decision: the CPUs' nodes when
+			 * they can hold it, else the Memory Manager's own
+			 * best hint. */
+			uint64_t cm = nodes_mask_of(c, &out);
+			struct tm_hint mb;
+
+			mask = 0;
+			for (k = 0; k < mem_h.n; k++)
+				if (mem_h.h[k].mask == cm)
+					mask = cm;
+			if (!mask && tm_merge(TM_BEST_EFFORT, all_nodes_mask(c),
+					      &mem_h, 1, &mb) && mem_h.n)
+				mask = mb.mask;
+		}
+		e.mem = calloc((size_t)c->topo.nnodes + 1, sizeof(*e.mem));
+		if (!e.mem)
+			cli_die(EXIT_FAIL, "out of memory");
+		if (!mask || tm_mem_book(mn, c->topo.nnodes, mask, c->mem,
+					 e.mem, &e.nmem) < 0) {
+			struct strbuf sb;
+
+			strbuf_init(&sb);
+			strbuf_puts(&sb, "not enough free memory for ");
+			format_size(&sb, c->mem);
+			strbuf_puts(&sb, " (free per node:");
+			for (k = 0; k < c->topo.nnodes; k++) {
+				strbuf_printf(&sb, " %d:", mn[k].id);
+				format_size(&sb, mn[k].total > mn[k].booked ?
+					    mn[k].total - mn[k].booked : 0);
+			}
+			strbuf_puts(&sb, ")");
+			cli_die(EXIT_UNSAT, "%s", sb.buf);
+		}
+	}
+
+	if (!(e.name = strdup(c->args[0])))
+		cli_die(EXIT_FAIL, "out of memory");
+	e.n = n;
+	e.mode = c->share ? ALLOC_SHARE : ALLOC_EXCLUSIVE;
+	e.opts = o;
+	e.opts.k.distribute = o.distribute_auto ? 0 : o.k.distribute;
+	if (cpuset_copy(&e.cpus, &out) < 0 || state_add(&c->st, &e) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (!c->dry_run)
+		save_state(c);
+	print_set(&out);
+	free(mn);
+	tm_hints_free(&cpu_h);
+	tm_hints_free(&mem_h);
+	cpuset_free(&avail);
+	cpuset_free(&from);
+	cpuset_free(&prefer);
+	cpuset_free(&out);
+	return EXIT_OK;
+}
+
+static int
+cmd_release(struct ctx *c)
+{
+	int i, j;
+
+	want_args(c, 1, -1, "at least one NAME");
+	for (i = 0; i < c->nargs; i++)
+		check_name(c->args[i]);
+	load_machine(c);
+	open_state(c, RW, false);
+	for (i = 0; i < c->nargs; i++)
+		need_entry(c, c->args[i]);
+	for (i = 0; i < c->nargs; i++)
+		for (j = 0; j < c->st.nentries; j++)
+			if (strcmp(c->st.entries[j].name, c->args[i]) == 0) {
+				state_remove(&c->st, j);
+				break;
+			}
+	save_state(c);
+	return EXIT_OK;
+}
+
+static int
+cmd_resize(struct ctx *c)
+{
+	struct alloc_entry *e;
+	struct cpuset avail = CPUSET_INIT, more = CPUSET_INIT,
+		nodes = CPUSET_INIT;
+	struct alloc_opts o;
+	int n, have, tpc, r;
+
+	want_args(c, 2, 2, "NAME and N");
+	check_name(c->args[0]);
+	n = parse_count(c->args[1]);
+	load_machine(c);
+	open_state(c, RW, false);
+	e = need_entry(c, c->args[0]);
+	o = e->opts;
+	if (o.distribute_auto)
+		o.k.distribute = 0;
+	effective_opts(c, &o);
+	have = e->n;
+	tpc = c->kt.num_cores ? c->kt.num_cpus / c->kt.num_cores : 1;
+	if (o.k.full_cores && tpc > 1 && n % tpc)
+		cli_die(EXIT_UNSAT, "SMT Alignment Error: requested %d cpus not "
+			"multiple cpus per core = %d", n, tpc);
+	if (n < have) {
+		r = alloc_shrink_pick(&c->topo, &e->cpus, have - n,
+				      o.k.full_cores, &more);
+		if (r == -ENOMEM)
+			cli_die(EXIT_FAIL, "out of memory");
+		if (r < 0)
+			cli_die(EXIT_UNSAT, "cannot shrink '%s' to %d CPUs in "
+				"whole cores", e->name, n);
+		cpuset_andnot(&e->cpus, &more);
+	} else if (n > have) {
+		int need = n - have, cpu, sib;
+		const struct cpuset *prefer_p = NULL;
+
+		if (state_available(&c->st, &c->topo.online, NULL, &avail) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		if (!cpuset_empty(&e->cpus)) {
+			topo_nodes_of(&c->topo, &e->cpus, &nodes);
+			prefer_p = &nodes;
+			/* The single-NUMA and restricted policies keep the
+			 * allocation on the nodes it has. */
+			if (o.numa_policy == TM_SINGLE_NUMA ||
+			    o.numa_policy == TM_RESTRICTED) {
+				struct cpuset on = CPUSET_INIT;
+
+				topo_cpus_of_nodes(&c->topo, &nodes, &on);
+				cpuset_and(&avail, &on);
+				cpuset_free(&on);
+			}
+		}
+		/* First the free threads of cores the entry already uses,
+		 * so its cores fill up before new ones are started. */
+		if (!o.k.full_cores && !o.k.spread_cores) {
+			cpuset_for_each(cpu, &e->cpus) {
+				if (cpu >= c->topo.ncpus ||
+				    c->topo.cpus[cpu].core < 0)
+					continue;
+				for (sib = c->topo.cpus[cpu].core;
+				     sib >= 0 && need > 0;
+				     sib = c->topo.cpus[sib].next_thread)
+					if (cpuset_isset(&avail, (unsigned int)sib)) {
+						cpuset_clear(&avail, (unsigned int)sib);
+						cpuset_set(&more, (unsigned int)sib);
+						need--;
+					}
+			}
+		}
+		if (need > 0) {
+			struct cpuset got = CPUSET_INIT;
+
+			r = kubelet_take(&c->kt, &avail, need, &o.k, prefer_p,
+					 &c->st.reserved, &got, c->err,
+					 sizeof(c->err));
+			if (r == -ENOMEM)
+				cli_die(EXIT_FAIL, "out of memory");
+			if (r < 0)
+				cli_die(EXIT_UNSAT, "cannot grow '%s' to %d CPUs: "
+					"%s", e->name, n, c->err);
+			cpuset_or(&more, &got);
+			cpuset_free(&got);
+		}
+		cpuset_or(&e->cpus, &more);
+	}
+	e->n = n;
+	if (n != have)
+		save_state(c);
+	print_set(&e->cpus);
+	cpuset_free(&avail);
+	cpuset_free(&more);
+	cpuset_free(&nodes);
+	return EXIT_OK;
+}
+
+static int
+cmd_mode(struct ctx *c)
+{
+	struct alloc_entry *e;
+	enum alloc_mode m;
+
+	want_args(c, 2, 2, "NAME and exclusive or share");
+	check_name(c->args[0]);
+	if (strcmp(c->args[1], "exclusive") == 0)
+		m = ALLOC_EXCLUSIVE;
+	else if (strcmp(c->args[1], "share") == 0)
+		m = ALLOC_SHARE;
+	else
+		cli_die(EXIT_USAGE, "invalid mode '%s' (exclusive or share)",
+			c->args[1]);
+	load_machine(c);
+	open_state(c, RW, false);
+	e = need_entry(c, c->args[0]);
+	/*
+	 * Both directions are always possible: a share allocation's CPUs
+	 * are never given to anyone else, so making them exclusive only
+	 * takes them out of the shared pool.
+	 */
+	if (e->mode != m) {
+		e->mode = m;
+		save_state(c);
+	}
+	return EXIT_OK;
+}
+
+static void
+entry_nodes(struct ctx *c, const struct alloc_entry *e, struct cpuset *out)
+{
+	int k;
+
+	if (topo_nodes_of(&c->topo, &e->cpus, out) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	for (k = 0; k < e->nmem; k++)
+		if (e->mem[k].bytes)
+			cpuset_set(out, (unsigned int)e->mem[k].node);
+}
+
+static int
+cmd_show(struct ctx *c)
+{
+	struct alloc_entry *e;
+	struct cpuset nodes = CPUSET_INIT;
+
+	want_args(c, 1, 1, "NAME");
+	check_name(c->args[0]);
+	load_machine(c);
+	open_state(c, RO, false);
+	e = need_entry(c, c->args[0]);
+	if (c->nodes) {
+		entry_nodes(c, e, &nodes);
+		print_set(&nodes);
+	} else {
+		print_set(&e->cpus);
+	}
+	cpuset_free(&nodes);
+	return EXIT_OK;
+}
+
+static void
+format_mem(const struct alloc_entry *e, struct strbuf *sb)
+{
+	int k, shown = 0;
+
+	for (k = 0; k < e->nmem; k++) {
+		if (!e->mem[k].bytes)
+			continue;
+		strbuf_printf(sb, "%s%d:", shown++ ? "," : "", e->mem[k].node);
+		format_size(sb, e->mem[k].bytes);
+	}
+	if (!shown)
+		strbuf_puts(sb, "-");
+}
+
+static int
+cmd_list(struct ctx *c)
+{
+	struct strbuf sb;
+	struct cpuset s = CPUSET_INIT;
+	int i, k;
+
+	want_args(c, 0, 0, "no arguments");
+	load_machine(c);
+	open_state(c, RO, false);
+	strbuf_init(&sb);
+	if (c->json) {
+		struct json j;
+
+		json_init(&j, &sb);
+		json_obj_begin(&j);
+		json_key(&j, "reserved");
+		{
+			char *l = cpuset_to_list(&c->st.reserved);
+
+			json_str(&j, l);
+			free(l);
+		}
+		json_key(&j, "strict_reserved");
+		json_bool(&j, c->st.strict);
+		state_shared(&c->st, &c->topo.online, &s);
+		json_key(&j, "shared");
+		{
+			char *l = cpuset_to_list(&s);
+
+			json_str(&j, l);
+			free(l);
+		}
+		state_available(&c->st, &c->topo.online, NULL, &s);
+		json_key(&j, "available");
+		{
+			char *l = cpuset_to_list(&s);
+
+			json_str(&j, l);
+			free(l);
+		}
+		json_key(&j, "entries");
+		json_arr_begin(&j);
+		for (i = 0; i < c->st.nentries; i++) {
+			const struct alloc_entry *e = &c->st.entries[i];
+			struct strbuf ob;
+			char *l;
+
+			json_obj_begin(&j);
+			json_key(&j, "name");
+			json_str(&j, e->name);
+			json_key(&j, "mode");
+			json_str(&j, e->mode == ALLOC_SHARE ? "share" :
+				 "exclusive");
+			json_key(&j, "count");
+			json_int(&j, e->n);
+			json_key(&j, "cpus");
+			l = cpuset_to_list(&e->cpus);
+			json_str(&j, l);
+			free(l);
+			entry_nodes(c, e, &s);
+			json_key(&j, "nodes");
+			l = cpuset_to_list(&s);
+			json_str(&j, l);
+			free(l);
+			json_key(&j, "owner");
+			json_str(&j, e->owner);
+			json_key(&j, "memory");
+			json_arr_begin(&j);
+			for (k = 0; k < e->nmem; k++) {
+				json_obj_begin(&j);
+				json_key(&j, "node");
+				json_int(&j, e->mem[k].node);
+				json_key(&j, "bytes");
+				json_uint(&j, e->mem[k].bytes);
+				json_obj_end(&j);
+			}
+			json_arr_end(&j);
+			strbuf_init(&ob);
+			alloc_opts_format(&e->opts, &ob);
+			json_key(&j, "options");
+			json_str(&j, ob.buf ? ob.buf : "");
+			strbuf_free(&ob);
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
+		json_obj_end(&j);
+		strbuf_puts(&sb, "\n");
+	} else {
+		strbuf_puts(&sb, "NAME MODE COUNT CPUS NODES MEMORY OWNER\n");
+		for (i = 0; i < c->st.nentries; i++) {
+			const struct alloc_entry *e = &c->st.entries[i];
+
+			strbuf_printf(&sb, "%s %s %d ", e->name,
+				      e->mode == ALLOC_SHARE ? "share" :
+				      "exclusive", e->n);
+			if (cpuset_empty(&e->cpus))
+				strbuf_puts(&sb, "-");
+			cpuset_format(&e->cpus, &sb);
+			strbuf_puts(&sb, " ");
+			entry_nodes(c, e, &s);
+			if (cpuset_empty(&s))
+				strbuf_puts(&sb, "-");
+			cpuset_format(&s, &sb);
+			strbuf_puts(&sb, " ");
+			format_mem(e, &sb);
+			strbuf_printf(&sb, " %s\n", e->owner ? e->owner : "-");
+		}
+	}
+	if (sb.oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_free(&sb);
+	cpuset_free(&s);
+	return EXIT_OK;
+}
+
+static int
+cmd_pool(struct ctx *c)
+{
+	struct cpuset s = CPUSET_INIT;
+
+	want_args(c, 0, 0, "no arguments");
+	load_machine(c);
+	open_state(c, RO, false);
+	if (c->cmd == C_RESERVED)
+		print_set(&c->st.reserved);
+	else {
+		if (state_shared(&c->st, &c->topo.online, &s) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		print_set(&s);
+	}
+	cpuset_free(&s);
+	return EXIT_OK;
+}
+
+static int
+cmd_hints(struct ctx *c)
+{
+	struct cpuset avail = CPUSET_INIT;
+	struct tm_hints cpu_h = { 0 }, mem_h = { 0 };
+	struct tm_mem_node *mn;
+	struct strbuf sb;
+	const struct tm_hints *list;
+	int n, r, i, k;
+
+	want_args(c, 1, 1, "N");
+	n = parse_count(c->args[0]);
+	load_machine(c);
+	open_state(c, RO, false);
+	if (state_available(&c->st, &c->topo.online, NULL, &avail) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	mn = mem_nodes(c);
+	r = tm_cpu_hints(&c->kt, &avail, n, c->st.policy.k.align_socket,
+			 &cpu_h);
+	if (r == 0 && c->have_mem)
+		r = tm_mem_hints(mn, c->topo.nnodes, c->mem, &mem_h);
+	else
+		mem_h.dont_care = true;
+	if (r == -ERANGE)
+		cli_die(EXIT_UNSAT, "NUMA hints need at most %d NUMA nodes, "
+			"numbered below 64", TM_MAX_NODES);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	/*
+	 * With memory too, a node set can hold the request when both
+	 * providers offer it; it is preferred when both prefer it.
+	 */
+	list = cpu_h.dont_care ? &mem_h : &cpu_h;
+	strbuf_init(&sb);
+	for (i = 0; i < list->n; i++) {
+		const struct tm_hint *h = &list->h[i];
+		bool pref = h->preferred, ok = true;
+
+		if (list == &cpu_h && !mem_h.dont_care) {
+			ok = false;
+			for (k = 0; k < mem_h.n; k++)
+				if (mem_h.h[k].mask == h->mask) {
+					ok = true;
+					pref = pref && mem_h.h[k].preferred;
+				}
+		}
+		if (!ok)
+			continue;
+		tm_mask_format(h->mask, &sb);
+		strbuf_puts(&sb, pref ? " preferred\n" : " -\n");
+	}
+	if (sb.oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_free(&sb);
+	free(mn);
+	tm_hints_free(&cpu_h);
+	tm_hints_free(&mem_h);
+	cpuset_free(&avail);
+	return EXIT_OK;
+}
+
+/* Is the owner of e gone?  reason gets why. */
+static bool
+owner_gone(const struct alloc_entry *e, const struct sysroot *live,
+	   char *reason, size_t len)
+{
+	struct stat sb;
+
+	if (!e->owner)
+		return false;
+	if (startswith(e->owner, "pid:")) {
+		uint64_t start;
+		long pid = strtol(e->owner + 4, NULL, 10);
+		int r = proc_start_time(live, pid, &start);
+
+		if (r == -ESRCH) {
+			snprintf(reason, len, "process %ld has exited", pid);
+			return true;
+		}
+		if (r == 0 && e->owner_start && start != e->owner_start) {
+			snprintf(reason, len, "process %ld has exited (the pid "
+				 "now belongs to another process)", pid);
+			return true;
+		}
+		return false;
+	}
+	if (e->owner_dir && (stat(e->owner_dir, &sb) < 0 ||
+			     !S_ISDIR(sb.st_mode))) {
+		snprintf(reason, len, "cgroup '%s' was removed", e->owner_dir);
+		return true;
+	}
+	return false;
+}
+
+static void
+finding(struct strbuf *sb, int *count, const char *level, const char *fmt,
+	...) __attribute__((format(printf, 4, 5)));
+
+static void
+finding(struct strbuf *sb, int *count, const char *level, const char *fmt,
+	...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	strbuf_printf(sb, "%s: %s\n", level, msg);
+	(*count)++;
+}
+
+static char *
+cpulist_str(const struct cpuset *s)
+{
+	char *l = cpuset_to_list(s);
+
+	if (!l)
+		cli_die(EXIT_FAIL, "out of memory");
+	return l;
+}
+
+static int
+cmd_check(struct ctx *c)
+{
+	struct strbuf sb;
+	struct cpuset x = CPUSET_INIT, gone = CPUSET_INIT;
+	struct sysroot live;
+	const struct topo_print *was = &c->st.print;
+	int count = 0, i, j;
+	char reason[256];
+
+	want_args(c, 0, 0, "no arguments");
+	load_machine(c);
+	open_state(c, RO, true);
+	strbuf_init(&sb);
+	if (!c->st.exists)
+		return EXIT_OK;	/* nothing recorded, nothing to disagree */
+	if (c->match == TOPO_FOREIGN)
+		finding(&sb, &count, "error", "the state was made for another "
+			"machine (%s): use the right --state, or start over "
+			"with 'cpm-alloc init --force'", c->match_msg);
+	if (c->match == TOPO_RESIZED || c->match == TOPO_ONLINE_CHANGED) {
+		unsigned int a = cpuset_count(&was->online),
+			b = cpuset_count(&c->print.online);
+
+		if (a != b)
+			finding(&sb, &count, "error", "the CPU count changed: "
+				"the state was made for %u online CPUs (%s), "
+				"the machine has %u (%s)", a, cpulist_str(&was->online), b,
+				cpulist_str(&c->print.online));
+		/* Online then, offline now (still possible) or gone. */
+		cpuset_copy(&x, &was->online);
+		cpuset_andnot(&x, &c->print.online);
+		cpuset_copy(&gone, &x);
+		cpuset_andnot(&gone, &c->print.possible);
+		cpuset_and(&x, &c->print.possible);
+		if (!cpuset_empty(&x))
+			finding(&sb, &count, "error", "CPUs %s were online when "
+				"the state was written and are offline now",
+				cpulist_str(&x));
+		if (!cpuset_empty(&gone))
+			finding(&sb, &count, "error", "CPUs %s were online when "
+				"the state was written and no longer exist",
+				cpulist_str(&gone));
+		cpuset_copy(&x, &c->print.online);
+		cpuset_andnot(&x, &was->online);
+		if (!cpuset_empty(&x))
+			finding(&sb, &count, "warning", "CPUs %s came online "
+				"since the state was written: run 'cpm-alloc "
+				"reconcile' to use them", cpulist_str(&x));
+	}
+	/* CPUs that the state uses and the machine does not have online. */
+	cpuset_copy(&gone, &c->st.reserved);
+	cpuset_andnot(&gone, &c->topo.online);
+	if (!cpuset_empty(&gone))
+		finding(&sb, &count, "error", "reserved CPUs %s are not online: "
+			"choose another reservation with 'cpm-alloc init "
+			"--force --reserved LIST' (this drops all "
+			"allocations)", cpulist_str(&gone));
+	for (i = 0; i < c->st.nentries; i++) {
+		const struct alloc_entry *e = &c->st.entries[i];
+
+		cpuset_copy(&x, &e->cpus);
+		cpuset_andnot(&x, &c->topo.online);
+		if (!cpuset_empty(&x))
+			finding(&sb, &count, "error", "'%s' holds CPUs %s, which "
+				"are not online: release it ('cpm-alloc release "
+				"%s') and take again", e->name, cpulist_str(&x), e->name);
+		cpuset_copy(&x, &e->cpus);
+		cpuset_and(&x, &c->st.reserved);
+		if (!cpuset_empty(&x))
+			finding(&sb, &count, "error", "reserved CPUs %s are "
+				"handed out to '%s': release it and take again",
+				cpulist_str(&x), e->name);
+		for (j = i + 1; j < c->st.nentries; j++) {
+			cpuset_copy(&x, &e->cpus);
+			cpuset_and(&x, &c->st.entries[j].cpus);
+			if (!cpuset_empty(&x))
+				finding(&sb, &count, "error", "'%s' and '%s' "
+					"both hold CPUs %s: release one of them",
+					e->name, c->st.entries[j].name, cpulist_str(&x));
+		}
+		for (j = 0; j < e->nmem; j++)
+			if (e->mem[j].bytes &&
+			    !topo_node_by_id(&c->topo, e->mem[j].node))
+				finding(&sb, &count, "error", "'%s' has memory "
+					"booked on NUMA node %d, which does not "
+					"exist: release it and take again",
+					e->name, e->mem[j].node);
+	}
+	for (i = 0; i < c->topo.nnodes; i++) {
+		const struct topo_node *n = &c->topo.nodes[i];
+		uint64_t b = state_mem_booked(&c->st, n->id);
+
+		if (b && n->mem_total_kb >= 0 &&
+		    b > (uint64_t)n->mem_total_kb * 1024)
+			finding(&sb, &count, "error", "memory booked on NUMA "
+				"node %d (%llu bytes) exceeds its MemTotal (%llu "
+				"bytes): release some allocations", n->id,
+				(unsigned long long)b,
+				(unsigned long long)n->mem_total_kb * 1024);
+	}
+	if (sysroot_open(&live, "/") == 0) {
+		for (i = 0; i < c->st.nentries; i++)
+			if (owner_gone(&c->st.entries[i], &live, reason,
+				       sizeof(reason)))
+				finding(&sb, &count, "warning", "the owner of "
+					"'%s' is gone (%s): run 'cpm-alloc "
+					"reconcile' to release it",
+					c->st.entries[i].name, reason);
+		sysroot_close(&live);
+	}
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_free(&sb);
+	cpuset_free(&x);
+	cpuset_free(&gone);
+	return count ? EXIT_UNSAT : EXIT_OK;
+}
+
+static int
+cmd_reconcile(struct ctx *c)
+{
+	struct sysroot live;
+	struct strbuf sb;
+	struct cpuset bad = CPUSET_INIT;
+	char reason[256];
+	bool changed = false, adopt_failed = false;
+	const char *verb = c->dry_run ? "would release" : "released";
+	int i;
+
+	want_args(c, 0, 0, "no arguments");
+	load_machine(c);
+	open_state(c, c->dry_run ? RO : RW, true);
+	if (c->match == TOPO_FOREIGN)
+		cli_die(EXIT_USAGE, "state file '%s' was made for another "
+			"machine (%s): run 'cpm-alloc check'", c->state_path,
+			c->match_msg);
+	if (sysroot_open(&live, "/") < 0)
+		cli_die(EXIT_FAIL, "cannot open /");
+	strbuf_init(&sb);
+	for (i = c->st.nentries - 1; i >= 0; i--) {
+		struct alloc_entry *e = &c->st.entries[i];
+
+		if (!owner_gone(e, &live, reason, sizeof(reason)))
+			continue;
+		strbuf_printf(&sb, "%s %s ", verb, e->name);
+		if (cpuset_empty(&e->cpus))
+			strbuf_puts(&sb, "-");
+		cpuset_format(&e->cpus, &sb);
+		strbuf_printf(&sb, ": %s\n", reason);
+		state_remove(&c->st, i);
+		changed = true;
+	}
+	sysroot_close(&live);
+	if (c->match == TOPO_RESIZED || c->match == TOPO_ONLINE_CHANGED) {
+		/* Record the machine as it is now, once nothing in the
+		 * state depends on CPUs that are no longer online. */
+		cpuset_copy(&bad, &c->st.reserved);
+		for (i = 0; i < c->st.nentries; i++)
+			cpuset_or(&bad, &c->st.entries[i].cpus);
+		cpuset_andnot(&bad, &c->topo.online);
+		if (cpuset_empty(&bad)) {
+			strbuf_printf(&sb, "%s the machine's online CPUs %s "
+				      "(was %s)\n", c->dry_run ? "would record" :
+				      "recorded", cpulist_str(&c->print.online),
+				      cpulist_str(&c->st.print.online));
+			topo_print_free(&c->st.print);
+			topo_print_make(&c->st.print, &c->topo);
+			changed = true;
+		} else {
+			adopt_failed = true;
+		}
+	}
+	if (changed && !c->dry_run)
+		save_state(c);
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_free(&sb);
+	if (adopt_failed) {
+		fflush(stdout);
+		cli_die(EXIT_UNSAT, "the state still uses CPUs %s that are not "
+			"online: release or resize what holds them (see "
+			"'cpm-alloc check'), then reconcile again", cpulist_str(&bad));
+	}
+	cpuset_free(&bad);
+	return EXIT_OK;
+}
+
+static int
+cmd_import(struct ctx *c)
+{
+	struct kstate ks;
+	struct cpuset def = CPUSET_INIT, all = CPUSET_INIT, s = CPUSET_INIT,
+		used = CPUSET_INIT;
+	struct alloc_entry *news;
+	char *text;
+	size_t len;
+	uint32_t sum;
+	int r, i, j, nnew = 0;
+	struct strbuf out;
+
+	want_args(c, 1, 1, "FILE");
+	r = read_file_at(AT_FDCWD, c->args[0], &text, &len, true);
+	if (r < 0)
+		cli_die(r == -ENOENT || r == -EILSEQ ? EXIT_USAGE : EXIT_FAIL,
+			"cannot read '%s': %s", c->args[0], r == -EILSEQ ?
+			"it holds a NUL byte" : strerror(-r));
+	if (kstate_parse(&ks, text, len, c->err, sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "'%s' is not a kubelet CPU manager "
+			"checkpoint: %s", c->args[0], c->err);
+	free(text);
+	if (!c->no_verify) {
+		r = kstate_verify(&ks, &sum);
+		if (r == -EBADMSG)
+			cli_die(EXIT_USAGE, "'%s': checksum mismatch (stored %llu, "
+				"computed %u): the file is damaged, or a kubelet "
+				"older than cpm knows wrote it (--no-verify "
+				"imports it anyway)", c->args[0],
+				(unsigned long long)ks.checksum, sum);
+		if (r == -ENOMEM)
+			cli_die(EXIT_FAIL, "out of memory");
+	}
+	if (strcmp(ks.policy, "static") != 0)
+		cli_die(EXIT_USAGE, "'%s' is a checkpoint of the '%s' policy: it "
+			"holds no CPU assignments", c->args[0], ks.policy);
+	load_machine(c);
+	if (cpuset_parse_list(ks.default_set, &def, c->err,
+			      sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "'%s': bad defaultCpuSet: %s", c->args[0],
+			c->err);
+	news = calloc((size_t)ks.nentries + 1, sizeof(*news));
+	if (!news)
+		cli_die(EXIT_FAIL, "out of memory");
+	for (i = 0; i < ks.nentries; i++) {
+		const struct kstate_entry *ke = &ks.entries[i];
+		struct alloc_entry *e = &news[i];
+
+		if (!state_name_valid(ke->name))
+			cli_die(EXIT_USAGE, "'%s': entry '%s' is not a valid "
+				"name", c->args[0], ke->name);
+		if (cpuset_parse_list(ke->cpus, &e->cpus, c->err,
+				      sizeof(c->err)) < 0)
+			cli_die(EXIT_USAGE, "'%s': bad cpuset of '%s': %s",
+				c->args[0], ke->name, c->err);
+		if (cpuset_intersects(&e->cpus, &def))
+			cli_die(EXIT_USAGE, "'%s': entry '%s' cpuset \"%s\" "
+				"overlaps with default cpuset \"%s\"",
+				c->args[0], ke->name, ke->cpus, ks.default_set);
+		if (cpuset_intersects(&e->cpus, &all)) {
+			cpuset_copy(&s, &e->cpus);
+			cpuset_and(&s, &all);
+			cli_die(EXIT_USAGE, "'%s': CPUs %s are assigned twice "
+				"(again in '%s')", c->args[0], cpulist_str(&s), ke->name);
+		}
+		cpuset_or(&all, &e->cpus);
+		e->name = strdup(ke->name);
+		e->n = (int)cpuset_count(&e->cpus);
+		e->mode = ALLOC_EXCLUSIVE;
+		if (!e->name)
+			cli_die(EXIT_FAIL, "out of memory");
+	}
+	cpuset_copy(&s, &all);
+	cpuset_or(&s, &def);
+	if (!cpuset_subset(&s, &c->topo.online)) {
+		cpuset_andnot(&s, &c->topo.online);
+		cli_die(EXIT_USAGE, "'%s' uses CPUs %s, which are not online on "
+			"this machine", c->args[0], cpulist_str(&s));
+	}
+	open_state(c, RW, false);
+	/* Existing allocations keep their CPUs: refuse conflicts. */
+	cpuset_copy(&used, &c->st.reserved);
+	for (j = 0; j < c->st.nentries; j++)
+		cpuset_or(&used, &c->st.entries[j].cpus);
+	strbuf_init(&out);
+	for (i = 0; i < ks.nentries; i++) {
+		struct alloc_entry *e = &news[i], *old = state_find(&c->st,
+								   e->name);
+
+		if (old && cpuset_equal(&old->cpus, &e->cpus))
+			continue;	/* imported before */
+		if (old)
+			cli_die(EXIT_UNSAT, "'%s' already exists with CPUs %s: "
+				"release it first", e->name, cpulist_str(&old->cpus));
+		if (cpuset_intersects(&e->cpus, &used)) {
+			cpuset_copy(&s, &e->cpus);
+			cpuset_and(&s, &used);
+			cli_die(EXIT_UNSAT, "CPUs %s of '%s' are already reserved "
+				"or allocated here", cpulist_str(&s), e->name);
+		}
+		strbuf_printf(&out, "%s ", e->name);
+		cpuset_format(&e->cpus, &out);
+		strbuf_puts(&out, "\n");
+		if (state_add(&c->st, e) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		nnew++;
+	}
+	if (nnew)
+		save_state(c);
+	if (out.len)
+		fwrite(out.buf, 1, out.len, stdout);
+	strbuf_free(&out);
+	for (i = 0; i < ks.nentries; i++)
+		alloc_entry_free(&news[i]);
+	free(news);
+	kstate_free(&ks);
+	cpuset_free(&def);
+	cpuset_free(&all);
+	cpuset_free(&s);
+	cpuset_free(&used);
+	return EXIT_OK;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ctx c;
+	int r;
+
+	cli_init("cpm-alloc");
+	memset(&c, 0, sizeof(c));
+	c.lockfd = -1;
+	parse_args(&c, argc, argv);
+	switch (c.cmd) {
+	case C_INIT: r = cmd_init(&c); break;
+	case C_TAKE: r = cmd_take(&c); break;
+	case C_RELEASE: r = cmd_release(&c); break;
+	case C_RESIZE: r = cmd_resize(&c); break;
+	case C_MODE: r = cmd_mode(&c); break;
+	case C_SHOW: r = cmd_show(&c); break;
+	case C_LIST: r = cmd_list(&c); break;
+	case C_SHARED:
+	case C_RESERVED: r = cmd_pool(&c); break;
+	case C_HINTS: r = cmd_hints(&c); break;
+	case C_CHECK: r = cmd_check(&c); break;
+	case C_RECONCILE: r = cmd_reconcile(&c); break;
+	case C_IMPORT: r = cmd_import(&c); break;
+	default: r = EXIT_USAGE; break;
+	}
+	state_unlock(c.lockfd);
+	cli_exit(r);
+}

@@ -1,0 +1,1578 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cpm-quota: CPU quantities, shares and quotas.
+ *
+ *   convert  a Kubernetes CPU quantity into the kubelet's cgroup values
+ *   class    the QoS class of a container and whether it gets exclusive CPUs
+ *   set/get  write and read a group's shares/weight, quota, period, burst
+ *   burst    raise throttled groups' quotas for a while, then put them back
+ *   restore  put back what a killed burst process left raised
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "burst.h"
+#include "cgroup.h"
+#include "cli.h"
+#include "json.h"
+#include "quantity.h"
+#include "util.h"
+
+enum opt_id {
+	O_PERIOD = 0, O_JSON, O_REQUEST, O_LIMIT, O_MEM_REQUEST, O_MEM_LIMIT,
+	O_BURST, O_CREATE, O_DRY_RUN, O_FACTOR, O_FOR, O_COOLDOWN, O_JOURNAL,
+	O_CGROUP_ROOT, O_WEIGHT_FORMULA, O_VERBOSE, O_FORCE, O_NOPTS
+};
+
+#define OPT_BASE 256
+
+enum cmd_id { C_CONVERT, C_CLASS, C_SET, C_GET, C_BURST, C_RESTORE, C_NCMDS };
+
+static const char *const cmd_names[C_NCMDS] = {
+	"convert", "class", "set", "get", "burst", "restore",
+};
+
+#define CMD(c) (1u << (c))
+#define CG_CMDS (CMD(C_SET) | CMD(C_GET) | CMD(C_BURST) | CMD(C_RESTORE))
+
+/* Which subcommands accept each option. */
+static const struct {
+	const char *name;
+	unsigned int cmds;
+} opt_info[O_NOPTS] = {
+	[O_PERIOD] = { "period", CMD(C_CONVERT) | CMD(C_SET) },
+	[O_JSON] = { "json", CMD(C_CONVERT) | CMD(C_CLASS) | CMD(C_GET) },
+	[O_REQUEST] = { "request", CMD(C_CLASS) | CMD(C_SET) },
+	[O_LIMIT] = { "limit", CMD(C_CLASS) | CMD(C_SET) },
+	[O_MEM_REQUEST] = { "mem-request", CMD(C_CLASS) },
+	[O_MEM_LIMIT] = { "mem-limit", CMD(C_CLASS) },
+	[O_BURST] = { "burst", CMD(C_SET) },
+	[O_CREATE] = { "create", CMD(C_SET) },
+	[O_DRY_RUN] = { "dry-run", CMD(C_SET) },
+	[O_FACTOR] = { "factor", CMD(C_BURST) },
+	[O_FOR] = { "for", CMD(C_BURST) },
+	[O_COOLDOWN] = { "cooldown", CMD(C_BURST) },
+	[O_JOURNAL] = { "journal", CMD(C_BURST) | CMD(C_RESTORE) },
+	[O_CGROUP_ROOT] = { "cgroup-root", CG_CMDS },
+	[O_WEIGHT_FORMULA] = { "weight-formula", CMD(C_SET) | CMD(C_GET) },
+	[O_VERBOSE] = { "verbose", CMD(C_BURST) | CMD(C_RESTORE) },
+	[O_FORCE] = { "force", CMD(C_RESTORE) },
+};
+
+struct quota_ctx {
+	enum cmd_id cmd;
+	char **args;
+	int nargs;
+	const char *optarg[O_NOPTS];	/* option text; "" for flags */
+	const char *cgroup_root;
+	const char *journal;
+	enum weight_formula formula;
+	bool json, create, dry_run, verbose, force;
+	uint64_t period_us;		/* 0: not given */
+
+	struct cg_hier h;
+	bool h_open;
+	int status;			/* worst exit status so far */
+};
+
+static void
+usage(void)
+{
+	printf(
+"Usage: cpm-quota [--cgroup-root DIR] COMMAND [ARGS] [OPTIONS]\n"
+"\n"
+"Commands:\n"
+"  convert QUANTITY [--period D] [--json]\n"
+"        print millicpu, shares, weight, weight_runc, quota_us, period_us\n"
+"        and cpu_max for a Kubernetes CPU quantity (250m, 0.5, 2, 1e3m, max)\n"
+"  class [--request Q] [--limit Q|max] [--mem-request S] [--mem-limit S] [--json]\n"
+"        print the QoS class of a container with these resources and\n"
+"        whether it qualifies for exclusive CPUs\n"
+"  set CGROUP [--request Q] [--limit Q|max] [--period D] [--burst Q]\n"
+"             [--create] [--dry-run] [--weight-formula F]\n"
+"        write the group's shares (v2: weight), quota, period and burst,\n"
+"        checked against the kernel's limits first\n"
+"  get CGROUP [--json] [--weight-formula F]\n"
+"        print the group's request, limit, period and burst in CPUs\n"
+"  burst [--factor F] [--for D] [--cooldown D] [--journal FILE] [GROUP...]\n"
+"        raise each group's quota by F (default 2) for D (default 500ms),\n"
+"        at most once per --cooldown (default 5s) per group, then restore\n"
+"        it; groups come from the arguments or, one per line, from stdin\n"
+"  restore [--journal FILE] [--force]\n"
+"        put back every quota a killed burst process left raised\n"
+"\n"
+"Options:\n"
+"  --cgroup-root DIR    use the hierarchy at DIR (env CPM_CGROUP_ROOT)\n"
+"  --period D           CFS period: 1ms..1s (default 100ms; set: the\n"
+"                       group's current period)\n"
+"  --json               one JSON document instead of key=value lines\n"
+"  --request Q          CPU request (set: shares or weight)\n"
+"  --limit Q|max        CPU limit (set: quota; max removes the limit)\n"
+"  --burst Q            CPU burst, at most the limit (set: cfs_burst_us or\n"
+"                       cpu.max.burst)\n"
+"  --mem-request S      memory request, a Kubernetes quantity (128Mi)\n"
+"  --mem-limit S        memory limit\n"
+"  --create             create the group when it does not exist\n"
+"  --dry-run            print the writes as 'FILE VALUE' lines instead\n"
+"  --weight-formula F   shares to cgroup v2 weight: runc (log-quadratic,\n"
+"                       runc 1.3.2+, crun 1.23+; the default), kubelet\n"
+"                       (linear), systemd (shares*100/1024)\n"
+"  --factor F           burst: quota multiplier, more than 1 (default 2)\n"
+"  --for D              burst: how long a boost lasts (default 500ms)\n"
+"  --cooldown D         burst: least time between two boosts of a group\n"
+"                       (default 5s)\n"
+"  --journal FILE       burst journal (env CPM_BURST_JOURNAL, default\n"
+"                       " BURST_JOURNAL_DEFAULT ")\n"
+"  --force              restore: also entries of burst processes still\n"
+"                       running\n"
+"  -v, --verbose        burst, restore: report each change on stderr\n"
+"  -h, --help           show this help\n"
+"  -V, --version        show the version\n"
+"\n"
+"Durations take a unit: us, ms, s.  Exit status: 0 ok, 1 failed,\n"
+"2 invalid input (nothing changed).\n");
+	cli_exit(EXIT_OK);
+}
+
+/* ---- parsing helpers (all die with exit 2 on bad input) ---- */
+
+static int64_t
+need_cpu(const char *what, const char *s, bool allow_max)
+{
+	char err[160];
+	int64_t m;
+	bool rounded;
+
+	if (cpu_quantity_parse(s, allow_max, &m, &rounded, err,
+			       sizeof(err)) < 0)
+		cli_die(EXIT_USAGE, "invalid %s '%s': %s", what, s, err);
+	if (rounded)
+		cli_warn("%s '%s' is finer than 1m; rounded up to %lldm", what,
+			 s, (long long)m);
+	return m;
+}
+
+static int64_t
+need_mem(const char *what, const char *s)
+{
+	char err[160];
+	int64_t b;
+
+	if (mem_quantity_parse(s, &b, err, sizeof(err)) < 0)
+		cli_die(EXIT_USAGE, "invalid %s '%s': %s", what, s, err);
+	return b;
+}
+
+static uint64_t
+need_duration(const char *what, const char *s, uint64_t min, uint64_t max)
+{
+	uint64_t us;
+	int r = parse_duration_us(s, &us);
+
+	if (r == -EINVAL)
+		cli_die(EXIT_USAGE, "invalid %s '%s': want a number with a "
+			"unit us, ms or s", what, s);
+	if (r < 0 || us < min || us > max)
+		cli_die(EXIT_USAGE, "%s '%s' is outside %lluus..%lluus", what,
+			s, (unsigned long long)min, (unsigned long long)max);
+	return us;
+}
+
+static uint64_t
+need_period(const char *s)
+{
+	uint64_t us;
+
+	if (parse_duration_us(s, &us) < 0)
+		cli_die(EXIT_USAGE, "invalid period '%s': want a number with a "
+			"unit us, ms or s", s);
+	if (us < CFS_PERIOD_MIN_US || us > CFS_PERIOD_MAX_US)
+		cli_die(EXIT_USAGE, "period '%s' is outside the kernel's range "
+			"1ms..1s", s);
+	return us;
+}
+
+static void
+open_hier(struct quota_ctx *c)
+{
+	char err[512];
+	int r;
+
+	r = cg_open(&c->h, c->cgroup_root, err, sizeof(err));
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", err);
+	c->h_open = true;
+	if (!cg_has(&c->h, CG_CPU))
+		cli_die(EXIT_FAIL, "no cpu controller hierarchy found");
+}
+
+/* Canonical group path, or exit 2. */
+static void
+need_group(const char *group, char *out, size_t outlen)
+{
+	char err[512];
+
+	if (cg_path_check(group, out, outlen, err, sizeof(err)) < 0)
+		cli_die(EXIT_USAGE, "%s", err);
+}
+
+/*
+ * Does the group exist in the cpu hierarchy?  Path tricks (symlinks) are
+ * exit 2, other failures exit 1; a missing group returns false.
+ */
+static bool
+group_exists(struct quota_ctx *c, const char *group)
+{
+	char err[512];
+	int fd;
+
+	fd = cg_open_group(&c->h, CG_CPU, group, err, sizeof(err));
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	if (fd == -ENOENT)
+		return false;
+	if (fd == -EINVAL || fd == -ELOOP || fd == -ENOTDIR)
+		cli_die(EXIT_USAGE, "%s", err);
+	cli_die(EXIT_FAIL, "%s", err);
+}
+
+static void
+read_limit(struct quota_ctx *c, const char *group, struct cg_cpu_limit *lim)
+{
+	char err[512];
+	int r;
+
+	r = cg_cpu_limit_read(&c->h, group, -1, lim, err, sizeof(err));
+	if (r == -EBADMSG || r == -EINVAL)
+		cli_die(EXIT_USAGE, "%s", err);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", err);
+}
+
+static void
+print_doc(struct strbuf *sb)
+{
+	if (sb->oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	fwrite(sb->buf, 1, sb->len, stdout);
+	strbuf_free(sb);
+}
+
+/* ---- convert ---- */
+
+static int
+cmd_convert(struct quota_ctx *c)
+{
+	uint64_t period = c->period_us ? c->period_us : CFS_PERIOD_DEFAULT_US;
+	int64_t m, quota;
+	uint64_t shares;
+	char cpumax[64];
+	struct strbuf sb;
+
+	if (c->nargs != 1)
+		cli_usage_error(c->nargs ? "convert takes one QUANTITY" :
+				"convert needs a QUANTITY");
+	m = need_cpu("quantity", c->args[0], true);
+	shares = millicpu_to_shares(m);
+	quota = millicpu_to_quota(m, period);
+	cpu_max_format(quota, period, cpumax, sizeof(cpumax));
+	strbuf_init(&sb);
+	if (c->json) {
+		struct json j;
+
+		json_init(&j, &sb);
+		json_obj_begin(&j);
+		json_key(&j, "millicpu");
+		if (m == MILLICPU_MAX)
+			json_null(&j);
+		else
+			json_int(&j, m);
+		json_key(&j, "shares");
+		json_uint(&j, shares);
+		json_key(&j, "weight");
+		json_uint(&j, shares_to_weight(shares, WEIGHT_KUBELET));
+		json_key(&j, "weight_runc");
+		json_uint(&j, shares_to_weight(shares, WEIGHT_RUNC));
+		json_key(&j, "quota_us");
+		json_int(&j, quota);
+		json_key(&j, "period_us");
+		json_uint(&j, period);
+		json_key(&j, "cpu_max");
+		json_str(&j, cpumax);
+		json_obj_end(&j);
+		strbuf_puts(&sb, "\n");
+	} else {
+		if (m == MILLICPU_MAX)
+			strbuf_puts(&sb, "millicpu=max\n");
+		else
+			strbuf_printf(&sb, "millicpu=%lld\n", (long long)m);
+		strbuf_printf(&sb, "shares=%llu\n", (unsigned long long)shares);
+		strbuf_printf(&sb, "weight=%llu\n", (unsigned long long)
+			      shares_to_weight(shares, WEIGHT_KUBELET));
+		strbuf_printf(&sb, "weight_runc=%llu\n", (unsigned long long)
+			      shares_to_weight(shares, WEIGHT_RUNC));
+		strbuf_printf(&sb, "quota_us=%lld\n", (long long)quota);
+		strbuf_printf(&sb, "period_us=%llu\n",
+			      (unsigned long long)period);
+		strbuf_printf(&sb, "cpu_max=%s\n", cpumax);
+	}
+	print_doc(&sb);
+	return EXIT_OK;
+}
+
+/* ---- class ---- */
+
+/*
+ * One container's resources, after the API's defaulting (a request that
+ * is not given defaults to the limit).  0 means "not set", as for
+ * Kubernetes, which only counts positive quantities.
+ */
+struct resources {
+	int64_t cpu_req_n, cpu_lim_n;	/* nanocpu, for exact comparison */
+	int64_t cpu_req_m;		/* millicpu of the request */
+	int64_t mem_req, mem_lim;	/* bytes */
+};
+
+static int64_t
+nano_of(const char *what, const char *s)
+{
+	char err[160];
+	int64_t n;
+
+	if (strcmp(s, "max") == 0)
+		return 0;
+	if (quantity_parse(s, 9, &n, NULL, err, sizeof(err)) < 0)
+		cli_die(EXIT_USAGE, "invalid %s '%s': %s", what, s, err);
+	return n;
+}
+
+static int
+cmd_class(struct quota_ctx *c)
+{
+	const char *req = c->optarg[O_REQUEST], *lim = c->optarg[O_LIMIT];
+	const char *mreq = c->optarg[O_MEM_REQUEST], *mlim = c->optarg[O_MEM_LIMIT];
+	struct resources r = { 0 };
+	const char *cls, *why = NULL;
+	char reason[256], buf[32];
+	bool guaranteed;
+	int64_t cpus = 0;
+	struct strbuf sb;
+
+	if (c->nargs != 0)
+		cli_usage_error("class takes no arguments");
+	/* Parse everything first: millicpu for messages, nanocpu to compare. */
+	if (lim) {
+		need_cpu("CPU limit", lim, true);
+		r.cpu_lim_n = nano_of("CPU limit", lim);
+	}
+	if (req) {
+		r.cpu_req_m = need_cpu("CPU request", req, false);
+		r.cpu_req_n = nano_of("CPU request", req);
+	} else if (r.cpu_lim_n > 0) {
+		r.cpu_req_m = need_cpu("CPU limit", lim, false);
+		r.cpu_req_n = r.cpu_lim_n;
+	}
+	if (mlim)
+		r.mem_lim = strcmp(mlim, "max") ? need_mem("memory limit", mlim) : 0;
+	if (mreq)
+		r.mem_req = need_mem("memory request", mreq);
+	else
+		r.mem_req = r.mem_lim;
+	if (r.cpu_lim_n > 0 && r.cpu_req_n > r.cpu_lim_n)
+		cli_die(EXIT_USAGE, "CPU request '%s' exceeds the CPU limit '%s'",
+			req, lim);
+	if (r.mem_lim > 0 && r.mem_req > r.mem_lim)
+		cli_die(EXIT_USAGE, "memory request '%s' exceeds the memory "
+			"limit '%s'", mreq, mlim);
+
+	/* The rules of Kubernetes' GetPodQOS for a single container. */
+	guaranteed = r.cpu_lim_n > 0 && r.mem_lim > 0;
+	if (r.cpu_req_n == 0 && r.cpu_lim_n == 0 && r.mem_req == 0 &&
+	    r.mem_lim == 0) {
+		cls = "BestEffort";
+		why = "BestEffort: no CPU or memory request or limit";
+	} else if (!guaranteed) {
+		cls = "Burstable";
+		why = r.cpu_lim_n == 0 ? "Burstable: no CPU limit" :
+		      "Burstable: no memory limit";
+	} else if (r.cpu_req_n != r.cpu_lim_n) {
+		cls = "Burstable";
+		why = "Burstable: the CPU request is below the CPU limit";
+	} else if (r.mem_req != r.mem_lim) {
+		cls = "Burstable";
+		why = "Burstable: the memory request is below the memory limit";
+	} else {
+		cls = "Guaranteed";
+	}
+	if (why == NULL) {
+		millicpu_format(r.cpu_req_m, buf, sizeof(buf));
+		/* the static policy's test: Value()*1000 == MilliValue() */
+		if (r.cpu_req_m % 1000 == 0) {
+			cpus = r.cpu_req_m / 1000;
+			snprintf(reason, sizeof(reason), "Guaranteed with an "
+				 "integral CPU request of %s", buf);
+		} else {
+			snprintf(reason, sizeof(reason), "Guaranteed but the CPU "
+				 "request %s is not a whole number of CPUs", buf);
+		}
+		why = reason;
+	}
+
+	strbuf_init(&sb);
+	if (c->json) {
+		struct json j;
+
+		json_init(&j, &sb);
+		json_obj_begin(&j);
+		json_key(&j, "class");
+		json_str(&j, cls);
+		json_key(&j, "exclusive");
+		json_bool(&j, cpus > 0);
+		json_key(&j, "cpus");
+		json_int(&j, cpus);
+		json_key(&j, "reason");
+		json_str(&j, why);
+		json_obj_end(&j);
+		strbuf_puts(&sb, "\n");
+	} else {
+		strbuf_printf(&sb, "class=%s\nexclusive=%s\ncpus=%lld\n"
+			      "reason=%s\n", cls, cpus > 0 ? "yes" : "no",
+			      (long long)cpus, why);
+	}
+	print_doc(&sb);
+	return EXIT_OK;
+}
+
+/* ---- set ---- */
+
+struct write_op {
+	const char *file;
+	char value[64];
+	char old[64];		/* value to put back if a later write fails */
+};
+
+struct plan {
+	struct write_op op[8];
+	int n;
+};
+
+static void
+plan_add(struct plan *p, const char *file, const char *old,
+	 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void
+plan_add(struct plan *p, const char *file, const char *old,
+	 const char *fmt, ...)
+{
+	struct write_op *o = &p->op[p->n++];
+	va_list ap;
+
+	o->file = file;
+	va_start(ap, fmt);
+	vsnprintf(o->value, sizeof(o->value), fmt, ap);
+	va_end(ap);
+	snprintf(o->old, sizeof(o->old), "%s", old);
+}
+
+/* Ratio a/b < c/d with -1 meaning infinity (unlimited quota). */
+static bool
+ratio_less(int64_t a, uint64_t b, int64_t c, uint64_t d)
+{
+	if (a < 0)
+		return false;
+	if (c < 0)
+		return true;
+	return (__int128)a * d < (__int128)c * b;
+}
+
+static int
+cmd_set(struct quota_ctx *c)
+{
+	char group[CG_PATH_MAX], err[512], old[64];
+	const char *sreq = c->optarg[O_REQUEST], *slim = c->optarg[O_LIMIT];
+	const char *sburst = c->optarg[O_BURST];
+	int64_t req = 0, lim = 0, burst_m = 0;
+	int64_t quota;
+	uint64_t period, burst;
+	struct cg_cpu_limit cur;
+	struct plan p = { .n = 0 };
+	bool exists, created = false;
+	int version, i, r;
+
+	if (c->nargs != 1)
+		cli_usage_error(c->nargs ? "set takes one CGROUP" :
+				"set needs a CGROUP");
+	if (!sreq && !slim && !sburst && !c->period_us)
+		cli_usage_error("set needs --request, --limit, --period or "
+				"--burst");
+	if (sreq)
+		req = need_cpu("--request", sreq, false);
+	if (slim)
+		lim = need_cpu("--limit", slim, true);
+	if (sburst)
+		burst_m = need_cpu("--burst", sburst, false);
+	need_group(c->args[0], group, sizeof(group));
+	if (group[0] == '\0')
+		cli_die(EXIT_USAGE, "the root group has no CPU limits to set");
+	if (slim && lim == 0)
+		cli_die(EXIT_USAGE, "--limit '%s' allows no CPU time; use 'max' "
+			"for no limit", slim);
+
+	open_hier(c);
+	version = cg_version(&c->h, CG_CPU);
+	exists = group_exists(c, group);
+	if (!exists && !c->create)
+		cli_die(EXIT_FAIL, "no cgroup '%s' (use --create)", group);
+	if (exists) {
+		read_limit(c, group, &cur);
+	} else {		/* what the kernel gives a new group */
+		memset(&cur, 0, sizeof(cur));
+		cur.quota_us = CFS_QUOTA_UNLIMITED;
+		cur.period_us = CFS_PERIOD_DEFAULT_US;
+		cur.has_burst = true;
+		cur.shares = 1024;
+		cur.weight = 100;
+	}
+
+	/* The target values; what is not asked for stays, in CPUs. */
+	period = c->period_us ? c->period_us : cur.period_us;
+	if (period < CFS_PERIOD_MIN_US || period > CFS_PERIOD_MAX_US)
+		cli_die(EXIT_USAGE, "the period of '%s' is %lluus, outside the "
+			"kernel's range 1ms..1s; give --period", group,
+			(unsigned long long)cur.period_us);
+	if (slim)
+		quota = millicpu_to_quota_exact(lim, period);
+	else if (cur.quota_us < 0)
+		quota = CFS_QUOTA_UNLIMITED;
+	else
+		quota = (int64_t)((__int128)cur.quota_us * period /
+				  cur.period_us);
+	if (sburst)
+		burst = (uint64_t)millicpu_to_quota_exact(burst_m, period);
+	else
+		burst = (uint64_t)((__int128)cur.burst_us * period /
+				   cur.period_us);
+
+	/* The kernel's limits (tg_set_cfs_bandwidth), checked up front. */
+	if (quota != CFS_QUOTA_UNLIMITED && quota < CFS_QUOTA_MIN_US) {
+		if (slim)
+			cli_die(EXIT_USAGE, "a limit of %s CPU at period %lluus "
+				"is a quota of %lldus, below the kernel's minimum "
+				"of 1000us", slim, (unsigned long long)period,
+				(long long)quota);
+		cli_die(EXIT_USAGE, "the group's limit at period %lluus is a "
+			"quota of %lldus, below the kernel's minimum of 1000us",
+			(unsigned long long)period, (long long)quota);
+	}
+	if (sreq && (__int128)req * CPU_SHARES_PER_CPU / 1000 > CPU_SHARES_MAX)
+		cli_warn("--request '%s' is above the kernel's maximum of %d "
+			 "shares; clamped", sreq, CPU_SHARES_MAX);
+	if (quota > CFS_QUOTA_MAX_US)
+		cli_die(EXIT_USAGE, "a quota of %lldus is above the kernel's "
+			"maximum of %lldus", (long long)quota,
+			(long long)CFS_QUOTA_MAX_US);
+	if (sburst && !cur.has_burst)
+		cli_die(EXIT_FAIL, "this kernel has no CPU burst control");
+	if (sburst && burst > 0 && quota == CFS_QUOTA_UNLIMITED)
+		cli_die(EXIT_USAGE, "--burst needs a CPU limit");
+	if (quota != CFS_QUOTA_UNLIMITED && burst > (uint64_t)quota)
+		cli_die(EXIT_USAGE, "a burst of %lluus is above the quota of "
+			"%lldus%s", (unsigned long long)burst, (long long)quota,
+			sburst ? "" : "; lower it with --burst");
+	if (quota != CFS_QUOTA_UNLIMITED &&
+	    burst + (uint64_t)quota > (uint64_t)CFS_QUOTA_MAX_US)
+		cli_die(EXIT_USAGE, "quota plus burst is above the kernel's "
+			"maximum of %lldus", (long long)CFS_QUOTA_MAX_US);
+
+	/*
+	 * The order of the writes: each one must leave a state the kernel
+	 * accepts, so burst goes down before and up after the quota, and of
+	 * quota and period the one giving the lower intermediate limit goes
+	 * first (v1 refuses a child whose limit exceeds its parent's).
+	 */
+	if (version == 2) {
+		uint64_t w = shares_to_weight(millicpu_to_shares(req),
+					      c->formula);
+		char curmax[64];
+
+		cpu_max_format(cur.quota_us, cur.period_us, curmax,
+			       sizeof(curmax));
+		if (sreq) {
+			snprintf(old, sizeof(old), "%llu",
+				 (unsigned long long)cur.weight);
+			plan_add(&p, "cpu.weight", old, "%llu",
+				 (unsigned long long)w);
+		}
+		snprintf(old, sizeof(old), "%llu",
+			 (unsigned long long)cur.burst_us);
+		if (burst < cur.burst_us)
+			plan_add(&p, "cpu.max.burst", old, "%llu",
+				 (unsigned long long)burst);
+		if (slim || c->period_us || quota != cur.quota_us) {
+			char v[64];
+
+			cpu_max_format(quota, period, v, sizeof(v));
+			plan_add(&p, "cpu.max", curmax, "%s", v);
+		}
+		if (burst > cur.burst_us || (sburst && burst == cur.burst_us))
+			plan_add(&p, "cpu.max.burst", old, "%llu",
+				 (unsigned long long)burst);
+	} else {
+		bool wq = slim || quota != cur.quota_us;
+		bool wp = c->period_us != 0;
+		char oldq[32], oldp[32];
+
+		if (sreq) {
+			snprintf(old, sizeof(old), "%llu",
+				 (unsigned long long)cur.shares);
+			plan_add(&p, "cpu.shares", old, "%llu",
+				 (unsigned long long)millicpu_to_shares(req));
+		}
+		snprintf(old, sizeof(old), "%llu",
+			 (unsigned long long)cur.burst_us);
+		if (burst < cur.burst_us)
+			plan_add(&p, "cpu.cfs_burst_us", old, "%llu",
+				 (unsigned long long)burst);
+		snprintf(oldq, sizeof(oldq), "%lld", (long long)cur.quota_us);
+		snprintf(oldp, sizeof(oldp), "%llu",
+			 (unsigned long long)cur.period_us);
+		if (wq && wp && ratio_less(cur.quota_us, period, quota,
+					   cur.period_us)) {
+			plan_add(&p, "cpu.cfs_period_us", oldp, "%llu",
+				 (unsigned long long)period);
+			plan_add(&p, "cpu.cfs_quota_us", oldq, "%lld",
+				 (long long)quota);
+		} else {
+			if (wq)
+				plan_add(&p, "cpu.cfs_quota_us", oldq, "%lld",
+					 (long long)quota);
+			if (wp)
+				plan_add(&p, "cpu.cfs_period_us", oldp, "%llu",
+					 (unsigned long long)period);
+		}
+		if (burst > cur.burst_us || (sburst && burst == cur.burst_us))
+			plan_add(&p, "cpu.cfs_burst_us", old, "%llu",
+				 (unsigned long long)burst);
+	}
+
+	if (c->dry_run) {
+		const char *base = c->h.ctrl[CG_CPU].path;
+
+		if (!exists)
+			cli_warn("would create cgroup '%s'", group);
+		for (i = 0; i < p.n; i++)
+			printf("%s/%s/%s %s\n", base, group, p.op[i].file,
+			       p.op[i].value);
+		return EXIT_OK;
+	}
+
+	if (!exists) {
+		r = cg_create(&c->h, CG_CPU, group, err, sizeof(err));
+		if (r < 0)
+			cli_die(EXIT_FAIL, "%s", err);
+		created = true;
+	}
+	for (i = 0; i < p.n; i++) {
+		r = cg_write(&c->h, CG_CPU, group, p.op[i].file, p.op[i].value,
+			     err, sizeof(err));
+		if (r < 0)
+			break;
+	}
+	if (i == p.n)
+		return EXIT_OK;
+	/* Refused: report it, then undo what was written, newest first. */
+	cli_warn("%s", err);
+	while (--i >= 0)
+		cg_write(&c->h, CG_CPU, group, p.op[i].file, p.op[i].old,
+			 NULL, 0);
+	if (created)
+		cg_remove(&c->h, CG_CPU, group, NULL, 0);
+	return EXIT_FAIL;
+}
+
+/* ---- get ---- */
+
+static int
+cmd_get(struct quota_ctx *c)
+{
+	char group[CG_PATH_MAX], req[32], limit[32], burst[32];
+	struct cg_cpu_limit cur;
+	int64_t req_m, lim_m, burst_m;
+	int version;
+	struct strbuf sb;
+
+	if (c->nargs != 1)
+		cli_usage_error(c->nargs ? "get takes one CGROUP" :
+				"get needs a CGROUP");
+	need_group(c->args[0], group, sizeof(group));
+	open_hier(c);
+	version = cg_version(&c->h, CG_CPU);
+	if (!group_exists(c, group))
+		cli_die(EXIT_FAIL, "no cgroup '%s'", cg_display(group));
+	read_limit(c, group, &cur);
+	if (version == 2)
+		req_m = weight_to_millicpu(cur.weight ? cur.weight : 100,
+					   c->formula);
+	else
+		req_m = shares_to_millicpu(cur.shares);
+	lim_m = quota_to_millicpu(cur.quota_us, cur.period_us);
+	burst_m = quota_to_millicpu((int64_t)cur.burst_us, cur.period_us);
+	millicpu_format(req_m, req, sizeof(req));
+	millicpu_format(lim_m, limit, sizeof(limit));
+	millicpu_format(burst_m, burst, sizeof(burst));
+
+	strbuf_init(&sb);
+	if (c->json) {
+		struct json j;
+
+		json_init(&j, &sb);
+		json_obj_begin(&j);
+		json_key(&j, "cgroup");
+		json_str(&j, cg_display(group));
+		json_key(&j, "version");
+		json_int(&j, version);
+		json_key(&j, "request");
+		json_raw(&j, req);
+		json_key(&j, "limit");
+		if (lim_m == MILLICPU_MAX)
+			json_null(&j);
+		else
+			json_raw(&j, limit);
+		json_key(&j, "period_us");
+		json_uint(&j, cur.period_us);
+		json_key(&j, "burst");
+		json_raw(&j, burst);
+		json_key(&j, "quota_us");
+		json_int(&j, cur.quota_us);
+		json_key(&j, "burst_us");
+		json_uint(&j, cur.burst_us);
+		json_key(&j, version == 2 ? "weight" : "shares");
+		json_uint(&j, version == 2 ? cur.weight : cur.shares);
+		json_obj_end(&j);
+		strbuf_puts(&sb, "\n");
+	} else {
+		strbuf_printf(&sb, "request=%s\nlimit=%s\nperiod_us=%llu\n"
+			      "burst=%s\nquota_us=%lld\nburst_us=%llu\n",
+			      req, limit, (unsigned long long)cur.period_us,
+			      burst, (long long)cur.quota_us,
+			      (unsigned long long)cur.burst_us);
+		if (version == 2)
+			strbuf_printf(&sb, "weight=%llu\n",
+				      (unsigned long long)cur.weight);
+		else
+			strbuf_printf(&sb, "shares=%llu\n",
+				      (unsigned long long)cur.shares);
+	}
+	print_doc(&sb);
+	return EXIT_OK;
+}
+
+/* ---- burst and restore ---- */
+
+/* One group that burst has seen. */
+struct bgroup {
+	char *name;
+	struct bgroup *next;	/* hash chain */
+	bool boosted;
+	bool queued;		/* in the current batch */
+	bool ever;		/* last_start is valid */
+	uint64_t last_start;	/* monotonic us */
+	uint64_t restore_at;
+	struct burst_entry e;	/* while boosted: what the journal says */
+};
+
+struct burst_state {
+	int64_t factor_m;	/* factor in thousandths */
+	uint64_t for_us, cooldown_us;
+	const char *root;	/* journal ROOT field */
+	pid_t pid;
+	uint64_t start;
+	struct bgroup **tab;
+	size_t nbuckets, n;
+	struct bgroup **active;	/* boosted groups */
+	size_t nactive, capactive;
+};
+
+static volatile sig_atomic_t got_signal;
+
+static void
+on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (p == NULL)
+		cli_die(EXIT_FAIL, "out of memory");
+	return p;
+}
+
+static uint64_t
+hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static struct bgroup *
+bgroup_get(struct burst_state *b, const char *name)
+{
+	struct bgroup *g;
+	size_t i;
+
+	if (b->n >= b->nbuckets) {	/* grow: keep chains short */
+		size_t nb = b->nbuckets ? b->nbuckets * 2 : 64;
+		struct bgroup **nt = calloc(nb, sizeof(*nt));
+
+		if (nt == NULL)
+			cli_die(EXIT_FAIL, "out of memory");
+		for (i = 0; i < b->nbuckets; i++)
+			while ((g = b->tab[i]) != NULL) {
+				b->tab[i] = g->next;
+				g->next = nt[hash_str(g->name) % nb];
+				nt[hash_str(g->name) % nb] = g;
+			}
+		free(b->tab);
+		b->tab = nt;
+		b->nbuckets = nb;
+	}
+	i = hash_str(name) % b->nbuckets;
+	for (g = b->tab[i]; g; g = g->next)
+		if (strcmp(g->name, name) == 0)
+			return g;
+	g = xmalloc(sizeof(*g));
+	memset(g, 0, sizeof(*g));
+	g->name = strdup(name);
+	if (g->name == NULL)
+		cli_die(EXIT_FAIL, "out of memory");
+	g->next = b->tab[i];
+	b->tab[i] = g;
+	b->n++;
+	return g;
+}
+
+static void
+active_add(struct burst_state *b, struct bgroup *g)
+{
+	if (b->nactive == b->capactive) {
+		size_t nc = b->capactive ? b->capactive * 2 : 16;
+		struct bgroup **na = realloc(b->active, nc * sizeof(*na));
+
+		if (na == NULL)
+			cli_die(EXIT_FAIL, "out of memory");
+		b->active = na;
+		b->capactive = nc;
+	}
+	b->active[b->nactive++] = g;
+	g->boosted = true;
+}
+
+static void
+active_del(struct burst_state *b, size_t i)
+{
+	b->active[i]->boosted = false;
+	b->active[i] = b->active[--b->nactive];
+}
+
+static const char *
+journal_path(struct quota_ctx *c)
+{
+	const char *p = c->journal;
+
+	if (p == NULL || *p == '\0')
+		p = getenv("CPM_BURST_JOURNAL");
+	if (p == NULL || *p == '\0')
+		p = BURST_JOURNAL_DEFAULT;
+	return p;
+}
+
+static void
+journal_open(struct quota_ctx *c, struct burst_journal *j)
+{
+	char err[512];
+	int r;
+
+	r = burst_journal_open(j, journal_path(c), err, sizeof(err));
+	if (r == -EBADMSG)
+		cli_die(EXIT_USAGE, "%s", err);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", err);
+}
+
+/* journal_open() for the burst loop: warns instead of exiting. */
+static int
+journal_try_open(struct quota_ctx *c, struct burst_journal *j)
+{
+	char err[512];
+	int r;
+
+	r = burst_journal_open(j, journal_path(c), err, sizeof(err));
+	if (r < 0) {
+		cli_warn("%s", err);
+		c->status = r == -EBADMSG ? EXIT_USAGE : EXIT_FAIL;
+	}
+	return r;
+}
+
+static int
+quota_write(const struct cg_hier *h, const char *group, int64_t quota,
+	    uint64_t period, char *err, size_t errlen)
+{
+	char v[64];
+
+	if (cg_version(h, CG_CPU) == 2) {
+		cpu_max_format(quota, period, v, sizeof(v));
+		return cg_write(h, CG_CPU, group, "cpu.max", v, err, errlen);
+	}
+	snprintf(v, sizeof(v), "%lld", (long long)quota);
+	return cg_write(h, CG_CPU, group, "cpu.cfs_quota_us", v, err, errlen);
+}
+
+/*
+ * Put back entry e of the journal (the caller holds the lock and removes
+ * the entry afterwards unless this fails).  Only a quota still at the
+ * boosted value is touched: anything else was changed by someone else
+ * since, and is theirs.  Returns 0 or -errno after a message.
+ */
+static int
+restore_entry(struct quota_ctx *c, const struct cg_hier *h,
+	      const struct burst_entry *e)
+{
+	struct cg_cpu_limit cur;
+	char err[512];
+	int r;
+
+	r = cg_cpu_limit_read(h, e->group, -1, &cur, err, sizeof(err));
+	if (r == -ENOENT) {
+		if (c->verbose)
+			cli_warn("'%s' is gone; nothing to restore", e->group);
+		return 0;
+	}
+	if (r < 0) {
+		cli_warn("%s", err);
+		return r;
+	}
+	if (cur.quota_us != e->boost_quota || cur.period_us != e->period) {
+		if (cur.quota_us != e->orig_quota)
+			cli_warn("the quota of '%s' changed to %lldus while it "
+				 "was raised; left as it is", e->group,
+				 (long long)cur.quota_us);
+		return 0;
+	}
+	r = quota_write(h, e->group, e->orig_quota, e->period, err,
+			sizeof(err));
+	if (r < 0) {
+		cli_warn("cannot restore '%s': %s", e->group, err);
+		return r;
+	}
+	if (c->verbose)
+		cli_warn("restored '%s' to %lldus", e->group,
+			 (long long)e->orig_quota);
+	return 0;
+}
+
+/* Boost the queued groups: one journal transaction for the batch. */
+static void
+boost_batch(struct quota_ctx *c, struct burst_state *b, struct bgroup **q,
+	    size_t nq)
+{
+	struct burst_journal j;
+	struct cg_cpu_limit *lims;
+	bool *go;
+	char err[512];
+	size_t i;
+	uint64_t now;
+	int r;
+
+	if (nq == 0)
+		return;
+	if (journal_try_open(c, &j) < 0) {
+		cli_warn("nothing raised");
+		for (i = 0; i < nq; i++)
+			q[i]->queued = false;
+		return;
+	}
+	lims = xmalloc(nq * sizeof(*lims));
+	go = xmalloc(nq * sizeof(*go));
+	for (i = 0; i < nq; i++) {
+		struct bgroup *g = q[i];
+		struct burst_entry e;
+		ssize_t k;
+		__int128 nqta;
+
+		go[i] = false;
+		g->queued = false;
+		r = cg_cpu_limit_read(&c->h, g->name, -1, &lims[i], err,
+				      sizeof(err));
+		if (r < 0) {
+			cli_warn("%s", err);
+			if (r != -ENOENT)
+				c->status = EXIT_FAIL;
+			continue;
+		}
+		if (lims[i].quota_us < 0) {
+			cli_warn("'%s' has no CPU limit; skipped", g->name);
+			continue;
+		}
+		memset(&e, 0, sizeof(e));
+		e.orig_quota = lims[i].quota_us;
+		k = burst_journal_find(&j, b->root, g->name);
+		if (k >= 0) {
+			const struct burst_entry *old = &j.v[k];
+
+			if (burst_owner_alive(old) &&
+			    (old->pid != b->pid || old->start != b->start)) {
+				cli_warn("'%s' is already raised by process %ld; "
+					 "skipped", g->name, (long)old->pid);
+				continue;
+			}
+			/* left raised by a dead process: adopt its original */
+			if (lims[i].quota_us == old->boost_quota &&
+			    lims[i].period_us == old->period)
+				e.orig_quota = old->orig_quota;
+		}
+		nqta = (__int128)e.orig_quota * b->factor_m / 1000;
+		if (nqta > CFS_QUOTA_MAX_US - (__int128)lims[i].burst_us)
+			nqta = CFS_QUOTA_MAX_US - (__int128)lims[i].burst_us;
+		if (nqta <= e.orig_quota) {
+			cli_warn("'%s' is at the kernel's maximum quota; skipped",
+				 g->name);
+			continue;
+		}
+		e.pid = b->pid;
+		e.start = b->start;
+		e.root = (char *)b->root;
+		e.group = g->name;
+		e.period = lims[i].period_us;
+		e.boost_quota = (int64_t)nqta;
+		e.since = (int64_t)time(NULL);
+		if (burst_journal_put(&j, &e) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		go[i] = true;
+	}
+	/* The originals are on disk before any quota changes. */
+	r = burst_journal_commit(&j, err, sizeof(err));
+	if (r < 0) {
+		cli_warn("%s; nothing raised", err);
+		c->status = EXIT_FAIL;
+		burst_journal_close(&j);
+		free(lims);
+		free(go);
+		return;
+	}
+	now = now_us();
+	for (i = 0; i < nq; i++) {
+		struct bgroup *g = q[i];
+		ssize_t k;
+
+		if (!go[i])
+			continue;
+		k = burst_journal_find(&j, b->root, g->name);
+		r = quota_write(&c->h, g->name, j.v[k].boost_quota,
+				j.v[k].period, err, sizeof(err));
+		if (r < 0) {
+			cli_warn("%s", err);
+			c->status = EXIT_FAIL;
+			burst_journal_del(&j, (size_t)k);
+			continue;
+		}
+		if (c->verbose)
+			cli_warn("raised '%s' from %lldus to %lldus", g->name,
+				 (long long)lims[i].quota_us,
+				 (long long)j.v[k].boost_quota);
+		g->ever = true;
+		g->last_start = now;
+		g->restore_at = now + b->for_us;
+		g->e = j.v[k];
+		g->e.root = (char *)b->root;
+		g->e.group = g->name;
+		active_add(b, g);
+	}
+	r = burst_journal_commit(&j, err, sizeof(err));
+	if (r < 0) {
+		cli_warn("%s", err);
+		c->status = EXIT_FAIL;
+	}
+	burst_journal_close(&j);
+	free(lims);
+	free(go);
+}
+
+/* Restore every active group due by now (all of them when all is set). */
+static void
+restore_due(struct quota_ctx *c, struct burst_state *b, bool all)
+{
+	struct burst_journal j;
+	char err[512];
+	uint64_t now = now_us();
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < b->nactive; i++)
+		if (all || b->active[i]->restore_at <= now)
+			any = true;
+	if (!any)
+		return;
+	if (journal_try_open(c, &j) < 0) {
+		/*
+		 * Put the quotas back all the same, from memory; the stale
+		 * entries left behind are harmless: restore only writes a
+		 * quota that still has the raised value.
+		 */
+		for (i = 0; i < b->nactive;) {
+			struct bgroup *g = b->active[i];
+
+			if (!all && g->restore_at > now) {
+				i++;
+				continue;
+			}
+			active_del(b, i);
+			if (restore_entry(c, &c->h, &g->e) < 0)
+				c->status = EXIT_FAIL;
+		}
+		return;
+	}
+	for (i = 0; i < b->nactive;) {
+		struct bgroup *g = b->active[i];
+		ssize_t k;
+
+		if (!all && g->restore_at > now) {
+			i++;
+			continue;
+		}
+		active_del(b, i);
+		k = burst_journal_find(&j, b->root, g->name);
+		if (k < 0 || j.v[k].pid != b->pid || j.v[k].start != b->start) {
+			/* taken over by a restore --force: theirs now */
+			continue;
+		}
+		if (restore_entry(c, &c->h, &j.v[k]) < 0) {
+			c->status = EXIT_FAIL;
+			continue;	/* keep it for 'cpm-quota restore' */
+		}
+		burst_journal_del(&j, (size_t)k);
+	}
+	if (burst_journal_commit(&j, err, sizeof(err)) < 0) {
+		cli_warn("%s", err);
+		c->status = EXIT_FAIL;
+	}
+	burst_journal_close(&j);
+}
+
+/* Queue one group name for the next batch; bad names are warned about. */
+static void
+queue_group(struct quota_ctx *c, struct burst_state *b, const char *name,
+	    struct bgroup ***q, size_t *nq, size_t *capq)
+{
+	char group[CG_PATH_MAX], err[512];
+	struct bgroup *g;
+	uint64_t now = now_us();
+
+	if (cg_path_check(name, group, sizeof(group), err, sizeof(err)) < 0) {
+		cli_warn("%s", err);
+		c->status = EXIT_USAGE;
+		return;
+	}
+	if (group[0] == '\0') {
+		cli_warn("the root group has no quota to raise; skipped");
+		return;
+	}
+	g = bgroup_get(b, group);
+	if (g->boosted || g->queued)
+		return;
+	if (g->ever && now - g->last_start < b->cooldown_us)
+		return;
+	if (*nq == *capq) {
+		size_t nc = *capq ? *capq * 2 : 64;
+		struct bgroup **nqv = realloc(*q, nc * sizeof(**q));
+
+		if (nqv == NULL)
+			cli_die(EXIT_FAIL, "out of memory");
+		*q = nqv;
+		*capq = nc;
+	}
+	(*q)[(*nq)++] = g;
+	g->queued = true;
+}
+
+static int
+cmd_burst(struct quota_ctx *c)
+{
+	struct burst_state b;
+	struct bgroup **q = NULL;
+	size_t nq = 0, capq = 0;
+	char group[CG_PATH_MAX], buf[65536];
+	size_t blen = 0;
+	bool reading = c->nargs == 0, discard = false;
+	struct sigaction sa;
+	sigset_t block, orig;
+	int i, r;
+
+	memset(&b, 0, sizeof(b));
+	b.factor_m = 2000;
+	b.for_us = 500000;
+	b.cooldown_us = 5000000;
+	if (c->optarg[O_FACTOR]) {
+		char err[160];
+		const char *f = c->optarg[O_FACTOR];
+
+		r = quantity_parse(f, 3, &b.factor_m, NULL, err, sizeof(err));
+		if (r < 0 || strchr(f, 'm') || strchr(f, 'i'))
+			cli_die(EXIT_USAGE, "invalid --factor '%s': want a "
+				"number such as 2 or 1.5", f);
+		if (b.factor_m <= 1000 || b.factor_m > 1000000)
+			cli_die(EXIT_USAGE, "--factor '%s' is outside (1, 1000]",
+				f);
+	}
+	if (c->optarg[O_FOR])
+		b.for_us = need_duration("--for", c->optarg[O_FOR], 1000,
+					 UINT64_C(86400000000));
+	if (c->optarg[O_COOLDOWN])
+		b.cooldown_us = need_duration("--cooldown",
+					      c->optarg[O_COOLDOWN], 0,
+					      UINT64_C(86400000000));
+	for (i = 0; i < c->nargs; i++) {
+		need_group(c->args[i], group, sizeof(group));
+		if (group[0] == '\0')
+			cli_die(EXIT_USAGE, "the root group has no quota to "
+				"raise");
+	}
+	open_hier(c);
+	for (i = 0; i < c->nargs; i++) {
+		need_group(c->args[i], group, sizeof(group));
+		if (!group_exists(c, group))
+			cli_die(EXIT_FAIL, "no cgroup '%s'", group);
+	}
+	/* the journal must name the tree from any directory: make it absolute */
+	if (c->h.live) {
+		b.root = "-";
+	} else if ((b.root = realpath(c->h.root, NULL)) == NULL) {
+		cli_die(EXIT_FAIL, "cannot resolve '%s': %s", c->h.root,
+			strerror(errno));
+	}
+	b.pid = getpid();
+	if (burst_proc_start(b.pid, &b.start) < 0)
+		cli_die(EXIT_FAIL, "cannot read this process's start time");
+	/* Fail now, not at the first boost, when the journal is unusable. */
+	{
+		struct burst_journal j;
+
+		journal_open(c, &j);
+		burst_journal_close(&j);
+	}
+
+	/* Signals only arrive inside ppoll(), so the loop never races them. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+
+	for (i = 0; i < c->nargs; i++)
+		queue_group(c, &b, c->args[i], &q, &nq, &capq);
+	boost_batch(c, &b, q, nq);
+	nq = 0;
+
+	while (!got_signal && (reading || b.nactive > 0)) {
+		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+		struct timespec ts, *tsp = NULL;
+		uint64_t now = now_us(), next = UINT64_MAX;
+		size_t k;
+
+		for (k = 0; k < b.nactive; k++)
+			if (b.active[k]->restore_at < next)
+				next = b.active[k]->restore_at;
+		if (next != UINT64_MAX) {
+			uint64_t wait = next > now ? next - now : 0;
+
+			ts.tv_sec = (time_t)(wait / 1000000);
+			ts.tv_nsec = (long)(wait % 1000000) * 1000;
+			tsp = &ts;
+		}
+		r = ppoll(&pfd, reading ? 1 : 0, tsp, &orig);
+		if (r < 0 && errno != EINTR) {
+			cli_warn("poll: %s", strerror(errno));
+			c->status = EXIT_FAIL;
+			break;
+		}
+		if (got_signal)
+			break;
+		if (r > 0 && reading) {
+			ssize_t n = read(STDIN_FILENO, buf + blen,
+					 sizeof(buf) - 1 - blen);
+			char *line, *nl;
+
+			if (n < 0 && errno != EINTR && errno != EAGAIN) {
+				/* never die with quotas raised: stop reading */
+				cli_warn("cannot read stdin: %s",
+					 strerror(errno));
+				c->status = EXIT_FAIL;
+				n = 0;
+			}
+			if (n == 0) {
+				reading = false;
+				if (blen > 0 && !discard) { /* unterminated */
+					buf[blen++] = '\n';
+				}
+			}
+			if (n > 0)
+				blen += (size_t)n;
+			/* every complete line read so far is one batch */
+			line = buf;
+			while ((nl = memchr(line, '\n', blen -
+					    (size_t)(line - buf))) != NULL) {
+				*nl = '\0';
+				if (!discard) {
+					char *s = strstrip(line);
+
+					if (*s && *s != '#')
+						queue_group(c, &b, s, &q, &nq,
+							    &capq);
+				}
+				discard = false;
+				line = nl + 1;
+			}
+			blen -= (size_t)(line - buf);
+			memmove(buf, line, blen);
+			if (blen == sizeof(buf) - 1) {
+				cli_warn("a line on stdin is too long; skipped");
+				c->status = EXIT_USAGE;
+				discard = true;
+				blen = 0;
+			}
+			boost_batch(c, &b, q, nq);
+			nq = 0;
+		}
+		restore_due(c, &b, false);
+	}
+	restore_due(c, &b, true);
+	free(q);
+	if (!c->h.live)
+		free((char *)b.root);
+	return c->status;
+}
+
+struct hier_cache {
+	char *root;
+	struct cg_hier h;
+	int r;
+};
+
+static int
+cmd_restore(struct quota_ctx *c)
+{
+	struct burst_journal j;
+	struct hier_cache *hc = NULL;
+	size_t nhc = 0, i, k;
+	char err[512];
+	int r;
+
+	if (c->nargs != 0)
+		cli_usage_error("restore takes no arguments");
+	journal_open(c, &j);
+	for (i = 0; i < j.n; i++) {
+		struct burst_entry *e = &j.v[i];
+		const struct cg_hier *h = NULL;
+
+		if (e->deleted)
+			continue;
+		if (!c->force && burst_owner_alive(e)) {
+			if (c->verbose)
+				cli_warn("'%s' belongs to running process %ld; "
+					 "left to it", e->group, (long)e->pid);
+			continue;
+		}
+		for (k = 0; k < nhc; k++)
+			if (strcmp(hc[k].root, e->root) == 0)
+				break;
+		if (k == nhc) {
+			struct hier_cache *n = realloc(hc, (nhc + 1) *
+						       sizeof(*hc));
+
+			if (n == NULL)
+				cli_die(EXIT_FAIL, "out of memory");
+			hc = n;
+			hc[k].root = e->root;
+			/* "-" is the live system, whatever the environment says */
+			if (strcmp(e->root, "-") == 0)
+				unsetenv("CPM_CGROUP_ROOT");
+			hc[k].r = cg_open(&hc[k].h, strcmp(e->root, "-") ?
+					  e->root : NULL, err, sizeof(err));
+			if (hc[k].r < 0)
+				cli_warn("%s", err);
+			hc[k].root = strdup(e->root);
+			if (hc[k].root == NULL)
+				cli_die(EXIT_FAIL, "out of memory");
+			nhc++;
+		}
+		if (hc[k].r == 0)
+			h = &hc[k].h;
+		if (h == NULL && hc[k].r == -ENOENT && strcmp(e->root, "-")) {
+			/* the tree is gone, and its groups with it */
+			cli_warn("'%s' is gone; dropped from the journal",
+				 e->group);
+			burst_journal_del(&j, i);
+			continue;
+		}
+		if (h == NULL || restore_entry(c, h, e) < 0) {
+			c->status = EXIT_FAIL;
+			continue;
+		}
+		burst_journal_del(&j, i);
+	}
+	r = burst_journal_commit(&j, err, sizeof(err));
+	if (r < 0) {
+		cli_warn("%s", err);
+		c->status = EXIT_FAIL;
+	}
+	burst_journal_close(&j);
+	for (k = 0; k < nhc; k++) {
+		if (hc[k].r == 0)
+			cg_close(&hc[k].h);
+		free(hc[k].root);
+	}
+	free(hc);
+	return c->status;
+}
+
+/* ---- main ---- */
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "period", required_argument, NULL, OPT_BASE + O_PERIOD },
+		{ "json", no_argument, NULL, OPT_BASE + O_JSON },
+		{ "request", required_argument, NULL, OPT_BASE + O_REQUEST },
+		{ "limit", required_argument, NULL, OPT_BASE + O_LIMIT },
+		{ "mem-request", required_argument, NULL, OPT_BASE + O_MEM_REQUEST },
+		{ "mem-limit", required_argument, NULL, OPT_BASE + O_MEM_LIMIT },
+		{ "burst", required_argument, NULL, OPT_BASE + O_BURST },
+		{ "create", no_argument, NULL, OPT_BASE + O_CREATE },
+		{ "dry-run", no_argument, NULL, OPT_BASE + O_DRY_RUN },
+		{ "factor", required_argument, NULL, OPT_BASE + O_FACTOR },
+		{ "for", required_argument, NULL, OPT_BASE + O_FOR },
+		{ "cooldown", required_argument, NULL, OPT_BASE + O_COOLDOWN },
+		{ "journal", required_argument, NULL, OPT_BASE + O_JOURNAL },
+		{ "cgroup-root", required_argument, NULL, OPT_BASE + O_CGROUP_ROOT },
+		{ "weight-formula", required_argument, NULL, OPT_BASE + O_WEIGHT_FORMULA },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "force", no_argument, NULL, OPT_BASE + O_FORCE },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct quota_ctx c;
+	int opt, i, rc;
+
+	cli_init("cpm-quota");
+	memset(&c, 0, sizeof(c));
+	c.formula = WEIGHT_RUNC;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":hVv", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage();
+			break;
+		case 'V':
+			cli_version();
+			break;
+		case 'v':
+			c.optarg[O_VERBOSE] = "";
+			break;
+		case ':':
+			cli_usage_error("option '%s' needs an argument",
+					argv[optind - 1]);
+			break;
+		case '?':
+			if (optopt)
+				cli_usage_error("unknown option '-%c'", optopt);
+			cli_usage_error("unknown option '%s'", argv[optind - 1]);
+			break;
+		default:
+			c.optarg[opt - OPT_BASE] = optarg ? optarg : "";
+			break;
+		}
+	}
+	if (optind >= argc)
+		cli_usage_error("missing COMMAND");
+	for (i = 0; i < C_NCMDS; i++)
+		if (strcmp(argv[optind], cmd_names[i]) == 0)
+			break;
+	if (i == C_NCMDS)
+		cli_usage_error("unknown command '%s'", argv[optind]);
+	c.cmd = (enum cmd_id)i;
+	c.args = argv + optind + 1;
+	c.nargs = argc - optind - 1;
+	for (i = 0; i < O_NOPTS; i++)
+		if (c.optarg[i] && !(opt_info[i].cmds & CMD(c.cmd)))
+			cli_usage_error("option '--%s' does not apply to '%s'",
+					opt_info[i].name, cmd_names[c.cmd]);
+
+	c.json = c.optarg[O_JSON] != NULL;
+	c.create = c.optarg[O_CREATE] != NULL;
+	c.dry_run = c.optarg[O_DRY_RUN] != NULL;
+	c.verbose = c.optarg[O_VERBOSE] != NULL;
+	c.force = c.optarg[O_FORCE] != NULL;
+	c.cgroup_root = c.optarg[O_CGROUP_ROOT];
+	c.journal = c.optarg[O_JOURNAL];
+	if (c.cgroup_root && *c.cgroup_root == '\0')
+		cli_usage_error("--cgroup-root needs a directory");
+	if (c.journal && *c.journal == '\0')
+		cli_usage_error("--journal needs a file name");
+	if (c.optarg[O_PERIOD])
+		c.period_us = need_period(c.optarg[O_PERIOD]);
+	if (c.optarg[O_WEIGHT_FORMULA] &&
+	    weight_formula_parse(c.optarg[O_WEIGHT_FORMULA], &c.formula) < 0)
+		cli_usage_error("unknown --weight-formula '%s' (runc, kubelet "
+				"or systemd)", c.optarg[O_WEIGHT_FORMULA]);
+
+	switch (c.cmd) {
+	case C_CONVERT:
+		rc = cmd_convert(&c);
+		break;
+	case C_CLASS:
+		rc = cmd_class(&c);
+		break;
+	case C_SET:
+		rc = cmd_set(&c);
+		break;
+	case C_GET:
+		rc = cmd_get(&c);
+		break;
+	case C_BURST:
+		rc = cmd_burst(&c);
+		break;
+	case C_RESTORE:
+	default:
+		rc = cmd_restore(&c);
+		break;
+	}
+	if (c.h_open)
+		cg_close(&c.h);
+	cli_exit(rc);
+}

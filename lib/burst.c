@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The burst journal; the format and the locking rules are in burst.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include "burst.h"
+#include "sysroot.h"
+#include "util.h"
+
+#define JOURNAL_MAGIC "cpm-burst-journal 1"
+
+static void
+entry_free(struct burst_entry *e)
+{
+	free(e->root);
+	free(e->group);
+	e->root = e->group = NULL;
+}
+
+static int
+parse_line(char *line, struct burst_entry *e)
+{
+	char *f[8], *save = NULL, *tok;
+	uint64_t u;
+	int64_t i64;
+	int n = 0;
+
+	for (tok = strtok_r(line, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		if (n == 8)
+			return -EBADMSG;
+		f[n++] = tok;
+	}
+	if (n != 8)
+		return -EBADMSG;
+	if (parse_u64(f[0], INT_MAX, &u) < 0 || u == 0)
+		return -EBADMSG;
+	e->pid = (pid_t)u;
+	if (parse_u64(f[1], UINT64_MAX, &e->start) < 0)
+		return -EBADMSG;
+	if (str_unescape(f[2]) < 0 || str_unescape(f[3]) < 0 || f[3][0] == '\0')
+		return -EBADMSG;
+	if (parse_i64(f[4], 1, INT64_MAX, &e->orig_quota) < 0 ||
+	    parse_u64(f[5], UINT64_MAX, &e->period) < 0 || e->period == 0 ||
+	    parse_i64(f[6], 1, INT64_MAX, &e->boost_quota) < 0 ||
+	    parse_i64(f[7], 0, INT64_MAX, &i64) < 0)
+		return -EBADMSG;
+	e->since = i64;
+	e->root = strdup(f[2]);
+	e->group = strdup(f[3]);
+	if (e->root == NULL || e->group == NULL) {
+		entry_free(e);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int
+journal_load(struct burst_journal *j, char *err, size_t errlen)
+{
+	char *text, *line, *next;
+	size_t len, lineno = 1;
+	int r;
+
+	r = read_file_at(AT_FDCWD, j->path, &text, &len, true);
+	if (r == -ENOENT)
+		return 0;
+	if (r == -EILSEQ) {
+		err_set(err, errlen, "journal '%s' is damaged: it holds a NUL byte",
+			j->path);
+		return -EBADMSG;
+	}
+	if (r < 0) {
+		err_set(err, errlen, "cannot read journal '%s': %s", j->path,
+			strerror(-r));
+		return r;
+	}
+	if (len == 0) {		/* created but never written: empty */
+		free(text);
+		return 0;
+	}
+	next = strchr(text, '\n');
+	if (next == NULL || (size_t)(next - text) != strlen(JOURNAL_MAGIC) ||
+	    strncmp(text, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0) {
+		err_set(err, errlen, "'%s' is not a cpm burst journal (first "
+			"line is not '%s')", j->path, JOURNAL_MAGIC);
+		free(text);
+		return -EBADMSG;
+	}
+	for (line = next + 1; *line; line = next) {
+		struct burst_entry e;
+
+		lineno++;
+		next = strchr(line, '\n');
+		if (next == NULL) {
+			err_set(err, errlen, "journal '%s' is damaged: line %zu "
+				"is not terminated", j->path, lineno);
+			free(text);
+			return -EBADMSG;
+		}
+		*next++ = '\0';
+		memset(&e, 0, sizeof(e));
+		r = parse_line(line, &e);
+		if (r == 0 && burst_journal_find(j, e.root, e.group) >= 0)
+			r = -EBADMSG;
+		if (r == 0)
+			r = burst_journal_put(j, &e);
+		entry_free(&e);
+		if (r < 0) {
+			if (r == -EBADMSG)
+				err_set(err, errlen, "journal '%s' is damaged: "
+					"line %zu is not a valid entry",
+					j->path, lineno);
+			free(text);
+			return r;
+		}
+	}
+	free(text);
+	j->dirty = false;
+	return 0;
+}
+
+/* mkdir -p of path's directory (0755). */
+static int
+make_parent_dirs(const char *path)
+{
+	char buf[PATH_MAX];
+	char *p;
+	size_t n = strlen(path);
+
+	if (n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, path, n + 1);
+	p = strrchr(buf, '/');
+	if (p == NULL || p == buf)
+		return 0;
+	*p = '\0';
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int
+burst_journal_open(struct burst_journal *j, const char *path, char *err,
+		   size_t errlen)
+{
+	char lockpath[PATH_MAX];
+	int r;
+
+	memset(j, 0, sizeof(*j));
+	j->lockfd = -1;
+	if (snprintf(lockpath, sizeof(lockpath), "%s.lock", path) >=
+	    (int)sizeof(lockpath)) {
+		err_set(err, errlen, "journal path '%s' is too long", path);
+		return -ENAMETOOLONG;
+	}
+	j->path = strdup(path);
+	if (j->path == NULL)
+		return -ENOMEM;
+	r = make_parent_dirs(path);
+	if (r < 0) {
+		err_set(err, errlen, "cannot create the directory of journal "
+			"'%s': %s", path, strerror(-r));
+		burst_journal_close(j);
+		return r;
+	}
+	j->lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+			 0600);
+	if (j->lockfd < 0) {
+		r = -errno;
+		err_set(err, errlen, "cannot open '%s': %s", lockpath,
+			strerror(errno));
+		burst_journal_close(j);
+		return r;
+	}
+	while (flock(j->lockfd, LOCK_EX) < 0) {
+		if (errno == EINTR)
+			continue;
+		r = -errno;
+		err_set(err, errlen, "cannot lock '%s': %s", lockpath,
+			strerror(errno));
+		burst_journal_close(j);
+		return r;
+	}
+	r = journal_load(j, err, errlen);
+	if (r < 0) {
+		burst_journal_close(j);
+		return r;
+	}
+	return 0;
+}
+
+int
+burst_journal_commit(struct burst_journal *j, char *err, size_t errlen)
+{
+	struct strbuf sb;
+	size_t i;
+	int r;
+
+	if (!j->dirty)
+		return 0;
+	strbuf_init(&sb);
+	strbuf_puts(&sb, JOURNAL_MAGIC "\n");
+	for (i = 0; i < j->n; i++) {
+		const struct burst_entry *e = &j->v[i];
+
+		if (e->deleted)
+			continue;
+		strbuf_printf(&sb, "%ld %llu ", (long)e->pid,
+			      (unsigned long long)e->start);
+		str_escape(&sb, e->root);
+		strbuf_puts(&sb, " ");
+		str_escape(&sb, e->group);
+		strbuf_printf(&sb, " %lld %llu %lld %lld\n",
+			      (long long)e->orig_quota,
+			      (unsigned long long)e->period,
+			      (long long)e->boost_quota, (long long)e->since);
+	}
+	if (sb.oom) {
+		strbuf_free(&sb);
+		return -ENOMEM;
+	}
+	r = write_file_atomic(j->path, sb.buf, sb.len, 0600);
+	strbuf_free(&sb);
+	if (r < 0) {
+		err_set(err, errlen, "cannot write journal '%s': %s", j->path,
+			strerror(-r));
+		return r;
+	}
+	j->dirty = false;
+	return 0;
+}
+
+void
+burst_journal_close(struct burst_journal *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->n; i++)
+		entry_free(&j->v[i]);
+	free(j->v);
+	free(j->hash);
+	free(j->path);
+	if (j->lockfd >= 0)
+		close(j->lockfd);	/* releases the flock */
+	memset(j, 0, sizeof(*j));
+	j->lockfd = -1;
+}
+
+static uint64_t
+key_hash(const char *root, const char *group)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *root; root++)
+		h = (h ^ (unsigned char)*root) * 1099511628211ULL;
+	h = (h ^ 0xff) * 1099511628211ULL;	/* separator */
+	for (; *group; group++)
+		h = (h ^ (unsigned char)*group) * 1099511628211ULL;
+	return h;
+}
+
+static void
+hash_insert(struct burst_journal *j, size_t i)
+{
+	size_t mask = j->hcap - 1;
+	size_t h = (size_t)key_hash(j->v[i].root, j->v[i].group) & mask;
+
+	while (j->hash[h])
+		h = (h + 1) & mask;
+	j->hash[h] = (uint32_t)(i + 1);
+}
+
+/* Make room for one more entry in the index. */
+static int
+hash_reserve(struct burst_journal *j)
+{
+	size_t ncap = j->hcap ? j->hcap : 64, i;
+	uint32_t *nh;
+
+	if ((j->n + 1) * 2 <= j->hcap)
+		return 0;
+	if (j->n + 1 >= UINT32_MAX / 4)
+		return -ENOMEM;
+	while ((j->n + 1) * 2 > ncap)
+		ncap *= 2;
+	nh = calloc(ncap, sizeof(*nh));
+	if (nh == NULL)
+		return -ENOMEM;
+	free(j->hash);
+	j->hash = nh;
+	j->hcap = ncap;
+	for (i = 0; i < j->n; i++)
+		if (!j->v[i].deleted)
+			hash_insert(j, i);
+	return 0;
+}
+
+ssize_t
+burst_journal_find(const struct burst_journal *j, const char *root,
+		   const char *group)
+{
+	size_t mask, h;
+
+	if (j->hcap == 0)
+		return -1;
+	mask = j->hcap - 1;
+	for (h = (size_t)key_hash(root, group) & mask; j->hash[h];
+	     h = (h + 1) & mask) {
+		size_t i = j->hash[h] - 1;
+
+		if (!j->v[i].deleted && strcmp(j->v[i].group, group) == 0 &&
+		    strcmp(j->v[i].root, root) == 0)
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+int
+burst_journal_put(struct burst_journal *j, const struct burst_entry *e)
+{
+	struct burst_entry c = *e;
+	ssize_t i;
+
+	c.deleted = false;
+	c.root = strdup(e->root);
+	c.group = strdup(e->group);
+	if (c.root == NULL || c.group == NULL) {
+		entry_free(&c);
+		return -ENOMEM;
+	}
+	i = burst_journal_find(j, e->root, e->group);
+	if (i >= 0) {
+		entry_free(&j->v[i]);
+		j->v[i] = c;
+		j->dirty = true;
+		return 0;
+	}
+	if (hash_reserve(j) < 0) {
+		entry_free(&c);
+		return -ENOMEM;
+	}
+	if (j->n == j->cap) {
+		size_t ncap = j->cap ? j->cap * 2 : 16;
+		struct burst_entry *nv;
+
+		nv = realloc(j->v, ncap * sizeof(*nv));
+		if (nv == NULL) {
+			entry_free(&c);
+			return -ENOMEM;
+		}
+		j->v = nv;
+		j->cap = ncap;
+	}
+	j->v[j->n] = c;
+	hash_insert(j, j->n);
+	j->n++;
+	j->dirty = true;
+	return 0;
+}
+
+void
+burst_journal_del(struct burst_journal *j, size_t i)
+{
+	if (i >= j->n || j->v[i].deleted)
+		return;
+	entry_free(&j->v[i]);
+	j->v[i].deleted = true;
+	j->dirty = true;
+}
+
+int
+burst_proc_start(pid_t pid, uint64_t *start)
+{
+	struct sysroot root;
+	char path[64], buf[1024], *p, *save = NULL, *tok;
+	ssize_t n;
+	int field;
+
+	if (sysroot_open(&root, "/") < 0)
+		return -EBADMSG;
+	snprintf(path, sizeof(path), "proc/%ld/stat", (long)pid);
+	n = sysroot_read(&root, path, buf, sizeof(buf));
+	sysroot_close(&root);
+	if (n == -ENOENT)
+		return -ESRCH;
+	if (n < 0)
+		return (int)n;
+	/* the command name may hold spaces and ')': skip to the last ')' */
+	p = strrchr(buf, ')');
+	if (p == NULL)
+		return -EBADMSG;
+	/* p+2 is field 3 (state); the start time is field 22 */
+	for (field = 3, tok = strtok_r(p + 1, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save), field++) {
+		/* a zombie has stopped running: its boosts are orphans */
+		if (field == 3 && (tok[0] == 'Z' || tok[0] == 'X'))
+			return -ESRCH;
+		if (field == 22)
+			return parse_u64(tok, UINT64_MAX, start) < 0 ?
+			       -EBADMSG : 0;
+	}
+	return -EBADMSG;
+}
+
+bool
+burst_owner_alive(const struct burst_entry *e)
+{
+	uint64_t start;
+
+	if (burst_proc_start(e->pid, &start) < 0)
+		return false;
+	return start == e->start;
+}

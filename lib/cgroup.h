@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The cgroup layer: every cgroup access in cpm goes through here.
+ *
+ * Terminology:
+ *   hierarchy  where a controller's groups live: on cgroup v1 one mount
+ *              per controller (cpu, cpuacct and cpuset may or may not be
+ *              co-mounted), on cgroup v2 one unified tree for all.
+ *   group      a path relative to the hierarchy root, "kubepods/pod1";
+ *              "" is the root group.  Group names are the same in every
+ *              v1 hierarchy, so one name addresses the group's cpu,
+ *              cpuacct and cpuset directories.
+ *   controller one of enum cg_ctrl; it selects the hierarchy.
+ *
+ * Two back ends, chosen by cg_open():
+ *
+ *   live   (root == NULL and $CPM_CGROUP_ROOT unset): mounts and versions
+ *          are discovered through libcgroup (cgroup_init(),
+ *          cgroup_get_subsys_mount_point(); version by statfs() of the
+ *          mount, since libcgroup 2.0.2 does not export a version call).
+ *          Changes a user would make with libcgroup go through it:
+ *          cg_write() uses cgroup_modify_cgroup(), cg_create() uses
+ *          cgroup_create_cgroup() (which also enables the controller in
+ *          every v2 ancestor's cgroup.subtree_control), cg_remove() uses
+ *          cgroup_delete_cgroup_ext(), cg_attach() on v2 uses
+ *          cgroup_attach_task_pid().  Exceptions, and why:
+ *            - cg_attach() on v1 writes cgroup.procs itself: libcgroup
+ *              2.0.2 writes "tasks", which moves a single thread, and cpm
+ *              always moves whole processes.
+ *            - reads (cg_read(), cg_walk(), the stat helpers) use plain
+ *              openat() below the mount: libcgroup's readers are
+ *              per-value string copies with 100-byte limits and its tree
+ *              walk is fts() over every file, far too slow for 10,000
+ *              groups.
+ *          Before any libcgroup call the group path is validated and
+ *          its existing components opened with O_NOFOLLOW, so a symlink
+ *          or a ".." can never send libcgroup outside the hierarchy.
+ *          Values longer than libcgroup's 4096-byte buffers (huge
+ *          cpusets) are written directly.  libcgroup's default logger
+ *          prints on stdout: cg_open() silences it.
+ *          When libcgroup finds no usable mount (e.g. a v2 mount with no
+ *          controllers, unsupported by 2.0.2) the live back end falls back
+ *          to plain file I/O on /sys/fs/cgroup (h->use_libcgroup false).
+ *
+ *   tree   (--cgroup-root DIR, env CPM_CGROUP_ROOT): a plain directory
+ *          tree for replay and tests.  DIR holding cgroup.controllers is
+ *          v2; otherwise v1 with DIR/cpu, DIR/cpuacct, DIR/cpuset,
+ *          DIR/memory (a missing directory is an absent controller; a
+ *          symlink such as DIR/cpuacct -> cpu is a co-mount).  All access
+ *          is plain file I/O: libcgroup has no way to point it at another
+ *          root.  Writes replace the file's content, and cg_create() lays
+ *          down the controller's interface files with the kernel's
+ *          defaults (as the kernel would), so that tools can be exercised
+ *          on an empty tree.  No kernel validation is emulated.  A DIR
+ *          that is itself on a cgroup file system (say --cgroup-root
+ *          /sys/fs/cgroup) is detected (cg_mount.kernel) and left to the
+ *          kernel: plain writes, no files laid down.
+ *
+ * Errors: functions return 0 (or a count) on success and a negative errno
+ * code on failure, and fill err (when non-NULL) with a one-line message
+ * naming the file, the group and the reason, e.g.
+ *   cannot write '500' to cpu.cfs_quota_us of kubepods/a: Invalid argument
+ * -EINVAL always means an invalid argument (bad group path, unknown
+ * controller): callers map it to exit 2.  Kernel refusals of a write keep
+ * the kernel's errno (often EINVAL too, so callers that validate before
+ * writing can tell the two apart by when they happen).
+ */
+#ifndef CPM_CGROUP_H
+#define CPM_CGROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum cg_ctrl {
+	CG_CPU,
+	CG_CPUACCT,	/* v1 only; on v2 it is an alias of CG_CPU */
+	CG_CPUSET,
+	CG_MEMORY,
+	CG_NCTRL
+};
+
+#define CG_PATH_MAX 4096
+
+struct cg_mount {
+	int fd;			/* O_DIRECTORY fd of the hierarchy root, -1: absent */
+	int version;		/* 1 or 2; 0 when absent */
+	char path[CG_PATH_MAX];	/* mount point or tree directory, for messages */
+	bool kernel;		/* a real cgroupfs (live, or a tree given as
+				 * --cgroup-root on one): the kernel makes
+				 * the interface files and checks writes */
+	dev_t dev;		/* with ino: tells co-mounted hierarchies apart */
+	ino_t ino;
+};
+
+struct cg_hier {
+	int version;		/* 1 or 2: the version of the cpu hierarchy
+				 * (of the first present controller if none) */
+	bool live;		/* discovered on the running system */
+	bool use_libcgroup;	/* live and libcgroup initialised */
+	char root[CG_PATH_MAX];	/* tree back end: the DIR given; live: "" */
+	struct cg_mount ctrl[CG_NCTRL];
+};
+
+/* "cpu", "cpuacct", "cpuset", "memory". */
+const char *cg_ctrl_name(enum cg_ctrl c);
+
+/*
+ * Open a hierarchy.  root: a directory tree (tree back end), or NULL for
+ * $CPM_CGROUP_ROOT when set and non-empty, else the live system.
+ * Returns 0; -ENOENT when no cpu or cpuset hierarchy is found, -ENOTDIR
+ * or -errno when root cannot be opened.  On failure nothing needs
+ * closing.
+ */
+int cg_open(struct cg_hier *h, const char *root, char *err, size_t errlen);
+void cg_close(struct cg_hier *h);
+
+/* True when controller c has a hierarchy. */
+bool cg_has(const struct cg_hier *h, enum cg_ctrl c);
+
+/* The cgroup version of controller c's hierarchy (1 or 2), 0 if absent. */
+int cg_version(const struct cg_hier *h, enum cg_ctrl c);
+
+/* True when controllers a and b share one hierarchy (v2, or v1 co-mount). */
+bool cg_same_hier(const struct cg_hier *h, enum cg_ctrl a, enum cg_ctrl b);
+
+/*
+ * Check a group path and write its canonical form into out (size
+ * outlen): components separated by single slashes, no leading or trailing
+ * slash; the root group is "".  Accepted: "", "/" and "." (root), and
+ * relative paths; a leading "/" is allowed and means the hierarchy root
+ * (as /proc/PID/cgroup prints paths).  Rejected with -EINVAL and a
+ * message: "." or ".." components, NUL or newline bytes, components
+ * longer than NAME_MAX, paths longer than CG_PATH_MAX.  This checks the
+ * text only; symlinks are refused when the path is opened.
+ * out may be NULL to only check.
+ */
+int cg_path_check(const char *group, char *out, size_t outlen, char *err,
+		  size_t errlen);
+
+/* As printed to users: "/" for the root group, the path otherwise. */
+const char *cg_display(const char *group);
+
+/*
+ * Open group's directory in controller c's hierarchy, component by
+ * component with O_NOFOLLOW, so that a symlink anywhere below the
+ * hierarchy root is refused (-ELOOP/-ENOTDIR, reported as "not a cgroup
+ * directory").  Returns an O_RDONLY|O_DIRECTORY fd (caller closes),
+ * -EINVAL for a bad path, -ENOENT when the group does not exist, -ENODEV
+ * when controller c has no hierarchy.
+ */
+int cg_open_group(const struct cg_hier *h, enum cg_ctrl c, const char *group,
+		  char *err, size_t errlen);
+
+/* True when group exists in controller c's hierarchy. */
+bool cg_exists(const struct cg_hier *h, enum cg_ctrl c, const char *group);
+
+/*
+ * Read a small control file of group into buf (NUL-terminated, one
+ * trailing newline removed).  Returns the length, -ENOENT (group or file
+ * missing), -EFBIG (does not fit), -EINVAL (bad path) or -errno.
+ */
+ssize_t cg_read(const struct cg_hier *h, enum cg_ctrl c, const char *group,
+		const char *file, char *buf, size_t size, char *err,
+		size_t errlen);
+
+/* Read a control file of any size into a malloc'ed string (*bufp). */
+int cg_read_file(const struct cg_hier *h, enum cg_ctrl c, const char *group,
+		 const char *file, char **bufp, char *err, size_t errlen);
+
+/*
+ * Write value to group's control file in one write(2) (live: through
+ * cgroup_modify_cgroup()).  The file must exist (as in the kernel).
+ * Returns 0 or -errno with "cannot write 'V' to FILE of GROUP: REASON".
+ */
+int cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
+	     const char *file, const char *value, char *err, size_t errlen);
+
+/*
+ * Create group (and missing parents) in controller c's hierarchy; on v2
+ * enable c in every ancestor's cgroup.subtree_control.  An existing group
+ * is not an error.  Returns 0 or -errno.
+ */
+int cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
+	      char *err, size_t errlen);
+
+/*
+ * Remove an empty group (rmdir; no recursion, no migration).  The root
+ * group cannot be removed (-EINVAL).  Returns 0, -ENOENT, -EBUSY (still
+ * has processes or children) or -errno.
+ */
+int cg_remove(const struct cg_hier *h, enum cg_ctrl c, const char *group,
+	      char *err, size_t errlen);
+
+/*
+ * Move the whole process pid (every thread) into group by writing
+ * cgroup.procs.  Returns 0 or -errno (-ESRCH: no such process; -ENOSPC
+ * on v1 cpuset: the group's cpus or mems are empty).
+ */
+int cg_attach(const struct cg_hier *h, enum cg_ctrl c, const char *group,
+	      pid_t pid, char *err, size_t errlen);
+
+/*
+ * Called by cg_walk() for each group, parents before children.  dirfd is
+ * the group's directory (valid during the call only: read control files
+ * with openat()/read_small_at() relative to it).  Return 0 to go on, 1 to
+ * skip this group's children, a negative errno to stop the walk.
+ */
+typedef int (*cg_walk_fn)(const char *group, int dirfd, void *arg);
+
+/*
+ * Walk group and its descendants in controller c's hierarchy, pre-order,
+ * children in name order.  One open and one readdir per directory,
+ * openat-relative; symlinks are never followed.  A group that vanishes
+ * during the walk is skipped silently.  Returns 0, the callback's
+ * negative code (its message in err untouched), or -errno.
+ */
+int cg_walk(const struct cg_hier *h, enum cg_ctrl c, const char *group,
+	    cg_walk_fn fn, void *arg, char *err, size_t errlen);
+
+/* CPU bandwidth settings, in the units of the v1 files. */
+struct cg_cpu_limit {
+	int64_t quota_us;	/* -1: unlimited ("max") */
+	uint64_t period_us;
+	uint64_t burst_us;	/* 0 when the kernel has no burst file */
+	bool has_burst;
+	uint64_t shares;	/* v1 cpu.shares; 0 on v2 */
+	uint64_t weight;	/* v2 cpu.weight; 0 on v1 */
+};
+
+/*
+ * Read the group's limits: v1 cpu.cfs_quota_us, cpu.cfs_period_us,
+ * cpu.cfs_burst_us, cpu.shares; v2 cpu.max, cpu.max.burst, cpu.weight.
+ * The root group has none of them on v2: it reads as unlimited, period
+ * 100000.  dirfd >= 0: the group's cpu directory (from cg_walk()), group
+ * is then only used in messages.  Returns 0, -ENOENT, or -EBADMSG for a
+ * file the kernel would not print.
+ */
+int cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
+		      struct cg_cpu_limit *lim, char *err, size_t errlen);
+
+/*
+ * Only the quota and period (v1 cpu.cfs_quota_us, and cpu.cfs_period_us
+ * only when the quota is finite; v2 cpu.max): the cheap test of "does
+ * this group have a CPU limit" for walks over many groups.  *quota_us is
+ * -1 when unlimited.  Returns as cg_cpu_limit_read().
+ */
+int cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
+		      int64_t *quota_us, uint64_t *period_us, char *err,
+		      size_t errlen);
+
+/* The limit in CPUs (quota / period), or a negative number when unlimited. */
+double cg_cpu_limit_cpus(const struct cg_cpu_limit *lim);
+
+/* Throttling and usage counters of a group. */
+struct cg_cpu_stat {
+	bool has_bandwidth;	/* nr_periods etc. were present */
+	int64_t nr_periods;	/* as printed: the kernel's int may wrap */
+	int64_t nr_throttled;
+	uint64_t throttled_ns;
+	int64_t nr_bursts;
+	uint64_t burst_ns;
+	bool has_usage;
+	uint64_t usage_ns;	/* v2 usage_usec, v1 cpuacct.usage */
+};
+
+/*
+ * Parse the text of a cpu.stat file (version 1: ns keys, 2: usec keys) by
+ * key; unknown keys are ignored, a malformed line is -EBADMSG.
+ */
+int cg_cpu_stat_parse(const char *text, int version, struct cg_cpu_stat *st);
+
+/*
+ * Read group's cpu.stat (and, on v1, cpuacct.usage from the cpuacct
+ * hierarchy when there is one and the group exists in it).  dirfd as for
+ * cg_cpu_limit_read().  Returns 0, -ENOENT, -EBADMSG.
+ */
+int cg_cpu_stat_read(const struct cg_hier *h, const char *group, int dirfd,
+		     struct cg_cpu_stat *st, char *err, size_t errlen);
+
+/*
+ * True when group's cpuset is exclusive: v1 cpuset.cpu_exclusive is 1,
+ * v2 cpuset.cpus.partition is "root" or "isolated" (valid or not).  The
+ * root group does not count.  False when there is no cpuset hierarchy.
+ */
+bool cg_cpuset_exclusive(const struct cg_hier *h, const char *group);
+
+#endif

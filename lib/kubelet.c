@@ -1,0 +1,1615 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kubelet CPU Manager static policy's CPU selection (cpu_assignment.go
+ * and the Allocate step of policy_static.go), reproduced decision for
+ * decision so that cpm and a kubelet agree on every CPU.
+ *
+ * Terminology (the kubelet's):
+ *   unit        a core, socket, NUMA node or uncore cache;
+ *   free CPU    a CPU of the topology that is in the available set and
+ *               not yet taken by the running accumulator;
+ *   free unit   a unit whose CPUs are all free; for cores and sockets the
+ *               kubelet compares with the header-derived CPUs per core /
+ *               per socket, for NUMA nodes and uncore caches with the
+ *               real CPU count;
+ *   fullest     ordering by ascending free-CPU count, then ascending id
+ *               (best fit).
+ *
+ * Units are numbered densely here, in ascending id order, so "lower id
+ * first" is "lower index first".
+ *
+ * Deliberate differences, all in situations where the kubelet misbehaves
+ * (they never change a result the kubelet returns normally):
+ *   - taking a unit takes only its free CPUs and counts only those, so a
+ *     busy CPU is never handed out even when the header counts make a
+ *     partly used socket or core look free (asymmetric machines), and a
+ *     unit listed twice is not counted twice;
+ *   - the remainder hand-out of the distributed algorithm stops when a
+ *     round makes no progress, where the kubelet would loop forever (this
+ *     surfaces as its "accounting error" message);
+ *   - a zero CPUs-per-core header skips the partial uncore step instead of
+ *     dividing by zero.
+ * What is reproduced although it looks accidental: the Go slice aliasing
+ * of iterateCombinations (a combination kept as "best" can be rewritten
+ * by later combinations that share its backing array; see go_append()).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kubelet.h"
+
+enum { K_CORE, K_SOCKET, K_NUMA, K_UNCORE, K_N, K_CPU_NONE = -1 };
+
+/* A growable int vector. */
+struct ivec {
+	int *v;
+	int n, cap;
+};
+
+static int
+ivec_push(struct ivec *a, int x)
+{
+	if (a->n == a->cap) {
+		int ncap = a->cap ? 2 * a->cap : 16;
+		int *nv = realloc(a->v, (size_t)ncap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		a->v = nv;
+		a->cap = ncap;
+	}
+	a->v[a->n++] = x;
+	return 0;
+}
+
+static void
+ivec_free(struct ivec *a)
+{
+	free(a->v);
+	a->v = NULL;
+	a->n = a->cap = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The topology                                                         */
+
+int
+ktopo_alloc(struct ktopo *kt, int ncpus)
+{
+	int c;
+
+	memset(kt, 0, sizeof(*kt));
+	if (ncpus < 0)
+		return -EINVAL;
+	kt->cpu = calloc(ncpus > 0 ? (size_t)ncpus : 1, sizeof(*kt->cpu));
+	if (!kt->cpu)
+		return -ENOMEM;
+	kt->ncpus = ncpus;
+	for (c = 0; c < ncpus; c++) {
+		kt->cpu[c].core = kt->cpu[c].socket = -1;
+		kt->cpu[c].numa = kt->cpu[c].uncore = -1;
+	}
+	cpuset_init(&kt->all);
+	return 0;
+}
+
+void
+ktopo_free(struct ktopo *kt)
+{
+	if (!kt)
+		return;
+	free(kt->cpu);
+	cpuset_free(&kt->all);
+	memset(kt, 0, sizeof(*kt));
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static bool
+ktopo_is_cpu(const struct ktopo *kt, int c)
+{
+	const struct ktopo_cpu *p = &kt->cpu[c];
+
+	return p->core >= 0 && p->socket >= 0 && p->numa >= 0 &&
+	    p->uncore >= 0;
+}
+
+/* Number of distinct values in v[0..n) (sorts v). */
+static int
+count_distinct(int *v, int n)
+{
+	int i, d = 0;
+
+	qsort(v, (size_t)n, sizeof(*v), cmp_int);
+	for (i = 0; i < n; i++)
+		if (i == 0 || v[i] != v[i - 1])
+			d++;
+	return d;
+}
+
+int
+ktopo_count(struct ktopo *kt)
+{
+	int *v, n = 0, c, k;
+
+	cpuset_zero(&kt->all);
+	v = malloc((kt->ncpus > 0 ? (size_t)kt->ncpus : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (c = 0; c < kt->ncpus; c++) {
+		if (!ktopo_is_cpu(kt, c))
+			continue;
+		if (cpuset_set(&kt->all, (unsigned int)c) < 0) {
+			free(v);
+			return -ENOMEM;
+		}
+		n++;
+	}
+	kt->num_cpus = n;
+	for (k = 0; k < K_N; k++) {
+		int m = 0;
+
+		for (c = 0; c < kt->ncpus; c++) {
+			const struct ktopo_cpu *p = &kt->cpu[c];
+
+			if (!ktopo_is_cpu(kt, c))
+				continue;
+			v[m++] = k == K_CORE ? p->core : k == K_SOCKET ?
+			    p->socket : k == K_NUMA ? p->numa : p->uncore;
+		}
+		m = count_distinct(v, m);
+		if (k == K_CORE)
+			kt->num_cores = m;
+		else if (k == K_SOCKET)
+			kt->num_sockets = m;
+		else if (k == K_NUMA)
+			kt->num_numa = m;
+		else
+			kt->num_uncore = m;
+	}
+	free(v);
+	return 0;
+}
+
+int
+ktopo_from_topo(struct ktopo *kt, const struct topo *t)
+{
+	int c, r;
+
+	r = ktopo_alloc(kt, t->ncpus);
+	if (r < 0)
+		return r;
+	for (c = 0; c < t->ncpus; c++) {
+		const struct topo_cpu *tc = &t->cpus[c];
+		struct ktopo_cpu *p = &kt->cpu[c];
+
+		/* cAdvisor lists online CPUs only. */
+		if (!tc->online)
+			continue;
+		p->core = tc->core >= 0 ? tc->core : c;
+		/* cAdvisor puts CPUs of a machine without NUMA information
+		 * (and without a package id) in node 0 / socket 0. */
+		p->socket = tc->socket >= 0 ? tc->socket : 0;
+		p->numa = tc->node >= 0 ? tc->node : 0;
+		if (tc->l3 >= 0 && tc->l3 < t->nl3)
+			p->uncore = t->l3s[tc->l3].id;
+		else
+			p->uncore = p->socket;
+	}
+	r = ktopo_count(kt);
+	if (r < 0)
+		ktopo_free(kt);
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* Dense index of the topology, built once per top-level call           */
+
+struct kindex {
+	const struct ktopo *kt;
+	int ncpus;
+	int nall;
+	int *all;		/* topology CPUs, ascending */
+	int nunit[K_N];
+	int *uid[K_N];		/* dense unit -> id (ascending) */
+	int *unit[K_N];		/* [ncpus] CPU -> dense unit, -1 */
+	int *off[K_N];		/* [nunit + 1] into mem[] */
+	int *mem[K_N];		/* CPUs of each unit, ascending */
+	int *numa_socket;	/* [NUMA units] its only socket, -1 if several */
+	int per_core, per_socket, per_uncore;
+	bool numa_first;
+};
+
+static void
+kindex_free(struct kindex *ix)
+{
+	int k;
+
+	free(ix->all);
+	for (k = 0; k < K_N; k++) {
+		free(ix->uid[k]);
+		free(ix->unit[k]);
+		free(ix->off[k]);
+		free(ix->mem[k]);
+	}
+	free(ix->numa_socket);
+	memset(ix, 0, sizeof(*ix));
+}
+
+static int
+cpu_attr(const struct ktopo *kt, int c, int k)
+{
+	const struct ktopo_cpu *p = &kt->cpu[c];
+
+	switch (k) {
+	case K_CORE:
+		return p->core;
+	case K_SOCKET:
+		return p->socket;
+	case K_NUMA:
+		return p->numa;
+	default:
+		return p->uncore;
+	}
+}
+
+static int
+kindex_build(struct kindex *ix, const struct ktopo *kt)
+{
+	int c, k, i, n = 0, *tmp = NULL;
+	size_t nc = kt->ncpus > 0 ? (size_t)kt->ncpus : 1;
+
+	memset(ix, 0, sizeof(*ix));
+	ix->kt = kt;
+	ix->ncpus = kt->ncpus;
+	ix->all = malloc(nc * sizeof(int));
+	tmp = malloc(nc * sizeof(int));
+	if (!ix->all || !tmp)
+		goto nomem;
+	for (c = 0; c < kt->ncpus; c++)
+		if (ktopo_is_cpu(kt, c))
+			ix->all[n++] = c;
+	ix->nall = n;
+	for (k = 0; k < K_N; k++) {
+		int m = 0, *cnt;
+
+		for (i = 0; i < n; i++)
+			tmp[i] = cpu_attr(kt, ix->all[i], k);
+		qsort(tmp, (size_t)n, sizeof(int), cmp_int);
+		for (i = 0; i < n; i++)
+			if (i == 0 || tmp[i] != tmp[i - 1])
+				tmp[m++] = tmp[i];
+		ix->nunit[k] = m;
+		ix->uid[k] = malloc((m ? (size_t)m : 1) * sizeof(int));
+		ix->unit[k] = malloc(nc * sizeof(int));
+		ix->off[k] = calloc((size_t)m + 1, sizeof(int));
+		ix->mem[k] = malloc((n ? (size_t)n : 1) * sizeof(int));
+		if (!ix->uid[k] || !ix->unit[k] || !ix->off[k] || !ix->mem[k])
+			goto nomem;
+		memcpy(ix->uid[k], tmp, (size_t)m * sizeof(int));
+		for (c = 0; c < kt->ncpus; c++)
+			ix->unit[k][c] = -1;
+		for (i = 0; i < n; i++) {
+			int id = cpu_attr(kt, ix->all[i], k);
+			int *p = bsearch(&id, ix->uid[k], (size_t)m,
+					 sizeof(int), cmp_int);
+
+			ix->unit[k][ix->all[i]] = (int)(p - ix->uid[k]);
+			ix->off[k][p - ix->uid[k] + 1]++;
+		}
+		for (i = 0; i < m; i++)
+			ix->off[k][i + 1] += ix->off[k][i];
+		/* Fill in ascending CPU order, so each unit's list is sorted;
+		 * tmp serves as the fill cursor. */
+		cnt = tmp;
+		for (i = 0; i < m; i++)
+			cnt[i] = ix->off[k][i];
+		for (i = 0; i < n; i++)
+			ix->mem[k][cnt[ix->unit[k][ix->all[i]]]++] = ix->all[i];
+	}
+	ix->numa_socket = malloc((ix->nunit[K_NUMA] ? (size_t)ix->nunit[K_NUMA]
+				  : 1) * sizeof(int));
+	if (!ix->numa_socket)
+		goto nomem;
+	for (i = 0; i < ix->nunit[K_NUMA]; i++) {
+		int j, s = -2;
+
+		for (j = ix->off[K_NUMA][i]; j < ix->off[K_NUMA][i + 1]; j++) {
+			int cs = ix->unit[K_SOCKET][ix->mem[K_NUMA][j]];
+
+			if (s == -2)
+				s = cs;
+			else if (s != cs)
+				s = -1;
+		}
+		ix->numa_socket[i] = s;
+	}
+	free(tmp);
+	ix->per_core = kt->num_cores ? kt->num_cpus / kt->num_cores : 0;
+	ix->per_socket = kt->num_sockets ? kt->num_cpus / kt->num_sockets : 0;
+	ix->per_uncore = kt->num_uncore ? kt->num_cpus / kt->num_uncore : 0;
+	ix->numa_first = kt->num_sockets >= kt->num_numa;
+	return 0;
+nomem:
+	free(tmp);
+	kindex_free(ix);
+	return -ENOMEM;
+}
+
+static int
+unit_size(const struct kindex *ix, int k, int u)
+{
+	return ix->off[k][u + 1] - ix->off[k][u];
+}
+
+/* ------------------------------------------------------------------ */
+/* The accumulator                                                      */
+
+struct kacc {
+	const struct kindex *ix;
+	unsigned char *isfree;	/* [ncpus] */
+	unsigned char *taken;	/* [ncpus] */
+	int *nfree[K_N];	/* free CPUs per unit */
+	int *stamp[K_N];	/* scratch for de-duplication */
+	int stampv[K_N];
+	uint64_t *sortbuf;	/* scratch for sorting units */
+	int nfree_all;
+	int needed;
+	bool spread;
+};
+
+static void
+kacc_free(struct kacc *a)
+{
+	int k;
+
+	free(a->isfree);
+	free(a->taken);
+	for (k = 0; k < K_N; k++) {
+		free(a->nfree[k]);
+		free(a->stamp[k]);
+	}
+	free(a->sortbuf);
+	memset(a, 0, sizeof(*a));
+}
+
+static int
+kacc_init(struct kacc *a, const struct kindex *ix, const struct cpuset *avail,
+	  int n, bool spread)
+{
+	size_t nc = ix->ncpus > 0 ? (size_t)ix->ncpus : 1;
+	int k, i, maxu = 1;
+
+	memset(a, 0, sizeof(*a));
+	a->ix = ix;
+	a->needed = n;
+	a->spread = spread;
+	a->isfree = calloc(nc, 1);
+	a->taken = calloc(nc, 1);
+	if (!a->isfree || !a->taken)
+		goto nomem;
+	for (k = 0; k < K_N; k++) {
+		size_t m = ix->nunit[k] ? (size_t)ix->nunit[k] : 1;
+
+		a->nfree[k] = calloc(m, sizeof(int));
+		a->stamp[k] = calloc(m, sizeof(int));
+		if (!a->nfree[k] || !a->stamp[k])
+			goto nomem;
+		if (ix->nunit[k] > maxu)
+			maxu = ix->nunit[k];
+	}
+	a->sortbuf = malloc((size_t)maxu * sizeof(uint64_t));
+	if (!a->sortbuf)
+		goto nomem;
+	for (i = 0; i < ix->nall; i++) {
+		int c = ix->all[i];
+
+		if (!cpuset_isset(avail, (unsigned int)c))
+			continue;
+		a->isfree[c] = 1;
+		a->nfree_all++;
+		for (k = 0; k < K_N; k++)
+			a->nfree[k][ix->unit[k][c]]++;
+	}
+	return 0;
+nomem:
+	kacc_free(a);
+	return -ENOMEM;
+}
+
+static bool
+kacc_satisfied(const struct kacc *a)
+{
+	return a->needed < 1;
+}
+
+/* Move CPU c from the free set to the result; 1 if it was free. */
+static int
+kacc_take_cpu(struct kacc *a, int c)
+{
+	int k;
+
+	if (!a->isfree[c])
+		return 0;
+	a->isfree[c] = 0;
+	a->taken[c] = 1;
+	a->nfree_all--;
+	for (k = 0; k < K_N; k++)
+		a->nfree[k][a->ix->unit[k][c]]--;
+	return 1;
+}
+
+/* Take the (free) CPUs of unit u of kind k. */
+static void
+kacc_take_unit(struct kacc *a, int k, int u)
+{
+	const struct kindex *ix = a->ix;
+	int j, got = 0;
+
+	for (j = ix->off[k][u]; j < ix->off[k][u + 1]; j++)
+		got += kacc_take_cpu(a, ix->mem[k][j]);
+	a->needed -= got;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sort out->v[start..] fullest first: free count, then id. */
+static void
+sort_fullest(struct kacc *a, int k, struct ivec *out, int start)
+{
+	int i, n = out->n - start;
+
+	if (n < 2)
+		return;
+	for (i = 0; i < n; i++)
+		a->sortbuf[i] = (uint64_t)(unsigned int)a->nfree[k][out->v[start + i]]
+		    << 32 | (unsigned int)out->v[start + i];
+	qsort(a->sortbuf, (size_t)n, sizeof(uint64_t), cmp_u64);
+	for (i = 0; i < n; i++)
+		out->v[start + i] = (int)(a->sortbuf[i] & 0xffffffffu);
+}
+
+/*
+ * Append to out the units of kind ck that hold a free CPU, inside unit pu
+ * of kind pk (pk < 0: anywhere), fullest first.
+ */
+static int
+children(struct kacc *a, int pk, int pu, int ck, struct ivec *out)
+{
+	const struct kindex *ix = a->ix;
+	int start = out->n, u, j;
+
+	if (pk < 0) {
+		for (u = 0; u < ix->nunit[ck]; u++)
+			if (a->nfree[ck][u] > 0 && ivec_push(out, u) < 0)
+				return -ENOMEM;
+	} else {
+		int sv = ++a->stampv[ck];
+
+		for (j = ix->off[pk][pu]; j < ix->off[pk][pu + 1]; j++) {
+			int c = ix->mem[pk][j];
+
+			if (!a->isfree[c])
+				continue;
+			u = ix->unit[ck][c];
+			if (a->stamp[ck][u] == sv)
+				continue;
+			a->stamp[ck][u] = sv;
+			if (ivec_push(out, u) < 0)
+				return -ENOMEM;
+		}
+	}
+	sort_fullest(a, ck, out, start);
+	return 0;
+}
+
+/* For each unit in parents (kind pk), append its children of kind ck. */
+static int
+children_of_list(struct kacc *a, const struct ivec *parents, int pk, int ck,
+		 struct ivec *out)
+{
+	int i;
+
+	for (i = 0; i < parents->n; i++)
+		if (children(a, pk, parents->v[i], ck, out) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+static int sorted_sockets(struct kacc *a, struct ivec *out);
+
+/* sortAvailableNUMANodes */
+static int
+sorted_numas(struct kacc *a, struct ivec *out)
+{
+	struct ivec s = { 0 };
+	int r;
+
+	if (a->ix->numa_first)
+		return children(a, -1, 0, K_NUMA, out);
+	r = sorted_sockets(a, &s);
+	if (r == 0)
+		r = children_of_list(a, &s, K_SOCKET, K_NUMA, out);
+	ivec_free(&s);
+	return r;
+}
+
+/* sortAvailableSockets */
+static int
+sorted_sockets(struct kacc *a, struct ivec *out)
+{
+	struct ivec nl = { 0 };
+	int r;
+
+	if (!a->ix->numa_first)
+		return children(a, -1, 0, K_SOCKET, out);
+	r = sorted_numas(a, &nl);
+	if (r == 0)
+		r = children_of_list(a, &nl, K_NUMA, K_SOCKET, out);
+	ivec_free(&nl);
+	return r;
+}
+
+/* sortAvailableCores */
+static int
+sorted_cores(struct kacc *a, struct ivec *out)
+{
+	struct ivec p = { 0 };
+	int r;
+
+	if (a->ix->numa_first) {
+		r = sorted_sockets(a, &p);
+		if (r == 0)
+			r = children_of_list(a, &p, K_SOCKET, K_CORE, out);
+	} else {
+		r = sorted_numas(a, &p);
+		if (r == 0)
+			r = children_of_list(a, &p, K_NUMA, K_CORE, out);
+	}
+	ivec_free(&p);
+	return r;
+}
+
+/* sortAvailableUncoreCaches */
+static int
+sorted_uncores(struct kacc *a, struct ivec *out)
+{
+	struct ivec nl = { 0 };
+	int r;
+
+	r = sorted_numas(a, &nl);
+	if (r == 0)
+		r = children_of_list(a, &nl, K_NUMA, K_UNCORE, out);
+	ivec_free(&nl);
+	return r;
+}
+
+/* The free CPUs in the order single CPUs are taken (packed or spread). */
+static int
+sorted_cpus(struct kacc *a, struct ivec *out)
+{
+	const struct kindex *ix = a->ix;
+	struct ivec units = { 0 };
+	int k = a->spread ? K_SOCKET : K_CORE;
+	int r, i, j;
+
+	r = a->spread ? sorted_sockets(a, &units) : sorted_cores(a, &units);
+	for (i = 0; r == 0 && i < units.n; i++) {
+		int u = units.v[i];
+
+		for (j = ix->off[k][u]; r == 0 && j < ix->off[k][u + 1]; j++)
+			if (a->isfree[ix->mem[k][j]])
+				r = ivec_push(out, ix->mem[k][j]);
+	}
+	ivec_free(&units);
+	return r;
+}
+
+/* Is unit u of kind k free, by the kubelet's comparison? */
+static bool
+unit_free(const struct kacc *a, int k, int u)
+{
+	const struct kindex *ix = a->ix;
+
+	switch (k) {
+	case K_CORE:
+		return a->nfree[k][u] == ix->per_core;
+	case K_SOCKET:
+		return a->nfree[k][u] == ix->per_socket;
+	default:
+		return a->nfree[k][u] == unit_size(ix, k, u);
+	}
+}
+
+/*
+ * takeFullNUMANodes, takeFullSockets, takeFullUncore, takeFullCores: walk
+ * the list of free units once and take each that still fits the need.
+ */
+static int
+take_full_units(struct kacc *a, int k)
+{
+	struct ivec l = { 0 };
+	int i, r;
+
+	switch (k) {
+	case K_NUMA:
+		r = sorted_numas(a, &l);
+		break;
+	case K_SOCKET:
+		r = sorted_sockets(a, &l);
+		break;
+	case K_UNCORE:
+		r = sorted_uncores(a, &l);
+		break;
+	default:
+		r = sorted_cores(a, &l);
+		break;
+	}
+	if (r < 0)
+		goto out;
+	/* The free list is fixed before anything is taken. */
+	for (i = 0; i < l.n; i++)
+		l.v[i] = unit_free(a, k, l.v[i]) ? l.v[i] : -1;
+	for (i = 0; i < l.n; i++) {
+		if (l.v[i] < 0)
+			continue;
+		if (a->needed < unit_size(a->ix, k, l.v[i]))
+			continue;
+		kacc_take_unit(a, k, l.v[i]);
+	}
+out:
+	ivec_free(&l);
+	return r;
+}
+
+/* takePartialUncore */
+static int
+take_partial_uncore(struct kacc *a, int u)
+{
+	const struct kindex *ix = a->ix;
+	struct ivec cores = { 0 }, cpus = { 0 };
+	int per_core = ix->per_core, ncores, sv, i, j, r = 0;
+
+	if (per_core <= 0)
+		return 0;
+	ncores = (a->needed + per_core - 1) / per_core;
+	sv = ++a->stampv[K_CORE];
+	for (j = ix->off[K_UNCORE][u]; j < ix->off[K_UNCORE][u + 1]; j++) {
+		int c = ix->mem[K_UNCORE][j], co;
+
+		if (!a->isfree[c])
+			continue;
+		co = ix->unit[K_CORE][c];
+		if (a->stamp[K_CORE][co] == sv)
+			continue;
+		a->stamp[K_CORE][co] = sv;
+		if ((r = ivec_push(&cores, co)) < 0)
+			goto out;
+	}
+	/* Lowest core ids first. */
+	qsort(cores.v, (size_t)cores.n, sizeof(int), cmp_int);
+	if (cores.n > ncores)
+		cores.n = ncores;
+	for (i = 0; i < cores.n; i++) {
+		int co = cores.v[i];
+
+		for (j = ix->off[K_CORE][co]; j < ix->off[K_CORE][co + 1]; j++)
+			if (a->isfree[ix->mem[K_CORE][j]] &&
+			    (r = ivec_push(&cpus, ix->mem[K_CORE][j])) < 0)
+				goto out;
+	}
+	qsort(cpus.v, (size_t)cpus.n, sizeof(int), cmp_int);
+	/* An odd need on SMT: leave the last core's highest thread. */
+	if (a->needed % 2 != 0 && per_core > 1 && cpus.n > a->needed)
+		cpus.n--;
+	if (cpus.n == a->needed) {
+		for (i = 0; i < cpus.n; i++)
+			kacc_take_cpu(a, cpus.v[i]);
+		a->needed -= cpus.n;
+	}
+out:
+	ivec_free(&cores);
+	ivec_free(&cpus);
+	return r;
+}
+
+/* takeUncoreCache */
+static int
+take_uncore(struct kacc *a)
+{
+	struct ivec l = { 0 };
+	bool full_done = false;
+	int i, r;
+
+	r = sorted_uncores(a, &l);
+	for (i = 0; r == 0 && i < l.n; i++) {
+		/*
+		 * The kubelet repeats the full-uncore pass on every turn, but
+		 * only the first can take anything: units only lose free CPUs
+		 * and the need only shrinks, so a cache skipped or partly
+		 * taken once stays out.
+		 */
+		if (a->needed >= a->ix->per_uncore && !full_done) {
+			full_done = true;
+			if ((r = take_full_units(a, K_UNCORE)) < 0)
+				break;
+		}
+		if (kacc_satisfied(a))
+			break;
+		if ((r = take_partial_uncore(a, l.v[i])) < 0)
+			break;
+		if (kacc_satisfied(a))
+			break;
+	}
+	ivec_free(&l);
+	return r;
+}
+
+/* takeRemainingCPUs */
+static int
+take_remaining(struct kacc *a)
+{
+	struct ivec l = { 0 };
+	int i, r;
+
+	r = sorted_cpus(a, &l);
+	for (i = 0; r == 0 && i < l.n; i++) {
+		a->needed -= kacc_take_cpu(a, l.v[i]);
+		if (kacc_satisfied(a))
+			break;
+	}
+	ivec_free(&l);
+	return r;
+}
+
+static int
+kacc_result(const struct kacc *a, struct cpuset *out)
+{
+	int i;
+
+	cpuset_zero(out);
+	for (i = 0; i < a->ix->nall; i++)
+		if (a->taken[a->ix->all[i]] &&
+		    cpuset_set(out, (unsigned int)a->ix->all[i]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+static void
+set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static int
+not_enough(const struct cpuset *avail, int n, char *err, size_t errlen)
+{
+	set_err(err, errlen, "not enough cpus available to satisfy request: "
+		"requested=%d, available=%u", n, cpuset_count(avail));
+	return -ENOSPC;
+}
+
+/* takeByTopologyNUMAPacked */
+static int
+packed(const struct kindex *ix, const struct cpuset *avail, int n,
+       bool spread, bool prefer_uncore, struct cpuset *out,
+       char *err, size_t errlen)
+{
+	struct kacc a;
+	int r;
+
+	cpuset_zero(out);
+	if ((r = kacc_init(&a, ix, avail, n, spread)) < 0)
+		return r;
+	if (kacc_satisfied(&a))
+		goto done;
+	if (a.needed > a.nfree_all) {
+		r = not_enough(avail, n, err, errlen);
+		goto done;
+	}
+	r = take_full_units(&a, ix->numa_first ? K_NUMA : K_SOCKET);
+	if (r < 0 || kacc_satisfied(&a))
+		goto done;
+	r = take_full_units(&a, ix->numa_first ? K_SOCKET : K_NUMA);
+	if (r < 0 || kacc_satisfied(&a))
+		goto done;
+	if (prefer_uncore) {
+		r = take_uncore(&a);
+		if (r < 0 || kacc_satisfied(&a))
+			goto done;
+	}
+	if (!spread) {
+		r = take_full_units(&a, K_CORE);
+		if (r < 0 || kacc_satisfied(&a))
+			goto done;
+	}
+	r = take_remaining(&a);
+	if (r == 0 && !kacc_satisfied(&a)) {
+		set_err(err, errlen, "failed to allocate cpus");
+		r = -ENOSPC;
+	}
+done:
+	if (r == 0)
+		r = kacc_result(&a, out);
+	if (r < 0)
+		cpuset_zero(out);
+	kacc_free(&a);
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* takeByTopologyNUMADistributed                                        */
+
+/*
+ * Go slices, as far as iterateCombinations needs them.  The kubelet builds
+ * each combination with append(accum, x) on a shared prefix; when the
+ * prefix's backing array has spare capacity the element is written in
+ * place, so every combination that shares that array sees the last write.
+ * A combination stored as the best one therefore reads back as whatever
+ * was written last into its array.  Capacities grow as Go's do for small
+ * int slices: 0, 1, 2, 4, 8, ... (doubling below 256 elements).
+ */
+struct goslice {
+	int *a;
+	int len, cap;
+};
+
+struct arena_blk {
+	struct arena_blk *next;
+	size_t used, size;
+	int data[];
+};
+
+struct arena {
+	struct arena_blk *head;
+};
+
+static int *
+arena_alloc(struct arena *ar, int n)
+{
+	struct arena_blk *b = ar->head;
+	int *p;
+
+	if (!b || b->size - b->used < (size_t)n) {
+		size_t size = (size_t)n > 8192 ? (size_t)n : 8192;
+
+		b = malloc(sizeof(*b) + size * sizeof(int));
+		if (!b)
+			return NULL;
+		b->next = ar->head;
+		b->used = 0;
+		b->size = size;
+		ar->head = b;
+	}
+	p = b->data + b->used;
+	b->used += (size_t)n;
+	return p;
+}
+
+static void
+arena_free(struct arena *ar)
+{
+	while (ar->head) {
+		struct arena_blk *b = ar->head;
+
+		ar->head = b->next;
+		free(b);
+	}
+}
+
+static int
+go_append(struct arena *ar, struct goslice s, int x, struct goslice *out)
+{
+	if (s.len < s.cap) {
+		s.a[s.len] = x;
+		out->a = s.a;
+		out->len = s.len + 1;
+		out->cap = s.cap;
+		return 0;
+	}
+	out->cap = s.cap == 0 ? 1 : s.cap < 256 ? 2 * s.cap :
+	    s.cap + (s.cap + 3 * 256) / 4;
+	out->a = arena_alloc(ar, out->cap);
+	if (!out->a)
+		return -ENOMEM;
+	if (s.len)
+		memcpy(out->a, s.a, (size_t)s.len * sizeof(int));
+	out->a[s.len] = x;
+	out->len = s.len + 1;
+	return 0;
+}
+
+enum { LOOP_CONTINUE = 0, LOOP_BREAK = 1 };
+
+typedef int (*comb_fn)(void *ctx, struct goslice combo);
+
+static int
+comb_helper(struct arena *ar, const int *n, int nn, int k, int start,
+	    struct goslice accum, comb_fn f, void *ctx)
+{
+	int i, r;
+
+	if (k == 0)
+		return f(ctx, accum);
+	for (i = start; i <= nn - k; i++) {
+		struct goslice next;
+
+		if (go_append(ar, accum, n[i], &next) < 0)
+			return -ENOMEM;
+		r = comb_helper(ar, n, nn, k - 1, i + 1, next, f, ctx);
+		if (r != LOOP_CONTINUE)
+			return r;
+	}
+	return LOOP_CONTINUE;
+}
+
+/* iterateCombinations: every k-subset of n[], lexicographic by position. */
+static int
+iterate_combinations(struct arena *ar, const int *n, int nn, int k, comb_fn f,
+		     void *ctx)
+{
+	struct goslice empty = { NULL, 0, 0 };
+	int r;
+
+	if (k < 1)
+		return 0;
+	r = comb_helper(ar, n, nn, k, 0, empty, f, ctx);
+	return r < 0 ? r : 0;
+}
+
+static double
+round3(double x)
+{
+	return round(x * 1000) / 1000;
+}
+
+struct dist {
+	struct kacc *a;
+	struct arena ar;
+	const int *numas;	/* L */
+	int nnumas;
+	int *lset;		/* distinct NUMA units of L */
+	int nlset;
+	int *after;		/* [NUMA units] */
+	int *scratch;		/* [NUMA units] */
+	int n, group;
+	bool align;
+	/* per combination */
+	int remainder;
+	double best_local;
+	struct goslice best_local_rem;
+	/* per k */
+	double best;
+	bool best_one_socket;
+	struct goslice best_combo, best_rem;
+};
+
+/* standardDeviation over the values of availableAfterAllocation */
+static double
+balance_of(const struct dist *d, const int *after)
+{
+	double sum = 0, m, s = 0;
+	int i;
+
+	for (i = 0; i < d->nlset; i++)
+		sum += after[d->lset[i]];
+	m = round3(sum / d->nlset);
+	for (i = 0; i < d->nlset; i++) {
+		double x = after[d->lset[i]] - m;
+
+		s += x * x;
+	}
+	return round3(sqrt(s / d->nlset));
+}
+
+/* Score one subset of the remainder candidates. */
+static int
+score_subset(void *ctx, struct goslice subset)
+{
+	struct dist *d = ctx;
+	int *after = d->scratch, rem = d->remainder, sum = 0, i;
+	double balance;
+
+	memcpy(after, d->after, (size_t)d->a->ix->nunit[K_NUMA] * sizeof(int));
+	for (i = 0; i < subset.len; i++)
+		sum += after[subset.a[i]];
+	if (sum < rem)
+		return LOOP_CONTINUE;
+	while (rem > 0) {
+		bool progress = false;
+
+		for (i = 0; i < subset.len; i++) {
+			if (rem == 0)
+				break;
+			if (after[subset.a[i]] < d->group)
+				continue;
+			after[subset.a[i]] -= d->group;
+			rem -= d->group;
+			progress = true;
+		}
+		/* The kubelet would spin here forever. */
+		if (!progress)
+			return LOOP_CONTINUE;
+	}
+	balance = balance_of(d, after);
+	if (balance < d->best_local) {
+		d->best_local = balance;
+		d->best_local_rem = subset;
+	}
+	return LOOP_CONTINUE;
+}
+
+static bool
+numas_in_one_socket(const struct dist *d, struct goslice combo)
+{
+	const struct kindex *ix = d->a->ix;
+	int i, s = -1;
+
+	for (i = 0; i < combo.len; i++) {
+		int ns = ix->numa_socket[combo.a[i]];
+
+		if (ns < 0 || (s >= 0 && ns != s))
+			return false;
+		s = ns;
+	}
+	return combo.len > 0;
+}
+
+/* Evaluate one combination of NUMA nodes. */
+static int
+score_combo(void *ctx, struct goslice combo)
+{
+	struct dist *d = ctx;
+	struct kacc *a = d->a;
+	const int *nf = a->nfree[K_NUMA];
+	int G = d->group, i, dist, total = 0, groups = 0, sv, kk, r;
+	struct ivec rc = { 0 };
+	bool one_socket = false, better;
+
+	if (d->best == 0 && (!d->align || d->best_one_socket))
+		return LOOP_BREAK;
+	/* Free CPUs of the union of the combination's nodes. */
+	sv = ++a->stampv[K_NUMA];
+	for (i = 0; i < combo.len; i++) {
+		if (a->stamp[K_NUMA][combo.a[i]] == sv)
+			continue;
+		a->stamp[K_NUMA][combo.a[i]] = sv;
+		total += nf[combo.a[i]];
+	}
+	if (total < d->n)
+		return LOOP_CONTINUE;
+	for (i = 0; i < combo.len; i++)
+		groups += nf[combo.a[i]] / G;
+	if (groups * G < d->n)
+		return LOOP_CONTINUE;
+	dist = d->n / combo.len / G * G;
+	if (d->align)
+		for (i = 0; i < combo.len; i++)
+			if (dist > nf[combo.a[i]] / G * G)
+				dist = nf[combo.a[i]] / G * G;
+	for (i = 0; i < combo.len; i++)
+		if (nf[combo.a[i]] < dist)
+			return LOOP_CONTINUE;
+	for (i = 0; i < d->nlset; i++)
+		d->after[d->lset[i]] = nf[d->lset[i]];
+	for (i = 0; i < combo.len; i++)
+		d->after[combo.a[i]] -= dist;
+	d->remainder = d->n - dist * combo.len;
+	for (i = 0; i < combo.len; i++)
+		if (d->after[combo.a[i]] >= G &&
+		    ivec_push(&rc, combo.a[i]) < 0)
+			return -ENOMEM;
+	d->best_local = HUGE_VAL;
+	d->best_local_rem = (struct goslice){ NULL, 0, 0 };
+	if (d->remainder == 0)
+		d->best_local = balance_of(d, d->after);
+	for (kk = rc.n; d->remainder > 0 && kk >= 1; kk--) {
+		r = iterate_combinations(&d->ar, rc.v, rc.n, kk, score_subset, d);
+		if (r < 0) {
+			ivec_free(&rc);
+			return r;
+		}
+	}
+	ivec_free(&rc);
+	if (d->align)
+		one_socket = numas_in_one_socket(d, combo);
+	better = d->best_local < d->best;
+	if (d->align && one_socket != d->best_one_socket)
+		better = one_socket;
+	if (better) {
+		d->best = d->best_local;
+		d->best_rem = d->best_local_rem;
+		d->best_combo = combo;
+		if (d->align)
+			d->best_one_socket = one_socket;
+	}
+	return LOOP_CONTINUE;
+}
+
+/* packed() within the free CPUs of NUMA unit u, taken into a. */
+static int
+take_packed_in_numa(struct kacc *a, int u, int n)
+{
+	const struct kindex *ix = a->ix;
+	struct cpuset sub = CPUSET_INIT, got = CPUSET_INIT;
+	int j, c, r = 0;
+
+	for (j = ix->off[K_NUMA][u]; j < ix->off[K_NUMA][u + 1]; j++)
+		if (a->isfree[ix->mem[K_NUMA][j]] &&
+		    (r = cpuset_set(&sub, (unsigned int)ix->mem[K_NUMA][j])) < 0)
+			goto out;
+	/* The kubelet ignores this call's error: a failure takes nothing. */
+	r = packed(ix, &sub, n, a->spread, false, &got, NULL, 0);
+	if (r == -ENOMEM)
+		goto out;
+	r = 0;
+	cpuset_for_each(c, &got)
+		a->needed -= kacc_take_cpu(a, c);
+out:
+	cpuset_free(&sub);
+	cpuset_free(&got);
+	return r;
+}
+
+static int
+distributed(const struct kindex *ix, const struct cpuset *avail, int n,
+	    int group, bool spread, bool align, struct cpuset *out,
+	    char *err, size_t errlen)
+{
+	struct kacc a;
+	struct dist d;
+	struct ivec numas = { 0 };
+	int r, i, k, kmin, kmax, nnuma_topo, nnuma_avail;
+	int ngroups, per_numa, needed_groups;
+
+	cpuset_zero(out);
+	if (group < 1)
+		group = 1;
+	if (n % group != 0)
+		return packed(ix, avail, n, spread, false, out, err, errlen);
+	if ((r = kacc_init(&a, ix, avail, n, spread)) < 0)
+		return r;
+	memset(&d, 0, sizeof(d));
+	if (kacc_satisfied(&a)) {
+		kacc_free(&a);
+		return 0;
+	}
+	if (a.needed > a.nfree_all) {
+		kacc_free(&a);
+		return not_enough(avail, n, err, errlen);
+	}
+	if ((r = sorted_numas(&a, &numas)) < 0)
+		goto out;
+	d.a = &a;
+	d.numas = numas.v;
+	d.nnumas = numas.n;
+	d.n = n;
+	d.group = group;
+	d.align = align;
+	d.lset = malloc(((size_t)ix->nunit[K_NUMA] + 1) * sizeof(int));
+	d.after = calloc((size_t)ix->nunit[K_NUMA] + 1, sizeof(int));
+	d.scratch = calloc((size_t)ix->nunit[K_NUMA] + 1, sizeof(int));
+	if (!d.lset || !d.after || !d.scratch) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < ix->nunit[K_NUMA]; i++)
+		if (a.nfree[K_NUMA][i] > 0)
+			d.lset[d.nlset++] = i;
+
+	/* rangeNUMANodesNeededToSatisfy */
+	nnuma_topo = ix->nunit[K_NUMA];
+	nnuma_avail = d.nlset;
+	ngroups = (ix->nall - 1) / group + 1;
+	per_numa = (ngroups - 1) / nnuma_topo + 1;
+	needed_groups = (a.needed - 1) / group + 1;
+	kmin = (needed_groups - 1) / per_numa + 1;
+	kmax = needed_groups < nnuma_avail ? needed_groups : nnuma_avail;
+
+	for (k = kmin; k <= kmax; k++) {
+		int dist, rem;
+
+		d.best = HUGE_VAL;
+		d.best_one_socket = false;
+		d.best_combo = d.best_rem = (struct goslice){ NULL, 0, 0 };
+		r = iterate_combinations(&d.ar, d.numas, d.nnumas, k,
+					 score_combo, &d);
+		if (r < 0)
+			goto out;
+		if (d.best_combo.len == 0) {
+			arena_free(&d.ar);
+			continue;
+		}
+		dist = n / d.best_combo.len / group * group;
+		for (i = 0; i < d.best_combo.len; i++) {
+			int f = a.nfree[K_NUMA][d.best_combo.a[i]] / group *
+			    group;
+
+			if (dist > f)
+				dist = f;
+		}
+		for (i = 0; i < d.best_combo.len; i++)
+			if ((r = take_packed_in_numa(&a, d.best_combo.a[i],
+						     dist)) < 0)
+				goto out;
+		rem = n - dist * d.best_combo.len;
+		while (rem > 0) {
+			bool progress = false;
+
+			for (i = 0; i < d.best_rem.len; i++) {
+				int u = d.best_rem.a[i];
+
+				if (rem == 0)
+					break;
+				if (a.nfree[K_NUMA][u] < group)
+					continue;
+				if ((r = take_packed_in_numa(&a, u, group)) < 0)
+					goto out;
+				rem -= group;
+				progress = true;
+			}
+			if (!progress)
+				break;
+		}
+		if (a.needed > 0) {
+			set_err(err, errlen, "accounting error, not enough "
+				"CPUs allocated, remaining: %d", a.needed);
+			r = -ENOSPC;
+		} else if (a.needed < 0) {
+			set_err(err, errlen, "accounting error, too many CPUs "
+				"allocated, remaining: %d", a.needed);
+			r = -ENOSPC;
+		} else {
+			r = kacc_result(&a, out);
+		}
+		goto out;
+	}
+	/* No combination works: pack. */
+	r = packed(ix, avail, n, spread, false, out, err, errlen);
+out:
+	arena_free(&d.ar);
+	free(d.lset);
+	free(d.after);
+	free(d.scratch);
+	ivec_free(&numas);
+	kacc_free(&a);
+	if (r < 0)
+		cpuset_zero(out);
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* Exported entry points                                                */
+
+int
+kubelet_take_packed(const struct ktopo *kt, const struct cpuset *avail,
+		    int n, bool spread, bool prefer_uncore,
+		    struct cpuset *out, char *err, size_t errlen)
+{
+	struct kindex ix;
+	int r;
+
+	if ((r = kindex_build(&ix, kt)) < 0)
+		return r;
+	r = packed(&ix, avail, n, spread, prefer_uncore, out, err, errlen);
+	kindex_free(&ix);
+	return r;
+}
+
+int
+kubelet_take_distributed(const struct ktopo *kt, const struct cpuset *avail,
+			 int n, int group, bool spread, bool align_socket,
+			 struct cpuset *out, char *err, size_t errlen)
+{
+	struct kindex ix;
+	int r;
+
+	if ((r = kindex_build(&ix, kt)) < 0)
+		return r;
+	r = distributed(&ix, avail, n, group, spread, align_socket, out, err,
+			errlen);
+	kindex_free(&ix);
+	return r;
+}
+
+int
+kubelet_order(const struct ktopo *kt, const struct cpuset *avail,
+	      enum kubelet_order which, bool spread, int *out, int max)
+{
+	struct kindex ix;
+	struct kacc a;
+	struct ivec l = { 0 };
+	int r, i, k = K_CPU_NONE, n = 0;
+
+	if ((r = kindex_build(&ix, kt)) < 0)
+		return r;
+	if ((r = kacc_init(&a, &ix, avail, 0, spread)) < 0) {
+		kindex_free(&ix);
+		return r;
+	}
+	switch (which) {
+	case KORDER_NUMA:
+		k = K_NUMA;
+		r = sorted_numas(&a, &l);
+		break;
+	case KORDER_SOCKET:
+		k = K_SOCKET;
+		r = sorted_sockets(&a, &l);
+		break;
+	case KORDER_CORE:
+	case KORDER_FREE_CORE:
+		k = K_CORE;
+		r = sorted_cores(&a, &l);
+		break;
+	case KORDER_UNCORE:
+		k = K_UNCORE;
+		r = sorted_uncores(&a, &l);
+		break;
+	default:
+		r = sorted_cpus(&a, &l);
+		break;
+	}
+	for (i = 0; r == 0 && i < l.n; i++) {
+		int v = l.v[i];
+
+		if (which == KORDER_FREE_CORE && !unit_free(&a, K_CORE, v))
+			continue;
+		if (k != K_CPU_NONE)
+			v = ix.uid[k][v];
+		if (n < max)
+			out[n] = v;
+		n++;
+	}
+	ivec_free(&l);
+	kacc_free(&a);
+	kindex_free(&ix);
+	return r < 0 ? r : n;
+}
+
+/* The group size the kubelet uses for distribute-cpus-across-numa. */
+static int
+dist_group(const struct kindex *ix, const struct ktake_opts *o)
+{
+	int g = o->distribute;
+
+	if (o->full_cores && g == 1)
+		g = ix->per_core;
+	return g < 1 ? 1 : g;
+}
+
+/* staticPolicy.takeByTopology */
+static int
+take_by_topology(const struct kindex *ix, const struct ktake_opts *o,
+		 const struct cpuset *avail, int n, struct cpuset *out,
+		 char *err, size_t errlen)
+{
+	if (o->distribute > 0)
+		return distributed(ix, avail, n, dist_group(ix, o),
+				   o->spread_cores, o->align_socket, out, err,
+				   errlen);
+	return packed(ix, avail, n, o->spread_cores, o->prefer_l3, out, err,
+		      errlen);
+}
+
+int
+ktake_opts_check(const struct ktopo *kt, const struct ktake_opts *o,
+		 char *err, size_t errlen)
+{
+	static const char both[] =
+	    "static policy options %s and %s can not be used at the same time";
+
+	if (o->distribute < 0) {
+		set_err(err, errlen, "the distribute group size must be "
+			"positive, not %d", o->distribute);
+		return -EINVAL;
+	}
+	if (o->full_cores && o->spread_cores) {
+		set_err(err, errlen, both, "full-pcpus-only",
+			"distribute-cpus-across-cores");
+		return -EINVAL;
+	}
+	if (o->distribute && o->spread_cores) {
+		set_err(err, errlen, both, "distribute-cpus-across-numa",
+			"distribute-cpus-across-cores");
+		return -EINVAL;
+	}
+	if (o->prefer_l3 && o->spread_cores) {
+		set_err(err, errlen, both, "prefer-align-cpus-by-uncorecache",
+			"distribute-cpus-across-cores");
+		return -EINVAL;
+	}
+	if (o->prefer_l3 && o->distribute) {
+		set_err(err, errlen, both, "prefer-align-cpus-by-uncorecache",
+			"distribute-cpus-across-numa");
+		return -EINVAL;
+	}
+	if (o->align_socket) {
+		/* The kubelet's message, spelling included. */
+		if (o->single_numa_node) {
+			set_err(err, errlen, "Topolgy manager single-numa-node "
+				"policy is incompatible with CPUManager "
+				"align-by-socket policy option");
+			return -EINVAL;
+		}
+		if (kt->num_sockets > kt->num_numa) {
+			set_err(err, errlen, "Align by socket is not compatible "
+				"with hardware where number of sockets are more "
+				"than number of NUMA");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* CPUs of the topology whose attribute k is one of the ids in ids. */
+static int
+cpus_with(const struct kindex *ix, int k, const struct cpuset *ids,
+	  struct cpuset *out)
+{
+	int i;
+
+	cpuset_zero(out);
+	for (i = 0; i < ix->nall; i++) {
+		int c = ix->all[i], id = cpu_attr(ix->kt, c, k);
+
+		if (id >= 0 && cpuset_isset(ids, (unsigned int)id) &&
+		    cpuset_set(out, (unsigned int)c) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int
+kubelet_take(const struct ktopo *kt, const struct cpuset *avail, int n,
+	     const struct ktake_opts *o, const struct cpuset *prefer_nodes,
+	     const struct cpuset *reserved, struct cpuset *out,
+	     char *err, size_t errlen)
+{
+	struct kindex ix;
+	struct cpuset result = CPUSET_INIT, part = CPUSET_INIT;
+	struct cpuset aligned = CPUSET_INIT, rest = CPUSET_INIT;
+	int r, i;
+
+	cpuset_zero(out);
+	if ((r = kindex_build(&ix, kt)) < 0)
+		return r;
+	if (o->full_cores) {
+		int per_core = ix.per_core > 0 ? ix.per_core : 1;
+		unsigned int phys = 0;
+
+		if (n % per_core != 0) {
+			set_err(err, errlen, "SMT Alignment Error: requested %d "
+				"cpus not multiple cpus per core = %d", n,
+				per_core);
+			r = -EINVAL;
+			goto out;
+		}
+		/* Free CPUs minus every thread of a core that holds a
+		 * reserved CPU (reservedPhysicalCPUs). */
+		for (i = 0; i < ix.nall; i++) {
+			int c = ix.all[i], co = ix.unit[K_CORE][c], j;
+			bool res = false;
+
+			if (!cpuset_isset(avail, (unsigned int)c))
+				continue;
+			for (j = ix.off[K_CORE][co]; reserved && !res &&
+			     j < ix.off[K_CORE][co + 1]; j++)
+				res = cpuset_isset(reserved, (unsigned int)
+						   ix.mem[K_CORE][j]);
+			if (!res)
+				phys++;
+		}
+		if (n > (int)phys) {
+			set_err(err, errlen, "SMT Alignment Error: not enough "
+				"free physical CPUs: available physical CPUs = "
+				"%u, requested CPUs = %d, CPUs per core = %d",
+				phys, n, per_core);
+			r = -ENOSPC;
+			goto out;
+		}
+	}
+	if (prefer_nodes) {
+		struct cpuset sockets = CPUSET_INIT;
+		unsigned int m;
+
+		if (o->align_socket) {
+			/* Widen the NUMA hint to the sockets holding it. */
+			r = cpus_with(&ix, K_NUMA, prefer_nodes, &aligned);
+			for (i = 0; r == 0 && i < ix.nall; i++)
+				if (cpuset_isset(&aligned,
+						 (unsigned int)ix.all[i]))
+					r = cpuset_set(&sockets, (unsigned int)
+						       kt->cpu[ix.all[i]].socket);
+			if (r == 0)
+				r = cpus_with(&ix, K_SOCKET, &sockets,
+					      &aligned);
+		} else {
+			r = cpus_with(&ix, K_NUMA, prefer_nodes, &aligned);
+		}
+		cpuset_free(&sockets);
+		if (r < 0)
+			goto out;
+		cpuset_and(&aligned, avail);
+		m = cpuset_count(&aligned);
+		if ((unsigned int)n < m)
+			m = (unsigned int)n;
+		r = take_by_topology(&ix, o, &aligned, (int)m, &part, err,
+				     errlen);
+		if (r < 0 || (r = cpuset_or(&result, &part)) < 0)
+			goto out;
+	}
+	if ((r = cpuset_copy(&rest, avail)) < 0)
+		goto out;
+	cpuset_andnot(&rest, &result);
+	r = take_by_topology(&ix, o, &rest, n - (int)cpuset_count(&result),
+			     &part, err, errlen);
+	if (r < 0 || (r = cpuset_or(&result, &part)) < 0)
+		goto out;
+	r = cpuset_copy(out, &result);
+out:
+	if (r < 0)
+		cpuset_zero(out);
+	cpuset_free(&result);
+	cpuset_free(&part);
+	cpuset_free(&aligned);
+	cpuset_free(&rest);
+	kindex_free(&ix);
+	return r;
+}
+
+int
+kubelet_take_reserved(const struct ktopo *kt, int n,
+		      const struct ktake_opts *o, struct cpuset *out,
+		      char *err, size_t errlen)
+{
+	struct kindex ix;
+	int r;
+
+	cpuset_zero(out);
+	if ((r = kindex_build(&ix, kt)) < 0)
+		return r;
+	/* As in the kubelet, an error of the take itself only shows as a
+	 * wrong size. */
+	r = take_by_topology(&ix, o, &kt->all, n, out, NULL, 0);
+	kindex_free(&ix);
+	if (r == -ENOMEM)
+		return r;
+	if ((int)cpuset_count(out) != n) {
+		char *s = cpuset_to_list(out);
+
+		set_err(err, errlen, "[cpumanager] unable to reserve the "
+			"required amount of CPUs (size of %s did not equal %d)",
+			s ? s : "", n);
+		free(s);
+		cpuset_zero(out);
+		return -ENOSPC;
+	}
+	return 0;
+}

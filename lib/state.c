@@ -1,0 +1,1044 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The cpm-alloc state store.  See state.h for the file format and the
+ * terms.  The file is small and rewritten whole on every change: a
+ * checksum over the body detects truncation and damage, the fingerprint
+ * detects a file carried over to another machine, and an exclusive lock
+ * on a separate lock file serialises writers.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "state.h"
+#include "topomgr.h"
+
+uint64_t
+fnv1a64(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len--) {
+		h ^= *p++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+uint32_t
+fnv1a32(uint32_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len--) {
+		h ^= *p++;
+		h *= 0x01000193U;
+	}
+	return h;
+}
+
+void
+state_init(struct alloc_state *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+void
+alloc_entry_free(struct alloc_entry *e)
+{
+	free(e->name);
+	cpuset_free(&e->cpus);
+	free(e->owner);
+	free(e->owner_dir);
+	free(e->mem);
+	memset(e, 0, sizeof(*e));
+}
+
+void
+topo_print_free(struct topo_print *tp)
+{
+	cpuset_free(&tp->possible);
+	cpuset_free(&tp->online);
+	cpuset_free(&tp->nodes);
+	memset(tp, 0, sizeof(*tp));
+}
+
+void
+state_free(struct alloc_state *st)
+{
+	int i;
+
+	for (i = 0; i < st->nentries; i++)
+		alloc_entry_free(&st->entries[i]);
+	free(st->entries);
+	topo_print_free(&st->print);
+	cpuset_free(&st->reserved);
+	memset(st, 0, sizeof(*st));
+}
+
+/* Fingerprint */
+
+int
+topo_print_make(struct topo_print *tp, const struct topo *t)
+{
+	uint64_t h = FNV64_INIT;
+	int cpu, i, ncores = 0;
+
+	memset(tp, 0, sizeof(*tp));
+	if (cpuset_copy(&tp->possible, &t->possible) < 0 ||
+	    cpuset_copy(&tp->online, &t->online) < 0)
+		goto oom;
+	for (i = 0; i < t->nnodes; i++)
+		if (cpuset_set(&tp->nodes, (unsigned int)t->nodes[i].id) < 0)
+			goto oom;
+	cpuset_for_each(cpu, &t->online) {
+		const struct topo_cpu *c = &t->cpus[cpu];
+		int32_t rec[4] = { cpu, c->node, c->socket, c->core };
+
+		h = fnv1a64(h, rec, sizeof(rec));
+		if (c->core == cpu)
+			ncores++;
+	}
+	tp->hash = h;
+	tp->sockets = t->nsockets;
+	tp->cores = ncores;
+	tp->threads = t->threads_per_core;
+	return 0;
+oom:
+	topo_print_free(tp);
+	return -ENOMEM;
+}
+
+static void
+describe_diff(struct strbuf *sb, const char *what, const struct cpuset *was,
+	      const struct cpuset *now)
+{
+	struct cpuset gone = CPUSET_INIT, added = CPUSET_INIT;
+
+	cpuset_copy(&gone, was);
+	cpuset_andnot(&gone, now);
+	cpuset_copy(&added, now);
+	cpuset_andnot(&added, was);
+	strbuf_printf(sb, "%s CPUs were ", what);
+	cpuset_format(was, sb);
+	strbuf_puts(sb, ", now ");
+	cpuset_format(now, sb);
+	if (!cpuset_empty(&gone)) {
+		strbuf_puts(sb, "; missing ");
+		cpuset_format(&gone, sb);
+	}
+	if (!cpuset_empty(&added)) {
+		strbuf_puts(sb, "; new ");
+		cpuset_format(&added, sb);
+	}
+	cpuset_free(&gone);
+	cpuset_free(&added);
+}
+
+enum topo_match
+state_topo_match(const struct alloc_state *st, const struct topo_print *now,
+		 char *err, size_t errlen)
+{
+	const struct topo_print *was = &st->print;
+	struct strbuf sb;
+	enum topo_match m;
+
+	if (errlen)
+		err[0] = '\0';
+	if (!st->have_print)
+		return TOPO_SAME;
+	strbuf_init(&sb);
+	if (!cpuset_equal(&was->possible, &now->possible)) {
+		describe_diff(&sb, "possible", &was->possible, &now->possible);
+		m = TOPO_RESIZED;
+	} else if (!cpuset_equal(&was->nodes, &now->nodes)) {
+		strbuf_puts(&sb, "NUMA nodes were ");
+		cpuset_format(&was->nodes, &sb);
+		strbuf_puts(&sb, ", now ");
+		cpuset_format(&now->nodes, &sb);
+		m = TOPO_FOREIGN;
+	} else if (!cpuset_equal(&was->online, &now->online)) {
+		describe_diff(&sb, "online", &was->online, &now->online);
+		m = TOPO_ONLINE_CHANGED;
+	} else if (was->hash != now->hash) {
+		strbuf_printf(&sb, "the CPUs' NUMA node, socket or core "
+			      "layout differs (was %d sockets, %d cores, "
+			      "%d threads per core; now %d, %d, %d)",
+			      was->sockets, was->cores, was->threads,
+			      now->sockets, now->cores, now->threads);
+		m = TOPO_FOREIGN;
+	} else {
+		m = TOPO_SAME;
+	}
+	if (errlen && sb.buf)
+		snprintf(err, errlen, "%s", sb.buf);
+	strbuf_free(&sb);
+	return m;
+}
+
+bool
+state_name_valid(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > STATE_NAME_MAX)
+		return false;
+	for (; *name; name++)
+		if (!isalnum((unsigned char)*name) &&
+		    strchr("._:/@-", *name) == NULL)
+			return false;
+	return true;
+}
+
+/* Options */
+
+void
+alloc_opts_format(const struct alloc_opts *o, struct strbuf *sb)
+{
+	size_t start = sb->len;
+
+#define SEP() do { if (sb->len > start) strbuf_add(sb, ",", 1); } while (0)
+	if (o->k.full_cores) {
+		SEP();
+		strbuf_puts(sb, "full-cores");
+	}
+	if (o->k.spread_cores) {
+		SEP();
+		strbuf_puts(sb, "spread-cores");
+	}
+	if (o->k.prefer_l3) {
+		SEP();
+		strbuf_puts(sb, "prefer-l3");
+	}
+	if (o->k.align_socket) {
+		SEP();
+		strbuf_puts(sb, "align-socket");
+	}
+	if (o->distribute_auto) {
+		SEP();
+		strbuf_puts(sb, "distribute");
+	} else if (o->k.distribute) {
+		SEP();
+		strbuf_printf(sb, "distribute=%d", o->k.distribute);
+	}
+	if (o->closest) {
+		SEP();
+		strbuf_puts(sb, "closest-numa");
+	}
+	if (o->numa_policy) {
+		SEP();
+		strbuf_printf(sb, "numa-policy=%s",
+			      tm_policy_name(o->numa_policy));
+	}
+#undef SEP
+}
+
+int
+alloc_opts_parse(const char *s, struct alloc_opts *o)
+{
+	char buf[256], *tok, *save = NULL;
+	unsigned int g;
+
+	memset(o, 0, sizeof(*o));
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "full-cores") == 0)
+			o->k.full_cores = true;
+		else if (strcmp(tok, "spread-cores") == 0)
+			o->k.spread_cores = true;
+		else if (strcmp(tok, "prefer-l3") == 0)
+			o->k.prefer_l3 = true;
+		else if (strcmp(tok, "align-socket") == 0)
+			o->k.align_socket = true;
+		else if (strcmp(tok, "closest-numa") == 0)
+			o->closest = true;
+		else if (strcmp(tok, "distribute") == 0)
+			o->distribute_auto = true;
+		else if (startswith(tok, "distribute=")) {
+			if (parse_uint(tok + 11, 1024, &g) < 0 || g == 0)
+				return -EINVAL;
+			o->k.distribute = (int)g;
+		} else if (startswith(tok, "numa-policy=")) {
+			if (tm_policy_parse(tok + 12, &o->numa_policy) < 0)
+				return -EINVAL;
+		} else {
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void
+alloc_opts_merge(struct alloc_opts *o, const struct alloc_opts *p)
+{
+	o->k.full_cores |= p->k.full_cores;
+	o->k.spread_cores |= p->k.spread_cores;
+	o->k.prefer_l3 |= p->k.prefer_l3;
+	o->k.align_socket |= p->k.align_socket;
+	if (!o->k.distribute && !o->distribute_auto) {
+		o->k.distribute = p->k.distribute;
+		o->distribute_auto = p->distribute_auto;
+	}
+	o->closest |= p->closest;
+	if (!o->numa_policy)
+		o->numa_policy = p->numa_policy;
+}
+
+/* Formatting */
+
+static void
+add_kv_list(struct strbuf *sb, const char *key, const struct cpuset *s)
+{
+	strbuf_printf(sb, " %s=", key);
+	cpuset_format(s, sb);
+}
+
+void
+state_format(const struct alloc_state *st, struct strbuf *body_out)
+{
+	struct strbuf sb;
+	const struct topo_print *tp = &st->print;
+	size_t mark;
+	int i, k;
+
+	strbuf_init(&sb);
+	strbuf_puts(&sb, "topology");
+	add_kv_list(&sb, "possible", &tp->possible);
+	add_kv_list(&sb, "online", &tp->online);
+	add_kv_list(&sb, "nodes", &tp->nodes);
+	strbuf_printf(&sb, " sockets=%d cores=%d threads=%d hash=%016llx\n",
+		      tp->sockets, tp->cores, tp->threads,
+		      (unsigned long long)tp->hash);
+	strbuf_puts(&sb, "reserved ");
+	cpuset_format(&st->reserved, &sb);
+	strbuf_printf(&sb, "\nstrict %s\npolicy ", st->strict ? "yes" : "no");
+	mark = sb.len;
+	alloc_opts_format(&st->policy, &sb);
+	if (sb.len == mark)
+		strbuf_puts(&sb, "-");
+	strbuf_puts(&sb, "\n");
+	for (i = 0; i < st->nentries; i++) {
+		const struct alloc_entry *e = &st->entries[i];
+
+		strbuf_printf(&sb, "entry %s n=%d", e->name, e->n);
+		add_kv_list(&sb, "cpus", &e->cpus);
+		strbuf_printf(&sb, " mode=%s", e->mode == ALLOC_SHARE ?
+			      "share" : "exclusive");
+		if (e->owner) {
+			strbuf_puts(&sb, " owner=");
+			str_escape(&sb, e->owner);
+		}
+		if (e->owner_start)
+			strbuf_printf(&sb, " start=%llu",
+				      (unsigned long long)e->owner_start);
+		if (e->owner_dir) {
+			strbuf_puts(&sb, " cgdir=");
+			str_escape(&sb, e->owner_dir);
+		}
+		if (e->nmem) {
+			strbuf_puts(&sb, " mem=");
+			for (k = 0; k < e->nmem; k++)
+				strbuf_printf(&sb, "%s%d:%llu", k ? "," : "",
+					      e->mem[k].node,
+					      (unsigned long long)e->mem[k].bytes);
+		}
+		mark = sb.len;
+		strbuf_puts(&sb, " opts=");
+		alloc_opts_format(&e->opts, &sb);
+		if (sb.len == mark + 6)
+			sb.len = mark;	/* no options: drop " opts=" */
+		strbuf_puts(&sb, "\n");
+	}
+	strbuf_printf(body_out, "cpm-alloc-state %d\nchecksum fnv1a64:%016llx\n",
+		      STATE_VERSION, (unsigned long long)
+		      fnv1a64(FNV64_INIT, sb.buf ? sb.buf : "", sb.len));
+	strbuf_add(body_out, sb.buf ? sb.buf : "", sb.len);
+	if (sb.oom)
+		body_out->oom = true;
+	strbuf_free(&sb);
+}
+
+/* Parsing */
+
+struct parser {
+	char *err;
+	size_t errlen;
+	int line;
+};
+
+static int
+bad(struct parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int
+bad(struct parser *p, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (p->errlen)
+		snprintf(p->err, p->errlen, "line %d: %s", p->line, msg);
+	return -EBADMSG;
+}
+
+static int
+parse_list(struct parser *p, const char *what, const char *text,
+	   struct cpuset *s)
+{
+	char e[160];
+	int r = cpuset_parse_list(text, s, e, sizeof(e));
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return bad(p, "bad %s list: %s", what, e);
+	return 0;
+}
+
+static int
+parse_int_field(struct parser *p, const char *key, const char *v, int max,
+		int *out)
+{
+	unsigned int u;
+
+	if (parse_uint(v, (unsigned int)max, &u) < 0)
+		return bad(p, "bad %s '%s'", key, v);
+	*out = (int)u;
+	return 0;
+}
+
+static int
+parse_topology(struct parser *p, char *rest, struct topo_print *tp)
+{
+	char *tok, *save = NULL;
+	unsigned int seen = 0;
+	int r;
+
+	for (tok = strtok_r(rest, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *v = strchr(tok, '=');
+
+		if (!v)
+			return bad(p, "bad topology field '%s'", tok);
+		*v++ = '\0';
+		if (strcmp(tok, "possible") == 0) {
+			r = parse_list(p, tok, v, &tp->possible);
+			seen |= 1;
+		} else if (strcmp(tok, "online") == 0) {
+			r = parse_list(p, tok, v, &tp->online);
+			seen |= 2;
+		} else if (strcmp(tok, "nodes") == 0) {
+			r = parse_list(p, tok, v, &tp->nodes);
+			seen |= 4;
+		} else if (strcmp(tok, "sockets") == 0) {
+			r = parse_int_field(p, tok, v, INT_MAX, &tp->sockets);
+		} else if (strcmp(tok, "cores") == 0) {
+			r = parse_int_field(p, tok, v, INT_MAX, &tp->cores);
+		} else if (strcmp(tok, "threads") == 0) {
+			r = parse_int_field(p, tok, v, INT_MAX, &tp->threads);
+		} else if (strcmp(tok, "hash") == 0) {
+			char *end;
+
+			if (strlen(v) != 16 || !isxdigit((unsigned char)*v))
+				return bad(p, "bad topology hash");
+			tp->hash = strtoull(v, &end, 16);
+			if (*end)
+				return bad(p, "bad topology hash");
+			r = 0;
+			seen |= 8;
+		} else {
+			return bad(p, "unknown topology field '%s'", tok);
+		}
+		if (r < 0)
+			return r;
+	}
+	if (seen != 15)
+		return bad(p, "incomplete topology record");
+	return 0;
+}
+
+static int
+parse_mem(struct parser *p, char *v, struct alloc_entry *e)
+{
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(v, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+		unsigned int node;
+		uint64_t bytes;
+		struct mem_booking *m;
+
+		if (!colon)
+			return bad(p, "bad memory booking '%s'", tok);
+		*colon = '\0';
+		if (parse_uint(tok, CPUSET_MAX_CPUS - 1, &node) < 0 ||
+		    parse_u64(colon + 1, UINT64_MAX, &bytes) < 0 ||
+		    (e->nmem && e->mem[e->nmem - 1].node >= (int)node))
+			return bad(p, "bad memory booking '%s'", tok);
+		m = realloc(e->mem, (size_t)(e->nmem + 1) * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		e->mem = m;
+		m[e->nmem].node = (int)node;
+		m[e->nmem].bytes = bytes;
+		e->nmem++;
+	}
+	return 0;
+}
+
+static int
+parse_entry(struct parser *p, char *rest, struct alloc_entry *e)
+{
+	char *tok, *save = NULL;
+	unsigned int seen = 0;
+	int r = 0;
+
+	memset(e, 0, sizeof(*e));
+	tok = strtok_r(rest, " ", &save);
+	if (!tok || !state_name_valid(tok))
+		return bad(p, "bad entry name");
+	if (!(e->name = strdup(tok)))
+		return -ENOMEM;
+	while ((tok = strtok_r(NULL, " ", &save))) {
+		char *v = strchr(tok, '=');
+
+		if (!v)
+			return bad(p, "bad entry field '%s'", tok);
+		*v++ = '\0';
+		if (str_unescape(v) < 0)
+			return bad(p, "bad escape in field '%s'", tok);
+		if (strcmp(tok, "n") == 0) {
+			r = parse_int_field(p, tok, v, CPUSET_MAX_CPUS, &e->n);
+			seen |= 1;
+		} else if (strcmp(tok, "cpus") == 0) {
+			r = parse_list(p, tok, v, &e->cpus);
+			seen |= 2;
+		} else if (strcmp(tok, "mode") == 0) {
+			if (strcmp(v, "exclusive") == 0)
+				e->mode = ALLOC_EXCLUSIVE;
+			else if (strcmp(v, "share") == 0)
+				e->mode = ALLOC_SHARE;
+			else
+				return bad(p, "bad mode '%s'", v);
+			seen |= 4;
+		} else if (strcmp(tok, "owner") == 0 && !e->owner) {
+			if (!startswith(v, "pid:") && !startswith(v, "cgroup:"))
+				return bad(p, "bad owner '%s'", v);
+			if (!(e->owner = strdup(v)))
+				return -ENOMEM;
+		} else if (strcmp(tok, "start") == 0) {
+			if (parse_u64(v, UINT64_MAX, &e->owner_start) < 0)
+				return bad(p, "bad start time '%s'", v);
+		} else if (strcmp(tok, "cgdir") == 0 && !e->owner_dir) {
+			if (v[0] != '/')
+				return bad(p, "bad cgroup directory");
+			if (!(e->owner_dir = strdup(v)))
+				return -ENOMEM;
+		} else if (strcmp(tok, "mem") == 0 && !e->nmem) {
+			r = parse_mem(p, v, e);
+		} else if (strcmp(tok, "opts") == 0) {
+			if (alloc_opts_parse(v, &e->opts) < 0)
+				return bad(p, "bad options '%s'", v);
+		} else {
+			return bad(p, "unknown or repeated entry field '%s'",
+				   tok);
+		}
+		if (r < 0)
+			return r;
+	}
+	if (seen != 7)
+		return bad(p, "entry '%s' lacks n, cpus or mode", e->name);
+	if ((unsigned int)e->n != cpuset_count(&e->cpus))
+		return bad(p, "entry '%s' has %u CPUs, not %d", e->name,
+			   cpuset_count(&e->cpus), e->n);
+	return 0;
+}
+
+int
+state_parse(struct alloc_state *st, const char *buf, size_t len, char *err,
+	    size_t errlen)
+{
+	struct parser p = { err, errlen, 1 };
+	const char *nl, *body;
+	char *copy = NULL, *line, *next;
+	unsigned long long sum;
+	int r, stage = 0;
+	char hdr[64];
+
+	state_init(st);
+	if (errlen)
+		err[0] = '\0';
+	if (len == 0)
+		return bad(&p, "the file is empty");
+	if (memchr(buf, '\0', len))
+		return bad(&p, "the file holds a NUL byte");
+	nl = memchr(buf, '\n', len);
+	if (!nl || (size_t)(nl - buf) >= sizeof(hdr))
+		return bad(&p, "not a cpm-alloc state file");
+	memcpy(hdr, buf, (size_t)(nl - buf));
+	hdr[nl - buf] = '\0';
+	if (!startswith(hdr, "cpm-alloc-state "))
+		return bad(&p, "not a cpm-alloc state file");
+	if (strcmp(hdr + 16, "1") != 0) {
+		if (errlen)
+			snprintf(err, errlen, "unknown state version '%s' "
+				 "(this cpm-alloc reads version %d)",
+				 hdr + 16, STATE_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	p.line = 2;
+	line = (char *)nl + 1;
+	nl = memchr(line, '\n', len - (size_t)(line - buf));
+	if (!nl || sscanf(line, "checksum fnv1a64:%16llx\n", &sum) != 1 ||
+	    nl - line != 33)
+		return bad(&p, "missing or bad checksum line");
+	body = nl + 1;
+	if (fnv1a64(FNV64_INIT, body, len - (size_t)(body - buf)) != sum)
+		return bad(&p, "checksum mismatch (the file is damaged or "
+			   "truncated)");
+	if (len > 0 && buf[len - 1] != '\n')
+		return bad(&p, "the file does not end in a newline");
+	copy = malloc(len - (size_t)(body - buf) + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, body, len - (size_t)(body - buf));
+	copy[len - (size_t)(body - buf)] = '\0';
+	st->exists = true;
+	for (line = copy; *line; line = next) {
+		char *sp;
+
+		p.line++;
+		next = strchr(line, '\n');
+		*next++ = '\0';
+		sp = strchr(line, ' ');
+		if (!sp) {
+			r = bad(&p, "bad record '%s'", line);
+			goto fail;
+		}
+		*sp++ = '\0';
+		r = 0;
+		if (stage == 0 && strcmp(line, "topology") == 0) {
+			r = parse_topology(&p, sp, &st->print);
+			st->have_print = true;
+		} else if (stage == 1 && strcmp(line, "reserved") == 0) {
+			r = parse_list(&p, "reserved", sp, &st->reserved);
+		} else if (stage == 2 && strcmp(line, "strict") == 0) {
+			if (strcmp(sp, "yes") == 0)
+				st->strict = true;
+			else if (strcmp(sp, "no") != 0)
+				r = bad(&p, "bad strict flag '%s'", sp);
+		} else if (stage == 3 && strcmp(line, "policy") == 0) {
+			if (strcmp(sp, "-") != 0 &&
+			    alloc_opts_parse(sp, &st->policy) < 0)
+				r = bad(&p, "bad policy '%s'", sp);
+		} else if (stage == 4 && strcmp(line, "entry") == 0) {
+			struct alloc_entry e;
+
+			r = parse_entry(&p, sp, &e);
+			if (r == 0 && state_find(st, e.name))
+				r = bad(&p, "entry '%s' appears twice",
+					e.name);
+			if (r == 0)
+				r = state_add(st, &e);
+			if (r < 0)
+				alloc_entry_free(&e);
+			stage--;
+		} else {
+			r = bad(&p, "unexpected record '%s'", line);
+		}
+		if (r < 0)
+			goto fail;
+		stage++;
+	}
+	if (stage < 4) {
+		r = bad(&p, "the file ends early");
+		goto fail;
+	}
+	free(copy);
+	return 0;
+fail:
+	free(copy);
+	state_free(st);
+	return r;
+}
+
+int
+state_load(struct alloc_state *st, const char *path, char *err,
+	   size_t errlen)
+{
+	char *buf;
+	size_t len;
+	int r;
+
+	state_init(st);
+	r = read_file_at(AT_FDCWD, path, &buf, &len, false);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0) {
+		snprintf(err, errlen, "cannot read '%s': %s", path,
+			 strerror(-r));
+		return r;
+	}
+	r = state_parse(st, buf, len, err, errlen);
+	free(buf);
+	return r;
+}
+
+/* Directory part of path ("." when none). */
+static void
+dir_of(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, size, ".");
+	else if (slash == path)
+		snprintf(dir, size, "/");
+	else
+		snprintf(dir, size, "%.*s", (int)(slash - path), path);
+}
+
+static int
+mkdir_p(const char *dir)
+{
+	char buf[PATH_MAX];
+	char *p;
+
+	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* Remove ".BASE.tmp.*" files that killed writers left behind. */
+static void
+remove_stale_temps(const char *dir, const char *base)
+{
+	char prefix[NAME_MAX + 8];
+	struct dirent *de;
+	size_t plen;
+	int dfd;
+	DIR *d;
+
+	plen = (size_t)snprintf(prefix, sizeof(prefix), ".%s.tmp.", base);
+	if (plen >= sizeof(prefix))
+		return;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || !(d = fdopendir(dfd))) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	while ((de = readdir(d)))
+		if (strncmp(de->d_name, prefix, plen) == 0)
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+}
+
+int
+state_lock(const char *path, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], lock[PATH_MAX];
+	const char *base;
+	int fd, r;
+
+	dir_of(path, dir, sizeof(dir));
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (*base == '\0') {
+		snprintf(err, errlen, "state path '%s' names a directory",
+			 path);
+		return -EISDIR;
+	}
+	r = mkdir_p(dir);
+	if (r < 0) {
+		snprintf(err, errlen, "cannot create directory '%s': %s", dir,
+			 strerror(-r));
+		return r;
+	}
+	if (snprintf(lock, sizeof(lock), "%s.lock", path) >= (int)sizeof(lock))
+		return -ENAMETOOLONG;
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		r = -errno;
+		snprintf(err, errlen, "cannot open lock file '%s': %s", lock,
+			 strerror(errno));
+		return r;
+	}
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno == EINTR)
+			continue;
+		r = -errno;
+		snprintf(err, errlen, "cannot lock '%s': %s", lock,
+			 strerror(errno));
+		close(fd);
+		return r;
+	}
+	remove_stale_temps(dir, base);
+	return fd;
+}
+
+void
+state_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
+int
+state_save(const struct alloc_state *st, const char *path, char *err,
+	   size_t errlen)
+{
+	struct strbuf sb;
+	int r;
+
+	strbuf_init(&sb);
+	state_format(st, &sb);
+	if (sb.oom) {
+		strbuf_free(&sb);
+		return -ENOMEM;
+	}
+	r = write_file_atomic(path, sb.buf, sb.len, 0644);
+	if (r < 0)
+		snprintf(err, errlen, "cannot write '%s': %s", path,
+			 strerror(-r));
+	strbuf_free(&sb);
+	return r;
+}
+
+/* Entries and pools */
+
+struct alloc_entry *
+state_find(const struct alloc_state *st, const char *name)
+{
+	int i;
+
+	for (i = 0; i < st->nentries; i++)
+		if (strcmp(st->entries[i].name, name) == 0)
+			return &st->entries[i];
+	return NULL;
+}
+
+int
+state_add(struct alloc_state *st, struct alloc_entry *e)
+{
+	if (st->nentries == st->cap) {
+		int cap = st->cap ? st->cap * 2 : 16;
+		struct alloc_entry *n = realloc(st->entries,
+						(size_t)cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		st->entries = n;
+		st->cap = cap;
+	}
+	st->entries[st->nentries++] = *e;
+	memset(e, 0, sizeof(*e));
+	return 0;
+}
+
+void
+state_remove(struct alloc_state *st, int i)
+{
+	alloc_entry_free(&st->entries[i]);
+	memmove(&st->entries[i], &st->entries[i + 1],
+		(size_t)(st->nentries - i - 1) * sizeof(st->entries[0]));
+	st->nentries--;
+}
+
+int
+state_shared(const struct alloc_state *st, const struct cpuset *online,
+	     struct cpuset *out)
+{
+	int i;
+
+	if (cpuset_copy(out, online) < 0)
+		return -ENOMEM;
+	for (i = 0; i < st->nentries; i++)
+		if (st->entries[i].mode == ALLOC_EXCLUSIVE)
+			cpuset_andnot(out, &st->entries[i].cpus);
+	if (st->strict)
+		cpuset_andnot(out, &st->reserved);
+	return 0;
+}
+
+int
+state_available(const struct alloc_state *st, const struct cpuset *online,
+		const struct alloc_entry *skip, struct cpuset *out)
+{
+	int i;
+
+	if (cpuset_copy(out, online) < 0)
+		return -ENOMEM;
+	cpuset_andnot(out, &st->reserved);
+	for (i = 0; i < st->nentries; i++)
+		if (&st->entries[i] != skip)
+			cpuset_andnot(out, &st->entries[i].cpus);
+	return 0;
+}
+
+uint64_t
+state_mem_booked(const struct alloc_state *st, int node)
+{
+	uint64_t sum = 0;
+	int i, k;
+
+	for (i = 0; i < st->nentries; i++)
+		for (k = 0; k < st->entries[i].nmem; k++)
+			if (st->entries[i].mem[k].node == node)
+				sum += st->entries[i].mem[k].bytes;
+	return sum;
+}
+
+/* Shrinking */
+
+int
+alloc_shrink_pick(const struct topo *t, const struct cpuset *have, int k,
+		  bool whole_cores, struct cpuset *drop)
+{
+	struct cpuset left = CPUSET_INIT;
+	int *node_cnt = NULL, *core_cnt = NULL, nmax = 0, cpu, r = 0;
+
+	cpuset_zero(drop);
+	if (k <= 0)
+		return 0;
+	if (cpuset_copy(&left, have) < 0)
+		return -ENOMEM;
+	cpuset_for_each(cpu, have)
+		if (cpu < t->ncpus && t->cpus[cpu].node + 1 > nmax)
+			nmax = t->cpus[cpu].node + 1;
+	node_cnt = calloc((size_t)nmax + 1, sizeof(int));
+	core_cnt = calloc((size_t)t->ncpus + 1, sizeof(int));
+	if (!node_cnt || !core_cnt) {
+		r = -ENOMEM;
+		goto out;
+	}
+	/* Counts per node and per core of what the entry holds. */
+	cpuset_for_each(cpu, have) {
+		const struct topo_cpu *c = cpu < t->ncpus ? &t->cpus[cpu] : NULL;
+
+		if (c && c->node >= 0)
+			node_cnt[c->node]++;
+		if (c && c->core >= 0)
+			core_cnt[c->core]++;
+	}
+	while (k > 0) {
+		int best = -1, bn = 0, bc = 0;
+
+		/*
+		 * Score: fewest held on the node, then fewest held on the
+		 * core, then highest CPU: a linear scan per removed CPU is
+		 * fine for the sizes at hand (thousands).
+		 */
+		cpuset_for_each(cpu, &left) {
+			const struct topo_cpu *c = cpu < t->ncpus ?
+				&t->cpus[cpu] : NULL;
+			int n = c && c->node >= 0 ? node_cnt[c->node] : 0;
+			int co = c && c->core >= 0 ? core_cnt[c->core] : 0;
+
+			if (best < 0 || n < bn || (n == bn && co <= bc)) {
+				best = cpu;
+				bn = n;
+				bc = co;
+			}
+		}
+		if (best < 0)
+			break;
+		if (whole_cores && best < t->ncpus && t->cpus[best].core >= 0) {
+			const struct topo_cpu *c = &t->cpus[best];
+			int sib, took = 0;
+
+			if (core_cnt[c->core] > k) {
+				r = -EINVAL;
+				goto out;
+			}
+			for (sib = c->core; sib >= 0;
+			     sib = t->cpus[sib].next_thread) {
+				if (!cpuset_isset(&left, (unsigned int)sib))
+					continue;
+				cpuset_clear(&left, (unsigned int)sib);
+				if (cpuset_set(drop, (unsigned int)sib) < 0) {
+					r = -ENOMEM;
+					goto out;
+				}
+				if (t->cpus[sib].node >= 0)
+					node_cnt[t->cpus[sib].node]--;
+				took++;
+			}
+			core_cnt[c->core] = 0;
+			k -= took;
+			continue;
+		}
+		cpuset_clear(&left, (unsigned int)best);
+		if (cpuset_set(drop, (unsigned int)best) < 0) {
+			r = -ENOMEM;
+			goto out;
+		}
+		if (best < t->ncpus) {
+			if (t->cpus[best].node >= 0)
+				node_cnt[t->cpus[best].node]--;
+			if (t->cpus[best].core >= 0)
+				core_cnt[t->cpus[best].core]--;
+		}
+		k--;
+	}
+out:
+	free(node_cnt);
+	free(core_cnt);
+	cpuset_free(&left);
+	return r;
+}
+
+/* Owners */
+
+int
+proc_start_time(const struct sysroot *root, long pid, uint64_t *start)
+{
+	char path[64], buf[1024];
+	const char *p;
+	ssize_t n;
+	int field;
+
+	*start = 0;
+	snprintf(path, sizeof(path), "proc/%ld/stat", pid);
+	n = sysroot_read(root, path, buf, sizeof(buf));
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	/* The command name may hold spaces and ')': skip to the last ')'. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -EINVAL;
+	p++;
+	/* After ')' come fields 3, 4, ...; field 22 is starttime. */
+	for (field = 3; field < 22 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return -EINVAL;
+	*start = strtoull(p + 1, NULL, 10);
+	return 0;
+}

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The cpm-alloc state store: who owns which CPUs, kept in one text file.
+ *
+ * Terminology:
+ *   entry      one named allocation (a set of CPUs, its mode, owner and
+ *              booked memory);
+ *   exclusive  an entry whose CPUs leave the shared pool;
+ *   share      an entry whose CPUs stay in the shared pool but are never
+ *              handed out to another entry (Crane's "share" policy);
+ *   shared     the shared pool: online CPUs minus exclusive entries (minus
+ *              the reserved CPUs with a strict reservation);
+ *   available  what a new entry may get: online CPUs minus reserved CPUs
+ *              minus every entry;
+ *   fingerprint  what the state records about the machine it was made
+ *              for, to refuse a file that belongs to another machine.
+ *
+ * File format (version 1), one record per line, fields separated by one
+ * space, values in key=value form with %XX escapes for anything outside
+ * [A-Za-z0-9._:/@,+=-]:
+ *
+ *   cpm-alloc-state 1
+ *   checksum fnv1a64:HEX16          (FNV-1a 64 of every byte after this line)
+ *   topology possible=L online=L nodes=L sockets=N cores=N threads=N hash=HEX16
+ *   reserved L
+ *   strict yes|no
+ *   policy OPTS|-
+ *   entry NAME n=N cpus=L mode=exclusive|share [owner=O] [start=T]
+ *         [cgdir=DIR] [mem=NODE:BYTES,...] [opts=OPTS]
+ *
+ * Writers hold an exclusive flock(2) on FILE.lock (a separate file, since
+ * rename(2) replaces the state's inode) for the whole read-modify-write,
+ * and replace the file atomically; readers need no lock.
+ */
+#ifndef CPM_STATE_H
+#define CPM_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpuset.h"
+#include "kubelet.h"
+#include "topo.h"
+
+#define STATE_VERSION 1
+#define STATE_NAME_MAX 255
+#define STATE_DEFAULT_PATH "/var/lib/cpm/alloc.state"
+
+enum alloc_mode { ALLOC_EXCLUSIVE, ALLOC_SHARE };
+
+/* Placement options: the kubelet's, plus the Topology Manager policy. */
+struct alloc_opts {
+	struct ktake_opts k;
+	bool distribute_auto;	/* --distribute without a group: decided
+				 * from full_cores and threads per core */
+	int numa_policy;	/* enum tm_policy, 0 = none */
+	bool closest;		/* prefer-closest-numa-nodes */
+};
+
+struct mem_booking {
+	int node;
+	uint64_t bytes;
+};
+
+struct alloc_entry {
+	char *name;
+	int n;			/* CPUs asked for (== |cpus|) */
+	struct cpuset cpus;
+	enum alloc_mode mode;
+	char *owner;		/* "pid:PID", "cgroup:PATH" or NULL */
+	uint64_t owner_start;	/* pid owner: start time, clock ticks */
+	char *owner_dir;	/* cgroup owner: absolute directory */
+	int nmem;
+	struct mem_booking *mem;	/* sorted by node */
+	struct alloc_opts opts;
+};
+
+/* What a state records about its machine. */
+struct topo_print {
+	struct cpuset possible, online, nodes;
+	int sockets, cores, threads;
+	uint64_t hash;		/* online CPUs' node/socket/core layout */
+};
+
+struct alloc_state {
+	bool exists;		/* read from a file (else a fresh state) */
+	struct topo_print print;
+	bool have_print;
+	struct cpuset reserved;
+	bool strict;
+	struct alloc_opts policy;	/* options recorded by init */
+	int nentries, cap;
+	struct alloc_entry *entries;
+};
+
+/* How the machine compares to the state's fingerprint. */
+enum topo_match {
+	TOPO_SAME,		/* same CPUs, same layout */
+	TOPO_ONLINE_CHANGED,	/* same possible CPUs, others online */
+	TOPO_RESIZED,		/* the possible CPUs differ */
+	TOPO_FOREIGN,		/* same CPUs but another layout or nodes */
+};
+
+void state_init(struct alloc_state *st);
+void state_free(struct alloc_state *st);
+
+/* Fingerprint of a topology.  Returns 0 or -ENOMEM. */
+int topo_print_make(struct topo_print *tp, const struct topo *t);
+void topo_print_free(struct topo_print *tp);
+
+/*
+ * Compare the state's fingerprint with the machine's.  err gets a
+ * one-line description of the difference (empty for TOPO_SAME).
+ */
+enum topo_match state_topo_match(const struct alloc_state *st,
+				 const struct topo_print *now,
+				 char *err, size_t errlen);
+
+/*
+ * Parse a state file's text.  Returns 0; -EPROTONOSUPPORT for a file of
+ * an unknown version, -EBADMSG for a damaged, truncated or not a state
+ * file (err names the problem and line), -ENOMEM.
+ */
+int state_parse(struct alloc_state *st, const char *buf, size_t len,
+		char *err, size_t errlen);
+
+/* Render st as the file text into sb (with its checksum). */
+void state_format(const struct alloc_state *st, struct strbuf *sb);
+
+/*
+ * Read the state at path.  A missing file gives an empty state with
+ * exists false.  Returns 0, the state_parse() errors, or -errno of the
+ * read.
+ */
+int state_load(struct alloc_state *st, const char *path, char *err,
+	       size_t errlen);
+
+/*
+ * Replace the state file atomically (temporary file, fsync, rename,
+ * fsync of the directory).  Returns 0 or -errno.
+ */
+int state_save(const struct alloc_state *st, const char *path, char *err,
+	       size_t errlen);
+
+/*
+ * Take the writers' lock FILE.lock: creates the state's directory (and
+ * its parents) and the lock file when missing, then waits for an
+ * exclusive flock(2).  Also removes temporary files that writers killed
+ * before their rename left behind.  Returns an fd to close when done, or
+ * -errno.
+ */
+int state_lock(const char *path, char *err, size_t errlen);
+void state_unlock(int fd);
+
+/*
+ * True when name is a valid entry name: 1 to STATE_NAME_MAX characters of
+ * [A-Za-z0-9._:/@-].
+ */
+bool state_name_valid(const char *name);
+
+/* The entry called name, or NULL. */
+struct alloc_entry *state_find(const struct alloc_state *st,
+			       const char *name);
+
+/*
+ * Append a new entry (st takes ownership of e's allocations; e is zeroed).
+ * Returns 0 or -ENOMEM.
+ */
+int state_add(struct alloc_state *st, struct alloc_entry *e);
+/* Remove and free the entry at index i. */
+void state_remove(struct alloc_state *st, int i);
+void alloc_entry_free(struct alloc_entry *e);
+
+/* Pools.  Each returns 0 or -ENOMEM. */
+/* Online CPUs minus exclusive entries (minus reserved when strict). */
+int state_shared(const struct alloc_state *st, const struct cpuset *online,
+		 struct cpuset *out);
+/* Online CPUs minus reserved minus every entry but skip (NULL: none). */
+int state_available(const struct alloc_state *st,
+		    const struct cpuset *online,
+		    const struct alloc_entry *skip, struct cpuset *out);
+
+/* Memory booked on node by every entry. */
+uint64_t state_mem_booked(const struct alloc_state *st, int node);
+
+/*
+ * Options as text ("full-cores,distribute=2"; "" for none) and back.
+ * alloc_opts_parse() returns 0 or -EINVAL.
+ */
+void alloc_opts_format(const struct alloc_opts *o, struct strbuf *sb);
+int alloc_opts_parse(const char *s, struct alloc_opts *o);
+
+/*
+ * Combine the state's policy options into o (options are booleans, so a
+ * take gets the union).
+ */
+void alloc_opts_merge(struct alloc_opts *o, const struct alloc_opts *policy);
+
+/*
+ * Choose which k CPUs of have to give back when an entry shrinks so that
+ * the rest stays compact: first CPUs on nodes holding the fewest of the
+ * entry's CPUs, then on cores holding the fewest, highest CPU first.  With
+ * whole_cores the CPUs go by whole cores.  Returns 0, -EINVAL when
+ * whole_cores cannot be honoured, -ENOMEM.
+ */
+int alloc_shrink_pick(const struct topo *t, const struct cpuset *have, int k,
+		      bool whole_cores, struct cpuset *drop);
+
+/* The start time of process pid (field 22 of /proc/PID/stat, clock
+ * ticks since boot) read below root; 0 and -ESRCH when it has gone. */
+int proc_start_time(const struct sysroot *root, long pid, uint64_t *start);
+
+/* FNV-1a, 64 and 32 bits, continuing from h (start with the offset
+ * basis FNV64_INIT / FNV32_INIT). */
+#define FNV64_INIT 0xcbf29ce484222325ULL
+#define FNV32_INIT 0x811c9dc5U
+uint64_t fnv1a64(uint64_t h, const void *data, size_t len);
+uint32_t fnv1a32(uint32_t h, const void *data, size_t len);
+
+#endif

@@ -1,0 +1,760 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "throttle.h"
+
+#define SNAP_MAGIC "cpm-throttle-snapshot 1"
+
+void
+thr_snap_init(struct thr_snap *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void
+thr_snap_free(struct thr_snap *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i].group);
+	free(s->v);
+	thr_snap_init(s);
+}
+
+static struct thr_sample *
+snap_add(struct thr_snap *s, const char *group)
+{
+	struct thr_sample *x;
+
+	if (s->n == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 64;
+		struct thr_sample *nv = realloc(s->v, ncap * sizeof(*nv));
+
+		if (nv == NULL)
+			return NULL;
+		s->v = nv;
+		s->cap = ncap;
+	}
+	x = &s->v[s->n];
+	memset(x, 0, sizeof(*x));
+	x->group = strdup(group);
+	if (x->group == NULL)
+		return NULL;
+	s->n++;
+	return x;
+}
+
+static int
+cmp_sample(const void *a, const void *b)
+{
+	return strcmp(((const struct thr_sample *)a)->group,
+		      ((const struct thr_sample *)b)->group);
+}
+
+/* Sort by group and drop duplicates (overlapping GROUP arguments). */
+static void
+snap_sort(struct thr_snap *s)
+{
+	size_t w = 0;
+
+	if (s->n > 1)
+		qsort(s->v, s->n, sizeof(*s->v), cmp_sample);
+	for (size_t i = 0; i < s->n; i++) {
+		if (w > 0 && strcmp(s->v[w - 1].group, s->v[i].group) == 0) {
+			free(s->v[i].group);
+			continue;
+		}
+		s->v[w++] = s->v[i];
+	}
+	s->n = w;
+}
+
+const struct thr_sample *
+thr_snap_find(const struct thr_snap *s, const char *group)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(group, s->v[mid].group);
+
+		if (c == 0)
+			return &s->v[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+static bool
+below(const char *group, const char *top)
+{
+	size_t n = strlen(top);
+
+	if (n == 0)
+		return true;
+	return strncmp(group, top, n) == 0 &&
+	       (group[n] == '\0' || group[n] == '/');
+}
+
+int
+thr_snap_keep_outside(struct thr_snap *s, const struct thr_snap *old,
+		      const char *const *groups, size_t ngroups)
+{
+	for (size_t i = 0; i < old->n; i++) {
+		const struct thr_sample *o = &old->v[i];
+		struct thr_sample *x;
+		bool inside = false;
+		char *name;
+
+		for (size_t k = 0; k < ngroups && !inside; k++)
+			inside = below(o->group, groups[k]);
+		if (inside)
+			continue;
+		x = snap_add(s, o->group);
+		if (x == NULL)
+			return -ENOMEM;
+		name = x->group;
+		*x = *o;
+		x->group = name;
+	}
+	snap_sort(s);
+	return 0;
+}
+
+/* ---- collecting ---- */
+
+struct collect {
+	const struct cg_hier *h;
+	struct thr_snap *s;
+	bool all;
+	char *err;
+	size_t errlen;
+};
+
+static int
+collect_one(const char *group, int dirfd, void *arg)
+{
+	struct collect *c = arg;
+	struct cg_cpu_stat st;
+	struct thr_sample *x;
+	struct stat sb;
+	int64_t quota;
+	uint64_t period;
+	int r;
+
+	r = cg_cpu_quota_read(c->h, group, dirfd, &quota, &period, c->err,
+			      c->errlen);
+	if (r == -EBADMSG)
+		return r;
+	if (r < 0) {
+		/* v2: no cpu controller here; vanished: nothing to report. */
+		if (!c->all)
+			return 0;
+		quota = -1;
+		period = 100000;
+	}
+	if (!c->all && quota < 0)
+		return 0;
+	r = cg_cpu_stat_read(c->h, group, dirfd, &st, c->err, c->errlen);
+	if (r == -EBADMSG)
+		return r;
+	if (r < 0)
+		memset(&st, 0, sizeof(st));
+	x = snap_add(c->s, group);
+	if (x == NULL) {
+		err_set(c->err, c->errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (fstat(dirfd, &sb) == 0)
+		x->ino = (uint64_t)sb.st_ino;
+	x->has_limit = quota >= 0;
+	x->quota_us = quota;
+	x->period_us = period;
+	x->has_bandwidth = st.has_bandwidth;
+	x->nr_periods = st.nr_periods;
+	x->nr_throttled = st.nr_throttled;
+	x->throttled_ns = st.throttled_ns;
+	x->has_usage = st.has_usage;
+	x->usage_ns = st.usage_ns;
+	return 0;
+}
+
+int
+thr_collect(const struct cg_hier *h, const struct thr_select *sel,
+	    struct thr_snap *s, char *err, size_t errlen)
+{
+	struct collect c = { h, s, sel->all || sel->ngroups > 0, err, errlen };
+	struct timespec ts;
+	int r = 0;
+
+	thr_snap_free(s);
+	s->version = cg_version(h, CG_CPU);
+	snprintf(s->hier, sizeof(s->hier), "%s", h->ctrl[CG_CPU].path);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	s->realtime_us = (uint64_t)ts.tv_sec * 1000000 +
+			 (uint64_t)ts.tv_nsec / 1000;
+	s->mono_us = now_us();
+	if (sel->ngroups == 0) {
+		r = cg_walk(h, CG_CPU, "", collect_one, &c, err, errlen);
+	} else {
+		for (size_t i = 0; i < sel->ngroups && r == 0; i++)
+			r = cg_walk(h, CG_CPU, sel->groups[i], collect_one, &c,
+				    err, errlen);
+	}
+	if (r < 0)
+		return r;
+	snap_sort(s);
+	return 0;
+}
+
+/* ---- snapshot files ---- */
+
+/* str_escape(), with "/" standing for the empty string. */
+static void
+put_escaped(struct strbuf *sb, const char *s)
+{
+	if (*s == '\0')
+		strbuf_puts(sb, "/");
+	else
+		str_escape(sb, s);
+}
+
+/* Decode put_escaped() in place; false on a malformed escape. */
+static bool
+unescape(char *s)
+{
+	if (strcmp(s, "/") == 0) {
+		*s = '\0';
+		return true;
+	}
+	return str_unescape(s) == 0;
+}
+
+void
+thr_snap_format(const struct thr_snap *s, struct strbuf *sb)
+{
+	strbuf_puts(sb, SNAP_MAGIC "\n");
+	strbuf_printf(sb, "version %d\n", s->version);
+	strbuf_puts(sb, "hierarchy ");
+	put_escaped(sb, s->hier);
+	strbuf_printf(sb, "\ntime %llu\n", (unsigned long long)s->realtime_us);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct thr_sample *x = &s->v[i];
+
+		strbuf_puts(sb, "g ");
+		put_escaped(sb, x->group);
+		strbuf_printf(sb, " %llu %lld %llu %d %lld %lld %llu ",
+			      (unsigned long long)x->ino,
+			      (long long)x->quota_us,
+			      (unsigned long long)x->period_us,
+			      x->has_bandwidth ? 1 : 0,
+			      (long long)x->nr_periods,
+			      (long long)x->nr_throttled,
+			      (unsigned long long)x->throttled_ns);
+		if (x->has_usage)
+			strbuf_printf(sb, "%llu\n", (unsigned long long)x->usage_ns);
+		else
+			strbuf_puts(sb, "-\n");
+	}
+	strbuf_printf(sb, "end %zu\n", s->n);
+}
+
+/* Split line into at most max space-separated fields; returns the count. */
+static size_t
+split(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+	char *save = NULL, *t;
+
+	for (t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		if (n == max)
+			return max + 1;
+		f[n++] = t;
+	}
+	return n;
+}
+
+int
+thr_snap_parse(const char *text, struct thr_snap *s, char *err, size_t errlen)
+{
+	char *copy, *line, *save = NULL;
+	size_t lineno = 0, end = (size_t)-1;
+	bool seen_version = false, seen_hier = false, seen_time = false;
+	int r = -EBADMSG;
+
+	thr_snap_free(s);
+	copy = strdup(text);
+	if (copy == NULL)
+		return -ENOMEM;
+	if (strchr(text, '\r') != NULL || (text[0] && text[strlen(text) - 1] != '\n')) {
+		err_set(err, errlen, "not a complete snapshot file");
+		goto out;
+	}
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f[12];
+		size_t nf;
+
+		lineno++;
+		if (end != (size_t)-1) {
+			err_set(err, errlen, "line %zu: text after the end line", lineno);
+			goto out;
+		}
+		if (lineno == 1) {
+			if (strcmp(line, SNAP_MAGIC) != 0) {
+				err_set(err, errlen, "not a cpm-throttle snapshot");
+				goto out;
+			}
+			continue;
+		}
+		nf = split(line, f, ARRAY_SIZE(f));
+		if (nf == 0) {
+			err_set(err, errlen, "line %zu: empty line", lineno);
+			goto out;
+		}
+		if (strcmp(f[0], "version") == 0 && nf == 2 && !seen_version) {
+			int64_t v;
+
+			if (parse_i64(f[1], 1, 2, &v) < 0) {
+				err_set(err, errlen, "line %zu: bad version", lineno);
+				goto out;
+			}
+			s->version = (int)v;
+			seen_version = true;
+		} else if (strcmp(f[0], "hierarchy") == 0 && nf == 2 && !seen_hier) {
+			if (!unescape(f[1]) || strlen(f[1]) >= sizeof(s->hier)) {
+				err_set(err, errlen, "line %zu: bad hierarchy", lineno);
+				goto out;
+			}
+			strcpy(s->hier, f[1]);
+			seen_hier = true;
+		} else if (strcmp(f[0], "time") == 0 && nf == 2 && !seen_time) {
+			if (parse_u64(f[1], UINT64_MAX, &s->realtime_us) < 0) {
+				err_set(err, errlen, "line %zu: bad time", lineno);
+				goto out;
+			}
+			seen_time = true;
+		} else if (strcmp(f[0], "g") == 0 && nf == 10) {
+			struct thr_sample *x;
+			uint64_t ino, period, bw, tns, use = 0;
+			int64_t quota, np, nt;
+
+			if (!unescape(f[1]) ||
+			    cg_path_check(f[1], NULL, 0, NULL, 0) < 0 ||
+			    parse_u64(f[2], UINT64_MAX, &ino) < 0 ||
+			    parse_i64(f[3], -1, INT64_MAX, &quota) < 0 ||
+			    parse_u64(f[4], UINT64_MAX, &period) < 0 ||
+			    parse_u64(f[5], 1, &bw) < 0 ||
+			    parse_i64(f[6], INT64_MIN, INT64_MAX, &np) < 0 ||
+			    parse_i64(f[7], INT64_MIN, INT64_MAX, &nt) < 0 ||
+			    parse_u64(f[8], UINT64_MAX, &tns) < 0 ||
+			    (strcmp(f[9], "-") != 0 &&
+			     parse_u64(f[9], UINT64_MAX, &use) < 0)) {
+				err_set(err, errlen, "line %zu: bad group record",
+				       lineno);
+				goto out;
+			}
+			if (s->n > 0 && strcmp(s->v[s->n - 1].group, f[1]) >= 0) {
+				err_set(err, errlen,
+				       "line %zu: groups out of order", lineno);
+				goto out;
+			}
+			x = snap_add(s, f[1]);
+			if (x == NULL) {
+				r = -ENOMEM;
+				goto out;
+			}
+			x->ino = ino;
+			x->quota_us = quota;
+			x->has_limit = quota >= 0;
+			x->period_us = period;
+			x->has_bandwidth = bw == 1;
+			x->nr_periods = np;
+			x->nr_throttled = nt;
+			x->throttled_ns = tns;
+			x->has_usage = strcmp(f[9], "-") != 0;
+			x->usage_ns = use;
+		} else if (strcmp(f[0], "end") == 0 && nf == 2) {
+			uint64_t cnt;
+
+			if (parse_u64(f[1], SIZE_MAX, &cnt) < 0 || cnt != s->n) {
+				err_set(err, errlen,
+				       "line %zu: group count does not match", lineno);
+				goto out;
+			}
+			end = (size_t)cnt;
+		} else {
+			err_set(err, errlen, "line %zu: unexpected '%.40s'",
+			       lineno, f[0]);
+			goto out;
+		}
+	}
+	if (lineno == 0) {
+		err_set(err, errlen, "empty file");
+		goto out;
+	}
+	if (!seen_version || !seen_hier || !seen_time || end == (size_t)-1) {
+		err_set(err, errlen, "incomplete snapshot (truncated?)");
+		goto out;
+	}
+	r = 0;
+out:
+	free(copy);
+	if (r < 0)
+		thr_snap_free(s);
+	return r;
+}
+
+/* ---- Kubernetes paths ---- */
+
+static void
+copy_field(char *dst, size_t size, const char *src, size_t n)
+{
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static bool
+qos_name(const char *s, size_t n, struct thr_k8s *k)
+{
+	if (n == 9 && memcmp(s, "burstable", 9) == 0) {
+		strcpy(k->qos, "Burstable");
+		return true;
+	}
+	if (n == 10 && memcmp(s, "besteffort", 10) == 0) {
+		strcpy(k->qos, "BestEffort");
+		return true;
+	}
+	return false;
+}
+
+/* Pod UID from "pod<uid>" (n bytes); underscores become dashes. */
+static void
+pod_uid(const char *s, size_t n, struct thr_k8s *k)
+{
+	copy_field(k->pod, sizeof(k->pod), s + 3, n - 3);
+	for (char *p = k->pod; *p; p++)
+		if (*p == '_')
+			*p = '-';
+}
+
+bool
+thr_k8s_parse(const char *group, struct thr_k8s *k)
+{
+	const char *comp[5];
+	size_t len[5], nc = 0;
+	const char *p = group;
+	bool systemd = false, found = false;
+
+	memset(k, 0, sizeof(*k));
+	/* Find the kubepods component, then keep the next four. */
+	while (*p) {
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (!found) {
+			if (n == 8 && memcmp(p, "kubepods", 8) == 0) {
+				found = true;
+			} else if (n == 14 && memcmp(p, "kubepods.slice", 14) == 0) {
+				found = true;
+				systemd = true;
+			}
+		} else if (nc < ARRAY_SIZE(comp)) {
+			comp[nc] = p;
+			len[nc++] = n;
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	if (!found)
+		return false;
+	if (!systemd) {
+		size_t i = 0;
+
+		if (nc > 0 && qos_name(comp[0], len[0], k))
+			i = 1;
+		else if (nc > 0 && len[0] > 3 && memcmp(comp[0], "pod", 3) == 0)
+			strcpy(k->qos, "Guaranteed");
+		if (i < nc && len[i] > 3 && memcmp(comp[i], "pod", 3) == 0) {
+			pod_uid(comp[i], len[i], k);
+			if (i + 1 < nc)
+				copy_field(k->container, sizeof(k->container),
+					   comp[i + 1], len[i + 1]);
+		}
+		return true;
+	}
+	/* systemd: kubepods-burstable.slice/kubepods-burstable-pod<u>.slice */
+	for (size_t i = 0; i < nc; i++) {
+		const char *s = comp[i];
+		size_t n = len[i];
+
+		if (n > 6 && memcmp(s + n - 6, ".slice", 6) == 0 &&
+		    n > 9 && memcmp(s, "kubepods-", 9) == 0) {
+			const char *q = s + 9;
+			size_t qn = n - 9 - 6;
+			const char *dash = memchr(q, '-', qn);
+
+			if (dash != NULL && qos_name(q, (size_t)(dash - q), k)) {
+				qn -= (size_t)(dash - q) + 1;
+				q = dash + 1;
+			} else if (qos_name(q, qn, k)) {
+				continue;
+			}
+			if (qn > 3 && memcmp(q, "pod", 3) == 0) {
+				if (k->qos[0] == '\0')
+					strcpy(k->qos, "Guaranteed");
+				pod_uid(q, qn, k);
+			}
+		} else if (n > 6 && memcmp(s + n - 6, ".scope", 6) == 0 &&
+			   k->pod[0] != '\0') {
+			/* cri-containerd-<id>.scope, crio-<id>.scope, docker-<id>.scope */
+			const char *id = s;
+			size_t idn = n - 6;
+
+			for (size_t j = 0; j < idn; j++)
+				if (s[j] == '-') {
+					id = s + j + 1;
+				}
+			idn = (size_t)(s + n - 6 - id);
+			copy_field(k->container, sizeof(k->container), id, idn);
+			break;
+		}
+	}
+	return true;
+}
+
+/* ---- rows ---- */
+
+static uint64_t
+cum32(int64_t v)
+{
+	/* The kernel prints an int that may have wrapped negative. */
+	if (v < 0 && v >= INT32_MIN)
+		return (uint64_t)v + ((uint64_t)1 << 32);
+	return v < 0 ? 0 : (uint64_t)v;
+}
+
+/* Counter difference; false when it must be a reset. */
+static bool
+delta32(int64_t old, int64_t cur, uint64_t bound, uint64_t *d)
+{
+	if (old >= INT32_MIN && old <= INT32_MAX &&
+	    cur >= INT32_MIN && cur <= INT32_MAX)
+		*d = (uint32_t)((uint64_t)cur - (uint64_t)old);
+	else if (cur >= old)
+		*d = (uint64_t)(cur - old);
+	else
+		return false;
+	return *d <= bound;
+}
+
+static int
+cmp_row(const void *a, const void *b)
+{
+	const struct thr_row *x = a, *y = b;
+
+	if (x->ratio != y->ratio)
+		return x->ratio > y->ratio ? -1 : 1;
+	return strcmp(x->group, y->group);
+}
+
+int
+thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
+	 uint64_t window_us, struct thr_row **rowsp, size_t *nrows)
+{
+	struct thr_row *rows;
+	/*
+	 * A 32-bit difference of 2^31 or more is a counter that went
+	 * backwards, not 24 days of 1 ms periods between two samples.
+	 */
+	uint64_t bound = ((uint64_t)1 << 31) - 1;
+
+	*rowsp = NULL;
+	*nrows = 0;
+	rows = calloc(cur->n ? cur->n : 1, sizeof(*rows));
+	if (rows == NULL)
+		return -ENOMEM;
+	for (size_t i = 0; i < cur->n; i++) {
+		const struct thr_sample *x = &cur->v[i], *o = NULL;
+		struct thr_row *r = &rows[i];
+		uint64_t dp = 0, dt = 0, dns = 0, du = 0;
+		bool reset = false;
+
+		r->group = x->group;
+		r->limit = x->has_limit && x->period_us > 0
+				   ? (double)x->quota_us / (double)x->period_us
+				   : -1.0;
+		r->usage = -1.0;
+		r->cum_periods = cum32(x->nr_periods);
+		r->cum_throttled = cum32(x->nr_throttled);
+		r->cum_throttled_s = (double)x->throttled_ns / 1e9;
+		if (old != NULL) {
+			o = thr_snap_find(old, x->group);
+			if (o == NULL || o->ino != x->ino)
+				reset = true;
+			else if (!delta32(o->nr_periods, x->nr_periods, bound, &dp) ||
+				 !delta32(o->nr_throttled, x->nr_throttled, bound, &dt) ||
+				 dt > dp || x->throttled_ns < o->throttled_ns ||
+				 (x->has_usage && o->has_usage &&
+				  x->usage_ns < o->usage_ns))
+				reset = true;
+			if (!reset) {
+				dns = x->throttled_ns - o->throttled_ns;
+				if (x->has_usage && o->has_usage)
+					du = x->usage_ns - o->usage_ns;
+			}
+		}
+		if (old == NULL || reset) {
+			dp = r->cum_periods;
+			dt = r->cum_throttled;
+			if (dt > dp)
+				dt = dp;
+			dns = x->throttled_ns;
+			du = x->usage_ns;
+		}
+		r->reset = old != NULL && reset;
+		r->periods = dp;
+		r->throttled = dt;
+		r->ratio = dp ? (double)dt / (double)dp : 0.0;
+		r->throttled_s = (double)dns / 1e9;
+		if (old != NULL && window_us > 0 && x->has_usage &&
+		    (reset || o->has_usage))
+			r->usage = (double)du / 1000.0 / (double)window_us;
+	}
+	if (cur->n > 1)
+		qsort(rows, cur->n, sizeof(*rows), cmp_row);
+	*rowsp = rows;
+	*nrows = cur->n;
+	return 0;
+}
+
+/* ---- Prometheus ---- */
+
+static void
+prom_label(struct strbuf *sb, const char *name, const char *value,
+	   bool *first)
+{
+	strbuf_puts(sb, *first ? "{" : ",");
+	*first = false;
+	strbuf_puts(sb, name);
+	strbuf_puts(sb, "=\"");
+	for (const char *p = value; *p; p++) {
+		if (*p == '\\')
+			strbuf_puts(sb, "\\\\");
+		else if (*p == '"')
+			strbuf_puts(sb, "\\\"");
+		else if (*p == '\n')
+			strbuf_puts(sb, "\\n");
+		else
+			strbuf_add(sb, p, 1);
+	}
+	strbuf_puts(sb, "\"");
+}
+
+static void
+prom_labels(struct strbuf *sb, const struct thr_row *r, bool k8s)
+{
+	bool first = true;
+
+	prom_label(sb, "cgroup", cg_display(r->group), &first);
+	if (k8s) {
+		if (r->k8s.qos[0])
+			prom_label(sb, "qos", r->k8s.qos, &first);
+		if (r->k8s.pod[0])
+			prom_label(sb, "pod", r->k8s.pod, &first);
+		if (r->k8s.container[0])
+			prom_label(sb, "container", r->k8s.container, &first);
+	}
+	strbuf_puts(sb, "}");
+}
+
+static int
+cmp_row_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct thr_row *const *)a)->group,
+		      (*(const struct thr_row *const *)b)->group);
+}
+
+enum prom_what { P_PERIODS, P_THROTTLED, P_SECONDS, P_LIMIT, P_RATIO };
+
+void
+thr_prom(const struct thr_row *rows, size_t n, bool windowed, bool k8s,
+	 struct strbuf *sb)
+{
+	static const struct {
+		const char *name, *type, *help;
+	} m[] = {
+		[P_PERIODS] = { "cpm_cpu_cfs_periods_total", "counter",
+				"Elapsed CFS enforcement periods of the cgroup." },
+		[P_THROTTLED] = { "cpm_cpu_cfs_throttled_periods_total", "counter",
+				  "CFS enforcement periods in which the cgroup was throttled." },
+		[P_SECONDS] = { "cpm_cpu_cfs_throttled_seconds_total", "counter",
+				"Total time the cgroup's runqueues were throttled, summed over CPUs." },
+		[P_LIMIT] = { "cpm_cpu_cfs_limit_cpus", "gauge",
+			      "CPU limit of the cgroup (CFS quota / period) in CPUs." },
+		[P_RATIO] = { "cpm_cpu_cfs_throttled_ratio", "gauge",
+			      "Throttled periods / periods over the last sampling window." },
+	};
+	const struct thr_row **v;
+
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (v == NULL) {
+		sb->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = &rows[i];
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_row_name);
+	for (size_t w = 0; w < ARRAY_SIZE(m); w++) {
+		bool any = false;
+
+		if (w == P_RATIO && !windowed)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			const struct thr_row *r = v[i];
+
+			if (w == P_LIMIT && r->limit < 0)
+				continue;
+			if (!any) {
+				strbuf_printf(sb, "# HELP %s %s\n# TYPE %s %s\n",
+					      m[w].name, m[w].help, m[w].name,
+					      m[w].type);
+				any = true;
+			}
+			strbuf_puts(sb, m[w].name);
+			prom_labels(sb, r, k8s);
+			switch (w) {
+			case P_PERIODS:
+				strbuf_printf(sb, " %llu\n",
+					      (unsigned long long)r->cum_periods);
+				break;
+			case P_THROTTLED:
+				strbuf_printf(sb, " %llu\n",
+					      (unsigned long long)r->cum_throttled);
+				break;
+			case P_SECONDS:
+				strbuf_printf(sb, " %.9f\n", r->cum_throttled_s);
+				break;
+			case P_LIMIT:
+				strbuf_printf(sb, " %.6g\n", r->limit);
+				break;
+			default:
+				strbuf_printf(sb, " %.6f\n", r->ratio);
+			}
+		}
+	}
+	free(v);
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * CFS throttling reports: snapshots of every group's cpu.stat counters,
+ * differences between two snapshots that survive counter resets and the
+ * kernel's 32-bit period counters wrapping, a snapshot file format for
+ * cron jobs, Kubernetes path recognition, and the Prometheus text format.
+ *
+ * Terminology:
+ *   sample   one group's counters and limit at one instant
+ *   snapshot the samples of every collected group at one instant
+ *   window   the time between two snapshots; rates (ratio of the window,
+ *            usage in CPUs) need one, cumulative counters do not
+ *   reset    a group whose counters restarted inside the window (it was
+ *            created or recreated, or its counters went backwards): its
+ *            window values are its counters since the restart
+ */
+#ifndef CPM_THROTTLE_H
+#define CPM_THROTTLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgroup.h"
+#include "util.h"
+
+struct thr_sample {
+	char *group;		/* canonical path, "" for the root */
+	uint64_t ino;		/* directory inode: tells a recreated group */
+	bool has_limit;		/* a finite quota on the group itself */
+	int64_t quota_us;	/* -1 unlimited */
+	uint64_t period_us;
+	bool has_bandwidth;	/* cpu.stat had nr_periods */
+	int64_t nr_periods;	/* as printed by the kernel (may be negative) */
+	int64_t nr_throttled;
+	uint64_t throttled_ns;
+	bool has_usage;
+	uint64_t usage_ns;
+};
+
+struct thr_snap {
+	uint64_t realtime_us;	/* wall clock when taken (for --since) */
+	uint64_t mono_us;	/* monotonic clock when taken */
+	int version;		/* cgroup version of the cpu hierarchy */
+	char hier[CG_PATH_MAX];	/* the cpu hierarchy's path */
+	struct thr_sample *v;	/* sorted by group */
+	size_t n, cap;
+};
+
+void thr_snap_init(struct thr_snap *s);
+void thr_snap_free(struct thr_snap *s);
+
+/*
+ * Which groups thr_collect() samples: below each of groups[] (every
+ * group, the named one included), or, with ngroups == 0, the whole
+ * hierarchy: every group when all is set, else only groups with a
+ * finite CPU quota of their own.
+ */
+struct thr_select {
+	const char *const *groups;
+	size_t ngroups;
+	bool all;
+};
+
+/*
+ * Take a snapshot of the cpu hierarchy.  Groups that vanish while being
+ * read are left out.  Returns 0, -ENOENT (a named group does not exist),
+ * -EBADMSG (a cgroup file the kernel would not write), -EINVAL (bad
+ * group path) or -errno, with a message in err.
+ */
+int thr_collect(const struct cg_hier *h, const struct thr_select *sel,
+		struct thr_snap *s, char *err, size_t errlen);
+
+/*
+ * Add to s the samples of old whose groups lie outside groups[] (neither
+ * one of them nor below one), so that a snapshot written by a run over
+ * some groups keeps what other runs recorded.  Returns 0 or -ENOMEM.
+ */
+int thr_snap_keep_outside(struct thr_snap *s, const struct thr_snap *old,
+			  const char *const *groups, size_t ngroups);
+
+/* The sample of group in s (sorted), or NULL. */
+const struct thr_sample *thr_snap_find(const struct thr_snap *s,
+				       const char *group);
+
+/*
+ * Snapshot file: a text format, "cpm-throttle-snapshot 1" first and an
+ * "end COUNT" line last, so that a truncated or foreign file is refused.
+ * thr_snap_format() appends it to sb; thr_snap_parse() reads text into
+ * s and returns 0 or -EBADMSG with the line number and reason in err.
+ */
+void thr_snap_format(const struct thr_snap *s, struct strbuf *sb);
+int thr_snap_parse(const char *text, struct thr_snap *s, char *err,
+		   size_t errlen);
+
+/* Kubernetes identity of a kubepods group, "" where unknown. */
+struct thr_k8s {
+	char qos[16];		/* Guaranteed, Burstable, BestEffort */
+	char pod[64];		/* pod UID with dashes */
+	char container[128];	/* container ID, runtime prefix removed */
+};
+
+/*
+ * Recognise the kubelet's cgroup layouts below a "kubepods" (cgroupfs
+ * driver: kubepods/burstable/pod<UID>/<ID>) or "kubepods.slice"
+ * component (systemd driver: kubepods.slice/kubepods-burstable.slice/
+ * kubepods-burstable-pod<UID_>.slice/cri-containerd-<ID>.scope).
+ * Returns true when group is at or below kubepods.
+ */
+bool thr_k8s_parse(const char *group, struct thr_k8s *k);
+
+/* One reported group. */
+struct thr_row {
+	const char *group;	/* points into the current snapshot */
+	uint64_t periods;	/* in the window, or cumulative */
+	uint64_t throttled;
+	double ratio;		/* throttled / periods; 0 without periods */
+	double throttled_s;
+	double limit;		/* CPUs; < 0 unlimited */
+	double usage;		/* CPUs over the window; < 0 unknown */
+	bool reset;		/* counters restarted inside the window */
+	bool pinned;		/* exclusive cpuset (set by the caller) */
+	/* cumulative counters, for Prometheus */
+	uint64_t cum_periods;
+	uint64_t cum_throttled;
+	double cum_throttled_s;
+	struct thr_k8s k8s;
+};
+
+/*
+ * Rows for every sample of cur.  old == NULL: cumulative counters (usage
+ * unknown).  Otherwise the difference from old over window_us of wall
+ * time (0: unknown, then usage is unknown too); 32-bit wrap-around of the
+ * period counters is undone, and a group that is new, recreated (another
+ * inode) or whose counters went backwards (by usage, throttled time, or a
+ * 32-bit period difference of 2^31 or more) counts as reset.  Rows come sorted by ratio, highest
+ * first, then by group.  Returns 0 or -ENOMEM.
+ */
+int thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
+	     uint64_t window_us, struct thr_row **rowsp, size_t *nrows);
+
+/*
+ * Append the Prometheus text exposition of rows to sb: the three
+ * counters (cumulative, as the kernel counts them), the limit gauge for
+ * limited groups and, when windowed, the ratio gauge.  Labels: cgroup,
+ * and qos/pod/container when k8s is set and known.  No timestamps.
+ */
+void thr_prom(const struct thr_row *rows, size_t n, bool windowed, bool k8s,
+	      struct strbuf *sb);
+
+#endif

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers for the cpm-alloc tests; source after tests/lib.sh.
+
+# gen_spec SOCKETS NODES_PER_SOCKET CORES_PER_NODE THREADS [MEM_KB [OFFLINE]]:
+# a machine description for tests/gen-sysfs.  CPUs are numbered like x86
+# (first threads of every core, then the second threads); one L3 per node;
+# core ids restart in each socket.  OFFLINE: CPU numbers (awk regex
+# alternatives, e.g. "28|29") that are offline.
+gen_spec() {
+	awk -v S="$1" -v N="$2" -v C="$3" -v T="$4" -v M="${5:-8388608}" \
+	    -v OFF="${6:-}" 'BEGIN {
+		nodes = S * N; cores = nodes * C
+		for (n = 0; n < nodes; n++) {
+			d = ""
+			for (m = 0; m < nodes; m++)
+				d = d (m ? "," : "") (m == n ? 10 : \
+				    (int(m / N) == int(n / N) ? 12 : 21))
+			printf "node %d mem_kb=%d distance=%s\n", n, M, d
+		}
+		for (t = 0; t < T; t++)
+			for (k = 0; k < cores; k++) {
+				node = int(k / C); s = int(node / N); cpu = t * cores + k
+				on = (OFF != "" && cpu ~ ("^(" OFF ")$")) ? " online=0" : ""
+				printf "cpu %d core=%d socket=%d node=%d l3=%d%s\n", \
+				    cpu, k % (N * C), s, node, node, on
+			}
+	}'
+}
+
+# gen_tree DIR: write the sysfs tree described on stdin into DIR.
+gen_tree() {
+	rm -rf "$1"
+	python3 "$CPM_TOP/tests/gen-sysfs" - "$1"
+}
+
+# expand: cpulists on stdin (one per line, commas) to one CPU per line.
+expand() {
+	tr ',' '\n' | awk -F- 'NF == 1 && $1 != "" { print $1 }
+		NF == 2 { for (i = $1; i <= $2; i++) print i }'
+}
+
+# to_list: CPU numbers on stdin (any order, one per line) to a cpulist.
+to_list() {
+	sort -n -u | awk 'NF {
+		if (started && $1 == last + 1) { last = $1; next }
+		if (started) printf "%s%s", sep, (first == last ? first : first "-" last)
+		if (started) sep = ","
+		first = last = $1; started = 1
+	} END {
+		if (started) printf "%s%s", sep, (first == last ? first : first "-" last)
+		print ""
+	}'
+}
+
+# count LIST: number of CPUs in a cpulist.
+count() { printf '%s\n' "$1" | expand | wc -l | tr -d ' '; }
+
+# minus A B: cpulist A without the CPUs of B.
+minus() {
+	{ printf '%s\n' "$1" | expand; printf '%s\n' "$2" | expand;
+	  printf '%s\n' "$2" | expand; } | sort -n | uniq -u | to_list
+}
+
+# inter A B: CPUs in both lists.
+inter() {
+	{ printf '%s\n' "$1" | expand | sort -n -u;
+	  printf '%s\n' "$2" | expand | sort -n -u; } | sort -n | uniq -d | to_list
+}
+
+# node_of SPECFILE CPU...: the NUMA nodes of those CPUs, as a list.
+nodes_of() {
+	_spec=$1
+	shift
+	printf '%s\n' "$@" | expand | awk -v spec="$_spec" '
+		BEGIN { while ((getline l < spec) > 0) {
+			split(l, f, " ")
+			if (f[1] == "cpu") { sub("node=", "", f[5]); node[f[2]] = f[5] }
+		} }
+		{ print node[$1] }' | to_list
+}
+
+# resign FILE: recompute a state file's checksum after a test edited it
+# (FNV-1a 64 over everything after the checksum line).
+resign() {
+	python3 - "$1" <<'PY'
+import sys
+p = sys.argv[1]
+data = open(p, "rb").read()
+first = data.index(b"\n") + 1
+second = data.index(b"\n", first) + 1
+body = data[second:]
+h = 0xcbf29ce484222325
+for b in body:
+    h ^= b
+    h = (h * 0x100000001b3) & 0xffffffffffffffff
+open(p, "wb").write(data[:first] + b"checksum fnv1a64:%016x\n" % h + body)
+PY
+}

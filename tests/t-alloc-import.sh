@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cpm-alloc import-kubelet: kubelet cpu_manager_state files.
+. "$(dirname "$0")/lib.sh"
+. "$CPM_TOP/tests/lib-alloc.sh"
+
+gen_spec 2 2 4 2 | gen_tree "$T_TMP/m32"
+export CPM_SYSROOT=$T_TMP/m32
+export CPM_STATE=$T_TMP/alloc.state
+K=$T_TMP/cpu_manager_state
+
+# kubelet_sum JSON-ENTRIES-RENDERING...: the kubelet's checksum, computed
+# here from the go-spew rendering written out by hand.
+kubelet_sum() {
+	python3 -c '
+import sys
+h = 0x811c9dc5
+for b in sys.argv[1].encode():
+    h ^= b
+    h = (h * 0x01000193) & 0xffffffff
+print(h)' "$1"
+}
+
+# A real file (kubernetes issue #103910): verified, nothing to import.
+printf '%s\n' '{"policyName":"static","defaultCpuSet":"0-31","checksum":3540042759}' >"$K"
+check "a real kubelet checkpoint verifies and imports nothing" 0 "" \
+	cpm-alloc import-kubelet "$K"
+
+sum=$(kubelet_sum '(*state.CPUManagerCheckpoint){PolicyName:(string)static DefaultCPUSet:(string)0,2-9,12-31 Entries:(map[string]map[string]string)map[6a4e-pod:map[app:1,11 init:10]] Checksum:(checksum.Checksum)0}')
+printf '{"policyName":"static","defaultCpuSet":"0,2-9,12-31","entries":{"6a4e-pod":{"init":"10","app":"1,11"}},"checksum":%s}' "$sum" >"$K"
+check "v2 entries become allocations named POD/CONTAINER" 0 "6a4e-pod/app 1,11
+6a4e-pod/init 10" cpm-alloc import-kubelet "$K"
+check "imported CPUs leave the shared pool" 0 "0,2-9,12-31" cpm-alloc shared
+check "an imported allocation shows its CPUs" 0 "1,11" cpm-alloc show 6a4e-pod/app
+cp "$CPM_STATE" "$T_TMP/s0"
+check "importing the same file again changes nothing" 0 "" cpm-alloc import-kubelet "$K"
+cmp -s "$CPM_STATE" "$T_TMP/s0" && ok "a repeated import leaves the state alone" ||
+	not_ok "a repeated import leaves the state alone"
+
+# Bad files: exit 2, state untouched.
+bad() {
+	_name=$1 _re=$2 _json=$3
+	printf '%s' "$_json" >"$K"
+	run cpm-alloc import-kubelet "$K"
+	if [ "$rc" = 2 ] && printf '%s' "$err" | grep -Eq "$_re" &&
+	    cmp -s "$CPM_STATE" "$T_TMP/s0"; then
+		ok "$_name"
+	else
+		not_ok "$_name" "$(show)"
+	fi
+}
+bad "a wrong checksum is refused" "checksum mismatch \(stored 12345, computed" \
+	'{"policyName":"static","defaultCpuSet":"0-31","checksum":12345}'
+bad "a none-policy checkpoint holds nothing to import" "'none' policy" \
+	'{"policyName":"none","defaultCpuSet":"","checksum":0}'
+bad "malformed JSON is refused" "not a kubelet CPU manager checkpoint: expected" \
+	'{"policyName":"static","defaultCpuSet":"0-31",'
+bad "trailing garbage is refused" "trailing data" \
+	'{"policyName":"static","defaultCpuSet":"0-31","checksum":0} x'
+bad "a checksum that is no 32-bit number is refused" "32-bit" \
+	'{"policyName":"static","defaultCpuSet":"0-31","checksum":4294967296}'
+bad "a bad cpulist is refused" "bad cpuset of 'p/c'" \
+	'{"policyName":"static","defaultCpuSet":"0","entries":{"p":{"c":"5-3"}},"checksum":0}'
+bad "an entry overlapping the default set is refused as the kubelet does" \
+	"entry 'p/c' cpuset \"3-4\" overlaps with default cpuset \"0-4\"" \
+	'{"policyName":"static","defaultCpuSet":"0-4","entries":{"p":{"c":"3-4"}},"checksum":0}'
+bad "CPUs the machine lacks are refused" "uses CPUs 40 , which are not online|uses CPUs 40, which are not online" \
+	'{"policyName":"static","defaultCpuSet":"0-3","entries":{"p":{"c":"40"}},"checksum":0}'
+bad "an invalid name is refused" "not a valid name" \
+	'{"policyName":"static","defaultCpuSet":"0","entries":{"p q":{"c":"5"}},"checksum":0}'
+bad "a file without policyName is refused" "policyName" '{"defaultCpuSet":"0"}'
+
+# v1 (flat container ids), checksum 0 means unchecked.
+printf '%s' '{"policyName":"static","defaultCpuSet":"0,6-31","entries":{"cdc2c5cc":"1-5"},"checksum":0}' >"$K"
+run cpm-alloc import-kubelet "$K"
+case $rc:$out in
+"3:") ok "a v1 entry clashing with existing allocations is refused" ;;
+*) not_ok "a v1 entry clashing with existing allocations is refused" "$(show)" ;;
+esac
+cpm-alloc init --force >/dev/null
+check "v1 entries are imported under their container id" 0 "cdc2c5cc 1-5" \
+	cpm-alloc import-kubelet "$K"
+printf '%s' '{"policyName":"static","defaultCpuSet":"0-30","entries":{"x":{"c":"31"}},"checksum":99}' >"$K"
+check "--no-verify imports despite the checksum" 0 "x/c 31" \
+	cpm-alloc import-kubelet "$K" --no-verify
+printf '%s' '{"policyName":"static","defaultCpuSet":"0-29","podEntries":{},"entries":{"y":{"c":"30"}},"checksum":7}' >"$K"
+check "fields of newer formats are skipped" 0 "y/c 30" cpm-alloc import-kubelet "$K"

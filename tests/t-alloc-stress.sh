@@ -1,0 +1,107 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cpm-alloc under concurrent callers and under SIGKILL at random instants.
+. "$(dirname "$0")/lib.sh"
+. "$CPM_TOP/tests/lib-alloc.sh"
+
+KILL=$CPM_TOP/tests/helpers/kill-after
+# 2 sockets x 2 nodes x 32 cores x 2 threads = 256 CPUs.
+gen_spec 2 2 32 2 | gen_tree "$T_TMP/m256"
+export CPM_SYSROOT=$T_TMP/m256
+export CPM_STATE=$T_TMP/alloc.state
+
+cpm-alloc init --reserved 0,128 >/dev/null
+i=0
+while [ $i -lt 50 ]; do
+	cpm-alloc take "job$i" 4 >"$T_TMP/out.$i" 2>"$T_TMP/err.$i" &
+	i=$((i + 1))
+done
+wait
+fails=0
+i=0
+while [ $i -lt 50 ]; do
+	[ "$(count "$(cat "$T_TMP/out.$i")")" = 4 ] && [ ! -s "$T_TMP/err.$i" ] ||
+		fails=$((fails + 1))
+	i=$((i + 1))
+done
+assert "50 concurrent takes all succeed with 4 CPUs" "$fails" 0
+cat "$T_TMP"/out.* | expand | sort -n >"$T_TMP/all"
+assert "50 concurrent takes get disjoint CPUs" "$(wc -l <"$T_TMP/all" | tr -d ' ') $(sort -n -u "$T_TMP/all" | wc -l | tr -d ' ')" "200 200"
+assert "no concurrent take got a reserved CPU" "$(grep -cx '0\|128' "$T_TMP/all")" 0
+run cpm-alloc list
+printf '%s' "$out" | awk 'NR > 1 { print $4 }' | expand | sort -n >"$T_TMP/recorded"
+if cmp -s "$T_TMP/all" "$T_TMP/recorded" &&
+    [ "$(printf '%s' "$out" | awk 'NR > 1' | wc -l | tr -d ' ')" = 50 ]; then
+	ok "the state records exactly what the concurrent takes printed"
+else
+	not_ok "the state records exactly what the concurrent takes printed" "$(show)"
+fi
+i=0
+ok_each=0
+while [ $i -lt 50 ]; do
+	[ "$(cpm-alloc show "job$i")" = "$(cat "$T_TMP/out.$i")" ] && ok_each=$((ok_each + 1))
+	i=$((i + 1))
+done
+assert "every name shows the CPUs its take printed" "$ok_each" 50
+i=0
+while [ $i -lt 50 ]; do
+	cpm-alloc release "job$i" &
+	i=$((i + 1))
+done
+wait
+check "50 concurrent releases leave an empty state" 0 "NAME MODE COUNT CPUS NODES MEMORY OWNER" cpm-alloc list
+
+# SIGKILL at random instants while taking and releasing.
+if [ ! -x "$KILL" ]; then
+	skip "a killed writer leaves the old or the new state" "tests/helpers/kill-after not built"
+	exit 0
+fi
+gen_spec 1 2 4 2 | gen_tree "$T_TMP/m16"
+export CPM_SYSROOT=$T_TMP/m16
+cpm-alloc init --force >/dev/null
+iter=0 bad=0 killed=0 finished=0 names=0
+while [ $iter -lt 200 ]; do
+	cp "$CPM_STATE" "$T_TMP/old"
+	cpm-alloc list >"$T_TMP/old.list"
+	if [ $((iter % 3)) = 2 ] && [ $names -gt 0 ]; then
+		victim=$(awk 'NR == 2 { print $1 }' "$T_TMP/old.list")
+		op="release $victim"
+	else
+		op="take k$iter 1"
+	fi
+	# shellcheck disable=SC2086
+	if "$KILL" 20000 cpm-alloc $op; then
+		killed=$((killed + 1))
+	else
+		finished=$((finished + 1))
+	fi
+	if ! cpm-alloc list >"$T_TMP/new.list" 2>"$T_TMP/new.err"; then
+		bad=$((bad + 1))
+		not_ok "iteration $iter: the state does not load after 'cpm-alloc $op'" \
+			"$(cat "$T_TMP/new.err")"
+		cp "$T_TMP/old" "$CPM_STATE"
+	elif cmp -s "$T_TMP/old" "$CPM_STATE"; then
+		:	# the old state
+	else
+		# The new state: exactly the one change.
+		case $op in
+		take*)	want=$(awk 'NR > 1' "$T_TMP/old.list"; echo "k$iter") ;;
+		*)	want=$(awk -v v="$victim" 'NR > 1 && $1 != v' "$T_TMP/old.list") ;;
+		esac
+		got=$(awk 'NR > 1 { print $1 }' "$T_TMP/new.list")
+		if [ "$(printf '%s\n' "$want" | awk '{ print $1 }' | sort)" != "$(printf '%s\n' "$got" | sort)" ]; then
+			bad=$((bad + 1))
+			not_ok "iteration $iter: 'cpm-alloc $op' left a state that is neither old nor new" \
+				"$(cat "$T_TMP/new.list")"
+		fi
+	fi
+	names=$(($(wc -l <"$T_TMP/new.list") - 1))
+	# Keep the machine from filling up.
+	[ $names -ge 12 ] && cpm-alloc init --force >/dev/null && names=0
+	iter=$((iter + 1))
+done
+assert "200 writers killed at random instants always leave the old or the new state" "$bad" 0
+[ $killed -gt 0 ] && ok "some writers were killed ($killed killed, $finished finished)" ||
+	not_ok "some writers were killed ($killed killed, $finished finished)"
+check "no temporary files are left after the next write" 0 "" \
+	sh -c 'cpm-alloc take last 1 >/dev/null && ls -A "$(dirname "$CPM_STATE")" | grep "\.tmp\."; exit 0'

@@ -1,0 +1,244 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cpm-alloc: pools, modes, take/release/resize, idempotence, bad input.
+. "$(dirname "$0")/lib.sh"
+. "$CPM_TOP/tests/lib-alloc.sh"
+
+# 2 sockets x 2 nodes x 4 cores x 2 threads = 32 CPUs, 8 GiB per node.
+SPEC=$T_TMP/m32.spec
+gen_spec 2 2 4 2 >"$SPEC"
+gen_tree "$T_TMP/m32" <"$SPEC"
+export CPM_SYSROOT=$T_TMP/m32
+S=$T_TMP/state/sub/alloc.state
+export CPM_STATE=$S
+ALL=0-31
+
+check "take on a fresh machine creates the state directory" 0 "" \
+	sh -c 'cpm-alloc take first 2 >/dev/null && test -f "$CPM_STATE" && test -f "$CPM_STATE.lock"'
+rm -rf "$T_TMP/state"
+
+check "init --reserved records the list" 0 "0,16" cpm-alloc init --reserved 0,16
+check "reserved prints the reserved CPUs" 0 "0,16" cpm-alloc reserved
+check "shared holds every online CPU, reserved included" 0 "$ALL" cpm-alloc shared
+check "init again with the same settings is a no-op" 0 "0,16" cpm-alloc init --reserved 0,16
+cp "$S" "$T_TMP/s0"
+check_fail "init with other settings needs --force" 3 "already exists.*--force" \
+	cpm-alloc init --reserved 1
+cmp -s "$S" "$T_TMP/s0" && ok "a refused init leaves the state alone" ||
+	not_ok "a refused init leaves the state alone"
+
+run cpm-alloc take a 4
+A=${out%
+}
+assert "take prints exactly 4 CPUs" "$rc $(count "$A")" "0 4"
+assert "take avoids reserved CPUs" "$(inter "$A" 0,16)" ""
+check "shared loses an exclusive allocation" 0 "$(minus $ALL "$A")" cpm-alloc shared
+
+run cpm-alloc take b 2 --share
+B=${out%
+}
+assert "a share allocation gets CPUs of its own" "$rc $(count "$B") $(inter "$A,0,16" "$B")" "0 2 "
+check "share CPUs stay in the shared pool" 0 "$(minus $ALL "$A")" cpm-alloc shared
+
+run cpm-alloc take c 8
+C=${out%
+}
+assert "nobody else gets share CPUs" "$rc $(inter "$C" "$A,$B,0,16")" "0 "
+
+check "mode share->exclusive takes the CPUs out of the shared pool" 0 \
+	"$(minus $ALL "$A,$B,$C")" sh -c 'cpm-alloc mode b exclusive && cpm-alloc shared'
+check "mode exclusive->share gives them back" 0 "$(minus $ALL "$A,$C")" \
+	sh -c 'cpm-alloc mode b share && cpm-alloc shared'
+check "mode exclusive->share works on any allocation" 0 "$(minus $ALL "$C")" \
+	sh -c 'cpm-alloc mode a share && cpm-alloc shared'
+cpm-alloc mode a exclusive
+
+check "take is idempotent" 0 "$A" cpm-alloc take a 4
+cp "$S" "$T_TMP/s1"
+check_fail "take with another count points to resize" 2 "resize a 5" \
+	cpm-alloc take a 5
+cmp -s "$S" "$T_TMP/s1" && ok "a refused take leaves the state alone" ||
+	not_ok "a refused take leaves the state alone"
+check "take NAME 0 prints an empty line" 0 "" cpm-alloc take zero 0
+run cpm-alloc take zero 0
+assert "take NAME 0 prints exactly a newline" "$rc:$out" "0:
+"
+check "show prints an allocation" 0 "$C" cpm-alloc show c
+check "show --nodes prints its NUMA nodes" 0 "$(nodes_of "$SPEC" "$C")" \
+	cpm-alloc show c --nodes
+
+cp "$S" "$T_TMP/s1"
+run cpm-alloc take d 2 --dry-run
+D=${out%
+}
+cmp -s "$S" "$T_TMP/s1" && [ "$rc" = 0 ] && [ "$(count "$D")" = 2 ] &&
+	ok "take --dry-run prints CPUs but saves nothing" ||
+	not_ok "take --dry-run prints CPUs but saves nothing" "$(show)"
+
+FROM=$(minus $ALL "$A,$B,$C,0,16" | expand | tail -3 | to_list)
+run cpm-alloc take f 2 --from "$FROM"
+F=${out%
+}
+assert "take --from chooses among those CPUs" "$rc $(count "$F") $(minus "$F" "$FROM")" "0 2 "
+check_fail "take --full-cores refuses an odd count" 3 "SMT Alignment Error" \
+	cpm-alloc take odd 3 --full-cores
+check_fail "take refuses more CPUs than are free" 3 "not enough" \
+	cpm-alloc take huge 30
+
+# resize keeps what NAME has.
+run cpm-alloc resize a 6
+A6=${out%
+}
+assert "resize grows and keeps the CPUs" "$rc $(count "$A6") $(minus "$A" "$A6")" "0 6 "
+assert "resize grows into free CPUs only" "$(inter "$A6" "$B,$C,$F,0,16")" ""
+check "show reflects a resize" 0 "$A6" cpm-alloc show a
+run cpm-alloc resize a 3
+A3=${out%
+}
+assert "resize shrinks to a subset" "$rc $(count "$A3") $(minus "$A3" "$A6")" "0 3 "
+check "take after resize is idempotent with the new count" 0 "$A3" cpm-alloc take a 3
+check "release gives the CPUs back" 0 "$(minus $ALL "$C,$F")" \
+	sh -c 'cpm-alloc release a zero && cpm-alloc shared'
+run cpm-alloc list
+assert "list shows the remaining allocations" \
+	"$(printf '%s' "$out" | awk 'NR > 1 { print $1 }' | sort | tr '\n' ' ')" "b c f "
+run cpm-alloc list --json
+case $out in
+'{"reserved":"0,16","strict_reserved":false,'*'"name":"c","mode":"exclusive","count":8,"cpus":"'"$C"'"'*) ok "list --json describes the entries" ;;
+*) not_ok "list --json describes the entries" "$(show)" ;;
+esac
+
+# Strict reservation.
+check "init --force --strict-reserved starts over" 0 "0,16" \
+	cpm-alloc init --force --reserved 0,16 --strict-reserved
+check "strict reserved CPUs leave the shared pool" 0 "1-15,17-31" cpm-alloc shared
+check "init --force dropped every allocation" 0 "NAME MODE COUNT CPUS NODES MEMORY OWNER" cpm-alloc list
+
+# Every kind of bad input: exit 2, and the state stays byte-identical.
+cpm-alloc take keep 2 >/dev/null
+cp "$S" "$T_TMP/before"
+bad() {
+	_name=$1
+	shift
+	run "$@"
+	if [ "$rc" = 2 ] && [ -z "$out" ] && [ -n "$err" ] && cmp -s "$S" "$T_TMP/before"; then
+		ok "$_name"
+	else
+		not_ok "$_name" "command: $*" "$(show)"
+	fi
+}
+bad "take without arguments is a usage error" cpm-alloc take
+bad "take without a count is a usage error" cpm-alloc take x
+bad "take refuses a count that is not a number" cpm-alloc take x two
+bad "take refuses a negative count" cpm-alloc take x -1
+bad "take refuses a count with junk" cpm-alloc take x 2x
+bad "take refuses a name with a space" cpm-alloc take "a b" 2
+bad "take refuses a name with a semicolon" cpm-alloc take "a;b" 2
+bad "take refuses an empty name" cpm-alloc take "" 2
+bad "take refuses an overlong name" cpm-alloc take "$(printf '%0300d' 0)" 2
+bad "take refuses an unknown policy" cpm-alloc take x 2 --numa-policy strict
+bad "take refuses a bad memory size" cpm-alloc take x 2 --mem 12Q
+bad "take refuses a bad owner kind" cpm-alloc take x 2 --owner foo:1
+bad "take refuses pid 0 as owner" cpm-alloc take x 2 --owner pid:0
+bad "take refuses a dead owner" cpm-alloc take x 2 --owner pid:999999999
+bad "take refuses a missing cgroup owner" cpm-alloc take x 2 --owner cgroup:no/such --cgroup-root "$T_TMP"
+bad "take refuses .. in a cgroup owner" cpm-alloc take x 2 --owner cgroup:../etc --cgroup-root "$T_TMP"
+bad "take refuses a reversed --from range" cpm-alloc take x 2 --from 3-1
+bad "take refuses --from CPUs the machine lacks" cpm-alloc take x 2 --from 30-40
+bad "take refuses a NUMA node the machine lacks" cpm-alloc take x 2 --prefer-nodes 7
+bad "take refuses --distribute=0" cpm-alloc take x 2 --distribute=0
+bad "take refuses --prefer-nodes with --numa-policy" cpm-alloc take x 2 --prefer-nodes 0 --numa-policy restricted
+bad "take refuses --align-socket with single-numa-node" cpm-alloc take x 2 --align-socket --numa-policy single-numa-node
+bad "take refuses an option of another command" cpm-alloc take x 2 --json
+bad "take refuses an extra argument" cpm-alloc take x 2 3
+bad "an unknown option is a usage error" cpm-alloc take x 2 --bogus
+bad "a missing option argument is a usage error" cpm-alloc take x 2 --mem
+bad "an unknown command is a usage error" cpm-alloc frobnicate
+bad "no command is a usage error" cpm-alloc
+bad "release of an unknown name changes nothing" cpm-alloc release keep nosuch
+bad "release refuses a bad name" cpm-alloc release 'x*'
+bad "release needs a name" cpm-alloc release
+bad "resize of an unknown name" cpm-alloc resize nosuch 2
+bad "resize refuses a bad count" cpm-alloc resize keep 2.5
+bad "mode refuses an unknown mode" cpm-alloc mode keep shared
+bad "mode of an unknown name" cpm-alloc mode nosuch share
+bad "show of an unknown name" cpm-alloc show nosuch
+bad "list takes no arguments" cpm-alloc list x
+bad "shared takes no arguments" cpm-alloc shared x
+bad "hints refuses a bad count" cpm-alloc hints x
+bad "hints refuses a bad size" cpm-alloc hints 2 --mem lots
+bad "check takes no arguments" cpm-alloc check x
+bad "reconcile takes no arguments" cpm-alloc reconcile x
+bad "import-kubelet of a missing file" cpm-alloc import-kubelet "$T_TMP/none"
+bad "init refuses CPUs the machine lacks" cpm-alloc init --force --reserved 99
+bad "init refuses a reversed range" cpm-alloc init --force --reserved 3-1
+bad "init refuses a bad count" cpm-alloc init --force --reserve x
+bad "init refuses --reserved with --reserve" cpm-alloc init --force --reserved 1 --reserve 2
+bad "init refuses incompatible options" cpm-alloc init --force --full-cores --spread-cores
+bad "--state needs a name" cpm-alloc --state "" list
+check "help goes to stdout" 0 "Usage: cpm-alloc [--state FILE] [--sysroot DIR] COMMAND [ARGS] [OPTIONS]" \
+	sh -c 'cpm-alloc --help | head -1'
+check "version" 0 "cpm-alloc $(sed -n 's/^VERSION *= *//p' "$CPM_TOP/Makefile")" cpm-alloc -V
+
+# The state file refuses damage, truncation, other versions, other machines.
+cpm-alloc take other 4 >/dev/null
+cp "$S" "$T_TMP/good"
+refused() {
+	_name=$1 _re=$2
+	shift 2
+	_oifs=$IFS
+	IFS=';'
+	for _cmd in ${REFUSED_CMDS:-take y 2;release other;list;shared;check;resize other 2}; do
+		IFS=$_oifs
+		# shellcheck disable=SC2086
+		run cpm-alloc $_cmd
+		if [ "$rc" != 2 ] || ! printf '%s' "$err" | grep -Eq "$_re" ||
+		    ! cmp -s "$S" "$T_TMP/bad"; then
+			not_ok "$_name" "command: cpm-alloc $_cmd" "$(show)"
+			IFS=$_oifs
+			return
+		fi
+	done
+	IFS=$_oifs
+	ok "$_name"
+}
+sed 's/^entry other n=4/entry other n=3/' "$T_TMP/good" >"$T_TMP/bad"
+cp "$T_TMP/bad" "$S"
+refused "a damaged state is refused and left alone" "damaged \(line 2: checksum mismatch"
+head -c -7 "$T_TMP/good" >"$T_TMP/bad"
+cp "$T_TMP/bad" "$S"
+refused "a truncated state is refused and left alone" "damaged"
+sed '1s/.*/cpm-alloc-state 9/' "$T_TMP/good" >"$T_TMP/bad"
+cp "$T_TMP/bad" "$S"
+refused "a state of an unknown version is refused" "unknown state version '9'"
+printf 'hello\n' >"$T_TMP/bad"
+cp "$T_TMP/bad" "$S"
+refused "a file that is no state is refused" "not a cpm-alloc state file"
+: >"$T_TMP/bad"
+cp "$T_TMP/bad" "$S"
+refused "an empty state file is refused" "empty"
+# Same CPU numbers, another layout: 1 socket, 1 node, 16 cores x 2.
+gen_spec 1 1 16 2 | gen_tree "$T_TMP/other"
+cp "$T_TMP/good" "$S"
+cp "$T_TMP/good" "$T_TMP/bad"
+REFUSED_CMDS='take y 2;release other;list;shared;resize other 2;show other' \
+	CPM_SYSROOT=$T_TMP/other refused "a state of another machine is refused" "another machine"
+CPM_SYSROOT=$T_TMP/other run cpm-alloc check
+case $rc:$out in
+3:*"error: the state was made for another machine"*) ok "check explains a foreign state" ;;
+*) not_ok "check explains a foreign state" "$(show)" ;;
+esac
+cmp -s "$S" "$T_TMP/good" && ok "check leaves a foreign state alone" ||
+	not_ok "check leaves a foreign state alone"
+check "init --force replaces a state of another machine" 0 "" \
+	env CPM_SYSROOT="$T_TMP/other" cpm-alloc init --force
+
+# Commands on a state that does not exist yet.
+export CPM_STATE=$T_TMP/none/alloc.state
+check "shared without a state is every online CPU" 0 "$ALL" \
+	env CPM_SYSROOT="$T_TMP/m32" cpm-alloc shared
+check "check without a state finds nothing" 0 "" \
+	env CPM_SYSROOT="$T_TMP/m32" cpm-alloc check
+check_fail "release without a state names the missing allocation" 2 \
+	"no allocation named 'x'" env CPM_SYSROOT="$T_TMP/m32" cpm-alloc release x
+assert "a failed release creates no state directory" "$(ls "$T_TMP/none" 2>&1 >/dev/null | wc -l | tr -d ' ')" 1

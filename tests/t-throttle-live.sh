@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cpm-throttle against the running kernel: a busy loop in a group with a
+# 10ms/100ms quota is throttled, and cpm-throttle must report exactly what
+# the kernel's cpu.stat says (read here independently).  Needs root and a
+# cgroup v1 cpu hierarchy (or v2 with the cpu controller).  No timing is
+# asserted: the test waits for counters, then stops the busy loop so that
+# they hold still while it compares.
+. "$(dirname "$0")/lib.sh"
+
+SPIN=$CPM_TOP/tests/helpers/spin
+G=cpm-test-$$
+if ! is_root; then
+	skip "live throttling" "needs root"
+	exit 0
+fi
+if [ ! -x "$SPIN" ]; then
+	skip "live throttling" "build tests/helpers/spin first"
+	exit 0
+fi
+
+CPUDIR= ACCTDIR= SETDIR=
+if [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
+	V=1
+	CPUDIR=/sys/fs/cgroup/cpu/$G
+	# cpuacct may be co-mounted with cpu (then it is the same directory).
+	if [ -d /sys/fs/cgroup/cpuacct ] &&
+	    [ "$(stat -L -c %d /sys/fs/cgroup/cpuacct)" != "$(stat -L -c %d /sys/fs/cgroup/cpu)" ]; then
+		ACCTDIR=/sys/fs/cgroup/cpuacct/$G
+	fi
+	[ -f /sys/fs/cgroup/cpuset/cpuset.cpus ] && SETDIR=/sys/fs/cgroup/cpuset/$G
+elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+	V=2
+	CPUDIR=/sys/fs/cgroup/$G
+else
+	skip "live throttling" "no cgroup v1 cpu hierarchy and no v2 cpu controller"
+	exit 0
+fi
+
+spin_pid=
+cleanup() {
+	[ -n "$spin_pid" ] && kill -9 "$spin_pid" 2>/dev/null && wait "$spin_pid" 2>/dev/null
+	for d in "$SETDIR" "$ACCTDIR" "$CPUDIR"; do
+		[ -n "$d" ] && [ -d "$d" ] || continue
+		i=0
+		while ! rmdir "$d" 2>/dev/null && [ $i -lt 50 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+	done
+}
+at_exit cleanup
+
+mkdir "$CPUDIR" || { not_ok "create $CPUDIR"; exit 1; }
+[ -n "$ACCTDIR" ] && mkdir "$ACCTDIR"
+if [ $V = 1 ]; then
+	echo 100000 >"$CPUDIR/cpu.cfs_period_us"
+	echo 10000 >"$CPUDIR/cpu.cfs_quota_us"
+else
+	echo "10000 100000" >"$CPUDIR/cpu.max"
+fi
+
+"$SPIN" 120 &
+spin_pid=$!
+echo "$spin_pid" >"$CPUDIR/cgroup.procs"
+[ -n "$ACCTDIR" ] && echo "$spin_pid" >"$ACCTDIR/cgroup.procs"
+
+stat_of() { awk -v k="$1" '$1 == k { print $2 }' "$CPUDIR/cpu.stat"; }
+
+# wait_throttled N: until nr_throttled reaches N (at most ~60s).
+wait_throttled() {
+	i=0
+	while [ "$(stat_of nr_throttled)" -lt "$1" ] && [ $i -lt 600 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+}
+
+# hold: stop the busy loop and wait until cpu.stat stops moving.
+hold() {
+	kill -STOP "$spin_pid"
+	prev= i=0
+	while [ $i -lt 100 ]; do
+		cur=$(cat "$CPUDIR/cpu.stat")
+		[ "$cur" = "$prev" ] && break
+		prev=$cur
+		sleep 0.3; i=$((i + 1))
+	done
+}
+
+wait_throttled 20
+hold
+P1=$(stat_of nr_periods) T1=$(stat_of nr_throttled)
+want_ratio=$(awk -v p="$P1" -v t="$T1" 'BEGIN { printf "%.3f", t / p }')
+
+run cpm-throttle "$G" -o tsv
+got=$(printf '%s' "$out" | awk -F'\t' -v g="$G" '$1 == g { print $2, $3, $4, $6 }')
+assert "the reported counters are cpu.stat's" "$rc:$got" "0:$P1 $T1 $want_ratio 0.1"
+if awk -v r="$want_ratio" 'BEGIN { exit !(r > 0.5) }'; then
+	ok "a busy loop under a 10% quota is throttled in most periods"
+else
+	not_ok "a busy loop under a 10% quota is throttled in most periods" "ratio $want_ratio"
+fi
+
+run cpm-throttle -o names
+assert "the default walk finds the limited group" \
+    "$rc:$(printf '%s' "$out" | grep -cx "$G")" "0:1"
+
+run cpm-throttle "$G" --fail-above 0.1 -o names
+assert "--fail-above exits 3 for the throttled group" "$rc:$out" "3:$G
+"
+
+if command -v promtool >/dev/null; then
+	run cpm-throttle "$G" -o prom
+	if printf '%s' "$out" | promtool check metrics >"$T_TMP/promtool.out" 2>&1 &&
+	    printf '%s' "$out" | grep -qx "cpm_cpu_cfs_throttled_periods_total{cgroup=\"$G\"} $T1"; then
+		ok "live -o prom passes promtool check metrics"
+	else
+		not_ok "live -o prom passes promtool check metrics" "$(cat "$T_TMP/promtool.out")" "$out"
+	fi
+else
+	skip "live -o prom passes promtool check metrics" "promtool not installed"
+fi
+
+# --since twice: cumulative, then exactly what happened in between.
+SNAP=$T_TMP/throttle.snap
+run cpm-throttle "$G" --since "$SNAP" -o tsv
+got=$(printf '%s' "$out" | awk -F'\t' -v g="$G" '$1 == g { print $2, $3 }')
+assert "the first --since run is cumulative" "$rc:$got" "0:$P1 $T1"
+kill -CONT "$spin_pid"
+wait_throttled $((T1 + 5))
+hold
+P2=$(stat_of nr_periods) T2=$(stat_of nr_throttled)
+run cpm-throttle "$G" --since "$SNAP" -o tsv
+got=$(printf '%s' "$out" | awk -F'\t' -v g="$G" '$1 == g { print $2, $3, ($7 != "-") }')
+assert "the second --since run reports the difference" "$rc:$got" \
+    "0:$((P2 - P1)) $((T2 - T1)) 1"
+
+# --interval while it runs: windowed counters and a usage.
+kill -CONT "$spin_pid"
+run cpm-throttle "$G" --interval 300ms -o json
+if [ "$rc" = 0 ] && printf '%s' "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+g = d["groups"][0]
+assert d["window_s"] > 0 and g["usage"] is not None and g["usage"] >= 0
+assert g["throttled"] <= g["periods"]
+'; then ok "--interval reports a window with a usage"
+else not_ok "--interval reports a window with a usage" "$(show)"; fi
+
+# Pinned but throttled: an exclusive cpuset with the same name.
+if [ -n "$SETDIR" ] && mkdir "$SETDIR" 2>/dev/null &&
+    cp /sys/fs/cgroup/cpuset/cpuset.mems "$SETDIR/cpuset.mems" 2>/dev/null &&
+    echo "$(cut -d, -f1 /sys/fs/cgroup/cpuset/cpuset.effective_cpus | cut -d- -f2)" \
+	>"$SETDIR/cpuset.cpus" 2>/dev/null &&
+    echo 1 >"$SETDIR/cpuset.cpu_exclusive" 2>/dev/null; then
+	run cpm-throttle "$G" -o json
+	# An exclusive cpuset keeps siblings off its CPU: drop it at once.
+	rmdir "$SETDIR"
+	if printf '%s' "$err" | grep -q "warning: '$G' has exclusive CPUs" &&
+	    printf '%s' "$out" | grep -q '"pinned_throttled":true'; then
+		ok "a throttled group with an exclusive cpuset is flagged"
+	else
+		not_ok "a throttled group with an exclusive cpuset is flagged" "$(show)"
+	fi
+else
+	skip "a throttled group with an exclusive cpuset is flagged" "cannot make an exclusive cpuset here"
+fi

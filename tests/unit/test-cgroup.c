@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The cgroup layer on directory trees (v1 and v2) made here, and, when
+ * running as root on a machine with a v1 cpu hierarchy, on the kernel.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "cgroup.h"
+#include "throttle.h"
+#include "util.h"
+#include "unit.h"
+
+static char tmpdir[] = "/tmp/cpm-unit-cgroup.XXXXXX";
+
+static void
+put(const char *dir, const char *file, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void
+test_paths(void)
+{
+	char out[CG_PATH_MAX], err[256];
+
+	CHECK("path check keeps a plain path",
+	      cg_path_check("kubepods/burstable", out, sizeof(out), err, sizeof(err)) == 0 &&
+	      strcmp(out, "kubepods/burstable") == 0);
+	CHECK("path check collapses slashes and drops a leading one",
+	      cg_path_check("//a///b/", out, sizeof(out), err, sizeof(err)) == 0 &&
+	      strcmp(out, "a/b") == 0);
+	CHECK("path check maps / and . to the root",
+	      cg_path_check("/", out, sizeof(out), NULL, 0) == 0 && out[0] == '\0' &&
+	      cg_path_check(".", out, sizeof(out), NULL, 0) == 0 && out[0] == '\0');
+	CHECK("path check refuses ..",
+	      cg_path_check("a/../../etc", out, sizeof(out), err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "'..'") != NULL);
+	CHECK("path check refuses a lone ..",
+	      cg_path_check("..", out, sizeof(out), NULL, 0) == -EINVAL);
+	CHECK("path check refuses . inside a path",
+	      cg_path_check("a/./b", out, sizeof(out), NULL, 0) == -EINVAL);
+	CHECK("path check refuses a newline",
+	      cg_path_check("a\nb", out, sizeof(out), NULL, 0) == -EINVAL);
+	CHECK("path check allows dots inside names",
+	      cg_path_check("a..b/.c", out, sizeof(out), NULL, 0) == 0);
+}
+
+static void
+test_v1_tree(void)
+{
+	struct cg_hier h;
+	struct cg_cpu_limit lim;
+	struct cg_cpu_stat st;
+	char dir[4096], err[512], buf[256], path[4200];
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/v1", tmpdir);
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/cpu", dir);
+	mkdir(path, 0755);
+	put(path, "cpu.cfs_quota_us", "-1\n");
+	put(path, "cpu.cfs_period_us", "100000\n");
+	snprintf(path, sizeof(path), "%s/cpuset", dir);
+	mkdir(path, 0755);
+	put(path, "cpuset.cpus", "0-3\n");
+	put(path, "cpuset.mems", "0\n");
+	snprintf(path, sizeof(path), "%s/cpuacct", dir);
+	symlink("cpu", path);
+
+	r = cg_open(&h, dir, err, sizeof(err));
+	CHECK("a v1 tree opens", r == 0 && h.version == 1 && !h.live);
+	if (r != 0)
+		return;
+	CHECK("a cpuacct symlink to cpu is a co-mount",
+	      cg_same_hier(&h, CG_CPU, CG_CPUACCT) && !cg_has(&h, CG_MEMORY));
+	r = cg_create(&h, CG_CPU, "a/b", err, sizeof(err));
+	CHECK("create makes parents in a v1 tree", r == 0 && cg_exists(&h, CG_CPU, "a") &&
+	      cg_exists(&h, CG_CPU, "a/b"));
+	CHECK("a created v1 group has the kernel's defaults",
+	      cg_read(&h, CG_CPU, "a/b", "cpu.cfs_quota_us", buf, sizeof(buf), NULL, 0) == 2 &&
+	      strcmp(buf, "-1") == 0);
+	r = cg_write(&h, CG_CPU, "a/b", "cpu.cfs_quota_us", "50000", err, sizeof(err));
+	CHECK("write replaces a value", r == 0 &&
+	      cg_cpu_limit_read(&h, "a/b", -1, &lim, NULL, 0) == 0 &&
+	      lim.quota_us == 50000 && lim.period_us == 100000 && lim.shares == 1024);
+	r = cg_write(&h, CG_CPU, "a/b", "cpu.nonexistent", "1", err, sizeof(err));
+	CHECK("write refuses a missing file, naming it", r == -ENOENT &&
+	      strstr(err, "cpu.nonexistent of a/b") != NULL);
+	r = cg_write(&h, CG_CPU, "a/../..", "cpu.cfs_quota_us", "1", err, sizeof(err));
+	CHECK("write refuses ..", r == -EINVAL);
+	r = cg_create(&h, CG_CPUSET, "p/q", err, sizeof(err));
+	CHECK("a new v1 cpuset gets its parent's cpus and mems", r == 0 &&
+	      cg_read(&h, CG_CPUSET, "p/q", "cpuset.cpus", buf, sizeof(buf), NULL, 0) > 0 &&
+	      strcmp(buf, "0-3") == 0);
+	CHECK("a v1 cpuset is not exclusive by default", !cg_cpuset_exclusive(&h, "p/q"));
+	cg_write(&h, CG_CPUSET, "p/q", "cpuset.cpu_exclusive", "1", NULL, 0);
+	CHECK("cpu_exclusive=1 makes it exclusive", cg_cpuset_exclusive(&h, "p/q"));
+
+	/* A symlink inside the hierarchy pointing out of it. */
+	snprintf(path, sizeof(path), "%s/cpu/a/escape", dir);
+	symlink(tmpdir, path);
+	r = cg_read(&h, CG_CPU, "a/escape/v1/cpu", "cpu.cfs_period_us", buf,
+		    sizeof(buf), err, sizeof(err));
+	CHECK("a symlink inside the hierarchy is refused", r == -EINVAL &&
+	      strstr(err, "symbolic link") != NULL);
+	r = cg_create(&h, CG_CPU, "a/escape/x", err, sizeof(err));
+	CHECK("create does not follow a symlink", r == -EINVAL);
+
+	put(dir, "cpu/a/b/cpu.stat", "nr_periods -2147483647\nnr_throttled 7\nthrottled_time 900\n");
+	put(dir, "cpu/a/b/cpuacct.usage", "123456\n");
+	r = cg_cpu_stat_read(&h, "a/b", -1, &st, err, sizeof(err));
+	CHECK("cpu.stat reads wrapped counters as printed", r == 0 && st.has_bandwidth &&
+	      st.nr_periods == -2147483647 && st.nr_throttled == 7 &&
+	      st.throttled_ns == 900 && st.has_usage && st.usage_ns == 123456);
+	put(dir, "cpu/a/b/cpu.stat", "nr_periods x\n");
+	r = cg_cpu_stat_read(&h, "a/b", -1, &st, err, sizeof(err));
+	CHECK("a malformed cpu.stat is -EBADMSG", r == -EBADMSG);
+
+	put(dir, "cpu/a/b/cgroup.procs", "");
+	r = cg_attach(&h, CG_CPU, "a/b", 4242, err, sizeof(err));
+	CHECK("attach writes cgroup.procs",
+	      r == 0 && cg_read(&h, CG_CPU, "a/b", "cgroup.procs", buf, sizeof(buf), NULL, 0) > 0 &&
+	      strcmp(buf, "4242") == 0);
+	r = cg_remove(&h, CG_CPU, "a/b", err, sizeof(err));
+	CHECK("remove refuses a group with processes", r == -EBUSY);
+	put(dir, "cpu/a/b/cgroup.procs", "");
+	r = cg_remove(&h, CG_CPU, "a", err, sizeof(err));
+	CHECK("remove refuses a group with children", r == -EBUSY);
+	r = cg_remove(&h, CG_CPU, "a/b", err, sizeof(err));
+	CHECK("remove drops an empty group", r == 0 && !cg_exists(&h, CG_CPU, "a/b"));
+	CHECK("remove refuses the root", cg_remove(&h, CG_CPU, "", NULL, 0) == -EINVAL);
+	cg_close(&h);
+}
+
+struct walk_log {
+	char text[1024];
+};
+
+static int
+log_group(const char *group, int dirfd, void *arg)
+{
+	struct walk_log *w = arg;
+	size_t n = strlen(w->text);
+
+	(void)dirfd;
+	snprintf(w->text + n, sizeof(w->text) - n, "[%s]", group);
+	return strcmp(group, "skip") == 0 ? 1 : 0;
+}
+
+static void
+test_v2_tree(void)
+{
+	struct cg_hier h;
+	struct cg_cpu_limit lim;
+	struct walk_log wl = { "" };
+	char dir[4096], err[512], buf[256];
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/v2", tmpdir);
+	mkdir(dir, 0755);
+	put(dir, "cgroup.controllers", "cpuset cpu io memory\n");
+	put(dir, "cgroup.subtree_control", "");
+	put(dir, "cpuset.cpus.effective", "0-7\n");
+	r = cg_open(&h, dir, err, sizeof(err));
+	CHECK("a v2 tree opens", r == 0 && h.version == 2 &&
+	      cg_same_hier(&h, CG_CPU, CG_CPUSET));
+	if (r != 0)
+		return;
+	r = cg_create(&h, CG_CPU, "k/pod", err, sizeof(err));
+	CHECK("create enables cpu in the ancestors' subtree_control",
+	      r == 0 &&
+	      cg_read(&h, CG_CPU, "", "cgroup.subtree_control", buf, sizeof(buf), NULL, 0) > 0 &&
+	      strcmp(buf, "cpu") == 0 &&
+	      cg_read(&h, CG_CPU, "k", "cgroup.subtree_control", buf, sizeof(buf), NULL, 0) > 0 &&
+	      strcmp(buf, "cpu") == 0);
+	CHECK("a new v2 group is unlimited",
+	      cg_cpu_limit_read(&h, "k/pod", -1, &lim, NULL, 0) == 0 &&
+	      lim.quota_us == -1 && lim.period_us == 100000 && lim.weight == 100);
+	cg_write(&h, CG_CPU, "k/pod", "cpu.max", "25000 50000", NULL, 0);
+	CHECK("cpu.max is parsed",
+	      cg_cpu_limit_read(&h, "k/pod", -1, &lim, NULL, 0) == 0 &&
+	      lim.quota_us == 25000 && lim.period_us == 50000 &&
+	      cg_cpu_limit_cpus(&lim) == 0.5);
+	cg_write(&h, CG_CPU, "k/pod", "cpu.max", "lots 100000", NULL, 0);
+	CHECK("a bad cpu.max is -EBADMSG",
+	      cg_cpu_limit_read(&h, "k/pod", -1, &lim, err, sizeof(err)) == -EBADMSG);
+	CHECK("the v2 root reads as unlimited",
+	      cg_cpu_limit_read(&h, "", -1, &lim, NULL, 0) == 0 && lim.quota_us == -1);
+	r = cg_create(&h, CG_CPUSET, "k/pod", err, sizeof(err));
+	CHECK("cpuset joins cpu in subtree_control",
+	      r == 0 &&
+	      cg_read(&h, CG_CPU, "", "cgroup.subtree_control", buf, sizeof(buf), NULL, 0) > 0 &&
+	      strcmp(buf, "cpu cpuset") == 0);
+	cg_write(&h, CG_CPUSET, "k/pod", "cpuset.cpus.partition", "root", NULL, 0);
+	CHECK("a v2 partition root is exclusive", cg_cpuset_exclusive(&h, "k/pod"));
+	cg_create(&h, CG_CPU, "skip/hidden", NULL, 0);
+	cg_create(&h, CG_CPU, "b", NULL, 0);
+	r = cg_walk(&h, CG_CPU, "", log_group, &wl, err, sizeof(err));
+	CHECK_STR("walk is pre-order, sorted, and can skip a subtree", wl.text,
+		  "[][b][k][k/pod][skip]");
+	wl.text[0] = '\0';
+	r = cg_walk(&h, CG_CPU, "k", log_group, &wl, err, sizeof(err));
+	CHECK_STR("walk starts at a group", wl.text, "[k][k/pod]");
+	r = cg_walk(&h, CG_CPU, "nope", log_group, &wl, err, sizeof(err));
+	CHECK("walk of a missing group is -ENOENT", r == -ENOENT &&
+	      strstr(err, "'nope' not found") != NULL);
+	cg_close(&h);
+}
+
+static void
+test_k8s(void)
+{
+	struct thr_k8s k;
+
+	CHECK("cgroupfs burstable container",
+	      thr_k8s_parse("kubepods/burstable/pod1234-ab/0123abcd", &k) &&
+	      strcmp(k.qos, "Burstable") == 0 && strcmp(k.pod, "1234-ab") == 0 &&
+	      strcmp(k.container, "0123abcd") == 0);
+	CHECK("cgroupfs guaranteed pod",
+	      thr_k8s_parse("kubepods/pod77", &k) && strcmp(k.qos, "Guaranteed") == 0 &&
+	      strcmp(k.pod, "77") == 0 && k.container[0] == '\0');
+	CHECK("systemd besteffort container",
+	      thr_k8s_parse("kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod12_34.slice/cri-containerd-feed.scope", &k) &&
+	      strcmp(k.qos, "BestEffort") == 0 && strcmp(k.pod, "12-34") == 0 &&
+	      strcmp(k.container, "feed") == 0);
+	CHECK("systemd guaranteed pod",
+	      thr_k8s_parse("kubepods.slice/kubepods-podaa_bb.slice", &k) &&
+	      strcmp(k.qos, "Guaranteed") == 0 && strcmp(k.pod, "aa-bb") == 0);
+	CHECK("a path outside kubepods is not kubernetes",
+	      !thr_k8s_parse("system.slice/cron.service", &k) && k.qos[0] == '\0');
+}
+
+static void
+test_live(void)
+{
+	struct cg_hier h;
+	char err[512], buf[256], name[64];
+	pid_t pid;
+	int r, st;
+
+	if (geteuid() != 0 || access("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", F_OK) != 0) {
+		printf("skip - live cgroup layer # needs root and a v1 cpu hierarchy\n");
+		return;
+	}
+	r = cg_open(&h, NULL, err, sizeof(err));
+	CHECK("the live hierarchy opens through libcgroup", r == 0 && h.live &&
+	      h.use_libcgroup && h.version == 1);
+	if (r != 0)
+		return;
+	snprintf(name, sizeof(name), "cpm-unit-%ld/inner", (long)getpid());
+	r = cg_create(&h, CG_CPU, name, err, sizeof(err));
+	CHECK("a live group is created with its parent", r == 0 && cg_exists(&h, CG_CPU, name));
+	r = cg_write(&h, CG_CPU, name, "cpu.cfs_quota_us", "500", err, sizeof(err));
+	CHECK("a kernel refusal names value, file, group and reason", r == -EINVAL &&
+	      strstr(err, "cannot write '500' to cpu.cfs_quota_us of cpm-unit-") != NULL &&
+	      strstr(err, "Invalid argument") != NULL);
+	r = cg_write(&h, CG_CPU, name, "cpu.cfs_quota_us", "20000", err, sizeof(err));
+	CHECK("a live write goes through",
+	      r == 0 && cg_read(&h, CG_CPU, name, "cpu.cfs_quota_us", buf, sizeof(buf), NULL, 0) > 0 &&
+	      strcmp(buf, "20000") == 0);
+	pid = fork();
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	r = cg_attach(&h, CG_CPU, name, pid, err, sizeof(err));
+	CHECK("attach moves a process",
+	      r == 0 && cg_read(&h, CG_CPU, name, "cgroup.procs", buf, sizeof(buf), NULL, 0) > 0 &&
+	      atol(buf) == pid);
+	CHECK("a busy group cannot be removed",
+	      cg_remove(&h, CG_CPU, name, NULL, 0) == -EBUSY);
+	cg_attach(&h, CG_CPU, "", pid, NULL, 0);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	r = cg_remove(&h, CG_CPU, name, err, sizeof(err));
+	*strchr(name, '/') = '\0';
+	r |= cg_remove(&h, CG_CPU, name, err, sizeof(err));
+	CHECK("live groups are removed", r == 0 && !cg_exists(&h, CG_CPU, name));
+	cg_close(&h);
+}
+
+int
+main(void)
+{
+	char cmd[128];
+
+	if (mkdtemp(tmpdir) == NULL)
+		return 1;
+	test_paths();
+	test_v1_tree();
+	test_v2_tree();
+	test_k8s();
+	test_live();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		return 1;
+	return unit_failed;
+}

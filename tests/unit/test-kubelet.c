@@ -1,0 +1,603 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kubelet allocation algorithms against the kubelet's own test table
+ * (tests/kubelet/cases.tsv, one machine description per fixture in
+ * tests/kubelet/NAME.spec) and against the worked examples of its CPU
+ * manager: accumulator orderings, reserved CPUs, NUMA-hint alignment,
+ * full-pcpus-only and option checks.
+ *
+ * Each table row runs twice when the topology reader can load a generated
+ * sysfs tree: once on a topology built straight from the spec (core = the
+ * lowest CPU of a socket's core id, uncore = the L3 id or the socket), and
+ * once on the tree tests/gen-sysfs writes from the same spec, read back
+ * with topo_load() and converted with ktopo_from_topo().
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kubelet.h"
+#include "sysroot.h"
+#include "topo.h"
+#include "unit.h"
+
+static const char *top = ".";
+
+/* ---- topologies from spec files ---------------------------------------- */
+
+struct spec_cpu {
+	int id, core_id, socket, node, l3;
+};
+
+static int
+load_spec(const char *name, struct ktopo *kt)
+{
+	char path[4096], line[512];
+	struct spec_cpu *v = NULL;
+	int n = 0, cap = 0, i, j, maxid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tests/kubelet/%s.spec", top, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		struct spec_cpu c = { -1, -1, -1, -1, -1 };
+		char *tok, *save = NULL;
+		int online = 1;
+
+		if (strncmp(line, "cpu ", 4) != 0)
+			continue;
+		tok = strtok_r(line + 4, " \t\n", &save);
+		c.id = atoi(tok);
+		while ((tok = strtok_r(NULL, " \t\n", &save))) {
+			if (!strncmp(tok, "core=", 5))
+				c.core_id = atoi(tok + 5);
+			else if (!strncmp(tok, "socket=", 7))
+				c.socket = atoi(tok + 7);
+			else if (!strncmp(tok, "node=", 5))
+				c.node = atoi(tok + 5);
+			else if (!strncmp(tok, "l3=", 3))
+				c.l3 = atoi(tok + 3);
+			else if (!strncmp(tok, "online=", 7))
+				online = atoi(tok + 7);
+		}
+		if (!online)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			v = realloc(v, (size_t)cap * sizeof(*v));
+			if (!v)
+				abort();
+		}
+		v[n++] = c;
+		if (c.id > maxid)
+			maxid = c.id;
+	}
+	fclose(f);
+	if (ktopo_alloc(kt, maxid + 1) < 0)
+		abort();
+	for (i = 0; i < n; i++) {
+		struct ktopo_cpu *p = &kt->cpu[v[i].id];
+		int core = v[i].id;
+
+		/* The core is named by its lowest thread. */
+		for (j = 0; j < n; j++)
+			if (v[j].socket == v[i].socket &&
+			    v[j].core_id == v[i].core_id && v[j].id < core)
+				core = v[j].id;
+		p->core = core;
+		p->socket = v[i].socket;
+		p->numa = v[i].node;
+		p->uncore = v[i].l3 >= 0 ? v[i].l3 : v[i].socket;
+	}
+	free(v);
+	return ktopo_count(kt);
+}
+
+/* Generate the sysfs tree of a spec and read it back; 0 or -errno. */
+static int
+load_sysfs(const char *name, const char *tmp, struct ktopo *kt)
+{
+	char spec[4096], dir[4096], cmd[12288], err[256];
+	struct sysroot root;
+	struct topo t;
+	int r;
+
+	snprintf(spec, sizeof(spec), "%s/tests/kubelet/%s.spec", top, name);
+	snprintf(dir, sizeof(dir), "%s/%s", tmp, name);
+	snprintf(cmd, sizeof(cmd), "python3 '%s/tests/gen-sysfs' '%s' '%s'",
+		 top, spec, dir);
+	r = system(cmd);
+	if (r != 0)
+		return -EIO;
+	r = sysroot_open(&root, dir);
+	if (r < 0)
+		return r;
+	memset(&t, 0, sizeof(t));
+	r = topo_load(&t, &root, 0, err, sizeof(err));
+	sysroot_close(&root);
+	if (r < 0) {
+		printf("# topo_load %s: %s\n", name, err);
+		return r;
+	}
+	r = ktopo_from_topo(kt, &t);
+	topo_free(&t);
+	return r;
+}
+
+/* ---- running table rows ------------------------------------------------ */
+
+static char *
+set_str(const struct cpuset *s)
+{
+	char *p = cpuset_to_list(s);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+/* The row's answer: a cpulist, "(empty)" or "ERROR: message". */
+static char *
+run_row(const struct ktopo *kt, const char *availtext, int n,
+	const char *opts)
+{
+	struct cpuset avail = CPUSET_INIT, out = CPUSET_INIT;
+	char err[256] = "", *res;
+	int r;
+
+	if (cpuset_parse_list(availtext, &avail, err, sizeof(err)) < 0)
+		return strdup("bad cpulist");
+	if (!strncmp(opts, "distributed,group=", 18))
+		r = kubelet_take_distributed(kt, &avail, n, atoi(opts + 18),
+					     false, false, &out, err,
+					     sizeof(err));
+	else
+		r = kubelet_take_packed(kt, &avail, n,
+					strstr(opts, "spread") != NULL,
+					strstr(opts, "uncorecache") != NULL,
+					&out, err, sizeof(err));
+	if (r < 0) {
+		res = malloc(strlen(err) + 8);
+		sprintf(res, "ERROR: %s", err);
+	} else if (cpuset_empty(&out)) {
+		res = strdup("(empty)");
+	} else {
+		res = set_str(&out);
+	}
+	cpuset_free(&avail);
+	cpuset_free(&out);
+	return res;
+}
+
+struct fixture {
+	char name[96];
+	struct ktopo spec, sysfs;
+	bool have_sysfs;
+};
+
+static struct fixture fixtures[32];
+static int nfixtures;
+
+static struct fixture *
+fixture(const char *name, const char *tmp, bool sysfs)
+{
+	struct fixture *fx;
+	int i;
+
+	for (i = 0; i < nfixtures; i++)
+		if (!strcmp(fixtures[i].name, name))
+			return &fixtures[i];
+	if (nfixtures == (int)ARRAY_SIZE(fixtures))
+		abort();
+	fx = &fixtures[nfixtures++];
+	snprintf(fx->name, sizeof(fx->name), "%s", name);
+	if (load_spec(name, &fx->spec) < 0) {
+		printf("# cannot read the spec of %s\n", name);
+		nfixtures--;
+		return NULL;
+	}
+	if (sysfs) {
+		char tname[200];
+
+		fx->have_sysfs = load_sysfs(name, tmp, &fx->sysfs) == 0;
+		snprintf(tname, sizeof(tname), "the generated sysfs tree of %s "
+			 "loads", name);
+		CHECK(tname, fx->have_sysfs);
+	}
+	return fx;
+}
+
+static void
+table(const char *tmp, bool sysfs)
+{
+	char path[4096], line[2048];
+	FILE *f;
+	int rows = 0;
+
+	snprintf(path, sizeof(path), "%s/tests/kubelet/cases.tsv", top);
+	f = fopen(path, "r");
+	CHECK("the kubelet case table can be read", f != NULL);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *field[6], *p = line, *got, name[600];
+		struct fixture *fx;
+		int i;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		for (i = 0; i < 6; i++) {
+			field[i] = p;
+			p = strchr(p, '\t');
+			if (!p && i < 5)
+				break;
+			if (p)
+				*p++ = '\0';
+		}
+		if (i < 5) {
+			printf("not ok - table row %d has 6 fields\n", rows);
+			unit_failed = 1;
+			continue;
+		}
+		rows++;
+		fx = fixture(field[1], tmp, sysfs);
+		if (!fx) {
+			printf("not ok - %s # no fixture %s\n", field[0],
+			       field[1]);
+			unit_failed = 1;
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s", field[0]);
+		got = run_row(&fx->spec, field[2], atoi(field[3]), field[4]);
+		CHECK_STR(name, got, field[5]);
+		free(got);
+		snprintf(name, sizeof(name), "%s (from a generated sysfs tree)",
+			 field[0]);
+		if (!sysfs) {
+			printf("skip - %s # CPM_KUBELET_NO_SYSFS is set\n",
+			       name);
+			continue;
+		}
+		if (!fx->have_sysfs) {
+			printf("not ok - %s\n# no tree\n", name);
+			unit_failed = 1;
+			continue;
+		}
+		got = run_row(&fx->sysfs, field[2], atoi(field[3]), field[4]);
+		CHECK_STR(name, got, field[5]);
+		free(got);
+	}
+	fclose(f);
+	CHECK("the kubelet case table has its 61 rows", rows == 61);
+}
+
+/* ---- worked examples --------------------------------------------------- */
+
+static char *
+order_str(const struct ktopo *kt, const char *availtext,
+	  enum kubelet_order which, bool spread)
+{
+	struct cpuset avail = CPUSET_INIT;
+	int v[512], n, i;
+	char *s = malloc(4096);
+	size_t len = 0;
+
+	if (availtext)
+		cpuset_parse_list(availtext, &avail, NULL, 0);
+	else
+		cpuset_copy(&avail, &kt->all);
+	n = kubelet_order(kt, &avail, which, spread, v, 512);
+	s[0] = '\0';
+	for (i = 0; i < n && i < 512; i++)
+		len += (size_t)snprintf(s + len, 4096 - len, "%s%d",
+					i ? " " : "", v[i]);
+	cpuset_free(&avail);
+	return s;
+}
+
+static void
+check_order(const char *name, const struct ktopo *kt, const char *avail,
+	    enum kubelet_order which, bool spread, const char *want)
+{
+	char *got = order_str(kt, avail, which, spread);
+
+	CHECK_STR(name, got, want);
+	free(got);
+}
+
+/* topoTripleSocketHT: core c/2; CPUs 0-5 socket 1, 6-11 socket 0,
+ * 12-17 socket 2; NUMA = socket. */
+static void
+triple(struct ktopo *kt)
+{
+	int c;
+
+	if (ktopo_alloc(kt, 18) < 0)
+		abort();
+	for (c = 0; c < 18; c++) {
+		int s = c < 6 ? 1 : c < 12 ? 0 : 2;
+
+		kt->cpu[c].core = c / 2;
+		kt->cpu[c].socket = kt->cpu[c].numa = s;
+		kt->cpu[c].uncore = 0;
+	}
+	if (ktopo_count(kt) < 0)
+		abort();
+}
+
+static char *
+take_str(const struct ktopo *kt, const char *availtext, int n,
+	 const struct ktake_opts *o, const char *nodes, const char *reserved)
+{
+	struct cpuset avail = CPUSET_INIT, out = CPUSET_INIT;
+	struct cpuset pn = CPUSET_INIT, res = CPUSET_INIT;
+	char err[256] = "", *s;
+	int r;
+
+	cpuset_parse_list(availtext, &avail, NULL, 0);
+	if (nodes)
+		cpuset_parse_list(nodes, &pn, NULL, 0);
+	if (reserved)
+		cpuset_parse_list(reserved, &res, NULL, 0);
+	r = kubelet_take(kt, &avail, n, o, nodes ? &pn : NULL,
+			 reserved ? &res : NULL, &out, err, sizeof(err));
+	if (r < 0) {
+		s = malloc(strlen(err) + 8);
+		sprintf(s, "ERROR: %s", err);
+	} else {
+		s = set_str(&out);
+	}
+	cpuset_free(&avail);
+	cpuset_free(&out);
+	cpuset_free(&pn);
+	cpuset_free(&res);
+	return s;
+}
+
+static void
+check_take(const char *name, const struct ktopo *kt, const char *avail, int n,
+	   const struct ktake_opts *o, const char *nodes, const char *reserved,
+	   const char *want)
+{
+	char *got = take_str(kt, avail, n, o, nodes, reserved);
+
+	CHECK_STR(name, got, want);
+	free(got);
+}
+
+static void
+check_reserved(const char *name, const struct ktopo *kt, int n,
+	       const struct ktake_opts *o, const char *want)
+{
+	struct cpuset out = CPUSET_INIT;
+	char err[256] = "", *got;
+	int r;
+
+	r = kubelet_take_reserved(kt, n, o, &out, err, sizeof(err));
+	if (r < 0) {
+		got = malloc(strlen(err) + 8);
+		sprintf(got, "ERROR: %s", err);
+	} else {
+		got = set_str(&out);
+	}
+	CHECK_STR(name, got, want);
+	free(got);
+	cpuset_free(&out);
+}
+
+static void
+check_opts(const char *name, const struct ktopo *kt,
+	   const struct ktake_opts *o, const char *want)
+{
+	char err[256] = "";
+	int r = ktake_opts_check(kt, o, err, sizeof(err));
+
+	CHECK_STR(name, r == 0 ? "ok" : err, want);
+}
+
+static void
+examples(const char *tmp)
+{
+	struct fixture *ss = fixture("topoSingleSocketHT", tmp, false);
+	struct fixture *ds = fixture("topoDualSocketHT", tmp, false);
+	struct fixture *mn = fixture("topoDualSocketMultiNumaPerSocketHT", tmp,
+				     false);
+	struct fixture *un = fixture("topoUncoreSingleSocketSMT", tmp, false);
+	struct ktake_opts none = { 0 }, o;
+	struct ktopo tr;
+
+	if (!ss || !ds || !mn || !un) {
+		CHECK("the example fixtures load", false);
+		return;
+	}
+	check_order("free cores of an idle dual-socket HT machine are 0 2 4 1 3 5",
+		    &ds->spec, NULL, KORDER_FREE_CORE, false, "0 2 4 1 3 5");
+	check_order("with CPUs 0 and 6 busy the free cores are 2 4 1 3 5",
+		    &ds->spec, "1-5,7-11", KORDER_FREE_CORE, false,
+		    "2 4 1 3 5");
+	check_order("packed CPU order of an idle dual-socket HT machine "
+		    "keeps siblings together", &ds->spec, NULL, KORDER_CPU,
+		    false, "0 6 2 8 4 10 1 7 3 9 5 11");
+	check_order("spread CPU order of an idle dual-socket HT machine "
+		    "reaches siblings last", &ds->spec, NULL, KORDER_CPU, true,
+		    "0 2 4 6 8 10 1 3 5 7 9 11");
+	triple(&tr);
+	check_order("triple-socket packed CPU order starts with the fullest "
+		    "NUMA node", &tr, "0-3,6-13", KORDER_CPU, false,
+		    "12 13 0 1 2 3 6 7 8 9 10 11");
+	check_order("triple-socket NUMA order is fullest first", &tr,
+		    "0-3,6-13", KORDER_NUMA, false, "2 1 0");
+	ktopo_free(&tr);
+	check_order("uncore caches are listed per NUMA node, fullest first",
+		    &un->spec, "1-7,9-15", KORDER_UNCORE, false, "0 1");
+
+	check_reserved("2 reserved CPUs on a single-socket HT machine are "
+		       "one core", &ss->spec, 2, &none, "0,4");
+	check_reserved("2 reserved CPUs on a dual-socket HT machine are "
+		       "core 0", &ds->spec, 2, &none, "0,6");
+	check_reserved("3 reserved CPUs on a dual-socket HT machine stay "
+		       "on socket 0", &ds->spec, 3, &none, "0,2,6");
+	check_reserved("4 reserved CPUs on the 80-CPU machine are its two "
+		       "lowest cores", &mn->spec, 4, &none, "0-1,40-41");
+	check_reserved("0 reserved CPUs are none", &ss->spec, 0, &none, "");
+	check_reserved("reserving more CPUs than exist fails like the kubelet",
+		       &ss->spec, 9, &none, "ERROR: [cpumanager] unable to "
+		       "reserve the required amount of CPUs (size of  did not "
+		       "equal 9)");
+
+	check_take("one CPU on a dual-socket HT machine with 0 and 6 busy "
+		   "lands on socket 0", &ds->spec, "1-5,7-11", 1, &none, NULL,
+		   NULL, "2");
+	check_take("a NUMA hint takes the aligned CPUs first", &mn->spec,
+		   "2,11,21,22", 2, &none, "0,2", NULL, "2,21");
+	o = none;
+	o.align_socket = true;
+	check_take("align-by-socket widens the NUMA hint to its sockets",
+		   &mn->spec, "2,11,21,22", 2, &o, "0,2", NULL, "2,11");
+	check_take("a hint that cannot hold the request is topped up from "
+		   "elsewhere", &mn->spec, "0-79", 22, &none, "1", NULL,
+		   "0,10-19,40,50-59");
+	o = none;
+	o.full_cores = true;
+	check_take("full-pcpus-only refuses an odd count", &ds->spec, "0-11",
+		   3, &o, NULL, NULL, "ERROR: SMT Alignment Error: requested 3 "
+		   "cpus not multiple cpus per core = 2");
+	check_take("full-pcpus-only counts the siblings of reserved CPUs as "
+		   "busy", &ss->spec, "1-3,5-7", 8, &o, NULL, "0",
+		   "ERROR: SMT Alignment Error: not enough free physical CPUs: "
+		   "available physical CPUs = 6, requested CPUs = 8, CPUs per "
+		   "core = 2");
+	check_take("full-pcpus-only takes whole cores", &ss->spec, "1-3,5-7",
+		   4, &o, NULL, "0", "1-2,5-6");
+	check_take("a take that does not fit reports the kubelet's numbers",
+		   &ss->spec, "0,2,4,6", 5, &none, NULL, NULL,
+		   "ERROR: not enough cpus available to satisfy request: "
+		   "requested=5, available=4");
+	o = none;
+	o.distribute = 1;
+	o.full_cores = true;
+	check_take("full-pcpus-only makes the distribute group a whole core",
+		   &mn->spec, "0-79", 26, &o, NULL, NULL,
+		   "0-6,10-15,40-46,50-55");
+
+	{
+		struct fixture *lg = fixture(
+		    "topoDualSocketMultiNumaPerSocketHTLarge", tmp, false);
+
+		/*
+		 * The kubelet keeps its best NUMA combination in a Go slice
+		 * whose backing array later combinations overwrite (k = 4
+		 * and k = 6 here): 128 CPUs over 8 idle nodes land on nodes
+		 * 0, 1, 2 and 7, not 0-3.  Checked against the Go code.
+		 */
+		o = none;
+		o.distribute = 1;
+		if (lg) {
+			check_take("distributing 128 CPUs over 8 idle NUMA nodes "
+				   "keeps the kubelet's choice of nodes 0,1,2,7",
+				   &lg->spec, "0-255", 128, &o, NULL, NULL,
+				   "0-47,112-175,240-255");
+			check_take("distributing 192 CPUs keeps the kubelet's "
+				   "choice of nodes 0-4 and 7", &lg->spec,
+				   "0-255", 192, &o, NULL, NULL,
+				   "0-79,112-207,240-255");
+			check_take("distributing 160 CPUs over 5 nodes is "
+				   "not affected", &lg->spec, "0-255", 160, &o,
+				   NULL, NULL, "0-79,128-207");
+			o.align_socket = true;
+			o.distribute = 2;
+			check_take("align-by-socket does not protect the kubelet's "
+				   "overwritten combination", &lg->spec, "0-255",
+				   128, &o, NULL, NULL, "0-47,112-175,240-255");
+		}
+	}
+
+	o = none;
+	o.full_cores = o.spread_cores = true;
+	check_opts("full-pcpus-only and distribute-cpus-across-cores conflict",
+		   &ds->spec, &o, "static policy options full-pcpus-only and "
+		   "distribute-cpus-across-cores can not be used at the same "
+		   "time");
+	o = none;
+	o.distribute = 1;
+	o.spread_cores = true;
+	check_opts("distribute-cpus-across-numa and -cores conflict",
+		   &ds->spec, &o, "static policy options "
+		   "distribute-cpus-across-numa and distribute-cpus-across-cores "
+		   "can not be used at the same time");
+	o = none;
+	o.prefer_l3 = o.spread_cores = true;
+	check_opts("prefer-align-cpus-by-uncorecache and "
+		   "distribute-cpus-across-cores conflict", &ds->spec, &o,
+		   "static policy options prefer-align-cpus-by-uncorecache and "
+		   "distribute-cpus-across-cores can not be used at the same "
+		   "time");
+	o = none;
+	o.prefer_l3 = true;
+	o.distribute = 1;
+	check_opts("prefer-align-cpus-by-uncorecache and "
+		   "distribute-cpus-across-numa conflict", &ds->spec, &o,
+		   "static policy options prefer-align-cpus-by-uncorecache and "
+		   "distribute-cpus-across-numa can not be used at the same "
+		   "time");
+	o = none;
+	o.align_socket = o.single_numa_node = true;
+	check_opts("align-by-socket refuses the single-numa-node policy",
+		   &ds->spec, &o, "Topolgy manager single-numa-node policy is "
+		   "incompatible with CPUManager align-by-socket policy option");
+	o = none;
+	o.align_socket = true;
+	check_opts("align-by-socket works with one NUMA node per socket",
+		   &ds->spec, &o, "ok");
+	{
+		struct fixture *ud = fixture("topoUncoreDualSocketNoSMT", tmp,
+					     false);
+
+		if (ud)
+			check_opts("align-by-socket refuses more sockets than "
+				   "NUMA nodes", &ud->spec, &o, "Align by "
+				   "socket is not compatible with hardware "
+				   "where number of sockets are more than "
+				   "number of NUMA");
+	}
+	o = none;
+	o.full_cores = o.prefer_l3 = true;
+	o.distribute = 0;
+	check_opts("full-pcpus-only and prefer-align-cpus-by-uncorecache "
+		   "combine", &ds->spec, &o, "ok");
+}
+
+int
+main(void)
+{
+	char tmp[] = "/tmp/cpm-kubelet.XXXXXX", cmd[64];
+	const char *e = getenv("CPM_TOP");
+	bool sysfs;
+	int i;
+
+	if (e && *e)
+		top = e;
+	if (!mkdtemp(tmp)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	sysfs = getenv("CPM_KUBELET_NO_SYSFS") == NULL;
+	table(tmp, sysfs);
+	examples(tmp);
+	for (i = 0; i < nfixtures; i++) {
+		ktopo_free(&fixtures[i].spec);
+		if (fixtures[i].have_sysfs)
+			ktopo_free(&fixtures[i].sysfs);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		return 1;
+	return unit_failed;
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The state file: round trip, and every damage is detected. */
+#include <errno.h>
+#include <string.h>
+
+#include "state.h"
+#include "topomgr.h"
+#include "unit.h"
+
+static const char body[] =
+	"topology possible=0-7 online=0-6 nodes=0-1 sockets=1 cores=4 "
+	"threads=2 hash=0123456789abcdef\n"
+	"reserved 0,4\n"
+	"strict yes\n"
+	"policy full-cores,distribute\n"
+	"entry db n=2 cpus=1,5 mode=exclusive owner=pid:42 start=1234 "
+	"mem=0:1073741824,1:0 opts=full-cores,numa-policy=restricted\n"
+	"entry web/app n=0 cpus= mode=share owner=cgroup:kube%20pods/x "
+	"cgdir=/sys/fs/cgroup/cpuset/kube%20pods/x\n";
+
+int
+main(void)
+{
+	struct alloc_state st;
+	struct strbuf a, b;
+	char err[256];
+	size_t i;
+	int r, undetected = 0, wrong_code = 0;
+
+	/* A file with a correct checksum, made by hand. */
+	strbuf_init(&a);
+	strbuf_printf(&a, "cpm-alloc-state 1\nchecksum fnv1a64:%016llx\n%s",
+		      (unsigned long long)fnv1a64(FNV64_INIT, body,
+						  strlen(body)), body);
+	r = state_parse(&st, a.buf, a.len, err, sizeof(err));
+	CHECK("a hand-made state parses", r == 0);
+	CHECK("entries are read", st.nentries == 2 &&
+	      strcmp(st.entries[1].name, "web/app") == 0);
+	CHECK("escaped owners are unescaped",
+	      strcmp(st.entries[1].owner, "cgroup:kube pods/x") == 0);
+	CHECK("owner start times are read", st.entries[0].owner_start == 1234);
+	CHECK("memory bookings are read", st.entries[0].nmem == 2 &&
+	      st.entries[0].mem[0].bytes == 1073741824ULL);
+	CHECK("options are read", st.policy.k.full_cores &&
+	      st.policy.distribute_auto &&
+	      st.entries[0].opts.numa_policy == TM_RESTRICTED);
+	strbuf_init(&b);
+	state_format(&st, &b);
+	CHECK_STR("format reproduces the file", b.buf, a.buf);
+	state_free(&st);
+
+	for (i = 0; i < a.len; i++) {
+		char *copy = malloc(a.len);
+
+		memcpy(copy, a.buf, a.len);
+		copy[i] ^= 0x01;
+		r = state_parse(&st, copy, a.len, err, sizeof(err));
+		if (r == 0)
+			undetected++;
+		else if (r != -EBADMSG && r != -EPROTONOSUPPORT)
+			wrong_code++;
+		if (r == 0)
+			state_free(&st);
+		free(copy);
+	}
+	CHECK("every flipped bit is detected", undetected == 0 && !wrong_code);
+	undetected = 0;
+	for (i = 0; i < a.len; i++) {
+		r = state_parse(&st, a.buf, i, err, sizeof(err));
+		if (r != -EBADMSG)
+			undetected++;
+		if (r == 0)
+			state_free(&st);
+	}
+	CHECK("every truncation is detected", undetected == 0);
+	CHECK("names: the safe charset passes",
+	      state_name_valid("pod-1/c_2.x:y@z"));
+	CHECK("names: spaces, quotes and empty names fail",
+	      !state_name_valid("a b") && !state_name_valid("a\"") &&
+	      !state_name_valid("") && !state_name_valid("a\n"));
+	strbuf_free(&a);
+	strbuf_free(&b);
+	return unit_failed;
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Snapshot files and window differences of the throttling report. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "throttle.h"
+#include "unit.h"
+
+static struct thr_sample *
+add(struct thr_snap *s, const char *group, int64_t np, int64_t nt,
+    uint64_t tns, uint64_t ino)
+{
+	struct thr_sample *x;
+
+	s->v = realloc(s->v, (s->n + 1) * sizeof(*s->v));
+	x = &s->v[s->n++];
+	memset(x, 0, sizeof(*x));
+	x->group = strdup(group);
+	x->ino = ino;
+	x->has_limit = true;
+	x->quota_us = 50000;
+	x->period_us = 100000;
+	x->has_bandwidth = true;
+	x->nr_periods = np;
+	x->nr_throttled = nt;
+	x->throttled_ns = tns;
+	x->has_usage = true;
+	x->usage_ns = tns;
+	return x;
+}
+
+static void
+test_snapshot_files(void)
+{
+	struct thr_snap s, t;
+	struct strbuf sb;
+	char err[256];
+	int r;
+
+	thr_snap_init(&s);
+	thr_snap_init(&t);
+	s.version = 2;
+	strcpy(s.hier, "/sys/fs/cgroup");
+	s.realtime_us = 1700000000000000ULL;
+	add(&s, "", 0, 0, 0, 1);
+	add(&s, "a b/100%", -5, 3, 7, 2);
+	add(&s, "k\tx", 9, 9, 9, 3);
+	strbuf_init(&sb);
+	thr_snap_format(&s, &sb);
+	r = thr_snap_parse(sb.buf, &t, err, sizeof(err));
+	CHECK("a snapshot survives its file format", r == 0 && t.n == 3 &&
+	      t.version == 2 && strcmp(t.hier, "/sys/fs/cgroup") == 0 &&
+	      t.realtime_us == s.realtime_us &&
+	      strcmp(t.v[0].group, "") == 0 &&
+	      strcmp(t.v[1].group, "a b/100%") == 0 &&
+	      t.v[1].nr_periods == -5 && t.v[1].ino == 2 &&
+	      strcmp(t.v[2].group, "k\tx") == 0);
+	CHECK("group names are escaped in the file",
+	      strstr(sb.buf, "g a%20b/100%25 ") != NULL);
+
+	r = thr_snap_parse("cpm-throttle-snapshot 1\nversion 1\nhierarchy /x\ntime 5\nend 1\n",
+			   &t, err, sizeof(err));
+	CHECK("a wrong group count is refused", r == -EBADMSG &&
+	      strstr(err, "count") != NULL);
+	r = thr_snap_parse("cpm-throttle-snapshot 1\nversion 1\nhierarchy /x\ntime 5\n"
+			   "g b 1 -1 100000 1 0 0 0 -\ng a 1 -1 100000 1 0 0 0 -\nend 2\n",
+			   &t, err, sizeof(err));
+	CHECK("groups out of order are refused", r == -EBADMSG);
+	r = thr_snap_parse("cpm-throttle-snapshot 1\nversion 1\nhierarchy /x\ntime 5\n"
+			   "g a/../b 1 -1 100000 1 0 0 0 -\nend 1\n", &t, err, sizeof(err));
+	CHECK("a group with .. in a snapshot is refused", r == -EBADMSG);
+	r = thr_snap_parse("cpm-throttle-snapshot 1\nversion 1\nhierarchy /x\ntime 5\n"
+			   "g a%0 1 -1 100000 1 0 0 0 -\nend 1\n", &t, err, sizeof(err));
+	CHECK("a broken escape is refused", r == -EBADMSG);
+	r = thr_snap_parse("cpm-throttle-snapshot 1\nversion 1\nversion 1\nhierarchy /x\ntime 5\nend 0\n",
+			   &t, err, sizeof(err));
+	CHECK("a repeated header line is refused", r == -EBADMSG);
+	r = thr_snap_parse("cpm-throttle-snapshot 1\nversion 1\nhierarchy /x\ntime 5\nend 0",
+			   &t, err, sizeof(err));
+	CHECK("a file without its last newline is refused", r == -EBADMSG);
+	r = thr_snap_parse("", &t, err, sizeof(err));
+	CHECK("an empty file is refused", r == -EBADMSG);
+	strbuf_free(&sb);
+	thr_snap_free(&s);
+	thr_snap_free(&t);
+}
+
+static void
+test_rows(void)
+{
+	struct thr_snap o, c;
+	struct thr_row *rows;
+	size_t n;
+
+	thr_snap_init(&o);
+	thr_snap_init(&c);
+	add(&o, "same", 100, 50, 1000, 1);
+	add(&o, "wrap", 2147483000, 2147483000, 1000, 2);
+	add(&o, "recreated", 900, 900, 1000, 3);
+	add(&o, "backwards", 900, 900, 1000, 4);
+	add(&c, "same", 110, 51, 3000, 1);
+	add(&c, "wrap", -2147483296, -2147483396, 2000, 2);
+	add(&c, "recreated", 4, 2, 10, 33);
+	add(&c, "backwards", 10, 5, 500, 4);
+	add(&c, "new", 8, 8, 10, 5);
+	/* thr_snap_find() needs sorted samples: sort by name. */
+	for (size_t i = 0; i + 1 < o.n; i++)
+		for (size_t j = i + 1; j < o.n; j++)
+			if (strcmp(o.v[i].group, o.v[j].group) > 0) {
+				struct thr_sample t = o.v[i];
+				o.v[i] = o.v[j];
+				o.v[j] = t;
+			}
+	thr_rows(&o, &c, 1000000, &rows, &n);
+	CHECK("rows come sorted by ratio, then name", n == 5 &&
+	      strcmp(rows[0].group, "new") == 0 && rows[0].ratio == 1.0 &&
+	      strcmp(rows[1].group, "wrap") == 0);
+	for (size_t i = 0; i < n; i++) {
+		const struct thr_row *r = &rows[i];
+
+		if (strcmp(r->group, "same") == 0)
+			CHECK("a plain difference", r->periods == 10 && r->throttled == 1 &&
+			      !r->reset && r->usage > 0.0000019 && r->usage < 0.0000021);
+		else if (strcmp(r->group, "wrap") == 0)
+			CHECK("a 32-bit wrap is undone", r->periods == 1000 &&
+			      r->throttled == 900 && !r->reset &&
+			      r->cum_periods == 2147484000ULL);
+		else if (strcmp(r->group, "recreated") == 0)
+			CHECK("another inode is a reset", r->periods == 4 &&
+			      r->throttled == 2 && r->reset);
+		else if (strcmp(r->group, "backwards") == 0)
+			CHECK("counters going backwards are a reset", r->periods == 10 &&
+			      r->throttled == 5 && r->reset);
+		else
+			CHECK("a new group counts from its creation", r->periods == 8 &&
+			      r->reset);
+	}
+	free(rows);
+	thr_rows(NULL, &c, 0, &rows, &n);
+	CHECK("without an old snapshot the counters are cumulative and usage unknown",
+	      n == 5 && rows[0].usage < 0 && rows[0].reset == false);
+	free(rows);
+	thr_snap_free(&o);
+	thr_snap_free(&c);
+}
+
+int
+main(void)
+{
+	test_snapshot_files();
+	test_rows();
+	return unit_failed;
+}
