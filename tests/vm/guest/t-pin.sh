@@ -64,7 +64,7 @@ wait_for() {
 	while [ ! -s "$1" ] && [ $_i -lt 300 ]; do sleep 0.1; _i=$((_i + 1)); done
 }
 wait_for "$T_TMP/mt"
-only_on "the running helper starts with its pages on node 0" "$(cat "$T_TMP/mt")" 0
+only_on "a running memtouch starts with its pages on node 0" "$(cat "$T_TMP/mt")" 0
 run cpm-pin -p $mt "$CPUS_LAST"
 assert "-p PID CPULIST re-pins a running process" \
     "$rc $(awk '/Cpus_allowed_list/ { print $2 }' /proc/$mt/status)" "0 $CPUS_LAST"
