@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Sourced by every test that runs inside the VM: the functions of tests/lib.sh, the
-# expected topology (from the QEMU command line, see tests/vm/topo.sh)
-# and a few functions of its own.
+# Sourced by every test that runs inside the VM: the functions of
+# tests/lib.sh, the expected topology (from the QEMU command line, see
+# tests/vm/topo.sh) and a few functions of its own.
 CPM_TOP=/cpm
 . /cpm/tests/lib.sh
 . /cpm/tests/vm/topo.sh
