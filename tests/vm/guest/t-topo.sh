@@ -140,3 +140,21 @@ assert "the dumped tree replays with the same -e table" "$rc $out" "0 $(cat "$T_
 check "the dumped tree replays siblings:1" 0 "$(exp_siblings 1)" cpm-topo --sysroot /tmp/artifacts/dump cpus siblings:1
 n=$((T_CPU_NODES - 1))
 check "the dumped tree replays node:$n" 0 "$(exp_node_cpus $n)" cpm-topo --sysroot /tmp/artifacts/dump cpus node:$n
+
+# allowed and the CPU limit come from the process's own cgroup v2 group
+# and affinity.
+last=$(exp_node_cpus $((T_CPU_NODES - 1)))
+first=$(list_expand "$last" | awk '{ print $1 }')
+cg_rm cpmvm-topo
+at_exit "cg_rm cpmvm-topo"
+mkdir $CG/cpmvm-topo
+echo "$last" >$CG/cpmvm-topo/cpuset.cpus
+echo "150000 100000" >$CG/cpmvm-topo/cpu.max
+in_group() { sh -c "echo \$\$ >$CG/cpmvm-topo/cgroup.procs && exec \"\$@\"" sh "$@"; }
+check "cpus allowed is the cpuset of the process's cgroup" 0 "$last" in_group cpm-topo cpus allowed
+check "cpus allowed also follows the affinity" 0 "$first" in_group taskset -c "$first" cpm-topo cpus allowed
+run in_group cpm-topo --json
+lim=$(printf '%s' "$out" | sed -n 's/.*"cpu_limit": *\([0-9.]*\)[,}].*/\1/p')
+if [ "$rc" = 0 ] && awk -v l="$lim" 'BEGIN { exit !(l != "" && l == 1.5) }'; then
+	ok "--json gives the cgroup's cpu.max as a CPU limit"
+else not_ok "--json gives the cgroup's cpu.max as a CPU limit" "$(show)"; fi
