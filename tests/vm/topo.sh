@@ -1,0 +1,246 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# What a QEMU machine looks like to Linux, computed from the topology that
+# was asked for on the QEMU command line and never from cpm.  Sourced by
+# tests/vm/run (to build the QEMU command line), by the tests that run
+# inside the VM and by tests/t-vm-fixtures.sh (to replay dumped trees).
+# Plain POSIX sh and awk: it also runs under busybox inside the VM.
+#
+# A topology file (tests/vm/topologies/NAME) sets:
+#   MODEL      QEMU CPU model (an Intel model: the L3 follows the die)
+#   SOCKETS DIES CORES THREADS
+#              -smp sockets=, dies= (per socket), cores= (per die),
+#              threads= (per core); DIES and CORES powers of two or not,
+#              CPU numbers follow QEMU's order: socket, die, core, thread
+#   CPUS       CPUs present at boot (default all; the rest are possible
+#              but not present, -smp maxcpus=)
+#   NODES_PER_SOCKET
+#              NUMA nodes a socket is cut into, in equal CPU ranges
+#   MEM_NODES  extra NUMA nodes with memory and no CPU, numbered last
+#   NODE_MB    memory per NUMA node
+#   DIST       "SRC DST VAL" triples separated by commas; the matrix is
+#              symmetric, 10 on the diagonal, 20 when not given (QEMU
+#              wants all or none)
+#   OFFLINE    cpulist taken offline inside the VM before the tests
+#   ALLOC_*    cpm-alloc expectations, derived by hand from the kubelet
+#              rules on this topology (see the comments there)
+#
+# Linux numbers CPUs in QEMU's order, so CPU c sits on
+#   thread c % THREADS, core (c / THREADS) % CORES,
+#   die (c / (THREADS*CORES)) % DIES, socket c / (THREADS*CORES*DIES).
+# The kernel's L3 cache id is the APIC id shifted past the die bits:
+#   socket * 2^ceil(log2 DIES) + die.
+
+# topo_load NAME DIR: read DIR/NAME and derive the counts.
+topo_load() {
+	TOPO_NAME=$1
+	MODEL=Skylake-Server SOCKETS=1 DIES=1 CORES=1 THREADS=1 CPUS=
+	NODES_PER_SOCKET=1 MEM_NODES=0 NODE_MB=256 DIST= OFFLINE=
+	ALLOC_CASES=
+	. "$2/$1" || return 1
+	T_MAXCPUS=$((SOCKETS * DIES * CORES * THREADS))
+	T_PRESENT=${CPUS:-$T_MAXCPUS}
+	T_PER_SOCKET=$((DIES * CORES * THREADS))
+	T_PER_NODE=$((T_PER_SOCKET / NODES_PER_SOCKET))
+	T_CPU_NODES=$((SOCKETS * NODES_PER_SOCKET))
+	T_NODES=$((T_CPU_NODES + MEM_NODES))
+	_b=1
+	while [ "$_b" -lt "$DIES" ]; do _b=$((_b * 2)); done
+	T_DIE_SPAN=$_b
+	T_OFFLINE_SET=" $(list_expand "$OFFLINE") "
+}
+
+# list_fmt: numbers on stdin (any order, whitespace separated) to the
+# canonical cpulist (ascending, ranges collapsed, an empty set is "").
+list_fmt() {
+	tr -s ' \t' '\n\n' | awk 'NF { print $1 + 0 }' | sort -n -u | awk '
+		NR == 1 { lo = hi = $1; next }
+		$1 == hi + 1 { hi = $1; next }
+		{ out = out sep (lo == hi ? lo : lo "-" hi); sep = ","; lo = hi = $1 }
+		END { if (NR) out = out sep (lo == hi ? lo : lo "-" hi); print out }'
+}
+
+# list_expand LIST: a cpulist to space-separated numbers.
+list_expand() {
+	printf '%s\n' "$1" | tr ',' '\n' | awk -F- 'NF == 1 && $1 != "" { printf "%d ", $1 }
+		NF == 2 { for (i = $1; i <= $2; i++) printf "%d ", i }'
+}
+
+cpu_present() { [ "$1" -lt "$T_PRESENT" ]; }
+cpu_online() {
+	cpu_present "$1" && case $T_OFFLINE_SET in *" $1 "*) return 1;; esac
+}
+cpu_socket() { echo $(($1 / T_PER_SOCKET)); }
+cpu_die() { echo $((($1 / (CORES * THREADS)) % DIES)); }
+cpu_node() { echo $(($1 / T_PER_NODE)); }
+cpu_l3() { echo $(($1 / T_PER_SOCKET * T_DIE_SPAN + ($1 / (CORES * THREADS)) % DIES)); }
+# The first thread of CPU's core: cpm's (and the kubelet's) core number
+# when that thread is online.
+cpu_core_first() { echo $(($1 - $1 % THREADS)); }
+
+# The CPUs (c from 0 to maxcpus-1) for which "TEST" holds, as a cpulist;
+# TEST is evaluated with $c set.
+cpus_where() {
+	_c=0 _l=
+	while [ "$_c" -lt "$T_MAXCPUS" ]; do
+		c=$_c
+		if eval "$1"; then _l="$_l $_c"; fi
+		_c=$((_c + 1))
+	done
+	echo "$_l" | list_fmt
+}
+
+exp_possible() { echo "0-$((T_MAXCPUS - 1))"; }
+exp_present() { echo "0-$((T_PRESENT - 1))"; }
+exp_online() { cpus_where 'cpu_online $c'; }
+exp_offline() { cpus_where '! cpu_online $c'; }
+# Online SMT siblings of CPU, including itself (what thread_siblings_list
+# shows).
+exp_siblings() {
+	_f=$(cpu_core_first "$1")
+	cpus_where "[ \$c -ge $_f ] && [ \$c -lt $((_f + THREADS)) ] && cpu_online \$c"
+}
+# Online CPUs of a node, socket, die (S D) or L3 id: what the kernel
+# lists (x86 drops offline CPUs from the node lists).
+exp_node_cpus() { cpus_where "cpu_online \$c && [ \$((c / T_PER_NODE)) = $1 ]"; }
+exp_socket_cpus() { cpus_where "cpu_online \$c && [ \$((c / T_PER_SOCKET)) = $1 ]"; }
+exp_die_cpus() {
+	cpus_where "cpu_online \$c && [ \$((c / T_PER_SOCKET)) = $1 ] && [ \$(((c / (CORES * THREADS)) % DIES)) = $2 ]"
+}
+exp_l3_cpus() { cpus_where "cpu_online \$c && [ \$(cpu_l3 \$c) = $1 ]"; }
+# The K-th thread of every core, online CPUs only.
+exp_thread() { cpus_where "cpu_online \$c && [ \$((c % THREADS)) = $1 ]"; }
+# L3 ids that have an online CPU.
+exp_l3_ids() {
+	_c=0
+	while [ "$_c" -lt "$T_MAXCPUS" ]; do
+		cpu_online "$_c" && cpu_l3 "$_c"
+		_c=$((_c + 1))
+	done | sort -n -u | tr '\n' ' '
+}
+
+# exp_distance I J
+exp_distance() {
+	[ "$1" = "$2" ] && { echo 10; return; }
+	printf '%s\n' "$DIST" | tr ',' '\n' | awk -v i="$1" -v j="$2" '
+		NF == 3 && (($1 == i && $2 == j) || ($1 == j && $2 == i)) { v = $3 }
+		END { print v == "" ? 20 : v }'
+}
+# One node's row of the distance matrix, space separated.
+exp_distance_row() {
+	_j=0 _r=
+	while [ "$_j" -lt "$T_NODES" ]; do
+		_r="$_r $(exp_distance "$1" "$_j")"
+		_j=$((_j + 1))
+	done
+	echo $_r
+}
+
+# topo_qemu_args: the QEMU options that make this machine, one per line.
+topo_qemu_args() {
+	echo -cpu; echo "$MODEL"
+	echo -smp
+	echo "$T_PRESENT,maxcpus=$T_MAXCPUS,sockets=$SOCKETS,dies=$DIES,cores=$CORES,threads=$THREADS"
+	echo -m; echo "$((NODE_MB * T_NODES))M"
+	_n=0
+	while [ "$_n" -lt "$T_NODES" ]; do
+		echo -object; echo "memory-backend-ram,size=${NODE_MB}M,id=m$_n"
+		echo -numa
+		if [ "$_n" -lt "$T_CPU_NODES" ]; then
+			echo "node,nodeid=$_n,cpus=$((_n * T_PER_NODE))-$(((_n + 1) * T_PER_NODE - 1)),memdev=m$_n"
+		else
+			echo "node,nodeid=$_n,memdev=m$_n"
+		fi
+		_n=$((_n + 1))
+	done
+	printf '%s\n' "$DIST" | tr ',' '\n' | awk 'NF == 3 {
+		print "-numa"; print "dist,src=" $1 ",dst=" $2 ",val=" $3 }'
+}
+
+# topo_expect: everything above as KEY=VALUE lines (for scripts in other
+# languages and for reading by a human).
+topo_expect() {
+	echo "name=$TOPO_NAME"
+	echo "possible=$(exp_possible)"
+	echo "present=$(exp_present)"
+	echo "online=$(exp_online)"
+	echo "offline=$(exp_offline)"
+	echo "threads_per_core=$THREADS"
+	echo "node_mb=$NODE_MB"
+	echo "nodes=$T_NODES"
+	echo "sockets=$SOCKETS"
+	_c=0
+	while [ "$_c" -lt "$T_MAXCPUS" ]; do
+		if cpu_online "$_c"; then
+			echo "cpu$_c=online node=$(cpu_node $_c) socket=$(cpu_socket $_c) die=$(cpu_die $_c) core=$(exp_siblings $_c | sed 's/[-,].*//') l3=$(cpu_l3 $_c) siblings=$(exp_siblings $_c)"
+		elif cpu_present "$_c"; then
+			echo "cpu$_c=offline node=$(cpu_node $_c)"
+		else
+			echo "cpu$_c=absent"
+		fi
+		_c=$((_c + 1))
+	done
+	_n=0
+	while [ "$_n" -lt "$T_NODES" ]; do
+		echo "node$_n=$(exp_node_cpus $_n) distances=$(exp_distance_row $_n | tr ' ' ',')"
+		_n=$((_n + 1))
+	done
+	_s=0
+	while [ "$_s" -lt "$SOCKETS" ]; do
+		echo "socket$_s=$(exp_socket_cpus $_s)"
+		_s=$((_s + 1))
+	done
+	for _i in $(exp_l3_ids); do
+		echo "l3_$_i=$(exp_l3_cpus $_i)"
+	done
+}
+
+# topo_shvars: the per-CPU, per-node and per-cache answers as shell
+# assignments (E_sib_3=2-3 ...), so that a slow machine (busybox under
+# TCG) looks them up instead of computing them; topo_use_shvars FILE
+# then makes the exp_* functions above read them.
+topo_shvars() {
+	echo "E_online='$(exp_online)' E_offline='$(exp_offline)'"
+	_c=0
+	while [ "$_c" -lt "$T_MAXCPUS" ]; do
+		cpu_online "$_c" && echo "E_sib_$_c='$(exp_siblings $_c)'"
+		_c=$((_c + 1))
+	done
+	_n=0
+	while [ "$_n" -lt "$T_NODES" ]; do
+		echo "E_node_$_n='$(exp_node_cpus $_n)' E_dist_$_n='$(exp_distance_row $_n)'"
+		_n=$((_n + 1))
+	done
+	_s=0
+	while [ "$_s" -lt "$SOCKETS" ]; do
+		echo "E_socket_$_s='$(exp_socket_cpus $_s)'"
+		_d=0
+		while [ "$_d" -lt "$DIES" ]; do
+			echo "E_die_${_s}_$_d='$(exp_die_cpus $_s $_d)'"
+			_d=$((_d + 1))
+		done
+		_s=$((_s + 1))
+	done
+	_k=0
+	while [ "$_k" -lt "$THREADS" ]; do
+		echo "E_thread_$_k='$(exp_thread $_k)'"
+		_k=$((_k + 1))
+	done
+	for _i in $(exp_l3_ids); do
+		echo "E_l3_$_i='$(exp_l3_cpus $_i)'"
+	done
+	echo "E_l3ids='$(exp_l3_ids)'"
+}
+topo_use_shvars() {
+	. "$1" || return 1
+	exp_online() { echo "$E_online"; }
+	exp_offline() { echo "$E_offline"; }
+	exp_siblings() { eval "echo \"\$E_sib_$1\""; }
+	exp_node_cpus() { eval "echo \"\$E_node_$1\""; }
+	exp_distance_row() { eval "echo \"\$E_dist_$1\""; }
+	exp_socket_cpus() { eval "echo \"\$E_socket_$1\""; }
+	exp_die_cpus() { eval "echo \"\$E_die_${1}_$2\""; }
+	exp_thread() { eval "echo \"\$E_thread_$1\""; }
+	exp_l3_cpus() { eval "echo \"\$E_l3_$1\""; }
+	exp_l3_ids() { echo "$E_l3ids"; }
+	T_OFFLINE_SET=" $(list_expand "$E_offline") "
+}
