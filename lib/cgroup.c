@@ -754,16 +754,20 @@ static const struct default_file v2_memory_files[] = {
 	{ NULL, NULL }
 };
 
-/* Create a file below dirfd with content (tree back end only). */
+/*
+ * Write a file below dirfd with content (tree back end only): replacing
+ * it, or with keep set leaving an existing file alone, so that a group's
+ * state is never overwritten when its interface files are laid down.
+ */
 static int
-put_file(int dirfd, const char *name, const char *value)
+write_tree_file(int dirfd, const char *name, const char *value, bool keep)
 {
 	int fd, r;
 
-	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-		    O_NOFOLLOW, 0644);
+	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
+		    (keep ? O_EXCL : O_TRUNC), 0644);
 	if (fd < 0)
-		return -errno;
+		return keep && errno == EEXIST ? 0 : -errno;
 	r = write_all(fd, value, strlen(value));
 	if (r == 0 && value[0] != '\0')
 		r = write_all(fd, "\n", 1);
@@ -772,22 +776,16 @@ put_file(int dirfd, const char *name, const char *value)
 	return r;
 }
 
-/* put_file() unless the file exists: never overwrite a group's state. */
+static int
+put_file(int dirfd, const char *name, const char *value)
+{
+	return write_tree_file(dirfd, name, value, false);
+}
+
 static int
 add_file(int dirfd, const char *name, const char *value)
 {
-	int fd, r;
-
-	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
-		    O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return errno == EEXIST ? 0 : -errno;
-	r = write_all(fd, value, strlen(value));
-	if (r == 0 && value[0] != '\0')
-		r = write_all(fd, "\n", 1);
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	return r;
+	return write_tree_file(dirfd, name, value, true);
 }
 
 /* Lay down a new group's interface files in a tree (as the kernel would). */
