@@ -346,7 +346,8 @@ load_topology(struct pin_ctx *c)
 		cli_usage_error("--sysroot '%s' is another machine: only "
 				"--dry-run can use it", c->root.path);
 	/* A replayed tree's own process files say what it was allowed. */
-	cli_load_topology(&c->root, c->root.live ? 0 : TOPO_PROCESS, &c->topo);
+	cli_load_topology(&c->root, TOPO_NO_CORES |
+			  (c->root.live ? 0 : TOPO_PROCESS), &c->topo);
 }
 
 static void

@@ -994,12 +994,13 @@ topo_load(struct topo *t, const struct sysroot *root, unsigned int flags,
 		tc->node = tc->socket = tc->die = tc->core = -1;
 		tc->l3 = tc->next_thread = -1;
 	}
-	r = load_cpu_topology(ld);
+	if (!(flags & TOPO_NO_CORES))
+		r = load_cpu_topology(ld);
 	if (r == 0)
 		r = load_nodes(ld);
-	if (r == 0)
+	if (r == 0 && !(flags & TOPO_NO_CORES))
 		r = load_l3(ld);
-	if (r == 0)
+	if (r == 0 && !(flags & TOPO_NO_CORES))
 		r = build_sockets(t);
 	if (r == 0 && (flags & TOPO_PROCESS))
 		r = load_process(ld);

@@ -77,6 +77,9 @@ enum topo_flags {
 	/* Also compute "allowed" and the cgroup limit of this process
 	 * (live) or of the dumped self files (replay). */
 	TOPO_PROCESS = 1 << 0,
+	/* Only CPU lists, NUMA nodes (and the process view): no sockets,
+	 * dies, cores or caches, for tools that place work on given CPUs. */
+	TOPO_NO_CORES = 1 << 1,
 };
 
 /*
