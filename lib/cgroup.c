@@ -450,6 +450,25 @@ open_beneath(int rootfd, const char *group)
 	return cur;
 }
 
+/*
+ * Canonicalise group into canon and make sure controller c has a
+ * hierarchy: the first step of every operation on a group.
+ */
+static int
+group_canon(const struct cg_hier *h, enum cg_ctrl c, const char *group,
+	    char *canon, size_t size, char *err, size_t errlen)
+{
+	int r = cg_path_check(group, canon, size, err, errlen);
+
+	if (r < 0)
+		return r;
+	if (!cg_has(h, c)) {
+		err_set(err, errlen, "no %s cgroup hierarchy", cg_ctrl_name(c));
+		return -ENODEV;
+	}
+	return 0;
+}
+
 int
 cg_open_group(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	      char *err, size_t errlen)
@@ -457,13 +476,9 @@ cg_open_group(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	char canon[CG_PATH_MAX];
 	int r;
 
-	r = cg_path_check(group, canon, sizeof(canon), err, errlen);
+	r = group_canon(h, c, group, canon, sizeof(canon), err, errlen);
 	if (r < 0)
 		return r;
-	if (!cg_has(h, c)) {
-		err_set(err, errlen, "no %s cgroup hierarchy", cg_ctrl_name(c));
-		return -ENODEV;
-	}
 	r = open_beneath(h->ctrl[c].fd, canon);
 	if (r >= 0)
 		return r;
@@ -895,13 +910,9 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	size_t len, plen = 0;
 	int cur, r = 0;
 
-	r = cg_path_check(group, canon, sizeof(canon), err, errlen);
+	r = group_canon(h, c, group, canon, sizeof(canon), err, errlen);
 	if (r < 0)
 		return r;
-	if (!cg_has(h, c)) {
-		err_set(err, errlen, "no %s cgroup hierarchy", cg_ctrl_name(c));
-		return -ENODEV;
-	}
 	len = strlen(canon);
 	cur = fcntl(h->ctrl[c].fd, F_DUPFD_CLOEXEC, 0);
 	if (cur < 0)

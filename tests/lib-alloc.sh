@@ -33,6 +33,16 @@ gen_tree() {
 	python3 "$CPM_TOP/tests/gen-sysfs" - "$1"
 }
 
+# use_m32: generate the shared test machine, 2 sockets x 2 nodes x 4 cores
+# x 2 threads = 32 CPUs with 8 GiB per node, into $T_TMP/m32 (its spec in
+# $SPEC) and point CPM_SYSROOT at it.
+use_m32() {
+	SPEC=$T_TMP/m32.spec
+	gen_spec 2 2 4 2 >"$SPEC"
+	gen_tree "$T_TMP/m32" <"$SPEC"
+	export CPM_SYSROOT=$T_TMP/m32
+}
+
 # expand: cpulists on stdin (one per line, commas) to one CPU per line.
 expand() {
 	tr ',' '\n' | awk -F- 'NF == 1 && $1 != "" { print $1 }

@@ -4,10 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$CPM_TOP/tests/lib-alloc.sh"
 
-SPEC=$T_TMP/m32.spec
-gen_spec 2 2 4 2 >"$SPEC"
-gen_tree "$T_TMP/m32" <"$SPEC"
-export CPM_SYSROOT=$T_TMP/m32
+use_m32
 export CPM_STATE=$T_TMP/alloc.state
 
 cpm-alloc init --reserved 0 >/dev/null

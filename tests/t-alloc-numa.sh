@@ -5,10 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$CPM_TOP/tests/lib-alloc.sh"
 
-SPEC=$T_TMP/m32.spec
-gen_spec 2 2 4 2 >"$SPEC"
-gen_tree "$T_TMP/m32" <"$SPEC"
-export CPM_SYSROOT=$T_TMP/m32
+use_m32
 export CPM_STATE=$T_TMP/alloc.state
 # Node CPUs: 0 = 0-3,16-19; 1 = 4-7,20-23; 2 = 8-11,24-27; 3 = 12-15,28-31.
 

@@ -4,11 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$CPM_TOP/tests/lib-alloc.sh"
 
-# 2 sockets x 2 nodes x 4 cores x 2 threads = 32 CPUs, 8 GiB per node.
-SPEC=$T_TMP/m32.spec
-gen_spec 2 2 4 2 >"$SPEC"
-gen_tree "$T_TMP/m32" <"$SPEC"
-export CPM_SYSROOT=$T_TMP/m32
+use_m32
 S=$T_TMP/state/sub/alloc.state
 export CPM_STATE=$S
 ALL=0-31
