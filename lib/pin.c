@@ -34,6 +34,8 @@
 /* Passes over /proc/PID/task before giving up on a process that keeps
  * undoing what is set. */
 #define PIN_MAX_PASSES 1000
+/* Passes after which threads exiting unread no longer count against quiet. */
+#define PIN_VANISH_PASSES 200
 
 #define BITS_PER_LONG (8 * sizeof(unsigned long))
 
@@ -511,13 +513,13 @@ pin_list_threads(const struct sysroot *r, pid_t pid, pid_t **tids)
 static int
 repin_pass(const struct sysroot *r, pid_t pid, const struct cpuset *cpus,
 	   struct cpuset *seen, struct pin_repin *res, unsigned int *changed,
-	   char *err, size_t errlen)
+	   unsigned int *vanished, char *err, size_t errlen)
 {
 	struct cpuset have = CPUSET_INIT;
 	pid_t *tids = NULL;
 	int n, i, ret = 0;
 
-	*changed = 0;
+	*changed = *vanished = 0;
 	n = pin_list_threads(r, pid, &tids);
 	if (n <= 0) {
 		ret = n < 0 ? n : -ESRCH;
@@ -540,8 +542,10 @@ repin_pass(const struct sysroot *r, pid_t pid, const struct cpuset *cpus,
 			res->threads++;
 		}
 		g = pin_get_affinity(tid, &have);
-		if (g == -ESRCH)
-			continue;	/* exited meanwhile */
+		if (g == -ESRCH) {
+			(*vanished)++;	/* exited before it could be read */
+			continue;
+		}
 		if (g < 0) {
 			ret = g;
 			snprintf(err, errlen, "cannot read the affinity of "
@@ -551,8 +555,10 @@ repin_pass(const struct sysroot *r, pid_t pid, const struct cpuset *cpus,
 		if (cpuset_equal(&have, cpus))
 			continue;
 		g = pin_set_affinity(tid, cpus);
-		if (g == -ESRCH)
+		if (g == -ESRCH) {
+			(*vanished)++;
 			continue;
+		}
 		if (g < 0) {
 			ret = g;
 			snprintf(err, errlen, "cannot set the affinity of "
@@ -597,7 +603,7 @@ pin_repin_process(const struct sysroot *r, pid_t pid,
 	static const long settle_ms[] = { 1, 4, 16 };
 	struct timespec settle = { 0, 0 };
 	struct cpuset seen = CPUSET_INIT;
-	unsigned int changed, before;
+	unsigned int changed, vanished, before;
 	size_t quiet = 0;
 	bool churn = false;
 	int ret;
@@ -612,7 +618,12 @@ pin_repin_process(const struct sysroot *r, pid_t pid,
 	 * /proc, so one quiet pass could miss it: one more, a moment
 	 * later, has to agree, and for a process seen creating threads,
 	 * three more after growing pauses (a clone(2) preempted half-way
-	 * can take a scheduler time slice to finish).
+	 * can take a scheduler time slice to finish).  A thread that exits
+	 * before its mask is read may have passed the old mask on to a
+	 * child not yet listed (short-lived threads that each start the
+	 * next one): such a pass is not quiet either, unless threads vanish
+	 * on every pass, as when a process churns faster than it can be
+	 * read; then quiet means only that nothing changed.
 	 */
 	for (;;) {
 		if (res->passes >= PIN_MAX_PASSES) {
@@ -623,13 +634,14 @@ pin_repin_process(const struct sysroot *r, pid_t pid,
 		}
 		res->passes++;
 		before = res->threads;
-		ret = repin_pass(r, pid, cpus, &seen, res, &changed, err,
-				 errlen);
+		ret = repin_pass(r, pid, cpus, &seen, res, &changed, &vanished,
+				 err, errlen);
 		if (ret < 0)
 			break;
 		if (res->passes > 1 && res->threads > before)
 			churn = true;
-		if (changed > 0) {
+		if (changed > 0 ||
+		    (vanished > 0 && res->passes < PIN_VANISH_PASSES)) {
 			quiet = 0;
 			continue;
 		}
