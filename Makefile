@@ -44,9 +44,11 @@ tests/helpers/%: tests/helpers/%.c
 
 # Build dependencies on Debian; run as root.  'make check' calls it when
 # the headers are missing.
-DEBIAN_BUILD_DEPS = build-essential libnuma-dev libcgroup-dev
+DEBIAN_BUILD_DEPS = build-essential pkg-config libnuma-dev libcgroup-dev \
+		    libsystemd-dev libsmartcols-dev
 DEBIAN_TEST_DEPS  = util-linux hwloc-nox numactl cgroup-tools prometheus \
-		    python3 bzip2 procps
+		    python3 bzip2 procps mandoc zsh bash-completion hyperfine \
+		    valgrind debhelper fakeroot lintian
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
