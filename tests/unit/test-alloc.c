@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "machine.h"
 #include "unit.h"
 
 static const char spec[] =
@@ -34,48 +35,8 @@ static const char spec[] =
 static struct topo topo;
 static struct ktopo kt;
 static struct alloc_machine m;
-static char tmp[] = "/tmp/cpm-test-alloc-XXXXXX";
-
-static void
-load_machine(void)
-{
-	char path[256], cmd[1024], err[256];
-	struct sysroot root;
-	FILE *f;
-	const char *top = getenv("CPM_TOP");
-
-	snprintf(path, sizeof(path), "%s/spec", tmp);
-	f = fopen(path, "w");
-	if (!f || fputs(spec, f) < 0 || fclose(f) != 0) {
-		printf("# cannot write %s\n", path);
-		exit(1);
-	}
-	snprintf(cmd, sizeof(cmd), "python3 '%s/tests/gen-sysfs' '%s' '%s/root'",
-		 top ? top : ".", path, tmp);
-	snprintf(path, sizeof(path), "%s/root", tmp);
-	if (system(cmd) != 0 || sysroot_open(&root, path) < 0 ||
-	    topo_load(&topo, &root, 0, err, sizeof(err)) < 0 ||
-	    ktopo_from_topo(&kt, &topo) < 0) {
-		printf("# cannot load the machine: %s\n", err);
-		exit(1);
-	}
-	sysroot_close(&root);
-	m.topo = &topo;
-	m.kt = &kt;
-}
-
-static char *
-list(const struct cpuset *s)
-{
-	static char buf[4][256];
-	static int i;
-	char *l = cpuset_to_list(s);
-
-	i = (i + 1) % 4;
-	snprintf(buf[i], sizeof(buf[i]), "%s", l ? l : "(oom)");
-	free(l);
-	return buf[i];
-}
+#define tmp unit_tmp
+#define list unit_list
 
 static void
 request(struct alloc_request *rq, const char *name, int n)
@@ -412,21 +373,15 @@ test_misc(void)
 int
 main(void)
 {
-	char cmd[128];
-
-	if (!mkdtemp(tmp)) {
-		printf("not ok - mkdtemp\n");
-		return 1;
-	}
-	load_machine();
+	unit_machine(spec, 0, &topo, &kt);
+	m.topo = &topo;
+	m.kt = &kt;
 	test_take();
 	test_hints();
 	test_resize();
 	test_owner();
 	test_check();
 	test_misc();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	if (system(cmd) != 0)
-		printf("# could not remove %s\n", tmp);
+	unit_machine_remove();
 	return unit_failed;
 }
