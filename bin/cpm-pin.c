@@ -19,6 +19,7 @@
 #include "cpuset.h"
 #include "json.h"
 #include "pin.h"
+#include "select.h"
 #include "sysroot.h"
 #include "topo.h"
 #include "util.h"
@@ -31,6 +32,7 @@ struct pin_ctx {
 	const char *sysroot_dir, *cgroup_root;
 	const char *pid_arg, *group_arg, *nodes_arg, *mems_arg, *mem_arg;
 	const char *cpulist_arg;
+	const char *cpu_selector;	/* CPULIST names a selector */
 	bool dry_run, migrate, exclusive, create, verbose, json;
 	bool dashdash;
 	char **command;			/* after "--" */
@@ -60,7 +62,8 @@ usage(void)
 "Put work on CPUs and NUMA memory nodes, then read back what the kernel did.\n"
 "\n"
 "Run COMMAND with the CPU affinity CPULIST (the kernel's list grammar;\n"
-"'-' reads it from stdin) and, with --mem or --nodes, a NUMA memory policy.\n"
+"'-' reads it from stdin; or a selector of cpm-topo cpus such as node:1)\n"
+"and, with --mem or --nodes, a NUMA memory policy.\n"
 "\n"
 "  -m, --mem MODE          memory policy: local, bind, interleave or\n"
 "                          preferred (default: keep the inherited policy;\n"
@@ -335,6 +338,15 @@ parse_pid(const char *s)
 /* ---- shared steps ---- */
 
 static void
+die_check(int r, const char *msg)
+{
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_USAGE, "%s", msg);
+}
+
+static void
 load_topology(struct pin_ctx *c)
 {
 	int r;
@@ -346,31 +358,30 @@ load_topology(struct pin_ctx *c)
 	if (!c->root.live && !c->dry_run)
 		cli_usage_error("--sysroot '%s' is another machine: only "
 				"--dry-run can use it", c->root.path);
-	/* A replayed tree's own process files say what it was allowed. */
-	cli_load_topology(&c->root, TOPO_NO_CORES |
-			  (c->root.live ? 0 : TOPO_PROCESS), &c->topo);
+	/* A replayed tree's own process files say what it was allowed;
+	 * selectors such as siblings:N or allowed need all of it. */
+	cli_load_topology(&c->root, c->cpu_selector ? TOPO_PROCESS :
+			  TOPO_NO_CORES | (c->root.live ? 0 : TOPO_PROCESS),
+			  &c->topo);
+	if (c->cpu_selector) {
+		r = select_resolve(&c->topo, c->cpu_selector, &c->cpus, c->err,
+				   sizeof(c->err));
+		die_check(r, c->err);
+	}
 }
 
 static void
 parse_lists(struct pin_ctx *c, const char *nodes_arg)
 {
-	if (c->cpulist_arg) {
+	if (c->cpulist_arg && !select_is_cpulist(c->cpulist_arg))
+		c->cpu_selector = c->cpulist_arg;	/* after the topology */
+	else if (c->cpulist_arg)
 		cli_parse_cpulist("cpulist", c->cpulist_arg, &c->cpus);
-		c->have_cpus = true;
-	}
+	c->have_cpus = c->cpulist_arg != NULL;
 	if (nodes_arg) {
 		cli_parse_cpulist("node list", nodes_arg, &c->nodes);
 		c->have_nodes = true;
 	}
-}
-
-static void
-die_check(int r, const char *msg)
-{
-	if (r == -ENOMEM)
-		cli_die(EXIT_FAIL, "out of memory");
-	if (r < 0)
-		cli_die(EXIT_USAGE, "%s", msg);
 }
 
 static void
