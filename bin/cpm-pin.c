@@ -527,7 +527,7 @@ run_form(struct pin_ctx *c)
 	} else {
 		if (c->topo.allowed_known)
 			allowedp = &c->topo.allowed;
-		if (pin_status_list(&c->root, 0, "Mems_allowed_list",
+		if (proc_status_list(&c->root, 0, "Mems_allowed_list",
 				    &mems) == 0)
 			memsp = &mems;
 	}
@@ -649,7 +649,7 @@ print_process(struct pin_ctx *c)
 	pin_policy_init(&p);
 	have_policy = pin_read_task_policy(&c->live, c->pid, &p) == 0 &&
 		      p.mode != PIN_MEM_UNKNOWN;
-	have_mems = pin_status_list(&c->live, c->pid, "Mems_allowed_list",
+	have_mems = proc_status_list(&c->live, c->pid, "Mems_allowed_list",
 				    &mems) == 0;
 	n = pin_list_threads(&c->live, c->pid, &tids);
 
@@ -741,7 +741,7 @@ print_process(struct pin_ctx *c)
 static bool
 pid_allowed_cpus(struct pin_ctx *c, struct cpuset *out)
 {
-	char path[64], group[CG_PATH_MAX], canon[CG_PATH_MAX];
+	char group[CG_PATH_MAX], canon[CG_PATH_MAX];
 	struct cg_hier h;
 	bool ok = false;
 	int r;
@@ -751,8 +751,7 @@ pid_allowed_cpus(struct pin_ctx *c, struct cpuset *out)
 		return true;
 	if (r != -ENODATA)
 		return false;
-	snprintf(path, sizeof(path), "proc/%d/cpuset", (int)c->pid);
-	if (sysroot_read(&c->live, path, group, sizeof(group)) < 0)
+	if (proc_cpuset(&c->live, c->pid, group, sizeof(group)) < 0)
 		return false;
 	if (cg_path_check(group, canon, sizeof(canon), NULL, 0) < 0)
 		return false;
@@ -820,7 +819,7 @@ pid_form(struct pin_ctx *c)
 	if (c->migrate) {
 		const struct cpuset *memsp = NULL;
 
-		if (pin_status_list(&c->live, c->pid, "Mems_allowed_list",
+		if (proc_status_list(&c->live, c->pid, "Mems_allowed_list",
 				    &mems) == 0)
 			memsp = &mems;
 		if (c->have_nodes) {
@@ -867,7 +866,7 @@ pid_form(struct pin_ctx *c)
 		if (r < 0)
 			cli_die(EXIT_FAIL, "%s", c->err);
 		/* The kernel's own report, as a second opinion. */
-		r = pin_status_list(&c->live, c->pid, "Cpus_allowed_list", &st);
+		r = proc_status_list(&c->live, c->pid, "Cpus_allowed_list", &st);
 		if (r == 0 && !cpuset_equal(&st, &c->cpus))
 			die_mismatch("Cpus_allowed_list", &c->cpus, &st);
 		if (c->verbose) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "proc.h"
 
 static int
 set_err(char *err, size_t errlen, int r, const char *fmt, ...)
@@ -689,7 +690,7 @@ alloc_owner_resolve(const char *o, const char *cgroup_root,
 		if (parse_uint(o + 4, INT_MAX, &pid) < 0 || pid == 0)
 			return set_err(err, errlen, -EINVAL, "invalid owner "
 				       "'%s'", o);
-		if (proc_start_time(live, (long)pid, &e->owner_start) < 0)
+		if (proc_start_time(live, (pid_t)pid, &e->owner_start) < 0)
 			return set_err(err, errlen, -EINVAL, "invalid owner "
 				       "'%s': no such process", o);
 	} else if (startswith(o, "cgroup:")) {
@@ -716,7 +717,7 @@ alloc_owner_gone(const struct alloc_entry *e, const struct sysroot *live,
 	if (startswith(e->owner, "pid:")) {
 		uint64_t start;
 		long pid = strtol(e->owner + 4, NULL, 10);
-		int r = proc_start_time(live, pid, &start);
+		int r = proc_start_time(live, (pid_t)pid, &start);
 
 		if (r == -ESRCH) {
 			snprintf(reason, len, "process %ld has exited", pid);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "burst.h"
+#include "proc.h"
 #include "sysroot.h"
 #include "util.h"
 
@@ -377,34 +378,13 @@ int
 burst_proc_start(pid_t pid, uint64_t *start)
 {
 	struct sysroot root;
-	char path[64], buf[1024], *p, *save = NULL, *tok;
-	ssize_t n;
-	int field;
+	int r;
 
 	if (sysroot_open(&root, "/") < 0)
 		return -EBADMSG;
-	snprintf(path, sizeof(path), "proc/%ld/stat", (long)pid);
-	n = sysroot_read(&root, path, buf, sizeof(buf));
+	r = proc_start_time(&root, pid, start);
 	sysroot_close(&root);
-	if (n == -ENOENT)
-		return -ESRCH;
-	if (n < 0)
-		return (int)n;
-	/* the command name may hold spaces and ')': skip to the last ')' */
-	p = strrchr(buf, ')');
-	if (p == NULL)
-		return -EBADMSG;
-	/* p+2 is field 3 (state); the start time is field 22 */
-	for (field = 3, tok = strtok_r(p + 1, " ", &save); tok;
-	     tok = strtok_r(NULL, " ", &save), field++) {
-		/* a zombie has stopped running: its boosts are orphans */
-		if (field == 3 && (tok[0] == 'Z' || tok[0] == 'X'))
-			return -ESRCH;
-		if (field == 22)
-			return parse_u64(tok, UINT64_MAX, start) < 0 ?
-			       -EBADMSG : 0;
-	}
-	return -EBADMSG;
+	return r;
 }
 
 bool

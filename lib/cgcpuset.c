@@ -8,6 +8,7 @@
 
 #include "cgcpuset.h"
 #include "pin.h"
+#include "proc.h"
 #include "util.h"
 
 static int
@@ -289,20 +290,19 @@ attach(const struct cg_hier *h, const struct sysroot *live,
        const struct cgcpuset_plan *p, pid_t pid, char *err, size_t errlen)
 {
 	const char *group = p->rq->group;
-	char path[64], cs[CG_PATH_MAX], canon[CG_PATH_MAX], what[64];
+	char cs[CG_PATH_MAX], canon[CG_PATH_MAX], what[64];
 	struct cpuset got = CPUSET_INIT;
 	int r;
 
 	r = cg_attach(h, CG_CPUSET, group, pid, err, errlen);
 	if (r < 0 || !h->live)
 		return r;
-	snprintf(path, sizeof(path), "proc/%d/cpuset", (int)pid);
-	if (sysroot_read(live, path, cs, sizeof(cs)) >= 0 &&
+	if (proc_cpuset(live, pid, cs, sizeof(cs)) >= 0 &&
 	    cg_path_check(cs, canon, sizeof(canon), NULL, 0) == 0 &&
 	    strcmp(canon, group) != 0)
 		return fail(err, errlen, -EIO, "process %d is in cpuset '%s', "
 			    "not '%s'", (int)pid, cs, cg_display(group));
-	r = pin_status_list(live, pid, "Cpus_allowed_list", &got);
+	r = proc_status_list(live, pid, "Cpus_allowed_list", &got);
 	if (r == 0 && !cpuset_subset(&got, &p->cpus)) {
 		snprintf(what, sizeof(what), "the affinity of process %d",
 			 (int)pid);

@@ -14,6 +14,7 @@
 #include <numaif.h>
 
 #include "pin.h"
+#include "proc.h"
 #include "util.h"
 
 /* Mode flags the kernel ORs into the mode get_mempolicy() returns. */
@@ -406,51 +407,18 @@ pin_pid_exists(const struct sysroot *r, pid_t pid)
 int
 pin_pid_allowed_cpus(const struct sysroot *r, pid_t pid, struct cpuset *out)
 {
-	char path[64], mine[4096], theirs[4096];
+	char mine[4096], theirs[4096];
 	ssize_t a, b;
 
-	proc_path(path, sizeof(path), pid, "cpuset");
-	b = sysroot_read(r, path, theirs, sizeof(theirs));
+	b = proc_cpuset(r, pid, theirs, sizeof(theirs));
 	if (b == -ENOENT && !pin_pid_exists(r, pid))
 		return -ESRCH;
-	a = sysroot_read(r, "proc/self/cpuset", mine, sizeof(mine));
+	a = proc_cpuset(r, 0, mine, sizeof(mine));
 	if (a < 0 || b < 0)
 		return -ENODATA;	/* no cpuset support: cannot tell */
 	if (strcmp(mine, theirs) != 0)
 		return -ENODATA;
 	return pin_self_allowed_cpus(out);
-}
-
-int
-pin_status_list(const struct sysroot *r, pid_t pid, const char *field,
-		struct cpuset *out)
-{
-	char path[64];
-	char *text = NULL, *p, *nl;
-	size_t flen = strlen(field);
-	int ret;
-
-	proc_path(path, sizeof(path), pid, "status");
-	ret = sysroot_read_file(r, path, &text, NULL);
-	if (ret == -ENOENT)
-		return -ESRCH;
-	if (ret < 0)
-		return ret;
-	ret = -ENOENT;
-	for (p = text; p && *p; p = nl ? nl + 1 : NULL) {
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl = '\0';
-		if (strncmp(p, field, flen) == 0 && p[flen] == ':') {
-			ret = cpuset_parse_list(strstrip(p + flen + 1), out,
-						NULL, 0);
-			if (ret < 0 && ret != -ENOMEM)
-				ret = -EINVAL;
-			break;
-		}
-	}
-	free(text);
-	return ret;
 }
 
 /* ---- threads ---- */

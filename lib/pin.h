@@ -28,6 +28,7 @@
 #include <sys/types.h>
 
 #include "cpuset.h"
+#include "proc.h"
 #include "sysroot.h"
 #include "topo.h"
 
@@ -124,13 +125,6 @@ int pin_self_allowed_cpus(struct cpuset *out);
 int pin_pid_allowed_cpus(const struct sysroot *r, pid_t pid,
 			 struct cpuset *out);
 
-/*
- * A cpulist field of /proc/PID/status ("Cpus_allowed_list",
- * "Mems_allowed_list"); pid 0 reads proc/self.  Returns 0, -ESRCH (no
- * such process), -ENOENT (no such field) or -EINVAL.
- */
-int pin_status_list(const struct sysroot *r, pid_t pid, const char *field,
-		    struct cpuset *out);
 
 /*
  * The thread ids of process pid, ascending, from /proc/PID/task, into a

@@ -993,31 +993,3 @@ out:
 	return r;
 }
 
-/* Owners */
-
-int
-proc_start_time(const struct sysroot *root, long pid, uint64_t *start)
-{
-	char path[64], buf[1024];
-	const char *p;
-	ssize_t n;
-	int field;
-
-	*start = 0;
-	snprintf(path, sizeof(path), "proc/%ld/stat", pid);
-	n = sysroot_read(root, path, buf, sizeof(buf));
-	if (n < 0)
-		return n == -ENOENT ? -ESRCH : (int)n;
-	/* The command name may hold spaces and ')': skip to the last ')'. */
-	p = strrchr(buf, ')');
-	if (!p)
-		return -EINVAL;
-	p++;
-	/* After ')' come fields 3, 4, ...; field 22 is starttime. */
-	for (field = 3; field < 22 && p; field++)
-		p = strchr(p + 1, ' ');
-	if (!p)
-		return -EINVAL;
-	*start = strtoull(p + 1, NULL, 10);
-	return 0;
-}

@@ -206,9 +206,6 @@ void alloc_opts_merge(struct alloc_opts *o, const struct alloc_opts *policy);
 int alloc_shrink_pick(const struct topo *t, const struct cpuset *have, int k,
 		      bool whole_cores, struct cpuset *drop);
 
-/* The start time of process pid (field 22 of /proc/PID/stat, clock
- * ticks since boot) read below root; 0 and -ESRCH when it has gone. */
-int proc_start_time(const struct sysroot *root, long pid, uint64_t *start);
 
 /* FNV-1a, 64 and 32 bits, continuing from h (start with the offset
  * basis FNV64_INIT / FNV32_INIT). */

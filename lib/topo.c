@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proc.h"
+#include "quantity.h"
 #include "topo.h"
 
 #define CPU_DIR  "sys/devices/system/cpu"
@@ -717,109 +719,6 @@ build_sockets(struct topo *t)
 
 /* ---- the calling process: allowed CPUs and cgroup CPU limit ---- */
 
-/*
- * The cgroup path of this process for a v1 controller (or "" for v2)
- * from proc/self/cgroup, into out.  Returns 0 or -ENOENT.
- */
-static int
-self_cgroup(const char *cgfile, const char *controller, char *out, size_t size)
-{
-	const char *line = cgfile;
-
-	while (line && *line) {
-		const char *c1 = strchr(line, ':'), *c2, *nl;
-
-		nl = strchr(line, '\n');
-		if (c1 == NULL)
-			break;
-		c2 = strchr(c1 + 1, ':');
-		if (c2 == NULL || (nl && c2 > nl))
-			goto next;
-		{
-			size_t clen = (size_t)(c2 - c1 - 1);
-			const char *list = c1 + 1;
-			bool match = false;
-
-			if (controller[0] == '\0')
-				match = clen == 0;
-			else
-				while (clen > 0) {
-					const char *comma = memchr(list, ',', clen);
-					size_t l = comma ? (size_t)(comma - list) : clen;
-
-					if (l == strlen(controller) &&
-					    memcmp(list, controller, l) == 0)
-						match = true;
-					if (!comma)
-						break;
-					clen -= l + 1;
-					list = comma + 1;
-				}
-			if (match) {
-				size_t pl = nl ? (size_t)(nl - c2 - 1) : strlen(c2 + 1);
-
-				if (pl >= size)
-					return -ENAMETOOLONG;
-				memcpy(out, c2 + 1, pl);
-				out[pl] = '\0';
-				return 0;
-			}
-		}
-next:
-		line = nl ? nl + 1 : NULL;
-	}
-	return -ENOENT;
-}
-
-/*
- * Where a cgroup controller is mounted, from proc/mounts: fills mnt
- * (without the leading '/') and *noprefix (legacy cpuset files without
- * the "cpuset." prefix).  controller "" asks for the cgroup2 mount.
- */
-static int
-cgroup_mount(const char *mounts, const char *controller, char *mnt,
-	     size_t size, bool *noprefix)
-{
-	const char *line = mounts;
-
-	while (line && *line) {
-		char dev[256], dir[1024], type[64], opts[1024];
-		const char *nl = strchr(line, '\n');
-
-		if (sscanf(line, "%255s %1023s %63s %1023s", dev, dir, type, opts) == 4) {
-			bool hit = false;
-
-			if (controller[0] == '\0')
-				hit = strcmp(type, "cgroup2") == 0;
-			else if (strcmp(type, "cgroup") == 0) {
-				char *tok, *save = NULL;
-
-				for (tok = strtok_r(opts, ",", &save); tok;
-				     tok = strtok_r(NULL, ",", &save)) {
-					if (strcmp(tok, controller) == 0)
-						hit = true;
-					if (strcmp(tok, "noprefix") == 0)
-						*noprefix = true;
-				}
-			} else if (strcmp(type, controller) == 0) {
-				hit = true;	/* the old "cpuset" file system */
-				*noprefix = true;
-			}
-			if (hit) {
-				const char *d = dir;
-
-				while (*d == '/')
-					d++;
-				snprintf(mnt, size, "%s", d);
-				return 0;
-			}
-			*noprefix = false;
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return -ENOENT;
-}
-
 /* Join mount dir and cgroup path into a root-relative path. */
 static void
 join_cg(char *out, size_t size, const char *mnt, const char *group,
@@ -844,13 +743,16 @@ cpu_limit_of(struct loader *ld, const char *mnt, const char *group, bool v2)
 		long long quota = -1, period = -1;
 
 		if (v2) {
-			char maxs[32];
+			int64_t q;
+			uint64_t p;
 
 			join_cg(ld->path, sizeof(ld->path), mnt, g, "cpu.max");
 			if (read_opt(ld, ld->path) > 0 &&
-			    sscanf(ld->buf, "%31s %lld", maxs, &period) == 2 &&
-			    strcmp(maxs, "max") != 0)
-				quota = strtoll(maxs, NULL, 10);
+			    cpu_max_parse(ld->buf, &q, &p) == 0 && q >= 0 &&
+			    p <= INT64_MAX) {
+				quota = q;
+				period = (long long)p;
+			}
 		} else {
 			join_cg(ld->path, sizeof(ld->path), mnt, g, "cpu.cfs_quota_us");
 			if (read_opt(ld, ld->path) > 0)
@@ -883,7 +785,7 @@ static int
 load_process(struct loader *ld)
 {
 	struct topo *t = ld->t;
-	char *status = NULL, *cg = NULL, *mounts = NULL;
+	char *cg = NULL, *mounts = NULL;
 	char group[1024], mnt[1024];
 	bool noprefix = false;
 	int r;
@@ -892,29 +794,21 @@ load_process(struct loader *ld)
 	if (r < 0)
 		return r;
 	t->allowed_known = true;
-	if (sysroot_read_file(ld->root, "proc/self/status", &status, NULL) == 0) {
-		const char *p = strstr(status, "\nCpus_allowed_list:");
+	{
+		struct cpuset aff = CPUSET_INIT;
 
-		if (p) {
-			struct cpuset aff = CPUSET_INIT;
-			char line[4096];
-
-			p += strlen("\nCpus_allowed_list:");
-			snprintf(line, sizeof(line), "%.*s",
-				 (int)strcspn(p, "\n"), p);
-			if (cpuset_parse_list(strstrip(line), &aff, NULL, 0) == 0)
-				cpuset_and(&t->allowed, &aff);
-			cpuset_free(&aff);
-		}
-		free(status);
+		if (proc_status_list(ld->root, 0, "Cpus_allowed_list",
+				     &aff) == 0)
+			cpuset_and(&t->allowed, &aff);
+		cpuset_free(&aff);
 	}
 	sysroot_read_file(ld->root, "proc/self/cgroup", &cg, NULL);
 	sysroot_read_file(ld->root, "proc/mounts", &mounts, NULL);
 	if (mounts == NULL)
 		goto out;
 	/* The cgroup cpuset, v2 first, then v1, then the legacy file. */
-	if (cg && self_cgroup(cg, "", group, sizeof(group)) == 0 &&
-	    cgroup_mount(mounts, "", mnt, sizeof(mnt), &noprefix) == 0) {
+	if (cg && proc_cgroup_group(cg, "", group, sizeof(group)) == 0 &&
+	    proc_cgroup_mount(mounts, "", mnt, sizeof(mnt), &noprefix) == 0) {
 		struct cpuset cs = CPUSET_INIT;
 
 		join_cg(ld->path, sizeof(ld->path), mnt, group, "cpuset.cpus.effective");
@@ -924,9 +818,9 @@ load_process(struct loader *ld)
 		t->cpu_limit = cpu_limit_of(ld, mnt, group, true);
 	}
 	noprefix = false;
-	if (cgroup_mount(mounts, "cpuset", mnt, sizeof(mnt), &noprefix) == 0) {
+	if (proc_cgroup_mount(mounts, "cpuset", mnt, sizeof(mnt), &noprefix) == 0) {
 		struct cpuset cs = CPUSET_INIT;
-		bool have = (cg && self_cgroup(cg, "cpuset", group, sizeof(group)) == 0);
+		bool have = (cg && proc_cgroup_group(cg, "cpuset", group, sizeof(group)) == 0);
 
 		if (!have && read_opt(ld, "proc/self/cpuset") > 0) {
 			snprintf(group, sizeof(group), "%.1000s", ld->buf);
@@ -947,8 +841,8 @@ load_process(struct loader *ld)
 		cpuset_free(&cs);
 	}
 	noprefix = false;
-	if (t->cpu_limit < 0 && cg && self_cgroup(cg, "cpu", group, sizeof(group)) == 0 &&
-	    cgroup_mount(mounts, "cpu", mnt, sizeof(mnt), &noprefix) == 0)
+	if (t->cpu_limit < 0 && cg && proc_cgroup_group(cg, "cpu", group, sizeof(group)) == 0 &&
+	    proc_cgroup_mount(mounts, "cpu", mnt, sizeof(mnt), &noprefix) == 0)
 		t->cpu_limit = cpu_limit_of(ld, mnt, group, false);
 out:
 	free(cg);

@@ -225,6 +225,24 @@ test_resize(void)
 	state_free(&st);
 }
 
+/* The state letter of /proc/PID/stat, read with stdio. */
+static bool
+is_zombie(pid_t pid)
+{
+	char path[64], line[512], *p;
+	FILE *f;
+	bool z = false;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fgets(line, sizeof(line), f) && (p = strrchr(line, ')')))
+		z = p[1] == ' ' && p[2] == 'Z';
+	fclose(f);
+	return z;
+}
+
 static void
 test_owner(void)
 {
@@ -250,6 +268,15 @@ test_owner(void)
 	pid = fork();
 	if (pid == 0)
 		_exit(0);
+	/* Not yet reaped: a zombie, which has stopped running. */
+	while (!is_zombie(pid))
+		usleep(10000);
+	snprintf(arg, sizeof(arg), "pid:%ld", (long)pid);
+	memset(&e, 0, sizeof(e));
+	e.owner = strdup(arg);
+	CHECK("owner: an entry whose process is a zombie is gone",
+	      alloc_owner_gone(&e, &live, reason, sizeof(reason)));
+	alloc_entry_free(&e);
 	waitpid(pid, NULL, 0);
 	memset(&e, 0, sizeof(e));
 	snprintf(arg, sizeof(arg), "pid:%ld", (long)pid);

@@ -194,11 +194,11 @@ main(void)
 	CHECK("pages outside node 0 are counted", r == 0 && outside == 7);
 	setl(&s, "1-2");
 	CHECK("and their nodes named", cpuset_equal(&nodes, &s));
-	r = pin_status_list(&root, 42, "Cpus_allowed_list", &got);
+	r = proc_status_list(&root, 42, "Cpus_allowed_list", &got);
 	setl(&s, "0-3,8");
 	CHECK("status cpulist read", r == 0 && cpuset_equal(&got, &s));
-	CHECK("missing status field", pin_status_list(&root, 42, "Nope", &got) == -ENOENT);
-	CHECK("missing process", pin_status_list(&root, 43, "Cpus_allowed_list", &got) == -ESRCH);
+	CHECK("missing status field", proc_status_list(&root, 42, "Nope", &got) == -ENOENT);
+	CHECK("missing process", proc_status_list(&root, 43, "Cpus_allowed_list", &got) == -ESRCH);
 	CHECK("missing process has no policy", pin_read_task_policy(&root, 43, &p) == -ESRCH);
 	CHECK("pid exists in the tree", pin_pid_exists(&root, 42) && !pin_pid_exists(&root, 43));
 	sysroot_close(&root);
