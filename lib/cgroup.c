@@ -20,6 +20,7 @@
 #include <libcgroup.h>
 
 #include "cgroup.h"
+#include "quantity.h"
 #include "util.h"
 
 #define CGROUP2_MAGIC	0x63677270
@@ -1297,25 +1298,6 @@ read_num(int fd, const char *group, const char *file, bool sign,
 	return 0;
 }
 
-/* v2 cpu.max text into quota (-1: max) and period. */
-static int
-parse_cpu_max(const char *buf, int64_t *quota, uint64_t *period)
-{
-	char q[32];
-	unsigned long long p;
-	int used = 0;
-
-	if (sscanf(buf, "%31s %llu%n", q, &p, &used) != 2 ||
-	    buf[used] != '\0' || p == 0 || buf[0] == ' ')
-		return -EBADMSG;
-	if (strcmp(q, "max") == 0)
-		*quota = -1;
-	else if (parse_i64(q, 1, INT64_MAX, quota) < 0)
-		return -EBADMSG;
-	*period = p;
-	return 0;
-}
-
 int
 cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
 		  int64_t *quota_us, uint64_t *period_us, char *err,
@@ -1339,7 +1321,7 @@ cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
 			r = (int)n;
 			err_set(err, errlen, "cannot read cpu.max of %s: %s",
 			       cg_display(group), strerror(-r));
-		} else if (parse_cpu_max(buf, quota_us, period_us) < 0) {
+		} else if (cpu_max_parse(buf, quota_us, period_us) < 0) {
 			err_set(err, errlen, "cpu.max of %s: cannot parse '%s'",
 			       cg_display(group), buf);
 			r = -EBADMSG;
@@ -1388,7 +1370,7 @@ cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
 			       cg_display(group), strerror(-r));
 			goto out;
 		}
-		if (parse_cpu_max(buf, &lim->quota_us, &lim->period_us) < 0) {
+		if (cpu_max_parse(buf, &lim->quota_us, &lim->period_us) < 0) {
 			err_set(err, errlen, "cpu.max of %s: cannot parse '%s'",
 			       cg_display(group), buf);
 			r = -EBADMSG;

@@ -422,13 +422,14 @@ cpu_max_parse(const char *text, int64_t *quota_us, uint64_t *period_us)
 	if (sp == NULL)
 		return -EINVAL;
 	*sp++ = '\0';
-	if (parse_u64(sp, UINT64_MAX, period_us) < 0)
+	/* The kernel never prints a zero period or quota. */
+	if (parse_u64(sp, UINT64_MAX, period_us) < 0 || *period_us == 0)
 		return -EINVAL;
 	if (strcmp(buf, "max") == 0) {
 		*quota_us = CFS_QUOTA_UNLIMITED;
 		return 0;
 	}
-	if (parse_u64(buf, INT64_MAX, &q) < 0)
+	if (parse_u64(buf, INT64_MAX, &q) < 0 || q == 0)
 		return -EINVAL;
 	*quota_us = (int64_t)q;
 	return 0;

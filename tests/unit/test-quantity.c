@@ -267,6 +267,14 @@ test_text(void)
 	      cpu_max_parse("5000  10000", &q, &p) == -EINVAL);
 	CHECK("cpu.max 'x 10000' is refused",
 	      cpu_max_parse("x 10000", &q, &p) == -EINVAL);
+	CHECK("cpu.max '0 10000' (a quota the kernel never prints) is refused",
+	      cpu_max_parse("0 10000", &q, &p) == -EINVAL);
+	CHECK("cpu.max 'max 0' is refused",
+	      cpu_max_parse("max 0", &q, &p) == -EINVAL);
+	CHECK("cpu.max ' 5000 10000' is refused",
+	      cpu_max_parse(" 5000 10000", &q, &p) == -EINVAL);
+	CHECK("cpu.max '5000 10000 x' is refused",
+	      cpu_max_parse("5000 10000 x", &q, &p) == -EINVAL);
 	millicpu_format(250, buf, sizeof(buf));
 	CHECK_STR("250m prints as 0.25", buf, "0.25");
 	millicpu_format(1500, buf, sizeof(buf));
