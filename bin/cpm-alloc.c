@@ -206,8 +206,7 @@ parse_args(struct ctx *c, int argc, char **argv)
 
 	c->state_path = (env = getenv("CPM_STATE")) && *env ? env :
 		STATE_DEFAULT_PATH;
-	c->cgroup_root = (env = getenv("CPM_CGROUP_ROOT")) && *env ? env :
-		NULL;
+	c->cgroup_root = cli_cgroup_root(NULL);
 	while ((opt = getopt_long(argc, argv, "hV", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':

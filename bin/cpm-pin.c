@@ -756,8 +756,7 @@ pid_allowed_cpus(struct pin_ctx *c, struct cpuset *out)
 	if (cg_path_check(group, canon, sizeof(canon), NULL, 0) < 0)
 		return false;
 	/* A live process lives in the live hierarchy, whatever tree
-	 * $CPM_CGROUP_ROOT names for --cgroup. */
-	unsetenv("CPM_CGROUP_ROOT");
+	 * --cgroup-root names for --cgroup. */
 	if (cg_open(&h, NULL, NULL, 0) < 0)
 		return false;
 	if (cg_has(&h, CG_CPUSET)) {
@@ -970,7 +969,8 @@ cgroup_form(struct pin_ctx *c)
 			cli_die(EXIT_USAGE, "no process with pid %d",
 				(int)c->attach[i]);
 
-	r = cg_open(&h, c->cgroup_root, c->err, sizeof(c->err));
+	r = cg_open(&h, cli_cgroup_root(c->cgroup_root), c->err,
+		    sizeof(c->err));
 	if (r < 0)
 		cli_die(EXIT_FAIL, "%s", c->err);
 	memset(&rq, 0, sizeof(rq));

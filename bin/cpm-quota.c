@@ -1194,9 +1194,7 @@ cmd_restore(struct quota_ctx *c)
 				cli_die(EXIT_FAIL, "out of memory");
 			hc = n;
 			hc[k].root = e->root;
-			/* "-" is the live system, whatever the environment says */
-			if (strcmp(e->root, "-") == 0)
-				unsetenv("CPM_CGROUP_ROOT");
+			/* "-" is the live system */
 			hc[k].r = cg_open(&hc[k].h, strcmp(e->root, "-") ?
 					  e->root : NULL, err, sizeof(err));
 			if (hc[k].r < 0)
@@ -1319,6 +1317,7 @@ main(int argc, char **argv)
 	c.journal = c.optarg[O_JOURNAL];
 	if (c.cgroup_root && *c.cgroup_root == '\0')
 		cli_usage_error("--cgroup-root needs a directory");
+	c.cgroup_root = cli_cgroup_root(c.cgroup_root);
 	if (c.journal && *c.journal == '\0')
 		cli_usage_error("--journal needs a file name");
 	if (c.optarg[O_PERIOD])

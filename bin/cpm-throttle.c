@@ -747,11 +747,10 @@ main(int argc, char **argv)
 		c.groups[i] = canon;
 	}
 
+	c.cgroup_root = cli_cgroup_root(c.cgroup_root);
 	r = cg_open(&c.h, c.cgroup_root, err, sizeof(err));
 	if (r < 0)
-		cli_die(c.cgroup_root || getenv("CPM_CGROUP_ROOT") ? EXIT_USAGE
-								   : EXIT_FAIL,
-			"%s", err);
+		cli_die(c.cgroup_root ? EXIT_USAGE : EXIT_FAIL, "%s", err);
 	if (!cg_has(&c.h, CG_CPU))
 		cli_die(EXIT_FAIL, "no cpu cgroup hierarchy");
 	for (size_t i = 0; i < c.ngroups; i++) {

@@ -306,11 +306,6 @@ cg_open(struct cg_hier *h, const char *root, char *err, size_t errlen)
 	memset(h, 0, sizeof(*h));
 	for (int c = 0; c < CG_NCTRL; c++)
 		mount_init(&h->ctrl[c]);
-	if (root == NULL) {
-		root = getenv("CPM_CGROUP_ROOT");
-		if (root != NULL && *root == '\0')
-			root = NULL;
-	}
 	if (root != NULL)
 		r = open_tree(h, root, err, errlen);
 	else

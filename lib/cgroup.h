@@ -14,7 +14,7 @@
  *
  * Two back ends, chosen by cg_open():
  *
- *   live   (root == NULL and $CPM_CGROUP_ROOT unset): mounts and versions
+ *   live   (root == NULL): mounts and versions
  *          are discovered through libcgroup (cgroup_init(),
  *          cgroup_get_subsys_mount_point(); version by statfs() of the
  *          mount, since libcgroup 2.0.2 does not export a version call).
@@ -42,7 +42,7 @@
  *          controllers, unsupported by 2.0.2) the live back end falls back
  *          to plain file I/O on /sys/fs/cgroup (h->use_libcgroup false).
  *
- *   tree   (--cgroup-root DIR, env CPM_CGROUP_ROOT): a plain directory
+ *   tree   (root, e.g. --cgroup-root DIR): a plain directory
  *          tree for replay and tests.  DIR holding cgroup.controllers is
  *          v2; otherwise v1 with DIR/cpu, DIR/cpuacct, DIR/cpuset,
  *          DIR/memory (a missing directory is an absent controller; a
@@ -108,7 +108,7 @@ const char *cg_ctrl_name(enum cg_ctrl c);
 
 /*
  * Open a hierarchy.  root: a directory tree (tree back end), or NULL for
- * $CPM_CGROUP_ROOT when set and non-empty, else the live system.
+ * the live system.
  * Returns 0; -ENOENT when no cpu or cpuset hierarchy is found, -ENOTDIR
  * or -errno when root cannot be opened.  On failure nothing needs
  * closing.

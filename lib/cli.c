@@ -120,14 +120,40 @@ cli_parse_cpulist(const char *what, const char *arg, struct cpuset *s)
 		cli_die(EXIT_USAGE, "invalid %s %s", what, err);
 }
 
+/* opt, else the environment variable env when set and not empty. */
+static const char *
+option_or_env(const char *opt, const char *env)
+{
+	const char *v;
+
+	if (opt)
+		return opt;
+	v = getenv(env);
+	return v && *v ? v : NULL;
+}
+
+const char *
+cli_sysroot_dir(const char *opt)
+{
+	return option_or_env(opt, "CPM_SYSROOT");
+}
+
+const char *
+cli_cgroup_root(const char *opt)
+{
+	return option_or_env(opt, "CPM_CGROUP_ROOT");
+}
+
 void
 cli_open_sysroot(const char *dir, struct sysroot *root)
 {
-	int r = sysroot_open(root, dir);
+	int r;
 
+	dir = cli_sysroot_dir(dir);
+	r = sysroot_open(root, dir);
 	if (r < 0)
 		cli_die(EXIT_USAGE, "cannot open sysroot '%s': %s",
-			dir ? dir : getenv("CPM_SYSROOT"), strerror(-r));
+			dir ? dir : "/", strerror(-r));
 }
 
 void

@@ -52,8 +52,17 @@ char *cli_list_text(const char *arg);
 void cli_parse_cpulist(const char *what, const char *arg, struct cpuset *s);
 
 /*
- * Open the sysroot dir (NULL: $CPM_SYSROOT or "/"), dying with exit 2 when
- * it is not a directory.
+ * Where a tool reads the machine and the cgroups, decided once: the
+ * option's value, else the environment (CPM_SYSROOT, CPM_CGROUP_ROOT) when
+ * set and not empty, else NULL, the live system.  The rest of the library
+ * reads no environment variable.
+ */
+const char *cli_sysroot_dir(const char *opt);
+const char *cli_cgroup_root(const char *opt);
+
+/*
+ * Open the sysroot cli_sysroot_dir(dir) (NULL: "/"), dying with exit 2
+ * when it is not a directory.
  */
 void cli_open_sysroot(const char *dir, struct sysroot *root);
 

@@ -15,11 +15,8 @@ sysroot_open(struct sysroot *r, const char *dir)
 {
 	struct stat st;
 
-	if (dir == NULL) {
-		dir = getenv("CPM_SYSROOT");
-		if (dir == NULL || *dir == '\0')
-			dir = "/";
-	}
+	if (dir == NULL)
+		dir = "/";
 	if (strlen(dir) >= sizeof(r->path))
 		return -ENAMETOOLONG;
 	r->fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);

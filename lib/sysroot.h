@@ -22,7 +22,7 @@ struct sysroot {
 };
 
 /*
- * Open dir (NULL: $CPM_SYSROOT if set and non-empty, else "/").
+ * Open dir (NULL: "/", the live machine).
  * Returns 0, or -errno when dir is not a readable directory.
  */
 int sysroot_open(struct sysroot *r, const char *dir);
