@@ -103,5 +103,8 @@ done
 assert "200 writers killed at random instants always leave the old or the new state" "$bad" 0
 [ $killed -gt 0 ] && ok "some writers were killed ($killed killed, $finished finished)" ||
 	not_ok "some writers were killed ($killed killed, $finished finished)"
-check "no temporary files are left after the next write" 0 "" \
-	sh -c 'cpm-alloc take last 1 >/dev/null && ls -A "$(dirname "$CPM_STATE")" | grep "\.tmp\."; exit 0'
+run cpm-alloc take last 1
+assert "the next write succeeds and prints one CPU" \
+	"$rc $(printf '%s\n' "$out" | grep -cx '[0-9][0-9]*')" "0 1"
+assert "no temporary files are left after the next write" \
+	"$(ls -A "$(dirname "$CPM_STATE")" | grep -c '\.tmp\.')" 0
