@@ -534,23 +534,6 @@ cg_read(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	return n;
 }
 
-int
-cg_read_file(const struct cg_hier *h, enum cg_ctrl c, const char *group,
-	     const char *file, char **bufp, char *err, size_t errlen)
-{
-	int fd, r;
-
-	fd = cg_open_group(h, c, group, err, errlen);
-	if (fd < 0)
-		return fd;
-	r = read_file_at(fd, file, bufp, NULL, true);
-	close(fd);
-	if (r < 0)
-		err_set(err, errlen, "cannot read %s of %s: %s", file,
-		       cg_display(group), strerror(-r));
-	return r;
-}
-
 /* ---- writing ---- */
 
 /* A libcgroup return code as a negative errno. */

@@ -165,10 +165,6 @@ ssize_t cg_read(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		const char *file, char *buf, size_t size, char *err,
 		size_t errlen);
 
-/* Read a control file of any size into a malloc'ed string (*bufp). */
-int cg_read_file(const struct cg_hier *h, enum cg_ctrl c, const char *group,
-		 const char *file, char **bufp, char *err, size_t errlen);
-
 /*
  * Write value to group's control file in one write(2) (live: through
  * cgroup_modify_cgroup()).  The file must exist (as in the kernel).

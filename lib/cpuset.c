@@ -492,14 +492,15 @@ cpuset_to_list(const struct cpuset *s)
 int
 cpuset_to_mask(const struct cpuset *s, void *mask, size_t bytes)
 {
-	unsigned char *m = mask;
+	const size_t bits = 8 * sizeof(unsigned long);
+	unsigned long *m = mask;
 	int c;
 
 	memset(mask, 0, bytes);
 	cpuset_for_each(c, s) {
-		if ((size_t)c / 8 >= bytes)
+		if ((size_t)c / bits >= bytes / sizeof(unsigned long))
 			return -ERANGE;
-		m[c / 8] |= (unsigned char)(1u << (c % 8));
+		m[(size_t)c / bits] |= 1UL << ((size_t)c % bits);
 	}
 	return 0;
 }
@@ -507,12 +508,13 @@ cpuset_to_mask(const struct cpuset *s, void *mask, size_t bytes)
 int
 cpuset_from_mask(struct cpuset *s, const void *mask, size_t bytes)
 {
-	const unsigned char *m = mask;
-	size_t i;
+	const size_t bits = 8 * sizeof(unsigned long);
+	const unsigned long *m = mask;
+	size_t i, n = bytes / sizeof(unsigned long) * bits;
 
 	cpuset_zero(s);
-	for (i = 0; i < bytes * 8 && i < CPUSET_MAX_CPUS; i++)
-		if (m[i / 8] >> (i % 8) & 1)
+	for (i = 0; i < n && i < CPUSET_MAX_CPUS; i++)
+		if (m[i / bits] >> (i % bits) & 1)
 			if (cpuset_set(s, (unsigned int)i) < 0)
 				return -ENOMEM;
 	return 0;

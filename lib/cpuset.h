@@ -94,8 +94,11 @@ void cpuset_format(const struct cpuset *s, struct strbuf *sb);
 char *cpuset_to_list(const struct cpuset *s);
 
 /*
- * Fill a cpu_set_t-compatible mask: bytes is the mask size in bytes;
- * CPUs that do not fit are reported by returning -ERANGE.
+ * To and from a mask as the kernel takes it (cpu_set_t of CPU_ALLOC(),
+ * the node masks of get_mempolicy()): an array of unsigned long, bit i of
+ * word w for CPU w * bits-per-long + i.  bytes is the mask size, a
+ * multiple of sizeof(unsigned long); CPUs that do not fit are reported by
+ * returning -ERANGE.
  */
 int cpuset_to_mask(const struct cpuset *s, void *mask, size_t bytes);
 int cpuset_from_mask(struct cpuset *s, const void *mask, size_t bytes);

@@ -302,19 +302,6 @@ initial_mask_cpus(void)
 	return (size_t)n;
 }
 
-static int
-mask_to_cpuset(const cpu_set_t *m, size_t bytes, struct cpuset *out)
-{
-	size_t c;
-
-	cpuset_zero(out);
-	for (c = 0; c < bytes * 8; c++)
-		if (CPU_ISSET_S(c, bytes, m) &&
-		    cpuset_set(out, (unsigned int)c) < 0)
-			return -ENOMEM;
-	return 0;
-}
-
 int
 pin_get_affinity(pid_t tid, struct cpuset *out)
 {
@@ -329,7 +316,7 @@ pin_get_affinity(pid_t tid, struct cpuset *out)
 			return -ENOMEM;
 		CPU_ZERO_S(bytes, m);
 		if (sched_getaffinity(tid, bytes, m) == 0) {
-			r = mask_to_cpuset(m, bytes, out);
+			r = cpuset_from_mask(out, m, bytes);
 			CPU_FREE(m);
 			return r;
 		}
@@ -345,17 +332,15 @@ pin_get_affinity(pid_t tid, struct cpuset *out)
 int
 pin_set_affinity(pid_t tid, const struct cpuset *cpus)
 {
-	int last = cpuset_last(cpus), c, r = 0;
+	int last = cpuset_last(cpus), r;
 	size_t n = last < 0 ? 1 : (size_t)last + 1;
 	size_t bytes = CPU_ALLOC_SIZE(n);
 	cpu_set_t *m = CPU_ALLOC(n);
 
 	if (m == NULL)
 		return -ENOMEM;
-	CPU_ZERO_S(bytes, m);
-	cpuset_for_each(c, cpus)
-		CPU_SET_S((size_t)c, bytes, m);
-	if (sched_setaffinity(tid, bytes, m) < 0)
+	r = cpuset_to_mask(cpus, m, bytes);
+	if (r == 0 && sched_setaffinity(tid, bytes, m) < 0)
 		r = -errno;
 	CPU_FREE(m);
 	return r;
@@ -739,7 +724,6 @@ get_policy_raw(int *mode, struct cpuset *nodes, unsigned long flags)
 	for (;;) {
 		size_t words = nbits / BITS_PER_LONG;
 		unsigned long *mask = calloc(words, sizeof(unsigned long));
-		unsigned long i;
 		int r = 0;
 
 		if (mask == NULL)
@@ -753,10 +737,7 @@ get_policy_raw(int *mode, struct cpuset *nodes, unsigned long flags)
 			}
 			return r;
 		}
-		cpuset_zero(nodes);
-		for (i = 0; i < nbits && r == 0; i++)
-			if (mask[i / BITS_PER_LONG] >> (i % BITS_PER_LONG) & 1)
-				r = cpuset_set(nodes, (unsigned int)i);
+		r = cpuset_from_mask(nodes, mask, words * sizeof(*mask));
 		free(mask);
 		return r;
 	}

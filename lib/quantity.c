@@ -238,20 +238,6 @@ weight_formula_parse(const char *s, enum weight_formula *f)
 	return 0;
 }
 
-const char *
-weight_formula_name(enum weight_formula f)
-{
-	switch (f) {
-	case WEIGHT_KUBELET:
-		return "kubelet";
-	case WEIGHT_SYSTEMD:
-		return "systemd";
-	case WEIGHT_RUNC:
-	default:
-		return "runc";
-	}
-}
-
 uint64_t
 millicpu_to_shares(int64_t millicpu)
 {

@@ -78,7 +78,6 @@ int mem_quantity_parse(const char *s, int64_t *bytes, char *err,
 
 /* Parse a weight formula name: runc (quadratic), kubelet (linear), systemd. */
 int weight_formula_parse(const char *s, enum weight_formula *f);
-const char *weight_formula_name(enum weight_formula f);
 
 /*
  * The kubelet's MilliCPUToShares: 0 gives 2, else m*1024/1000 clamped to

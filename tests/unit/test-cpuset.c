@@ -5,6 +5,7 @@
  * silent truncation, a named offending part), plus set algebra.
  */
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 
 #include "cpuset.h"
@@ -183,11 +184,45 @@ test_mask(void)
 	cpuset_free(&s);
 }
 
+/* The kernel's masks, checked against glibc's CPU_SET_S/CPU_ISSET_S. */
+static void
+test_kernel_mask(void)
+{
+	struct cpuset s = CPUSET_INIT, back = CPUSET_INIT;
+	size_t bytes = CPU_ALLOC_SIZE(256);
+	cpu_set_t *m = CPU_ALLOC(256), *g = CPU_ALLOC(256);
+	char err[64], *l;
+
+	cpuset_parse_list("0,5,63-65,130,255", &s, err, sizeof(err));
+	CHECK("to mask", cpuset_to_mask(&s, m, bytes) == 0);
+	CPU_ZERO_S(bytes, g);
+	CPU_SET_S(0, bytes, g);
+	CPU_SET_S(5, bytes, g);
+	CPU_SET_S(63, bytes, g);
+	CPU_SET_S(64, bytes, g);
+	CPU_SET_S(65, bytes, g);
+	CPU_SET_S(130, bytes, g);
+	CPU_SET_S(255, bytes, g);
+	CHECK("to mask: the bits glibc sets", CPU_EQUAL_S(bytes, m, g));
+	CHECK("from mask", cpuset_from_mask(&back, g, bytes) == 0);
+	l = cpuset_to_list(&back);
+	CHECK_STR("from mask: the CPUs glibc set", l, "0,5,63-65,130,255");
+	free(l);
+	cpuset_set(&s, 256);
+	CHECK("to mask: a CPU past the mask", cpuset_to_mask(&s, m, bytes) ==
+	      -ERANGE);
+	CPU_FREE(m);
+	CPU_FREE(g);
+	cpuset_free(&s);
+	cpuset_free(&back);
+}
+
 int
 main(void)
 {
 	test_grammar();
 	test_algebra();
 	test_mask();
+	test_kernel_mask();
 	return unit_failed;
 }
