@@ -1,4 +1,8 @@
 # cpm: CPU placement toolkit.  See README.
+#
+# This Makefile needs GNU make: it lists sources with $(wildcard) and
+# $(sort) and builds them with % pattern rules.  .POSIX only asks GNU make
+# for POSIX shell semantics in recipes (each runs as sh -e).
 .POSIX:
 
 VERSION   = 0.1.0
@@ -42,8 +46,9 @@ tests/unit/%: tests/unit/%.c tests/unit/unit.h tests/unit/machine.h lib/libcpm.a
 tests/helpers/%: tests/helpers/%.c
 	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread $(LIBS)
 
-# Build dependencies on Debian; run as root.  'make check' calls it when
-# the headers are missing.
+# Build and test dependencies on Debian: 'make deps', as root, installs
+# them.  Nothing else here runs apt-get: 'make check' and 'make demo'
+# only name what is missing.
 DEBIAN_BUILD_DEPS = build-essential pkg-config libnuma-dev libcgroup-dev \
 		    libsystemd-dev libsmartcols-dev
 DEBIAN_TEST_DEPS  = util-linux hwloc-nox numactl cgroup-tools prometheus \
@@ -55,10 +60,15 @@ deps:
 		$(DEBIAN_BUILD_DEPS) $(DEBIAN_TEST_DEPS) >/dev/null
 
 have-deps:
-	@if ! test -f /usr/include/numa.h || ! test -f /usr/include/libcgroup.h || \
-	    ! command -v lstopo-no-graphics >/dev/null || ! command -v promtool >/dev/null; then \
-		if [ "$$(id -u)" = 0 ]; then $(MAKE) deps; \
-		else echo "missing build/test dependencies: run 'make deps' as root" >&2; exit 1; fi; \
+	@missing=; \
+	test -f /usr/include/numa.h || missing="$$missing libnuma-dev"; \
+	test -f /usr/include/libcgroup.h || missing="$$missing libcgroup-dev"; \
+	command -v lstopo-no-graphics >/dev/null || missing="$$missing hwloc-nox"; \
+	command -v promtool >/dev/null || missing="$$missing prometheus"; \
+	if [ -n "$$missing" ]; then \
+		echo "make: missing build/test dependencies:$$missing" >&2; \
+		echo "make: install them with 'make deps' (as root, uses apt-get)" >&2; \
+		exit 1; \
 	fi
 
 demo: have-deps
