@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "cli.h"
 #include "json.h"
 #include "kstate.h"
@@ -58,13 +59,14 @@ struct ctx {
 	struct topo topo;
 	struct ktopo kt;
 	struct topo_print print;
+	struct alloc_machine m;
 
 	/* state */
 	struct alloc_state st;
 	int lockfd;
 	enum topo_match match;
 	char match_msg[512];
-	char err[512];
+	char err[4096];
 };
 
 static noreturn void
@@ -378,6 +380,8 @@ load_machine(struct ctx *c)
 	if (ktopo_from_topo(&c->kt, &c->topo) < 0 ||
 	    topo_print_make(&c->print, &c->topo) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
+	c->m.topo = &c->topo;
+	c->m.kt = &c->kt;
 }
 
 /* Parse a cpulist option, refusing CPUs the machine does not have. */
@@ -477,14 +481,8 @@ need_entry(struct ctx *c, const char *name)
 static void
 effective_opts(struct ctx *c, struct alloc_opts *o)
 {
-	alloc_opts_merge(o, &c->st.policy);
-	if (o->distribute_auto) {
-		int tpc = c->kt.num_cores ? c->kt.num_cpus / c->kt.num_cores : 1;
-
-		o->k.distribute = o->k.full_cores && tpc > 0 ? tpc : 1;
-	}
-	o->k.single_numa_node = o->numa_policy == TM_SINGLE_NUMA;
-	if (ktake_opts_check(&c->kt, &o->k, c->err, sizeof(c->err)) < 0)
+	if (alloc_opts_effective(&c->m, &c->st.policy, o, c->err,
+				 sizeof(c->err)) < 0)
 		cli_die(EXIT_USAGE, "%s", c->err);
 }
 
@@ -492,98 +490,6 @@ static void
 print_set(const struct cpuset *s)
 {
 	cli_print_cpuset(s);
-}
-
-static void
-format_size(struct strbuf *sb, uint64_t b)
-{
-	static const char units[] = "KMGTPE";
-	int u = -1;
-
-	while (b && b % 1024 == 0 && u < 5) {
-		b /= 1024;
-		u++;
-	}
-	if (u < 0)
-		strbuf_printf(sb, "%llu", (unsigned long long)b);
-	else
-		strbuf_printf(sb, "%llu%c", (unsigned long long)b, units[u]);
-}
-
-/* Memory Manager view of the nodes: capacity from meminfo MemTotal. */
-static struct tm_mem_node *
-mem_nodes(struct ctx *c)
-{
-	struct tm_mem_node *m = calloc((size_t)c->topo.nnodes + 1, sizeof(*m));
-	int i, k, x;
-
-	if (!m)
-		cli_die(EXIT_FAIL, "out of memory");
-	for (i = 0; i < c->topo.nnodes; i++) {
-		const struct topo_node *n = &c->topo.nodes[i];
-
-		m[i].id = n->id;
-		m[i].total = n->mem_total_kb > 0 ?
-			(uint64_t)n->mem_total_kb * 1024 : 0;
-		m[i].booked = state_mem_booked(&c->st, n->id);
-		for (x = 0; x < c->st.nentries; x++) {
-			const struct alloc_entry *e = &c->st.entries[x];
-			uint64_t g = 0;
-			bool here = false;
-
-			for (k = 0; k < e->nmem; k++) {
-				if (e->mem[k].node < 64)
-					g |= 1ULL << e->mem[k].node;
-				if (e->mem[k].node == n->id)
-					here = true;
-			}
-			if (here)
-				m[i].group |= g;
-		}
-	}
-	return m;
-}
-
-static uint64_t
-all_nodes_mask(struct ctx *c)
-{
-	uint64_t m = 0;
-	int i;
-
-	for (i = 0; i < c->topo.nnodes; i++)
-		if (c->topo.nodes[i].id < 64)
-			m |= 1ULL << c->topo.nodes[i].id;
-	return m;
-}
-
-static uint64_t
-nodes_mask_of(struct ctx *c, const struct cpuset *cpus)
-{
-	struct cpuset nodes = CPUSET_INIT;
-	uint64_t m = 0;
-
-	if (topo_nodes_of(&c->topo, cpus, &nodes) < 0)
-		cli_die(EXIT_FAIL, "out of memory");
-	tm_mask_from_set(&nodes, &m);
-	cpuset_free(&nodes);
-	return m;
-}
-
-static void
-free_per_node(struct ctx *c, const struct cpuset *avail, struct strbuf *sb)
-{
-	int i;
-
-	for (i = 0; i < c->topo.nnodes; i++) {
-		struct cpuset s = CPUSET_INIT;
-		const struct topo_node *n = &c->topo.nodes[i];
-
-		cpuset_copy(&s, &n->cpus);
-		cpuset_and(&s, avail);
-		strbuf_printf(sb, "%s%d:%u", i ? " " : "", n->id,
-			      cpuset_count(&s));
-		cpuset_free(&s);
-	}
 }
 
 /* Commands */
@@ -666,326 +572,103 @@ cmd_init(struct ctx *c)
 	return EXIT_OK;
 }
 
+/* Die with the status an allocator error calls for. */
+static noreturn void
+alloc_die(struct ctx *c, int r)
+{
+	cli_die(r == -ENOSPC ? EXIT_UNSAT : r == -EINVAL ? EXIT_USAGE :
+		EXIT_FAIL, "%s", c->err);
+}
+
 /* pid:PID or cgroup:PATH; fills the entry's owner fields. */
 static void
 parse_owner(struct ctx *c, struct alloc_entry *e)
 {
-	const char *o = c->owner_arg;
 	struct sysroot live;
-	char path[PATH_MAX], real[PATH_MAX];
-	struct stat sb;
+	int r;
 
-	if (!o)
+	if (!c->owner_arg)
 		return;
-	if (startswith(o, "pid:")) {
-		unsigned int pid;
-		int r;
-
-		if (parse_uint(o + 4, INT_MAX, &pid) < 0 || pid == 0)
-			cli_die(EXIT_USAGE, "invalid owner '%s'", o);
-		/* Owners are live processes, whatever --sysroot says. */
-		if (sysroot_open(&live, "/") < 0)
-			cli_die(EXIT_FAIL, "cannot open /");
-		r = proc_start_time(&live, (long)pid, &e->owner_start);
-		sysroot_close(&live);
-		if (r < 0)
-			cli_die(EXIT_USAGE, "invalid owner '%s': no such process",
-				o);
-	} else if (startswith(o, "cgroup:")) {
-		const char *p = o + 7, *root = c->cgroup_root ?
-			c->cgroup_root : "/sys/fs/cgroup";
-		static const char *const ctrl[] = {
-			"cpuset", "cpu", "cpu,cpuacct", "cpuacct", "memory",
-			"pids", "systemd", "unified",
-		};
-		size_t k;
-		bool found = false;
-
-		while (*p == '/')
-			p++;
-		if (!*p || strstr(p, "..") || strlen(p) > 2048)
-			cli_die(EXIT_USAGE, "invalid owner '%s'", o);
-		{
-			const char *q;
-
-			for (q = p; *q; q++)
-				if ((unsigned char)*q < 0x20)
-					cli_die(EXIT_USAGE, "invalid owner '%s'", o);
-		}
-		snprintf(path, sizeof(path), "%s/cgroup.controllers", root);
-		if (access(path, F_OK) == 0) {
-			snprintf(path, sizeof(path), "%s/%s", root, p);
-			found = stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-		}
-		for (k = 0; !found && k < ARRAY_SIZE(ctrl); k++) {
-			snprintf(path, sizeof(path), "%s/%s/%s", root, ctrl[k], p);
-			found = stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-		}
-		if (!found)
-			cli_die(EXIT_USAGE, "invalid owner '%s': no such cgroup "
-				"below '%s'", o, root);
-		if (!realpath(path, real))
-			cli_die(EXIT_FAIL, "cannot resolve '%s': %s", path,
-				strerror(errno));
-		if (!(e->owner_dir = strdup(real)))
-			cli_die(EXIT_FAIL, "out of memory");
-	} else {
-		cli_die(EXIT_USAGE, "invalid owner '%s' (pid:PID or "
-			"cgroup:PATH)", o);
-	}
-	if (!(e->owner = strdup(o)))
-		cli_die(EXIT_FAIL, "out of memory");
+	/* Owners are live processes, whatever --sysroot says. */
+	if (sysroot_open(&live, "/") < 0)
+		cli_die(EXIT_FAIL, "cannot open /");
+	r = alloc_owner_resolve(c->owner_arg, c->cgroup_root ?
+				c->cgroup_root : "/sys/fs/cgroup", &live, e,
+				c->err, sizeof(c->err));
+	sysroot_close(&live);
+	if (r < 0)
+		alloc_die(c, r);
 }
 
-/* Why a Topology Manager policy refused: one line into sb. */
+/* Each line of text as a warning. */
 static void
-explain_refusal(struct ctx *c, const struct alloc_opts *o, int n,
-		const struct cpuset *avail, const struct tm_hints *cpu,
-		const struct tm_hints *mem, const struct tm_hint *best,
-		struct strbuf *sb)
+warn_lines(const struct strbuf *text)
 {
-	strbuf_printf(sb, "topology affinity error: the %s policy refuses "
-		      "%d CPUs", tm_policy_name(o->numa_policy), n);
-	if (c->have_mem) {
-		strbuf_puts(sb, " and ");
-		format_size(sb, c->mem);
-		strbuf_puts(sb, " of memory");
+	const char *p = text->buf, *nl;
+
+	while (p && *p && (nl = strchr(p, '\n'))) {
+		cli_warn("%.*s", (int)(nl - p), p);
+		p = nl + 1;
 	}
-	if (!cpu->dont_care && cpu->n == 0)
-		strbuf_printf(sb, ": no NUMA node set has %d free CPUs", n);
-	else if (mem && !mem->dont_care && mem->n == 0)
-		strbuf_puts(sb, ": no NUMA node set has that much free memory");
-	else if (o->numa_policy == TM_SINGLE_NUMA)
-		strbuf_puts(sb, ": no single NUMA node can hold it");
-	else if (mem && !mem->dont_care) {
-		strbuf_puts(sb, ": no NUMA node set is preferred for both the "
-			    "CPUs and the memory (best: ");
-		tm_mask_format(best->mask, sb);
-		strbuf_puts(sb, ")");
-	} else {
-		strbuf_puts(sb, ": the best NUMA node set ");
-		tm_mask_format(best->mask, sb);
-		strbuf_puts(sb, " is wider than the request needs on an idle "
-			    "machine");
-	}
-	strbuf_puts(sb, " (free CPUs per node: ");
-	free_per_node(c, avail, sb);
-	strbuf_puts(sb, ")");
-}
-
-/* The NUMA distance matrix by node id, or NULL when the kernel gave none. */
-static int *
-distances(struct ctx *c)
-{
-	int *d = calloc(64 * 64, sizeof(int)), i, j;
-
-	if (!d)
-		cli_die(EXIT_FAIL, "out of memory");
-	for (i = 0; i < c->topo.nnodes; i++) {
-		const struct topo_node *a = &c->topo.nodes[i];
-
-		if (!a->distance || a->id >= 64) {
-			free(d);
-			return NULL;
-		}
-		for (j = 0; j < c->topo.nnodes; j++)
-			if (c->topo.nodes[j].id < 64)
-				d[a->id * 64 + c->topo.nodes[j].id] =
-					a->distance[j];
-	}
-	return d;
-}
-
-static void
-explain_hints(const char *what, const struct tm_hints *h)
-{
-	struct strbuf sb;
-	int i;
-
-	strbuf_init(&sb);
-	if (h->dont_care)
-		strbuf_puts(&sb, "any (no preference)");
-	else if (h->n == 0)
-		strbuf_puts(&sb, "none (cannot be satisfied)");
-	for (i = 0; i < h->n; i++) {
-		if (i)
-			strbuf_puts(&sb, ", ");
-		tm_mask_format(h->h[i].mask, &sb);
-		strbuf_puts(&sb, h->h[i].preferred ? " preferred" : " -");
-	}
-	cli_warn("%s: %s", what, sb.buf ? sb.buf : "");
-	strbuf_free(&sb);
 }
 
 static int
 cmd_take(struct ctx *c)
 {
 	struct alloc_entry e, *old;
-	struct cpuset avail = CPUSET_INIT, from = CPUSET_INIT,
-		prefer = CPUSET_INIT, out = CPUSET_INIT;
-	struct tm_hints cpu_h = { 0 }, mem_h = { 0 };
-	struct tm_mem_node *mn = NULL;
-	struct tm_hint best = { 0, true };
-	struct alloc_opts o = c->opts;
-	const struct cpuset *prefer_p = NULL;
-	int n, r;
+	struct alloc_request rq;
+	struct cpuset from = CPUSET_INIT, prefer = CPUSET_INIT;
+	struct strbuf explain;
+	int r;
 
 	want_args(c, 2, 2, "NAME and N");
 	check_name(c->args[0]);
-	n = parse_count(c->args[1]);
+	memset(&rq, 0, sizeof(rq));
+	rq.name = c->args[0];
+	rq.n = parse_count(c->args[1]);
+	rq.mode = c->share ? ALLOC_SHARE : ALLOC_EXCLUSIVE;
+	rq.opts = c->opts;
+	rq.have_mem = c->have_mem;
+	rq.mem = c->mem;
 	memset(&e, 0, sizeof(e));
 	load_machine(c);
-	if (c->from_arg)
+	if (c->from_arg) {
 		parse_cpus_arg(c, "--from CPU list", c->from_arg, &from);
+		rq.from = &from;
+	}
 	if (c->prefer_arg) {
 		parse_nodes_arg(c, "--prefer-nodes list", c->prefer_arg,
 				&prefer);
-		prefer_p = &prefer;
+		rq.prefer = &prefer;
 	}
 	parse_owner(c, &e);
 	open_state(c, c->dry_run ? RO : RW, false);
-	effective_opts(c, &o);
+	effective_opts(c, &rq.opts);
 
 	old = state_find(&c->st, c->args[0]);
 	if (old) {
-		if (old->n != n)
+		if (old->n != rq.n)
 			cli_die(EXIT_USAGE, "'%s' already holds %d CPUs: use "
 				"'cpm-alloc resize %s %d'", old->name, old->n,
-				old->name, n);
+				old->name, rq.n);
 		alloc_entry_free(&e);
 		print_set(&old->cpus);
 		return EXIT_OK;
 	}
-	if (state_available(&c->st, &c->topo.online, NULL, &avail) < 0)
-		cli_die(EXIT_FAIL, "out of memory");
-	if (c->from_arg)
-		cpuset_and(&avail, &from);
-
-	if (o.numa_policy != TM_NONE || c->have_mem) {
-		mn = mem_nodes(c);
-		r = tm_cpu_hints(&c->kt, &avail, n, o.k.align_socket, &cpu_h);
-		if (r == 0 && c->have_mem)
-			r = tm_mem_hints(mn, c->topo.nnodes, c->mem, &mem_h);
-		else
-			mem_h.dont_care = true;
-		if (r == -ERANGE)
-			cli_die(EXIT_UNSAT, "NUMA hints need at most %d NUMA "
-				"nodes, numbered below 64", TM_MAX_NODES);
-		if (r < 0)
-			cli_die(EXIT_FAIL, "out of memory");
-	}
-	if (c->explain && (o.numa_policy != TM_NONE || c->have_mem)) {
-		explain_hints("CPU hints", &cpu_h);
-		if (c->have_mem)
-			explain_hints("memory hints", &mem_h);
-	}
-	if (o.numa_policy != TM_NONE) {
-		struct tm_hints lists[2] = { cpu_h, mem_h };
-		int *dist = o.closest ? distances(c) : NULL;
-		bool admit;
-
-		admit = tm_merge_closest(o.numa_policy, all_nodes_mask(c),
-					 lists, 2, dist, &best);
-		free(dist);
-		if (c->explain) {
-			struct strbuf eb;
-
-			strbuf_init(&eb);
-			if (best.mask)
-				tm_mask_format(best.mask, &eb);
-			else
-				strbuf_puts(&eb, "any node");
-			cli_warn("%s policy: merged hint %s%s: %s",
-				 tm_policy_name(o.numa_policy),
-				 eb.buf ? eb.buf : "",
-				 best.preferred ? " preferred" : " -",
-				 admit ? "admitted" : "refused");
-			strbuf_free(&eb);
-		}
-		if (!admit) {
-			struct strbuf sb;
-
-			strbuf_init(&sb);
-			explain_refusal(c, &o, n, &avail, &cpu_h, &mem_h, &best,
-					&sb);
-			cli_die(EXIT_UNSAT, "%s", sb.buf);
-		}
-		if (best.mask) {
-			tm_mask_to_set(best.mask, &prefer);
-			prefer_p = &prefer;
-		}
-	}
-	r = kubelet_take(&c->kt, &avail, n, &o.k, prefer_p, &c->st.reserved,
-			 &out, c->err, sizeof(c->err));
-	if (r == -ENOMEM)
-		cli_die(EXIT_FAIL, "out of memory");
+	strbuf_init(&explain);
+	r = alloc_take(&c->m, &c->st, &rq, &e, c->explain ? &explain : NULL,
+		       c->err, sizeof(c->err));
+	warn_lines(&explain);
+	strbuf_free(&explain);
 	if (r < 0)
-		cli_die(EXIT_UNSAT, "%s", c->err);
-	/* single-numa-node and restricted promise the hint's nodes. */
-	if ((o.numa_policy == TM_SINGLE_NUMA || o.numa_policy == TM_RESTRICTED)
-	    && best.mask && (nodes_mask_of(c, &out) & ~best.mask))
-		cli_die(EXIT_UNSAT, "topology affinity error: %d CPUs do not "
-			"fit on the NUMA nodes the %s policy chose", n,
-			tm_policy_name(o.numa_policy));
-
-	if (c->have_mem && c->mem > 0) {
-		uint64_t mask = best.mask;
-		int k;
-
-		if (o.numa_policy == TM_NONE || !mask) {
-			/* No Topology Manager decision: the CPUs' nodes when
-			 * they can hold it, else the Memory Manager's own
-			 * best hint. */
-			uint64_t cm = nodes_mask_of(c, &out);
-			struct tm_hint mb;
-
-			mask = 0;
-			for (k = 0; k < mem_h.n; k++)
-				if (mem_h.h[k].mask == cm)
-					mask = cm;
-			if (!mask && tm_merge(TM_BEST_EFFORT, all_nodes_mask(c),
-					      &mem_h, 1, &mb) && mem_h.n)
-				mask = mb.mask;
-		}
-		e.mem = calloc((size_t)c->topo.nnodes + 1, sizeof(*e.mem));
-		if (!e.mem)
-			cli_die(EXIT_FAIL, "out of memory");
-		if (!mask || tm_mem_book(mn, c->topo.nnodes, mask, c->mem,
-					 e.mem, &e.nmem) < 0) {
-			struct strbuf sb;
-
-			strbuf_init(&sb);
-			strbuf_puts(&sb, "not enough free memory for ");
-			format_size(&sb, c->mem);
-			strbuf_puts(&sb, " (free per node:");
-			for (k = 0; k < c->topo.nnodes; k++) {
-				strbuf_printf(&sb, " %d:", mn[k].id);
-				format_size(&sb, mn[k].total > mn[k].booked ?
-					    mn[k].total - mn[k].booked : 0);
-			}
-			strbuf_puts(&sb, ")");
-			cli_die(EXIT_UNSAT, "%s", sb.buf);
-		}
-	}
-
-	if (!(e.name = strdup(c->args[0])))
-		cli_die(EXIT_FAIL, "out of memory");
-	e.n = n;
-	e.mode = c->share ? ALLOC_SHARE : ALLOC_EXCLUSIVE;
-	e.opts = o;
-	e.opts.k.distribute = o.distribute_auto ? 0 : o.k.distribute;
-	if (cpuset_copy(&e.cpus, &out) < 0 || state_add(&c->st, &e) < 0)
+		alloc_die(c, r);
+	if (state_add(&c->st, &e) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	if (!c->dry_run)
 		save_state(c);
-	print_set(&out);
-	free(mn);
-	tm_hints_free(&cpu_h);
-	tm_hints_free(&mem_h);
-	cpuset_free(&avail);
+	print_set(&c->st.entries[c->st.nentries - 1].cpus);
 	cpuset_free(&from);
 	cpuset_free(&prefer);
-	cpuset_free(&out);
 	return EXIT_OK;
 }
 
@@ -1015,10 +698,8 @@ static int
 cmd_resize(struct ctx *c)
 {
 	struct alloc_entry *e;
-	struct cpuset avail = CPUSET_INIT, more = CPUSET_INIT,
-		nodes = CPUSET_INIT;
 	struct alloc_opts o;
-	int n, have, tpc, r;
+	int n, have, r;
 
 	want_args(c, 2, 2, "NAME and N");
 	check_name(c->args[0]);
@@ -1031,79 +712,12 @@ cmd_resize(struct ctx *c)
 		o.k.distribute = 0;
 	effective_opts(c, &o);
 	have = e->n;
-	tpc = c->kt.num_cores ? c->kt.num_cpus / c->kt.num_cores : 1;
-	if (o.k.full_cores && tpc > 1 && n % tpc)
-		cli_die(EXIT_UNSAT, "SMT Alignment Error: requested %d cpus not "
-			"multiple cpus per core = %d", n, tpc);
-	if (n < have) {
-		r = alloc_shrink_pick(&c->topo, &e->cpus, have - n,
-				      o.k.full_cores, &more);
-		if (r == -ENOMEM)
-			cli_die(EXIT_FAIL, "out of memory");
-		if (r < 0)
-			cli_die(EXIT_UNSAT, "cannot shrink '%s' to %d CPUs in "
-				"whole cores", e->name, n);
-		cpuset_andnot(&e->cpus, &more);
-	} else if (n > have) {
-		int need = n - have, cpu, sib;
-		const struct cpuset *prefer_p = NULL;
-
-		if (state_available(&c->st, &c->topo.online, NULL, &avail) < 0)
-			cli_die(EXIT_FAIL, "out of memory");
-		if (!cpuset_empty(&e->cpus)) {
-			topo_nodes_of(&c->topo, &e->cpus, &nodes);
-			prefer_p = &nodes;
-			/* The single-NUMA and restricted policies keep the
-			 * allocation on the nodes it has. */
-			if (o.numa_policy == TM_SINGLE_NUMA ||
-			    o.numa_policy == TM_RESTRICTED) {
-				struct cpuset on = CPUSET_INIT;
-
-				topo_cpus_of_nodes(&c->topo, &nodes, &on);
-				cpuset_and(&avail, &on);
-				cpuset_free(&on);
-			}
-		}
-		/* First the free threads of cores the entry already uses,
-		 * so its cores fill up before new ones are started. */
-		if (!o.k.full_cores && !o.k.spread_cores) {
-			cpuset_for_each(cpu, &e->cpus) {
-				if (cpu >= c->topo.ncpus ||
-				    c->topo.cpus[cpu].core < 0)
-					continue;
-				for (sib = c->topo.cpus[cpu].core;
-				     sib >= 0 && need > 0;
-				     sib = c->topo.cpus[sib].next_thread)
-					if (cpuset_isset(&avail, (unsigned int)sib)) {
-						cpuset_clear(&avail, (unsigned int)sib);
-						cpuset_set(&more, (unsigned int)sib);
-						need--;
-					}
-			}
-		}
-		if (need > 0) {
-			struct cpuset got = CPUSET_INIT;
-
-			r = kubelet_take(&c->kt, &avail, need, &o.k, prefer_p,
-					 &c->st.reserved, &got, c->err,
-					 sizeof(c->err));
-			if (r == -ENOMEM)
-				cli_die(EXIT_FAIL, "out of memory");
-			if (r < 0)
-				cli_die(EXIT_UNSAT, "cannot grow '%s' to %d CPUs: "
-					"%s", e->name, n, c->err);
-			cpuset_or(&more, &got);
-			cpuset_free(&got);
-		}
-		cpuset_or(&e->cpus, &more);
-	}
-	e->n = n;
+	r = alloc_resize(&c->m, &c->st, e, n, &o, c->err, sizeof(c->err));
+	if (r < 0)
+		alloc_die(c, r);
 	if (n != have)
 		save_state(c);
 	print_set(&e->cpus);
-	cpuset_free(&avail);
-	cpuset_free(&more);
-	cpuset_free(&nodes);
 	return EXIT_OK;
 }
 
@@ -1140,13 +754,8 @@ cmd_mode(struct ctx *c)
 static void
 entry_nodes(struct ctx *c, const struct alloc_entry *e, struct cpuset *out)
 {
-	int k;
-
-	if (topo_nodes_of(&c->topo, &e->cpus, out) < 0)
+	if (alloc_entry_nodes(&c->topo, e, out) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
-	for (k = 0; k < e->nmem; k++)
-		if (e->mem[k].bytes)
-			cpuset_set(out, (unsigned int)e->mem[k].node);
 }
 
 static int
@@ -1179,7 +788,7 @@ format_mem(const struct alloc_entry *e, struct strbuf *sb)
 		if (!e->mem[k].bytes)
 			continue;
 		strbuf_printf(sb, "%s%d:", shown++ ? "," : "", e->mem[k].node);
-		format_size(sb, e->mem[k].bytes);
+		alloc_size_format(sb, e->mem[k].bytes);
 	}
 	if (!shown)
 		strbuf_puts(sb, "-");
@@ -1324,115 +933,30 @@ cmd_pool(struct ctx *c)
 static int
 cmd_hints(struct ctx *c)
 {
-	struct cpuset avail = CPUSET_INIT;
-	struct tm_hints cpu_h = { 0 }, mem_h = { 0 };
-	struct tm_mem_node *mn;
+	struct tm_hints h;
 	struct strbuf sb;
-	const struct tm_hints *list;
-	int n, r, i, k;
+	int n, i, r;
 
 	want_args(c, 1, 1, "N");
 	n = parse_count(c->args[0]);
 	load_machine(c);
 	open_state(c, RO, false);
-	if (state_available(&c->st, &c->topo.online, NULL, &avail) < 0)
-		cli_die(EXIT_FAIL, "out of memory");
-	mn = mem_nodes(c);
-	r = tm_cpu_hints(&c->kt, &avail, n, c->st.policy.k.align_socket,
-			 &cpu_h);
-	if (r == 0 && c->have_mem)
-		r = tm_mem_hints(mn, c->topo.nnodes, c->mem, &mem_h);
-	else
-		mem_h.dont_care = true;
-	if (r == -ERANGE)
-		cli_die(EXIT_UNSAT, "NUMA hints need at most %d NUMA nodes, "
-			"numbered below 64", TM_MAX_NODES);
+	r = alloc_hints(&c->m, &c->st, n, c->st.policy.k.align_socket,
+			c->have_mem, c->mem, &h, c->err, sizeof(c->err));
 	if (r < 0)
-		cli_die(EXIT_FAIL, "out of memory");
-	/*
-	 * With memory too, a node set can hold the request when both
-	 * providers offer it; it is preferred when both prefer it.
-	 */
-	list = cpu_h.dont_care ? &mem_h : &cpu_h;
+		alloc_die(c, r);
 	strbuf_init(&sb);
-	for (i = 0; i < list->n; i++) {
-		const struct tm_hint *h = &list->h[i];
-		bool pref = h->preferred, ok = true;
-
-		if (list == &cpu_h && !mem_h.dont_care) {
-			ok = false;
-			for (k = 0; k < mem_h.n; k++)
-				if (mem_h.h[k].mask == h->mask) {
-					ok = true;
-					pref = pref && mem_h.h[k].preferred;
-				}
-		}
-		if (!ok)
-			continue;
-		tm_mask_format(h->mask, &sb);
-		strbuf_puts(&sb, pref ? " preferred\n" : " -\n");
+	for (i = 0; i < h.n; i++) {
+		tm_mask_format(h.h[i].mask, &sb);
+		strbuf_puts(&sb, h.h[i].preferred ? " preferred\n" : " -\n");
 	}
 	if (sb.oom)
 		cli_die(EXIT_FAIL, "out of memory");
 	if (sb.len)
 		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
-	free(mn);
-	tm_hints_free(&cpu_h);
-	tm_hints_free(&mem_h);
-	cpuset_free(&avail);
+	tm_hints_free(&h);
 	return EXIT_OK;
-}
-
-/* Is the owner of e gone?  reason gets why. */
-static bool
-owner_gone(const struct alloc_entry *e, const struct sysroot *live,
-	   char *reason, size_t len)
-{
-	struct stat sb;
-
-	if (!e->owner)
-		return false;
-	if (startswith(e->owner, "pid:")) {
-		uint64_t start;
-		long pid = strtol(e->owner + 4, NULL, 10);
-		int r = proc_start_time(live, pid, &start);
-
-		if (r == -ESRCH) {
-			snprintf(reason, len, "process %ld has exited", pid);
-			return true;
-		}
-		if (r == 0 && e->owner_start && start != e->owner_start) {
-			snprintf(reason, len, "process %ld has exited (the pid "
-				 "now belongs to another process)", pid);
-			return true;
-		}
-		return false;
-	}
-	if (e->owner_dir && (stat(e->owner_dir, &sb) < 0 ||
-			     !S_ISDIR(sb.st_mode))) {
-		snprintf(reason, len, "cgroup '%s' was removed", e->owner_dir);
-		return true;
-	}
-	return false;
-}
-
-static void
-finding(struct strbuf *sb, int *count, const char *level, const char *fmt,
-	...) __attribute__((format(printf, 4, 5)));
-
-static void
-finding(struct strbuf *sb, int *count, const char *level, const char *fmt,
-	...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	strbuf_printf(sb, "%s: %s\n", level, msg);
-	(*count)++;
 }
 
 static char *
@@ -1449,118 +973,24 @@ static int
 cmd_check(struct ctx *c)
 {
 	struct strbuf sb;
-	struct cpuset x = CPUSET_INIT, gone = CPUSET_INIT;
 	struct sysroot live;
-	const struct topo_print *was = &c->st.print;
-	int count = 0, i, j;
-	char reason[256];
+	bool have_live;
+	int count;
 
 	want_args(c, 0, 0, "no arguments");
 	load_machine(c);
 	open_state(c, RO, true);
+	have_live = sysroot_open(&live, "/") == 0;
 	strbuf_init(&sb);
-	if (!c->st.exists)
-		return EXIT_OK;	/* nothing recorded, nothing to disagree */
-	if (c->match == TOPO_FOREIGN)
-		finding(&sb, &count, "error", "the state was made for another "
-			"machine (%s): use the right --state, or start over "
-			"with 'cpm-alloc init --force'", c->match_msg);
-	if (c->match == TOPO_RESIZED || c->match == TOPO_ONLINE_CHANGED) {
-		unsigned int a = cpuset_count(&was->online),
-			b = cpuset_count(&c->print.online);
-
-		if (a != b)
-			finding(&sb, &count, "error", "the CPU count changed: "
-				"the state was made for %u online CPUs (%s), "
-				"the machine has %u (%s)", a, cpulist_str(&was->online), b,
-				cpulist_str(&c->print.online));
-		/* Online then, offline now (still possible) or gone. */
-		cpuset_copy(&x, &was->online);
-		cpuset_andnot(&x, &c->print.online);
-		cpuset_copy(&gone, &x);
-		cpuset_andnot(&gone, &c->print.possible);
-		cpuset_and(&x, &c->print.possible);
-		if (!cpuset_empty(&x))
-			finding(&sb, &count, "error", "CPUs %s were online when "
-				"the state was written and are offline now",
-				cpulist_str(&x));
-		if (!cpuset_empty(&gone))
-			finding(&sb, &count, "error", "CPUs %s were online when "
-				"the state was written and no longer exist",
-				cpulist_str(&gone));
-		cpuset_copy(&x, &c->print.online);
-		cpuset_andnot(&x, &was->online);
-		if (!cpuset_empty(&x))
-			finding(&sb, &count, "warning", "CPUs %s came online "
-				"since the state was written: run 'cpm-alloc "
-				"reconcile' to use them", cpulist_str(&x));
-	}
-	/* CPUs that the state uses and the machine does not have online. */
-	cpuset_copy(&gone, &c->st.reserved);
-	cpuset_andnot(&gone, &c->topo.online);
-	if (!cpuset_empty(&gone))
-		finding(&sb, &count, "error", "reserved CPUs %s are not online: "
-			"choose another reservation with 'cpm-alloc init "
-			"--force --reserved LIST' (this drops all "
-			"allocations)", cpulist_str(&gone));
-	for (i = 0; i < c->st.nentries; i++) {
-		const struct alloc_entry *e = &c->st.entries[i];
-
-		cpuset_copy(&x, &e->cpus);
-		cpuset_andnot(&x, &c->topo.online);
-		if (!cpuset_empty(&x))
-			finding(&sb, &count, "error", "'%s' holds CPUs %s, which "
-				"are not online: release it ('cpm-alloc release "
-				"%s') and take again", e->name, cpulist_str(&x), e->name);
-		cpuset_copy(&x, &e->cpus);
-		cpuset_and(&x, &c->st.reserved);
-		if (!cpuset_empty(&x))
-			finding(&sb, &count, "error", "reserved CPUs %s are "
-				"handed out to '%s': release it and take again",
-				cpulist_str(&x), e->name);
-		for (j = i + 1; j < c->st.nentries; j++) {
-			cpuset_copy(&x, &e->cpus);
-			cpuset_and(&x, &c->st.entries[j].cpus);
-			if (!cpuset_empty(&x))
-				finding(&sb, &count, "error", "'%s' and '%s' "
-					"both hold CPUs %s: release one of them",
-					e->name, c->st.entries[j].name, cpulist_str(&x));
-		}
-		for (j = 0; j < e->nmem; j++)
-			if (e->mem[j].bytes &&
-			    !topo_node_by_id(&c->topo, e->mem[j].node))
-				finding(&sb, &count, "error", "'%s' has memory "
-					"booked on NUMA node %d, which does not "
-					"exist: release it and take again",
-					e->name, e->mem[j].node);
-	}
-	for (i = 0; i < c->topo.nnodes; i++) {
-		const struct topo_node *n = &c->topo.nodes[i];
-		uint64_t b = state_mem_booked(&c->st, n->id);
-
-		if (b && n->mem_total_kb >= 0 &&
-		    b > (uint64_t)n->mem_total_kb * 1024)
-			finding(&sb, &count, "error", "memory booked on NUMA "
-				"node %d (%llu bytes) exceeds its MemTotal (%llu "
-				"bytes): release some allocations", n->id,
-				(unsigned long long)b,
-				(unsigned long long)n->mem_total_kb * 1024);
-	}
-	if (sysroot_open(&live, "/") == 0) {
-		for (i = 0; i < c->st.nentries; i++)
-			if (owner_gone(&c->st.entries[i], &live, reason,
-				       sizeof(reason)))
-				finding(&sb, &count, "warning", "the owner of "
-					"'%s' is gone (%s): run 'cpm-alloc "
-					"reconcile' to release it",
-					c->st.entries[i].name, reason);
+	count = alloc_check(&c->m, &c->st, &c->print, c->match, c->match_msg,
+			    have_live ? &live : NULL, &sb);
+	if (have_live)
 		sysroot_close(&live);
-	}
+	if (count < 0)
+		cli_die(EXIT_FAIL, "out of memory");
 	if (sb.len)
 		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
-	cpuset_free(&x);
-	cpuset_free(&gone);
 	return count ? EXIT_UNSAT : EXIT_OK;
 }
 
@@ -1588,7 +1018,7 @@ cmd_reconcile(struct ctx *c)
 	for (i = c->st.nentries - 1; i >= 0; i--) {
 		struct alloc_entry *e = &c->st.entries[i];
 
-		if (!owner_gone(e, &live, reason, sizeof(reason)))
+		if (!alloc_owner_gone(e, &live, reason, sizeof(reason)))
 			continue;
 		strbuf_printf(&sb, "%s %s ", verb, e->name);
 		if (cpuset_empty(&e->cpus))

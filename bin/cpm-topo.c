@@ -17,6 +17,8 @@
 #include "cli.h"
 #include "coretype.h"
 #include "json.h"
+#include "placement.h"
+#include "select.h"
 #include "topo.h"
 #include "topodump.h"
 
@@ -477,17 +479,6 @@ print_json(struct ctx *c)
 
 /* ---- cpus ---- */
 
-/* The number after "prefix:", or die naming the selector. */
-static int
-sel_number(const char *sel, const char *num)
-{
-	unsigned int v;
-
-	if (parse_uint(num, CPUSET_MAX_CPUS - 1, &v) < 0)
-		cli_die(EXIT_USAGE, "invalid selector '%s': not a number", sel);
-	return (int)v;
-}
-
 /*
  * Resolve one selector into out.  Dies with exit 2 on a selector that is
  * malformed or names something the machine does not have.
@@ -495,158 +486,24 @@ sel_number(const char *sel, const char *num)
 static void
 resolve_selector(struct ctx *c, const char *sel, struct cpuset *out)
 {
-	struct topo *t;
-	const char *colon = strchr(sel, ':');
-	int id, cpu, found = 0;
+	char err[256];
+	int r;
 
 	cpuset_zero(out);
-	if (strcmp(sel, "-") == 0 || (sel[0] >= '0' && sel[0] <= '9') ||
-	    sel[0] == ',' || sel[0] == ' ' || sel[0] == '\0') {
+	if (select_is_cpulist(sel)) {
 		parse_cpus_arg(c, "cpulist", sel, out);
 		return;
 	}
-	t = load(c);
-	if (strcmp(sel, "all") == 0 || strcmp(sel, "possible") == 0) {
-		if (cpuset_copy(out, &t->possible) < 0)
-			oom();
-		return;
-	}
-	if (strcmp(sel, "present") == 0) {
-		if (cpuset_copy(out, &t->present) < 0)
-			oom();
-		return;
-	}
-	if (strcmp(sel, "online") == 0) {
-		if (cpuset_copy(out, &t->online) < 0)
-			oom();
-		return;
-	}
-	if (strcmp(sel, "offline") == 0) {
-		if (cpuset_copy(out, &t->offline) < 0)
-			oom();
-		return;
-	}
-	if (strcmp(sel, "isolated") == 0) {
-		if (cpuset_copy(out, &t->isolated) < 0)
-			oom();
-		return;
-	}
-	if (strcmp(sel, "allowed") == 0) {
-		if (cpuset_copy(out, &t->allowed) < 0)
-			oom();
-		return;
-	}
-	if (colon == NULL)
-		cli_die(EXIT_USAGE, "unknown selector '%s'", sel);
-	if (startswith(sel, "type:") || startswith(sel, "capacity:")) {
-		char err[256];
-		int r = coretype_select(load_types(c), t, sel, out, err,
-					sizeof(err));
-
-		if (r == -ENOMEM)
-			oom();
-		if (r < 0)
-			cli_die(EXIT_USAGE, "%s", err);
-		return;
-	}
-	if (startswith(sel, "node:")) {
-		const struct topo_node *n;
-
-		id = sel_number(sel, colon + 1);
-		n = topo_node_by_id(t, id);
-		if (n == NULL)
-			cli_die(EXIT_USAGE, "invalid selector '%s': no NUMA node %d",
-				sel, id);
-		if (cpuset_copy(out, &n->cpus) < 0)
-			oom();
-		cpuset_and(out, &t->online);
-		return;
-	}
-	if (startswith(sel, "socket:")) {
-		const struct topo_socket *s;
-
-		id = sel_number(sel, colon + 1);
-		s = topo_socket_by_id(t, id);
-		if (s == NULL)
-			cli_die(EXIT_USAGE, "invalid selector '%s': no socket %d",
-				sel, id);
-		if (cpuset_copy(out, &s->cpus) < 0)
-			oom();
-		return;
-	}
-	if (startswith(sel, "die:")) {
-		char buf[64];
-		char *dot;
-		int die;
-
-		snprintf(buf, sizeof(buf), "%s", colon + 1);
-		dot = strchr(buf, '.');
-		if (dot == NULL)
-			cli_die(EXIT_USAGE,
-				"invalid selector '%s': use die:SOCKET.DIE", sel);
-		*dot = '\0';
-		id = sel_number(sel, buf);
-		die = sel_number(sel, dot + 1);
-		cpuset_for_each(cpu, &t->online)
-			if (t->cpus[cpu].socket == id && t->cpus[cpu].die == die) {
-				if (cpuset_set(out, (unsigned int)cpu) < 0)
-					oom();
-				found = 1;
-			}
-		if (!found)
-			cli_die(EXIT_USAGE, "invalid selector '%s': no die %d in socket %d",
-				sel, die, id);
-		return;
-	}
-	if (startswith(sel, "l3:")) {
-		int i;
-
-		id = sel_number(sel, colon + 1);
-		for (i = 0; i < t->nl3; i++)
-			if (t->l3s[i].id == id) {
-				if (cpuset_copy(out, &t->l3s[i].cpus) < 0)
-					oom();
-				return;
-			}
-		cli_die(EXIT_USAGE, "invalid selector '%s': no L3 cache with id %d",
-			sel, id);
-	}
-	if (startswith(sel, "siblings:")) {
-		id = sel_number(sel, colon + 1);
-		if (id >= t->ncpus || !t->cpus[id].possible)
-			cli_die(EXIT_USAGE, "invalid selector '%s': CPU %d does not exist",
-				sel, id);
-		if (t->cpus[id].core < 0) {
-			if (cpuset_set(out, (unsigned int)id) < 0)
-				oom();
-			return;
-		}
-		if (topo_siblings(t, id, out) < 0)
-			oom();
-		return;
-	}
-	if (startswith(sel, "thread:")) {
-		int k = sel_number(sel, colon + 1);
-
-		cpuset_for_each(cpu, &t->online) {
-			const struct topo_cpu *tc = &t->cpus[cpu];
-			int n = 0, s;
-
-			if (tc->core != cpu)
-				continue;	/* visit each core once */
-			for (s = cpu; s >= 0 && n < k; s = t->cpus[s].next_thread)
-				n++;
-			if (s >= 0 && cpuset_set(out, (unsigned int)s) < 0)
-				oom();
-		}
-		if (k >= t->threads_per_core)
-			cli_die(EXIT_USAGE,
-				"invalid selector '%s': cores have at most %d thread%s",
-				sel, t->threads_per_core,
-				t->threads_per_core == 1 ? "" : "s");
-		return;
-	}
-	cli_die(EXIT_USAGE, "unknown selector '%s'", sel);
+	/* The core-type selectors need files the topology does not read. */
+	if (startswith(sel, "type:") || startswith(sel, "capacity:"))
+		r = coretype_select(load_types(c), load(c), sel, out, err,
+				    sizeof(err));
+	else
+		r = select_resolve(load(c), sel, out, err, sizeof(err));
+	if (r == -ENOMEM)
+		oom();
+	if (r < 0)
+		cli_die(EXIT_USAGE, "%s", err);
 }
 
 static int
@@ -733,49 +590,14 @@ cmd_nodes(struct ctx *c, int argc, char **argv)
 
 /* ---- check ---- */
 
-struct findings {
-	int n;
-};
-
-static void __attribute__((format(printf, 3, 4)))
-finding(struct findings *f, const char *level, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", level);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	f->n++;
-}
-
-/* A cpulist string for messages; freed by the caller. */
-static char *
-lst(const struct cpuset *s)
-{
-	char *l = cpuset_to_list(s);
-
-	if (l == NULL)
-		oom();
-	return l;
-}
-
-enum policy { POL_COMPACT, POL_SPREAD, POL_LOCAL };
-
 static int
 cmd_check(struct ctx *c, int argc, char **argv)
 {
-	struct cpuset cpus = CPUSET_INIT, want_nodes = CPUSET_INIT,
-		      tmp = CPUSET_INIT, nodes = CPUSET_INIT, sib = CPUSET_INIT,
-		      seen = CPUSET_INIT, socks = CPUSET_INIT, l3s = CPUSET_INIT;
+	struct cpuset cpus = CPUSET_INIT, want_nodes = CPUSET_INIT;
 	const char *list = NULL, *nodes_arg = NULL;
-	enum policy pol = POL_COMPACT;
-	struct findings f = { 0 };
-	struct topo *t;
-	char *l;
-	int i, cpu, nnodes, need;
-	unsigned int ncpu;
+	enum placement_policy pol = PLACE_COMPACT;
+	struct strbuf sb;
+	int i, n;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -796,13 +618,7 @@ cmd_check(struct ctx *c, int argc, char **argv)
 			continue;
 		}
 		if (startswith(a, "--policy")) {
-			if (strcmp(val, "compact") == 0)
-				pol = POL_COMPACT;
-			else if (strcmp(val, "spread") == 0)
-				pol = POL_SPREAD;
-			else if (strcmp(val, "local") == 0)
-				pol = POL_LOCAL;
-			else
+			if (placement_policy_parse(val, &pol) < 0)
 				cli_usage_error("unknown policy '%s' (compact, spread or local)",
 						val);
 		} else {
@@ -821,185 +637,16 @@ cmd_check(struct ctx *c, int argc, char **argv)
 		if (r < 0)
 			cli_die(EXIT_USAGE, "invalid nodelist %s", err);
 	}
-	t = load(c);
-	ncpu = cpuset_count(&cpus);
-	if (ncpu == 0)
-		finding(&f, "error", "the cpulist is empty");
-
-	if (cpuset_copy(&tmp, &cpus) < 0)
+	strbuf_init(&sb);
+	n = placement_check(load(c), &cpus, nodes_arg ? &want_nodes : NULL,
+			    pol, &sb);
+	if (n < 0)
 		oom();
-	cpuset_and(&tmp, &t->offline);
-	if (!cpuset_empty(&tmp)) {
-		l = lst(&tmp);
-		finding(&f, "error", "CPUs %s are offline", l);
-		free(l);
-	}
-	if (cpuset_copy(&tmp, &cpus) < 0)
-		oom();
-	cpuset_and(&tmp, &t->isolated);
-	if (!cpuset_empty(&tmp)) {
-		l = lst(&tmp);
-		finding(&f, "warning",
-			"CPUs %s are isolated (isolcpus): the scheduler will not balance work across them",
-			l);
-		free(l);
-	}
-	if (t->allowed_known) {
-		if (cpuset_copy(&tmp, &cpus) < 0)
-			oom();
-		cpuset_andnot(&tmp, &t->allowed);
-		cpuset_andnot(&tmp, &t->offline);
-		if (!cpuset_empty(&tmp)) {
-			l = lst(&tmp);
-			finding(&f, "warning",
-				"CPUs %s are outside the CPUs this process may use", l);
-			free(l);
-		}
-	}
-	/* Nodes: existence, then membership. */
-	cpuset_for_each(i, &want_nodes)
-		if (topo_node_by_id(t, i) == NULL)
-			finding(&f, "error", "NUMA node %d does not exist", i);
-	if (topo_nodes_of(t, &cpus, &nodes) < 0)
-		oom();
-	if (nodes_arg) {
-		if (topo_cpus_of_nodes(t, &want_nodes, &tmp) < 0)
-			oom();
-		cpuset_and(&tmp, &cpus);
-		{
-			struct cpuset out = CPUSET_INIT;
-
-			if (cpuset_copy(&out, &cpus) < 0)
-				oom();
-			cpuset_andnot(&out, &tmp);
-			if (!cpuset_empty(&out)) {
-				char *nl = lst(&want_nodes);
-
-				l = lst(&out);
-				finding(&f, "error", "CPUs %s are outside NUMA nodes %s",
-					l, nl);
-				free(l);
-				free(nl);
-			}
-			cpuset_free(&out);
-		}
-	}
-	nnodes = (int)cpuset_count(&nodes);
-	/* The fewest nodes that could hold this many online CPUs. */
-	{
-		unsigned int *sizes = calloc((size_t)t->nnodes + 1, sizeof(*sizes));
-		unsigned int sum = 0;
-		int k;
-
-		if (sizes == NULL)
-			oom();
-		for (k = 0; k < t->nnodes; k++)
-			sizes[k] = cpuset_count_and(&t->nodes[k].cpus, &t->online);
-		/* largest first */
-		for (k = 0; k < t->nnodes; k++) {
-			int m, best = k;
-
-			for (m = k + 1; m < t->nnodes; m++)
-				if (sizes[m] > sizes[best])
-					best = m;
-			{
-				unsigned int x = sizes[k];
-
-				sizes[k] = sizes[best];
-				sizes[best] = x;
-			}
-		}
-		need = 0;
-		for (k = 0; k < t->nnodes && sum < ncpu; k++) {
-			sum += sizes[k];
-			need++;
-		}
-		free(sizes);
-	}
-	l = lst(&nodes);
-	if (pol == POL_LOCAL && nnodes > 1)
-		finding(&f, "error", "CPUs span %d NUMA nodes (%s); local placement needs one",
-			nnodes, l);
-	else if (pol == POL_COMPACT && nnodes > need && nnodes > 1)
-		finding(&f, "warning",
-			"CPUs span %d NUMA nodes (%s) where %d would hold them; memory access will cross nodes",
-			nnodes, l, need);
-	else if (pol == POL_SPREAD && nnodes == 1 && t->nnodes > 1 && ncpu > 1)
-		finding(&f, "warning",
-			"all CPUs are on NUMA node %s; spread placement wants several nodes",
-			l);
-	free(l);
-	/* Sockets and L3 groups for compact placement. */
-	cpuset_for_each(cpu, &cpus) {
-		if (cpu >= t->ncpus)
-			continue;
-		if (t->cpus[cpu].socket >= 0 &&
-		    cpuset_set(&socks, (unsigned int)t->cpus[cpu].socket) < 0)
-			oom();
-		if (t->cpus[cpu].l3 >= 0 &&
-		    cpuset_set(&l3s, (unsigned int)t->cpus[cpu].l3) < 0)
-			oom();
-	}
-	if (pol != POL_SPREAD && cpuset_count(&socks) > 1 && t->nsockets > 1) {
-		bool fits = false;
-
-		for (i = 0; i < t->nsockets; i++)
-			if (cpuset_count_and(&t->sockets[i].cpus, &t->online) >= ncpu)
-				fits = true;
-		if (fits) {
-			l = lst(&socks);
-			finding(&f, "warning", "CPUs span sockets %s where one would hold them",
-				l);
-			free(l);
-		}
-	}
-	if (pol != POL_SPREAD && cpuset_count(&l3s) > 1) {
-		bool fits = false;
-
-		for (i = 0; i < t->nl3; i++)
-			if (cpuset_count(&t->l3s[i].cpus) >= ncpu)
-				fits = true;
-		if (fits) {
-			finding(&f, "warning",
-				"CPUs span %u L3 caches where one would hold them",
-				cpuset_count(&l3s));
-		}
-	}
-	/* Half-used cores: an SMT sibling outside the list shares the core. */
-	cpuset_for_each(cpu, &cpus) {
-		if (cpu >= t->ncpus || t->cpus[cpu].core < 0 ||
-		    cpuset_isset(&seen, (unsigned int)t->cpus[cpu].core))
-			continue;
-		if (cpuset_set(&seen, (unsigned int)t->cpus[cpu].core) < 0 ||
-		    topo_siblings(t, cpu, &sib) < 0)
-			oom();
-		if (!cpuset_subset(&sib, &cpus)) {
-			char *in, *out;
-
-			if (cpuset_copy(&tmp, &sib) < 0)
-				oom();
-			cpuset_and(&tmp, &cpus);
-			in = lst(&tmp);
-			if (cpuset_copy(&tmp, &sib) < 0)
-				oom();
-			cpuset_andnot(&tmp, &cpus);
-			out = lst(&tmp);
-			finding(&f, "warning",
-				"core %d is half used: CPU %s in the list shares it with sibling %s outside it",
-				t->cpus[cpu].core, in, out);
-			free(in);
-			free(out);
-		}
-	}
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_free(&sb);
 	cpuset_free(&cpus);
 	cpuset_free(&want_nodes);
-	cpuset_free(&tmp);
-	cpuset_free(&nodes);
-	cpuset_free(&sib);
-	cpuset_free(&seen);
-	cpuset_free(&socks);
-	cpuset_free(&l3s);
-	return f.n ? EXIT_UNSAT : EXIT_OK;
+	return n ? EXIT_UNSAT : EXIT_OK;
 }
 
 /* ---- dump ---- */

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The allocator's decisions over a state: which CPUs (and how much memory
+ * on which NUMA nodes) a new allocation gets, how an allocation grows or
+ * shrinks, who owns it, and how a state disagrees with the machine.
+ *
+ * Terminology (see state.h for entry, available, shared):
+ *   hint       a NUMA node set that can hold a request, and whether it is
+ *              preferred (as narrow as the request allows), as the
+ *              kubelet's Topology Manager computes them;
+ *   merge      the policy's choice among the CPU and memory hints;
+ *   booking    memory set aside on NUMA nodes for an entry (the Memory
+ *              Manager's view: MemTotal per node minus what is booked).
+ *
+ * Nothing here changes a file: callers save the state.  Errors come back
+ * as -errno with a one-line message in err.
+ */
+#ifndef CPM_ALLOC_H
+#define CPM_ALLOC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpuset.h"
+#include "kubelet.h"
+#include "state.h"
+#include "sysroot.h"
+#include "topo.h"
+#include "topomgr.h"
+#include "util.h"
+
+/* The machine as the allocator sees it. */
+struct alloc_machine {
+	const struct topo *topo;
+	const struct ktopo *kt;
+};
+
+/* One take. */
+struct alloc_request {
+	const char *name;
+	int n;				/* CPUs */
+	enum alloc_mode mode;
+	struct alloc_opts opts;		/* effective: see alloc_opts_effective() */
+	const struct cpuset *from;	/* choose only among these, or NULL */
+	const struct cpuset *prefer;	/* NUMA nodes to fill first, or NULL */
+	bool have_mem;
+	uint64_t mem;			/* bytes to book (with have_mem) */
+};
+
+/*
+ * Merge the state's policy into o, decide a --distribute without a group
+ * from full_cores and the threads per core, and check the combination as
+ * the kubelet does.  Returns 0 or -EINVAL (err says why).
+ */
+int alloc_opts_effective(const struct alloc_machine *m,
+			 const struct alloc_opts *policy, struct alloc_opts *o,
+			 char *err, size_t errlen);
+
+/*
+ * Choose rq->n CPUs (and book rq->mem) for a new entry among the CPUs st
+ * has available: NUMA hints for the CPUs and the memory, the Topology
+ * Manager policy's merge, the kubelet's take, a check that the CPUs keep
+ * to the merged hint's nodes, and the memory booking.  Fills e's name, n,
+ * mode, options, cpus and memory (owner fields are left alone); st is not
+ * changed.  When explain is not NULL, one line per hint list and one for
+ * the policy's decision are appended to it.  Returns 0; -ENOSPC when the
+ * request cannot be satisfied (err says why); -ENOMEM.
+ */
+int alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
+	       const struct alloc_request *rq, struct alloc_entry *e,
+	       struct strbuf *explain, char *err, size_t errlen);
+
+/*
+ * The NUMA hints for n CPUs (and mem bytes with have_mem) among the CPUs
+ * st has available, combined: with memory too, a node set is listed when
+ * both providers offer it and preferred when both prefer it.  out is
+ * freed with tm_hints_free().  Returns 0; -ENOSPC when the machine has
+ * too many NUMA nodes for hints (err says why); -ENOMEM.
+ */
+int alloc_hints(const struct alloc_machine *m, const struct alloc_state *st,
+		int n, bool align_socket, bool have_mem, uint64_t mem,
+		struct tm_hints *out, char *err, size_t errlen);
+
+/*
+ * Grow or shrink e to n CPUs with the effective options o, keeping its
+ * CPUs: a shrink gives back what alloc_shrink_pick() chooses, a growth
+ * first fills the free threads of e's cores, then takes the rest as a
+ * take would (on e's nodes under the single-numa-node and restricted
+ * policies).  Sets e->n.  Returns 0; -ENOSPC when it cannot be done (err
+ * says why); -ENOMEM.
+ */
+int alloc_resize(const struct alloc_machine *m, struct alloc_state *st,
+		 struct alloc_entry *e, int n, const struct alloc_opts *o,
+		 char *err, size_t errlen);
+
+/*
+ * Resolve an owner argument, "pid:PID" (a live process, below live) or
+ * "cgroup:PATH" (a directory below cgroup_root, on v2 or in one of the v1
+ * controllers' hierarchies), into e's owner, owner_start and owner_dir.
+ * Returns 0; -EINVAL for an invalid owner, one that names no process or
+ * no group (err says which); -ENOMEM; another -errno when the group's
+ * path cannot be resolved.
+ */
+int alloc_owner_resolve(const char *owner, const char *cgroup_root,
+			const struct sysroot *live, struct alloc_entry *e,
+			char *err, size_t errlen);
+
+/*
+ * True when e's owner is gone: its process has exited (or its pid now
+ * belongs to another process), or its group was removed.  reason gets
+ * which.  Entries without an owner are never gone.
+ */
+bool alloc_owner_gone(const struct alloc_entry *e, const struct sysroot *live,
+		      char *reason, size_t len);
+
+/*
+ * Explain how st disagrees with the machine: one line per finding,
+ * "error: ..." or "warning: ...", appended to out.  match and match_msg
+ * are state_topo_match()'s verdict against now; owners are looked for
+ * below live (NULL: not looked for).  Returns the number of findings or
+ * -ENOMEM.
+ */
+int alloc_check(const struct alloc_machine *m, const struct alloc_state *st,
+		const struct topo_print *now, enum topo_match match,
+		const char *match_msg, const struct sysroot *live,
+		struct strbuf *out);
+
+/* The NUMA nodes of e's CPUs and booked memory.  Returns 0 or -ENOMEM. */
+int alloc_entry_nodes(const struct topo *t, const struct alloc_entry *e,
+		      struct cpuset *out);
+
+/* A byte count as the tools print it: 1024 multiples with K M G T P E. */
+void alloc_size_format(struct strbuf *sb, uint64_t bytes);
+
+#endif

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The allocator's decisions without the CLI: take, hints, resize, owners
+ * and check, on a generated machine of 2 NUMA nodes, 4 cores and 2
+ * threads per core (node 0: CPUs 0,1,4,5; node 1: 2,3,6,7; core siblings
+ * N and N+4; 1 GiB per node).  Expectations are worked out by hand from
+ * that layout and the kubelet's rules.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "machine.h"
+#include "unit.h"
+
+static const char spec[] =
+	"node 0 mem_kb=1048576 distance=10,20\n"
+	"node 1 mem_kb=1048576 distance=20,10\n"
+	"cpu 0 core=0 socket=0 node=0 l3=0\n"
+	"cpu 1 core=1 socket=0 node=0 l3=0\n"
+	"cpu 2 core=2 socket=0 node=1 l3=1\n"
+	"cpu 3 core=3 socket=0 node=1 l3=1\n"
+	"cpu 4 core=0 socket=0 node=0 l3=0\n"
+	"cpu 5 core=1 socket=0 node=0 l3=0\n"
+	"cpu 6 core=2 socket=0 node=1 l3=1\n"
+	"cpu 7 core=3 socket=0 node=1 l3=1\n";
+
+static struct topo topo;
+static struct ktopo kt;
+static struct alloc_machine m;
+#define tmp unit_tmp
+#define list unit_list
+
+static void
+request(struct alloc_request *rq, const char *name, int n)
+{
+	memset(rq, 0, sizeof(*rq));
+	rq->name = name;
+	rq->n = n;
+	rq->mode = ALLOC_EXCLUSIVE;
+}
+
+/* Take and add to st; returns alloc_take()'s result. */
+static int
+take(struct alloc_state *st, struct alloc_request *rq, char *err,
+     size_t errlen)
+{
+	struct alloc_entry e;
+	int r;
+
+	memset(&e, 0, sizeof(e));
+	r = alloc_opts_effective(&m, &st->policy, &rq->opts, err, errlen);
+	if (r == 0)
+		r = alloc_take(&m, st, rq, &e, NULL, err, errlen);
+	if (r == 0 && state_add(st, &e) < 0)
+		r = -ENOMEM;
+	alloc_entry_free(&e);
+	return r;
+}
+
+static void
+test_take(void)
+{
+	struct alloc_state st;
+	struct alloc_request rq;
+	struct strbuf ex;
+	struct alloc_entry e;
+	char err[1024];
+	int r;
+
+	state_init(&st);
+	request(&rq, "a", 2);
+	rq.opts.k.full_cores = true;
+	CHECK("take: full cores succeeds", take(&st, &rq, err, sizeof(err)) == 0);
+	CHECK_STR("take: 2 CPUs in whole cores are core 0's threads",
+		  list(&state_find(&st, "a")->cpus), "0,4");
+	CHECK("take: the entry keeps its count",
+	      state_find(&st, "a")->n == 2);
+
+	request(&rq, "b", 6);
+	rq.opts.numa_policy = TM_SINGLE_NUMA;
+	r = take(&st, &rq, err, sizeof(err));
+	CHECK("take: single-numa-node refuses 6 CPUs on 4-CPU nodes",
+	      r == -ENOSPC);
+	CHECK_STR("take: the refusal names the policy and the free CPUs", err,
+		  "topology affinity error: the single-numa-node policy "
+		  "refuses 6 CPUs: no single NUMA node can hold it (free CPUs "
+		  "per node: 0:2 1:4)");
+	CHECK("take: a refused take adds nothing", st.nentries == 1);
+
+	request(&rq, "c", 1);
+	rq.have_mem = true;
+	rq.mem = 512ULL << 20;
+	CHECK("take: with memory succeeds", take(&st, &rq, err, sizeof(err)) == 0);
+	CHECK_STR("take: the next free CPU", list(&state_find(&st, "c")->cpus),
+		  "1");
+	CHECK("take: memory booked on the CPU's node",
+	      state_find(&st, "c")->nmem >= 1 &&
+	      state_find(&st, "c")->mem[0].node == 0 &&
+	      state_find(&st, "c")->mem[0].bytes == 512ULL << 20);
+	CHECK("take: the state counts the booking",
+	      state_mem_booked(&st, 0) == 512ULL << 20);
+
+	request(&rq, "d", 1);
+	rq.have_mem = true;
+	rq.mem = 4ULL << 30;
+	r = take(&st, &rq, err, sizeof(err));
+	CHECK("take: more memory than any node set has is refused",
+	      r == -ENOSPC);
+	CHECK_STR("take: the refusal lists the free memory per node", err,
+		  "not enough free memory for 4G (free per node: 0:512M 1:1G)");
+
+	request(&rq, "e", 2);
+	rq.opts.numa_policy = TM_RESTRICTED;
+	memset(&e, 0, sizeof(e));
+	strbuf_init(&ex);
+	r = alloc_take(&m, &st, &rq, &e, &ex, err, sizeof(err));
+	CHECK("take: restricted takes 2 CPUs", r == 0);
+	CHECK_STR("take: restricted keeps to one node (node 1, the one with "
+		  "free cores)", list(&e.cpus), "2,6");
+	CHECK_STR("take: explain lists the hints and the decision", ex.buf,
+		  "CPU hints: 1 preferred, 0-1 -\n"
+		  "restricted policy: merged hint 1 preferred: admitted\n");
+	CHECK("take: the state is not changed", st.nentries == 2);
+	strbuf_free(&ex);
+	alloc_entry_free(&e);
+
+	request(&rq, "f", 1);
+	rq.opts.numa_policy = TM_BEST_EFFORT;
+	r = alloc_take(&m, &st, &rq, &e, NULL, err, sizeof(err));
+	CHECK("take: best-effort takes 1", r == 0);
+	alloc_entry_free(&e);
+	state_free(&st);
+}
+
+static void
+test_hints(void)
+{
+	struct alloc_state st;
+	struct tm_hints h;
+	struct strbuf sb;
+	char err[256];
+	int i, r;
+
+	state_init(&st);
+	r = alloc_hints(&m, &st, 2, false, false, 0, &h, err, sizeof(err));
+	CHECK("hints: computed", r == 0);
+	strbuf_init(&sb);
+	for (i = 0; i < h.n; i++) {
+		tm_mask_format(h.h[i].mask, &sb);
+		strbuf_puts(&sb, h.h[i].preferred ? " preferred;" : " -;");
+	}
+	CHECK_STR("hints: each node alone is preferred for 2 CPUs, both is "
+		  "not", sb.buf, "0 preferred;1 preferred;0-1 -;");
+	strbuf_free(&sb);
+	tm_hints_free(&h);
+
+	r = alloc_hints(&m, &st, 6, false, true, 1ULL << 30, &h, err,
+			sizeof(err));
+	strbuf_init(&sb);
+	for (i = 0; i < h.n; i++) {
+		tm_mask_format(h.h[i].mask, &sb);
+		strbuf_puts(&sb, h.h[i].preferred ? " preferred;" : " -;");
+	}
+	CHECK_STR("hints: 6 CPUs and 1G fit only on both nodes, preferred by "
+		  "the CPUs' provider only", r == 0 ? sb.buf : err,
+		  "0-1 -;");
+	strbuf_free(&sb);
+	tm_hints_free(&h);
+	state_free(&st);
+}
+
+static void
+test_resize(void)
+{
+	struct alloc_state st;
+	struct alloc_request rq;
+	struct alloc_entry *e;
+	struct alloc_opts o;
+	struct cpuset from = CPUSET_INIT;
+	char err[512];
+	int r;
+
+	state_init(&st);
+	request(&rq, "a", 1);
+	take(&st, &rq, err, sizeof(err));
+	request(&rq, "b", 1);
+	cpuset_parse_list("2", &from, err, sizeof(err));
+	rq.from = &from;
+	take(&st, &rq, err, sizeof(err));
+	e = state_find(&st, "a");
+	CHECK_STR("resize: setup", list(&e->cpus), "0");
+	CHECK_STR("resize: setup with --from", list(&state_find(&st, "b")->cpus),
+		  "2");
+	o = e->opts;
+	alloc_opts_effective(&m, &st.policy, &o, err, sizeof(err));
+	r = alloc_resize(&m, &st, e, 2, &o, err, sizeof(err));
+	CHECK("resize: grow succeeds", r == 0 && e->n == 2);
+	CHECK_STR("resize: growth fills the entry's own core first",
+		  list(&e->cpus), "0,4");
+	r = alloc_resize(&m, &st, e, 4, &o, err, sizeof(err));
+	CHECK("resize: grow again", r == 0 && e->n == 4);
+	CHECK_STR("resize: then a whole core on the entry's node",
+		  list(&e->cpus), "0-1,4-5");
+	r = alloc_resize(&m, &st, e, 1, &o, err, sizeof(err));
+	CHECK("resize: shrink succeeds", r == 0 && e->n == 1);
+	CHECK("resize: shrink keeps a subset",
+	      cpuset_count(&e->cpus) == 1);
+
+	o.k.full_cores = true;
+	r = alloc_resize(&m, &st, e, 3, &o, err, sizeof(err));
+	CHECK("resize: an odd count in whole cores is refused", r == -ENOSPC);
+	CHECK_STR("resize: with the kubelet's wording", err,
+		  "SMT Alignment Error: requested 3 cpus not multiple cpus "
+		  "per core = 2");
+	CHECK("resize: a refused resize keeps the count", e->n == 1);
+	cpuset_free(&from);
+	state_free(&st);
+}
+
+static void
+test_owner(void)
+{
+	struct sysroot live;
+	struct alloc_entry e;
+	char arg[64], path[512], err[512], reason[256];
+	pid_t pid;
+	int r;
+
+	if (sysroot_open(&live, "/") < 0) {
+		printf("not ok - owner: open /\n");
+		unit_failed = 1;
+		return;
+	}
+	memset(&e, 0, sizeof(e));
+	snprintf(arg, sizeof(arg), "pid:%ld", (long)getpid());
+	r = alloc_owner_resolve(arg, tmp, &live, &e, err, sizeof(err));
+	CHECK("owner: this process resolves", r == 0 && e.owner_start > 0);
+	CHECK("owner: a running owner is not gone",
+	      !alloc_owner_gone(&e, &live, reason, sizeof(reason)));
+	alloc_entry_free(&e);
+
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	memset(&e, 0, sizeof(e));
+	snprintf(arg, sizeof(arg), "pid:%ld", (long)pid);
+	r = alloc_owner_resolve(arg, tmp, &live, &e, err, sizeof(err));
+	CHECK("owner: a reaped process is refused", r == -EINVAL);
+	snprintf(path, sizeof(path), "invalid owner '%s': no such process",
+		 arg);
+	CHECK_STR("owner: saying so", err, path);
+	e.owner = strdup(arg);
+	CHECK("owner: an entry whose process exited is gone",
+	      alloc_owner_gone(&e, &live, reason, sizeof(reason)));
+	snprintf(path, sizeof(path), "process %ld has exited", (long)pid);
+	CHECK_STR("owner: the reason names the pid", reason, path);
+	alloc_entry_free(&e);
+
+	r = alloc_owner_resolve("pid:0", tmp, &live, &e, err, sizeof(err));
+	CHECK_STR("owner: pid 0 is invalid", r == -EINVAL ? err : "",
+		  "invalid owner 'pid:0'");
+	r = alloc_owner_resolve("user:x", tmp, &live, &e, err, sizeof(err));
+	CHECK_STR("owner: unknown kind", r == -EINVAL ? err : "",
+		  "invalid owner 'user:x' (pid:PID or cgroup:PATH)");
+	r = alloc_owner_resolve("cgroup:a/../b", tmp, &live, &e, err,
+				sizeof(err));
+	CHECK("owner: a group path with .. is refused", r == -EINVAL);
+
+	/* A v1-style tree: the group lives in the cpuset hierarchy. */
+	snprintf(path, sizeof(path), "%s/cpuset", tmp);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/cpuset/job", tmp);
+	mkdir(path, 0755);
+	memset(&e, 0, sizeof(e));
+	r = alloc_owner_resolve("cgroup:/job", tmp, &live, &e, err,
+				sizeof(err));
+	CHECK("owner: a v1 group resolves", r == 0);
+	CHECK_STR("owner: to its directory", e.owner_dir ? e.owner_dir : "",
+		  path);
+	CHECK("owner: an existing group is not gone",
+	      !alloc_owner_gone(&e, &live, reason, sizeof(reason)));
+	rmdir(path);
+	CHECK("owner: a removed group is gone",
+	      alloc_owner_gone(&e, &live, reason, sizeof(reason)));
+	alloc_entry_free(&e);
+	r = alloc_owner_resolve("cgroup:job", tmp, &live, &e, err,
+				sizeof(err));
+	CHECK("owner: a missing group is refused", r == -EINVAL &&
+	      strstr(err, "no such cgroup below"));
+	snprintf(path, sizeof(path), "%s/cpuset", tmp);
+	rmdir(path);
+	sysroot_close(&live);
+}
+
+static void
+test_check(void)
+{
+	struct alloc_state st;
+	struct alloc_entry e;
+	struct topo_print now;
+	struct strbuf sb;
+	char msg[256];
+	int n;
+
+	state_init(&st);
+	strbuf_init(&sb);
+	CHECK("check: no state file, no findings",
+	      alloc_check(&m, &st, NULL, TOPO_SAME, "", NULL, &sb) == 0 &&
+	      sb.len == 0);
+	st.exists = true;
+	topo_print_make(&st.print, &topo);
+	topo_print_make(&now, &topo);
+	cpuset_parse_list("0", &st.reserved, msg, sizeof(msg));
+	memset(&e, 0, sizeof(e));
+	e.name = strdup("a");
+	cpuset_parse_list("0-2", &e.cpus, msg, sizeof(msg));
+	e.n = 3;
+	state_add(&st, &e);
+	memset(&e, 0, sizeof(e));
+	e.name = strdup("b");
+	cpuset_parse_list("2-3", &e.cpus, msg, sizeof(msg));
+	e.n = 2;
+	state_add(&st, &e);
+	n = alloc_check(&m, &st, &now, state_topo_match(&st, &now, msg,
+							sizeof(msg)), msg,
+			NULL, &sb);
+	CHECK("check: two findings", n == 2);
+	CHECK_STR("check: reserved CPUs handed out and CPUs held twice",
+		  sb.buf,
+		  "error: reserved CPUs 0 are handed out to 'a': release it "
+		  "and take again\n"
+		  "error: 'a' and 'b' both hold CPUs 2: release one of them\n");
+	strbuf_free(&sb);
+	topo_print_free(&now);
+	state_free(&st);
+}
+
+static void
+test_misc(void)
+{
+	struct alloc_opts o, policy;
+	struct strbuf sb;
+	char err[256];
+
+	memset(&o, 0, sizeof(o));
+	memset(&policy, 0, sizeof(policy));
+	policy.k.full_cores = true;
+	o.distribute_auto = true;
+	CHECK("opts: merged and checked",
+	      alloc_opts_effective(&m, &policy, &o, err, sizeof(err)) == 0);
+	CHECK("opts: the policy's full cores apply", o.k.full_cores);
+	CHECK("opts: --distribute in whole cores groups by 2 threads",
+	      o.k.distribute == 2);
+	strbuf_init(&sb);
+	alloc_size_format(&sb, 512ULL << 20);
+	strbuf_puts(&sb, " ");
+	alloc_size_format(&sb, 1000);
+	strbuf_puts(&sb, " ");
+	alloc_size_format(&sb, 3ULL << 40);
+	CHECK_STR("size: binary units when exact", sb.buf, "512M 1000 3T");
+	strbuf_free(&sb);
+}
+
+int
+main(void)
+{
+	unit_machine(spec, 0, &topo, &kt);
+	m.topo = &topo;
+	m.kt = &kt;
+	test_take();
+	test_hints();
+	test_resize();
+	test_owner();
+	test_check();
+	test_misc();
+	unit_machine_remove();
+	return unit_failed;
+}
