@@ -958,16 +958,6 @@ cmd_hints(struct ctx *c)
 	return EXIT_OK;
 }
 
-static char *
-cpulist_str(const struct cpuset *s)
-{
-	char *l = cpuset_to_list(s);
-
-	if (!l)
-		cli_die(EXIT_FAIL, "out of memory");
-	return l;
-}
-
 static int
 cmd_check(struct ctx *c)
 {
@@ -998,11 +988,8 @@ cmd_reconcile(struct ctx *c)
 {
 	struct sysroot live;
 	struct strbuf sb;
-	struct cpuset bad = CPUSET_INIT;
-	char reason[256];
-	bool changed = false, adopt_failed = false;
-	const char *verb = c->dry_run ? "would release" : "released";
-	int i;
+	bool changed;
+	int r;
 
 	want_args(c, 0, 0, "no arguments");
 	load_machine(c);
@@ -1014,175 +1001,84 @@ cmd_reconcile(struct ctx *c)
 	if (sysroot_open(&live, "/") < 0)
 		cli_die(EXIT_FAIL, "cannot open /");
 	strbuf_init(&sb);
-	for (i = c->st.nentries - 1; i >= 0; i--) {
-		struct alloc_entry *e = &c->st.entries[i];
-
-		if (!alloc_owner_gone(e, &live, reason, sizeof(reason)))
-			continue;
-		strbuf_printf(&sb, "%s %s ", verb, e->name);
-		if (cpuset_empty(&e->cpus))
-			strbuf_puts(&sb, "-");
-		cpuset_format(&e->cpus, &sb);
-		strbuf_printf(&sb, ": %s\n", reason);
-		state_remove(&c->st, i);
-		changed = true;
-	}
+	r = alloc_reconcile(&c->m, &c->st, &c->print, c->match, &live,
+			    c->dry_run, &sb, &changed, c->err, sizeof(c->err));
 	sysroot_close(&live);
-	if (c->match == TOPO_RESIZED || c->match == TOPO_ONLINE_CHANGED) {
-		/* Record the machine as it is now, once nothing in the
-		 * state depends on CPUs that are no longer online. */
-		cpuset_copy(&bad, &c->st.reserved);
-		for (i = 0; i < c->st.nentries; i++)
-			cpuset_or(&bad, &c->st.entries[i].cpus);
-		cpuset_andnot(&bad, &c->topo.online);
-		if (cpuset_empty(&bad)) {
-			strbuf_printf(&sb, "%s the machine's online CPUs %s "
-				      "(was %s)\n", c->dry_run ? "would record" :
-				      "recorded", cpulist_str(&c->print.online),
-				      cpulist_str(&c->st.print.online));
-			topo_print_free(&c->st.print);
-			topo_print_make(&c->st.print, &c->topo);
-			changed = true;
-		} else {
-			adopt_failed = true;
-		}
-	}
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
 	if (changed && !c->dry_run)
 		save_state(c);
 	if (sb.len)
 		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
-	if (adopt_failed) {
+	if (r < 0) {
 		fflush(stdout);
-		cli_die(EXIT_UNSAT, "the state still uses CPUs %s that are not "
-			"online: release or resize what holds them (see "
-			"'cpm-alloc check'), then reconcile again", cpulist_str(&bad));
+		cli_die(EXIT_UNSAT, "%s", c->err);
 	}
-	cpuset_free(&bad);
 	return EXIT_OK;
+}
+
+/* The checkpoint file, parsed and (unless --no-verify) verified. */
+static void
+read_checkpoint(struct ctx *c, struct kstate *ks)
+{
+	char *text;
+	size_t len;
+	uint32_t sum;
+	int r;
+
+	r = read_file_at(AT_FDCWD, c->args[0], &text, &len, true);
+	if (r < 0)
+		cli_die(r == -ENOENT || r == -EILSEQ ? EXIT_USAGE : EXIT_FAIL,
+			"cannot read '%s': %s", c->args[0], r == -EILSEQ ?
+			"it holds a NUL byte" : strerror(-r));
+	if (kstate_parse(ks, text, len, c->err, sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "'%s' is not a kubelet CPU manager "
+			"checkpoint: %s", c->args[0], c->err);
+	free(text);
+	if (!c->no_verify) {
+		r = kstate_verify(ks, &sum);
+		if (r == -EBADMSG)
+			cli_die(EXIT_USAGE, "'%s': checksum mismatch (stored %llu, "
+				"computed %u): the file is damaged, or a kubelet "
+				"older than cpm knows wrote it (--no-verify "
+				"imports it anyway)", c->args[0],
+				(unsigned long long)ks->checksum, sum);
+		if (r == -ENOMEM)
+			cli_die(EXIT_FAIL, "out of memory");
+	}
+	if (strcmp(ks->policy, "static") != 0)
+		cli_die(EXIT_USAGE, "'%s' is a checkpoint of the '%s' policy: it "
+			"holds no CPU assignments", c->args[0], ks->policy);
 }
 
 static int
 cmd_import(struct ctx *c)
 {
 	struct kstate ks;
-	struct cpuset def = CPUSET_INIT, all = CPUSET_INIT, s = CPUSET_INIT,
-		used = CPUSET_INIT;
-	struct alloc_entry *news;
-	char *text;
-	size_t len;
-	uint32_t sum;
-	int r, i, j, nnew = 0;
+	struct alloc_import im;
 	struct strbuf out;
+	int r;
 
 	want_args(c, 1, 1, "FILE");
-	r = read_file_at(AT_FDCWD, c->args[0], &text, &len, true);
-	if (r < 0)
-		cli_die(r == -ENOENT || r == -EILSEQ ? EXIT_USAGE : EXIT_FAIL,
-			"cannot read '%s': %s", c->args[0], r == -EILSEQ ?
-			"it holds a NUL byte" : strerror(-r));
-	if (kstate_parse(&ks, text, len, c->err, sizeof(c->err)) < 0)
-		cli_die(EXIT_USAGE, "'%s' is not a kubelet CPU manager "
-			"checkpoint: %s", c->args[0], c->err);
-	free(text);
-	if (!c->no_verify) {
-		r = kstate_verify(&ks, &sum);
-		if (r == -EBADMSG)
-			cli_die(EXIT_USAGE, "'%s': checksum mismatch (stored %llu, "
-				"computed %u): the file is damaged, or a kubelet "
-				"older than cpm knows wrote it (--no-verify "
-				"imports it anyway)", c->args[0],
-				(unsigned long long)ks.checksum, sum);
-		if (r == -ENOMEM)
-			cli_die(EXIT_FAIL, "out of memory");
-	}
-	if (strcmp(ks.policy, "static") != 0)
-		cli_die(EXIT_USAGE, "'%s' is a checkpoint of the '%s' policy: it "
-			"holds no CPU assignments", c->args[0], ks.policy);
+	read_checkpoint(c, &ks);
 	load_machine(c);
-	if (cpuset_parse_list(ks.default_set, &def, c->err,
-			      sizeof(c->err)) < 0)
-		cli_die(EXIT_USAGE, "'%s': bad defaultCpuSet: %s", c->args[0],
-			c->err);
-	news = calloc((size_t)ks.nentries + 1, sizeof(*news));
-	if (!news)
-		cli_die(EXIT_FAIL, "out of memory");
-	for (i = 0; i < ks.nentries; i++) {
-		const struct kstate_entry *ke = &ks.entries[i];
-		struct alloc_entry *e = &news[i];
-
-		if (!state_name_valid(ke->name))
-			cli_die(EXIT_USAGE, "'%s': entry '%s' is not a valid "
-				"name", c->args[0], ke->name);
-		if (cpuset_parse_list(ke->cpus, &e->cpus, c->err,
-				      sizeof(c->err)) < 0)
-			cli_die(EXIT_USAGE, "'%s': bad cpuset of '%s': %s",
-				c->args[0], ke->name, c->err);
-		if (cpuset_intersects(&e->cpus, &def))
-			cli_die(EXIT_USAGE, "'%s': entry '%s' cpuset \"%s\" "
-				"overlaps with default cpuset \"%s\"",
-				c->args[0], ke->name, ke->cpus, ks.default_set);
-		if (cpuset_intersects(&e->cpus, &all)) {
-			cpuset_copy(&s, &e->cpus);
-			cpuset_and(&s, &all);
-			cli_die(EXIT_USAGE, "'%s': CPUs %s are assigned twice "
-				"(again in '%s')", c->args[0], cpulist_str(&s), ke->name);
-		}
-		cpuset_or(&all, &e->cpus);
-		e->name = strdup(ke->name);
-		e->n = (int)cpuset_count(&e->cpus);
-		e->mode = ALLOC_EXCLUSIVE;
-		if (!e->name)
-			cli_die(EXIT_FAIL, "out of memory");
-	}
-	cpuset_copy(&s, &all);
-	cpuset_or(&s, &def);
-	if (!cpuset_subset(&s, &c->topo.online)) {
-		cpuset_andnot(&s, &c->topo.online);
-		cli_die(EXIT_USAGE, "'%s' uses CPUs %s, which are not online on "
-			"this machine", c->args[0], cpulist_str(&s));
-	}
+	r = alloc_import_read(&c->topo, &ks, c->args[0], &im, c->err,
+			      sizeof(c->err));
+	if (r < 0)
+		alloc_die(c, r);
 	open_state(c, RW, false);
-	/* Existing allocations keep their CPUs: refuse conflicts. */
-	cpuset_copy(&used, &c->st.reserved);
-	for (j = 0; j < c->st.nentries; j++)
-		cpuset_or(&used, &c->st.entries[j].cpus);
 	strbuf_init(&out);
-	for (i = 0; i < ks.nentries; i++) {
-		struct alloc_entry *e = &news[i], *old = state_find(&c->st,
-								   e->name);
-
-		if (old && cpuset_equal(&old->cpus, &e->cpus))
-			continue;	/* imported before */
-		if (old)
-			cli_die(EXIT_UNSAT, "'%s' already exists with CPUs %s: "
-				"release it first", e->name, cpulist_str(&old->cpus));
-		if (cpuset_intersects(&e->cpus, &used)) {
-			cpuset_copy(&s, &e->cpus);
-			cpuset_and(&s, &used);
-			cli_die(EXIT_UNSAT, "CPUs %s of '%s' are already reserved "
-				"or allocated here", cpulist_str(&s), e->name);
-		}
-		strbuf_printf(&out, "%s ", e->name);
-		cpuset_format(&e->cpus, &out);
-		strbuf_puts(&out, "\n");
-		if (state_add(&c->st, e) < 0)
-			cli_die(EXIT_FAIL, "out of memory");
-		nnew++;
-	}
-	if (nnew)
+	r = alloc_import_add(&c->st, &im, &out, c->err, sizeof(c->err));
+	if (r < 0)
+		alloc_die(c, r);
+	if (r > 0)
 		save_state(c);
 	if (out.len)
 		fwrite(out.buf, 1, out.len, stdout);
 	strbuf_free(&out);
-	for (i = 0; i < ks.nentries; i++)
-		alloc_entry_free(&news[i]);
-	free(news);
+	alloc_import_free(&im);
 	kstate_free(&ks);
-	cpuset_free(&def);
-	cpuset_free(&all);
-	cpuset_free(&s);
-	cpuset_free(&used);
 	return EXIT_OK;
 }
 

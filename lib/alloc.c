@@ -932,3 +932,244 @@ alloc_check(const struct alloc_machine *m, const struct alloc_state *st,
 				st->entries[i].name, reason);
 	return out->oom ? -ENOMEM : f.count;
 }
+
+/* Reconcile */
+
+/* Record the machine as it is now, once nothing in the state depends on
+ * CPUs that are no longer online; -ENOSPC names those. */
+static int
+adopt_machine(const struct alloc_machine *m, struct alloc_state *st,
+	      const struct topo_print *now, bool dry_run, struct strbuf *out,
+	      bool *changed, char *err, size_t errlen)
+{
+	struct cpuset bad = CPUSET_INIT;
+	char *was = NULL, *is = NULL;
+	int i, r = 0;
+
+	if (cpuset_copy(&bad, &st->reserved) < 0)
+		r = -ENOMEM;
+	for (i = 0; r == 0 && i < st->nentries; i++)
+		if (cpuset_or(&bad, &st->entries[i].cpus) < 0)
+			r = -ENOMEM;
+	cpuset_andnot(&bad, &m->topo->online);
+	if (r == 0 && !cpuset_empty(&bad)) {
+		char *l = cpuset_to_list(&bad);
+
+		r = l ? set_err(err, errlen, -ENOSPC, "the state still uses "
+				"CPUs %s that are not online: release or resize "
+				"what holds them (see 'cpm-alloc check'), then "
+				"reconcile again", l) : -ENOMEM;
+		free(l);
+	} else if (r == 0) {
+		is = cpuset_to_list(&now->online);
+		was = cpuset_to_list(&st->print.online);
+		if (!is || !was)
+			r = -ENOMEM;
+	}
+	if (r == 0) {
+		strbuf_printf(out, "%s the machine's online CPUs %s (was %s)\n",
+			      dry_run ? "would record" : "recorded", is, was);
+		topo_print_free(&st->print);
+		if (topo_print_make(&st->print, m->topo) < 0)
+			r = -ENOMEM;
+		*changed = true;
+	}
+	if (r == -ENOMEM)
+		oom(err, errlen);
+	free(is);
+	free(was);
+	cpuset_free(&bad);
+	return r;
+}
+
+int
+alloc_reconcile(const struct alloc_machine *m, struct alloc_state *st,
+		const struct topo_print *now, enum topo_match match,
+		const struct sysroot *live, bool dry_run, struct strbuf *out,
+		bool *changed, char *err, size_t errlen)
+{
+	char reason[256];
+	int i;
+
+	*changed = false;
+	for (i = st->nentries - 1; i >= 0; i--) {
+		struct alloc_entry *e = &st->entries[i];
+
+		if (!alloc_owner_gone(e, live, reason, sizeof(reason)))
+			continue;
+		strbuf_printf(out, "%s %s ", dry_run ? "would release" :
+			      "released", e->name);
+		if (cpuset_empty(&e->cpus))
+			strbuf_puts(out, "-");
+		cpuset_format(&e->cpus, out);
+		strbuf_printf(out, ": %s\n", reason);
+		state_remove(st, i);
+		*changed = true;
+	}
+	if (match == TOPO_RESIZED || match == TOPO_ONLINE_CHANGED)
+		return adopt_machine(m, st, now, dry_run, out, changed, err,
+				     errlen);
+	return out->oom ? oom(err, errlen) : 0;
+}
+
+/* Import */
+
+void
+alloc_import_free(struct alloc_import *im)
+{
+	int i;
+
+	for (i = 0; im->entries && i < im->n; i++)
+		alloc_entry_free(&im->entries[i]);
+	free(im->entries);
+	im->entries = NULL;
+	im->n = 0;
+}
+
+/* One checkpoint entry into e, refusing overlaps with def and all (the
+ * entries before it), which it joins. */
+static int
+import_entry(const struct kstate *ks, const struct kstate_entry *ke,
+	     const char *file, const struct cpuset *def, struct cpuset *all,
+	     struct alloc_entry *e, char *err, size_t errlen)
+{
+	char why[256];
+
+	if (!state_name_valid(ke->name))
+		return set_err(err, errlen, -EINVAL, "'%s': entry '%s' is not "
+			       "a valid name", file, ke->name);
+	if (cpuset_parse_list(ke->cpus, &e->cpus, why, sizeof(why)) < 0)
+		return set_err(err, errlen, -EINVAL, "'%s': bad cpuset of "
+			       "'%s': %s", file, ke->name, why);
+	if (cpuset_intersects(&e->cpus, def))
+		return set_err(err, errlen, -EINVAL, "'%s': entry '%s' cpuset "
+			       "\"%s\" overlaps with default cpuset \"%s\"",
+			       file, ke->name, ke->cpus, ks->default_set);
+	if (cpuset_intersects(&e->cpus, all)) {
+		struct cpuset s = CPUSET_INIT;
+		char *l;
+
+		if (cpuset_copy(&s, &e->cpus) < 0)
+			return oom(err, errlen);
+		cpuset_and(&s, all);
+		l = cpuset_to_list(&s);
+		cpuset_free(&s);
+		if (!l)
+			return oom(err, errlen);
+		set_err(err, errlen, -EINVAL, "'%s': CPUs %s are assigned "
+			"twice (again in '%s')", file, l, ke->name);
+		free(l);
+		return -EINVAL;
+	}
+	e->name = strdup(ke->name);
+	e->n = (int)cpuset_count(&e->cpus);
+	e->mode = ALLOC_EXCLUSIVE;
+	if (!e->name || cpuset_or(all, &e->cpus) < 0)
+		return oom(err, errlen);
+	return 0;
+}
+
+int
+alloc_import_read(const struct topo *t, const struct kstate *ks,
+		  const char *file, struct alloc_import *im, char *err,
+		  size_t errlen)
+{
+	struct cpuset def = CPUSET_INIT, all = CPUSET_INIT;
+	char why[256], *l;
+	int i, r = 0;
+
+	memset(im, 0, sizeof(*im));
+	if (cpuset_parse_list(ks->default_set, &def, why, sizeof(why)) < 0) {
+		r = set_err(err, errlen, -EINVAL, "'%s': bad defaultCpuSet: %s",
+			    file, why);
+		goto out;
+	}
+	im->entries = calloc((size_t)ks->nentries + 1, sizeof(*im->entries));
+	if (!im->entries) {
+		r = oom(err, errlen);
+		goto out;
+	}
+	im->n = ks->nentries;
+	for (i = 0; r == 0 && i < ks->nentries; i++)
+		r = import_entry(ks, &ks->entries[i], file, &def, &all,
+				 &im->entries[i], err, errlen);
+	if (r == 0 && cpuset_or(&all, &def) < 0)
+		r = oom(err, errlen);
+	if (r == 0 && !cpuset_subset(&all, &t->online)) {
+		cpuset_andnot(&all, &t->online);
+		l = cpuset_to_list(&all);
+		r = l ? set_err(err, errlen, -EINVAL, "'%s' uses CPUs %s, which "
+				"are not online on this machine", file, l) :
+			oom(err, errlen);
+		free(l);
+	}
+out:
+	cpuset_free(&def);
+	cpuset_free(&all);
+	return r;
+}
+
+/* Can e join st, whose CPUs in use are used?  0, 1 (imported before), or
+ * -ENOSPC. */
+static int
+import_fits(const struct alloc_state *st, const struct alloc_entry *e,
+	    const struct cpuset *used, char *err, size_t errlen)
+{
+	const struct alloc_entry *old = state_find(st, e->name);
+	struct cpuset s = CPUSET_INIT;
+	char *l;
+
+	if (old && cpuset_equal(&old->cpus, &e->cpus))
+		return 1;
+	if (!old && !cpuset_intersects(&e->cpus, used))
+		return 0;
+	if (old) {
+		l = cpuset_to_list(&old->cpus);
+		if (l)
+			set_err(err, errlen, -ENOSPC, "'%s' already exists with "
+				"CPUs %s: release it first", e->name, l);
+	} else {
+		if (cpuset_copy(&s, &e->cpus) < 0)
+			return oom(err, errlen);
+		cpuset_and(&s, used);
+		l = cpuset_to_list(&s);
+		cpuset_free(&s);
+		if (l)
+			set_err(err, errlen, -ENOSPC, "CPUs %s of '%s' are "
+				"already reserved or allocated here", l,
+				e->name);
+	}
+	free(l);
+	return l ? -ENOSPC : oom(err, errlen);
+}
+
+int
+alloc_import_add(struct alloc_state *st, struct alloc_import *im,
+		 struct strbuf *out, char *err, size_t errlen)
+{
+	struct cpuset used = CPUSET_INIT;
+	int i, r = 0, added = 0;
+
+	/* Existing allocations keep their CPUs: refuse conflicts. */
+	if (cpuset_copy(&used, &st->reserved) < 0)
+		r = oom(err, errlen);
+	for (i = 0; r == 0 && i < st->nentries; i++)
+		if (cpuset_or(&used, &st->entries[i].cpus) < 0)
+			r = oom(err, errlen);
+	for (i = 0; r >= 0 && i < im->n; i++) {
+		struct alloc_entry *e = &im->entries[i];
+
+		r = import_fits(st, e, &used, err, errlen);
+		if (r != 0)
+			continue;
+		strbuf_printf(out, "%s ", e->name);
+		cpuset_format(&e->cpus, out);
+		strbuf_puts(out, "\n");
+		if (state_add(st, e) < 0)
+			r = oom(err, errlen);
+		else
+			added++;
+	}
+	cpuset_free(&used);
+	return r < 0 ? r : added;
+}

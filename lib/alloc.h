@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "cpuset.h"
+#include "kstate.h"
 #include "kubelet.h"
 #include "state.h"
 #include "sysroot.h"
@@ -124,6 +125,48 @@ int alloc_check(const struct alloc_machine *m, const struct alloc_state *st,
 		const struct topo_print *now, enum topo_match match,
 		const char *match_msg, const struct sysroot *live,
 		struct strbuf *out);
+
+/*
+ * Release the entries whose owner is gone (see alloc_owner_gone(), below
+ * live), and when the machine's CPUs changed (match) and nothing in st
+ * uses an offline CPU any more, record the machine now as st's
+ * fingerprint.  One line per change is appended to out ("released NAME
+ * CPUS: REASON", or with dry_run "would release ...").  *changed tells
+ * whether st was changed (st is changed with dry_run too: do not save
+ * it).  Returns 0; -ENOSPC when st still uses offline CPUs (err names
+ * them; the releases are done); -ENOMEM.
+ */
+int alloc_reconcile(const struct alloc_machine *m, struct alloc_state *st,
+		    const struct topo_print *now, enum topo_match match,
+		    const struct sysroot *live, bool dry_run, struct strbuf *out,
+		    bool *changed, char *err, size_t errlen);
+
+/* The entries of a kubelet CPU manager checkpoint, to import. */
+struct alloc_import {
+	int n;
+	struct alloc_entry *entries;
+};
+
+/*
+ * Read the entries of the static policy's checkpoint ks (named file in
+ * messages): valid names, cpusets that overlap neither the default set
+ * nor each other, and only CPUs t has online.  Returns 0; -EINVAL (err
+ * says which entry and why); -ENOMEM.
+ */
+int alloc_import_read(const struct topo *t, const struct kstate *ks,
+		      const char *file, struct alloc_import *im, char *err,
+		      size_t errlen);
+
+/*
+ * Add im's entries to st, skipping those imported before (same name, same
+ * CPUs); "NAME CPUS" lines for the added ones go to out.  Returns the
+ * number added; -ENOSPC when a name exists with other CPUs, or CPUs are
+ * reserved or allocated already (err says which; st may hold some of the
+ * entries: do not save it); -ENOMEM.
+ */
+int alloc_import_add(struct alloc_state *st, struct alloc_import *im,
+		     struct strbuf *out, char *err, size_t errlen);
+void alloc_import_free(struct alloc_import *im);
 
 /* The NUMA nodes of e's CPUs and booked memory.  Returns 0 or -ENOMEM. */
 int alloc_entry_nodes(const struct topo *t, const struct alloc_entry *e,

@@ -372,6 +372,138 @@ test_check(void)
 }
 
 static void
+test_reconcile(void)
+{
+	struct alloc_state st;
+	struct alloc_entry e;
+	struct topo_print now;
+	struct sysroot live;
+	struct strbuf sb;
+	char err[512], want[256];
+	bool changed;
+	pid_t pid;
+	int r;
+
+	if (sysroot_open(&live, "/") < 0)
+		return;
+	state_init(&st);
+	st.exists = true;
+	topo_print_make(&st.print, &topo);
+	topo_print_make(&now, &topo);
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	memset(&e, 0, sizeof(e));
+	e.name = strdup("gone");
+	asprintf(&e.owner, "pid:%ld", (long)pid);
+	cpuset_parse_list("1,5", &e.cpus, err, sizeof(err));
+	e.n = 2;
+	state_add(&st, &e);
+	memset(&e, 0, sizeof(e));
+	e.name = strdup("kept");
+	cpuset_parse_list("2", &e.cpus, err, sizeof(err));
+	e.n = 1;
+	state_add(&st, &e);
+	strbuf_init(&sb);
+	r = alloc_reconcile(&m, &st, &now, TOPO_SAME, &live, true, &sb,
+			    &changed, err, sizeof(err));
+	snprintf(want, sizeof(want), "would release gone 1,5: process %ld "
+		 "has exited\n", (long)pid);
+	CHECK_STR("reconcile: a dry run names the entry of an exited owner",
+		  r == 0 ? sb.buf : err, want);
+	CHECK("reconcile: and changes the state it was given", changed &&
+	      st.nentries == 1 && state_find(&st, "kept"));
+	strbuf_free(&sb);
+
+	/* The state was made with CPUs 0-3 online: now 0-7 are. */
+	cpuset_parse_list("0-3", &st.print.online, err, sizeof(err));
+	strbuf_init(&sb);
+	r = alloc_reconcile(&m, &st, &now, TOPO_ONLINE_CHANGED, &live, false,
+			    &sb, &changed, err, sizeof(err));
+	CHECK_STR("reconcile: the machine's new CPUs are recorded",
+		  r == 0 ? sb.buf : err, "recorded the machine's online CPUs "
+		  "0-7 (was 0-3)\n");
+	CHECK("reconcile: into the fingerprint", changed &&
+	      cpuset_count(&st.print.online) == 8);
+	strbuf_free(&sb);
+
+	cpuset_set(&state_find(&st, "kept")->cpus, 9);
+	strbuf_init(&sb);
+	r = alloc_reconcile(&m, &st, &now, TOPO_RESIZED, &live, false, &sb,
+			    &changed, err, sizeof(err));
+	CHECK("reconcile: an entry on a CPU that is not online", r == -ENOSPC);
+	CHECK_STR("reconcile: keeps the old fingerprint and says why", err,
+		  "the state still uses CPUs 9 that are not online: release or "
+		  "resize what holds them (see 'cpm-alloc check'), then "
+		  "reconcile again");
+	strbuf_free(&sb);
+	topo_print_free(&now);
+	state_free(&st);
+	sysroot_close(&live);
+}
+
+static void
+test_import(void)
+{
+	struct kstate_entry ke[2] = {
+		{ "pod1/c", "pod1", "c", "4-5" },
+		{ "pod2/c", "pod2", "c", "6" },
+	};
+	struct kstate ks = { "static", "0-3,7", 2, 2, ke, 0, false, false };
+	struct alloc_import im;
+	struct alloc_state st;
+	struct strbuf sb;
+	char err[512];
+	int r;
+
+	state_init(&st);
+	r = alloc_import_read(&topo, &ks, "f", &im, err, sizeof(err));
+	CHECK("import: two entries read", r == 0 && im.n == 2);
+	strbuf_init(&sb);
+	r = alloc_import_add(&st, &im, &sb, err, sizeof(err));
+	CHECK_STR("import: both added", r == 2 ? sb.buf : err,
+		  "pod1/c 4-5\npod2/c 6\n");
+	alloc_import_free(&im);
+	strbuf_free(&sb);
+	alloc_import_read(&topo, &ks, "f", &im, err, sizeof(err));
+	strbuf_init(&sb);
+	r = alloc_import_add(&st, &im, &sb, err, sizeof(err));
+	CHECK("import: again adds nothing", r == 0 && sb.len == 0);
+	alloc_import_free(&im);
+	strbuf_free(&sb);
+	state_free(&st);
+
+	state_init(&st);
+	cpuset_parse_list("6", &st.reserved, err, sizeof(err));
+	alloc_import_read(&topo, &ks, "f", &im, err, sizeof(err));
+	strbuf_init(&sb);
+	r = alloc_import_add(&st, &im, &sb, err, sizeof(err));
+	CHECK_STR("import: a reserved CPU is refused", r == -ENOSPC ? err : "",
+		  "CPUs 6 of 'pod2/c' are already reserved or allocated here");
+	alloc_import_free(&im);
+	strbuf_free(&sb);
+	state_free(&st);
+
+	ke[1].cpus = "5-6";
+	r = alloc_import_read(&topo, &ks, "f", &im, err, sizeof(err));
+	CHECK_STR("import: a CPU in two entries", r == -EINVAL ? err : "",
+		  "'f': CPUs 5 are assigned twice (again in 'pod2/c')");
+	alloc_import_free(&im);
+	ke[1].cpus = "3";
+	r = alloc_import_read(&topo, &ks, "f", &im, err, sizeof(err));
+	CHECK_STR("import: an entry in the default set", r == -EINVAL ? err : "",
+		  "'f': entry 'pod2/c' cpuset \"3\" overlaps with default "
+		  "cpuset \"0-3,7\"");
+	alloc_import_free(&im);
+	ke[1].cpus = "8";
+	r = alloc_import_read(&topo, &ks, "f", &im, err, sizeof(err));
+	CHECK_STR("import: a CPU the machine lacks", r == -EINVAL ? err : "",
+		  "'f' uses CPUs 8, which are not online on this machine");
+	alloc_import_free(&im);
+}
+
+static void
 test_misc(void)
 {
 	struct alloc_opts o, policy;
@@ -408,6 +540,8 @@ main(void)
 	test_resize();
 	test_owner();
 	test_check();
+	test_reconcile();
+	test_import();
 	test_misc();
 	unit_machine_remove();
 	return unit_failed;
