@@ -437,58 +437,19 @@ resolve_policy_nodes(struct pin_ctx *c, const struct cpuset *mems_allowed,
 	} else {
 		c->mem = c->have_nodes ? PIN_MEM_LOCAL : PIN_MEM_KEEP;
 	}
-	if (c->mem == PIN_MEM_KEEP)
-		return;
-	if (c->have_nodes) {
-		r = pin_check_nodes(&c->topo, &c->nodes, mems_allowed, whose,
-				    c->err, sizeof(c->err));
-		die_check(r, c->err);
-	}
-	if (c->mem == PIN_MEM_LOCAL) {
-		struct cpuset local = CPUSET_INIT;
-
-		if (!c->have_nodes)
-			return;
-		/* Local allocation follows the CPU: every memory node of
-		 * CPULIST must be one of the named nodes. */
-		r = pin_mem_nodes_of(&c->topo, &c->cpus, &local, c->err,
-				     sizeof(c->err));
-		if (r == -ENOMEM)
-			cli_die(EXIT_FAIL, "out of memory");
-		if (r == 0 && !cpuset_subset(&local, &c->nodes)) {
-			char *ln = list_or_die(&local);
-			char *nn = list_or_die(&c->nodes);
-
-			cli_die(EXIT_USAGE, "--mem local allocates on the "
-				"CPUs' nodes %s, not only on --nodes %s (use "
-				"--mem bind or preferred)", ln, nn);
-		}
-		cpuset_free(&local);
-		return;
-	}
-	if (!c->have_nodes) {
-		r = pin_mem_nodes_of(&c->topo, &c->cpus, &c->nodes, c->err,
-				     sizeof(c->err));
-		die_check(r, c->err);
-		r = pin_check_nodes(&c->topo, &c->nodes, mems_allowed, whose,
-				    c->err, sizeof(c->err));
-		die_check(r, c->err);
-	}
+	r = pin_policy_nodes(&c->topo, &c->cpus, c->mem, c->have_nodes,
+			     &c->nodes, mems_allowed, whose, c->err,
+			     sizeof(c->err));
+	die_check(r, c->err);
 }
 
 /* The asked policy as text ("bind 0-1") into sb. */
 static void
 format_asked_policy(const struct pin_ctx *c, struct strbuf *sb)
 {
-	struct pin_policy p;
-
-	pin_policy_init(&p);
-	p.mode = c->mem;
-	if (c->mem != PIN_MEM_LOCAL && cpuset_copy(&p.nodes, &c->nodes) < 0)
+	pin_policy_asked(c->mem, &c->nodes, sb);
+	if (sb->oom)
 		cli_die(EXIT_FAIL, "out of memory");
-	p.many = c->mem == PIN_MEM_PREFERRED && cpuset_count(&c->nodes) > 1;
-	pin_policy_format(&p, sb);
-	pin_policy_free(&p);
 }
 
 static void
@@ -554,51 +515,10 @@ run_form(struct pin_ctx *c)
 		cli_exit(EXIT_OK);
 	}
 
-	r = pin_set_affinity(0, &c->cpus);
+	r = pin_apply_self(&c->cpus, c->mem, &c->nodes, &got, c->err,
+			   sizeof(c->err));
 	if (r < 0)
-		cli_die(EXIT_FAIL, "cannot set the affinity to CPUs %s: %s",
-			list_or_die(&c->cpus), strerror(-r));
-	r = pin_get_affinity(0, &got);
-	if (r < 0)
-		cli_die(EXIT_FAIL, "cannot read the affinity back: %s",
-			strerror(-r));
-	if (!cpuset_equal(&got, &c->cpus))
-		die_mismatch("the affinity", &c->cpus, &got);
-
-	/* Even when no policy is set, the inherited one went through
-	 * libnuma's start-up probe: make sure it came back. */
-	r = pin_numa_status(c->err, sizeof(c->err));
-	if (r < 0)
-		cli_die(EXIT_FAIL, "the inherited memory policy may have been "
-			"changed: %s", c->err);
-	if (c->mem != PIN_MEM_KEEP) {
-		struct pin_policy p;
-		struct strbuf sb;
-
-		r = pin_set_mempolicy(c->mem, &c->nodes, c->err,
-				      sizeof(c->err));
-		if (r == -ENOMEM)
-			cli_die(EXIT_FAIL, "out of memory");
-		if (r < 0)
-			cli_die(EXIT_FAIL, "%s", c->err);
-		pin_policy_init(&p);
-		r = pin_get_mempolicy(&p);
-		if (r < 0)
-			cli_die(EXIT_FAIL, "cannot read the memory policy "
-				"back: %s", strerror(-r));
-		if (!pin_policy_matches(&p, c->mem, &c->nodes)) {
-			struct strbuf wsb;
-
-			strbuf_init(&sb);
-			strbuf_init(&wsb);
-			pin_policy_format(&p, &sb);
-			format_asked_policy(c, &wsb);
-			cli_die(EXIT_FAIL, "the memory policy is '%s', not '%s' "
-				"as asked", sb.buf ? sb.buf : "?",
-				wsb.buf ? wsb.buf : "?");
-		}
-		pin_policy_free(&p);
-	}
+		cli_die(EXIT_FAIL, "%s", c->err);
 	if (c->verbose) {
 		char *l = list_or_die(&got);
 

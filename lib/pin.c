@@ -1006,3 +1006,160 @@ out:
 	cpuset_free(&extra);
 	return r;
 }
+
+/* ---- the run form ---- */
+
+static int
+misfit(int r)
+{
+	return r == -ENOMEM ? r : r < 0 ? -EINVAL : 0;
+}
+
+/* Local allocation follows the CPU: every memory node of cpus must be
+ * one of nodes. */
+static int
+check_local(const struct topo *t, const struct cpuset *cpus,
+	    const struct cpuset *nodes, char *err, size_t errlen)
+{
+	struct cpuset local = CPUSET_INIT;
+	char *ln, *nn;
+	int r;
+
+	r = pin_mem_nodes_of(t, cpus, &local, err, errlen);
+	if (r == -ENOMEM || r < 0 || cpuset_subset(&local, nodes)) {
+		cpuset_free(&local);
+		return r == -ENOMEM ? r : 0;
+	}
+	ln = cpuset_to_list(&local);
+	nn = cpuset_to_list(nodes);
+	r = -ENOMEM;
+	if (ln && nn) {
+		snprintf(err, errlen, "--mem local allocates on the CPUs' nodes "
+			 "%s, not only on --nodes %s (use --mem bind or "
+			 "preferred)", ln, nn);
+		r = -EINVAL;
+	}
+	free(ln);
+	free(nn);
+	cpuset_free(&local);
+	return r;
+}
+
+int
+pin_policy_nodes(const struct topo *t, const struct cpuset *cpus,
+		 enum pin_mem mode, bool have_nodes, struct cpuset *nodes,
+		 const struct cpuset *mems_allowed, const char *whose,
+		 char *err, size_t errlen)
+{
+	int r;
+
+	if (mode == PIN_MEM_KEEP)
+		return 0;
+	if (have_nodes) {
+		r = misfit(pin_check_nodes(t, nodes, mems_allowed, whose, err,
+					   errlen));
+		if (r < 0)
+			return r;
+	}
+	if (mode == PIN_MEM_LOCAL)
+		return have_nodes ? check_local(t, cpus, nodes, err, errlen) : 0;
+	if (have_nodes)
+		return 0;
+	r = misfit(pin_mem_nodes_of(t, cpus, nodes, err, errlen));
+	if (r == 0)
+		r = misfit(pin_check_nodes(t, nodes, mems_allowed, whose, err,
+					   errlen));
+	return r;
+}
+
+void
+pin_policy_asked(enum pin_mem mode, const struct cpuset *nodes,
+		 struct strbuf *sb)
+{
+	struct pin_policy p;
+
+	pin_policy_init(&p);
+	p.mode = mode;
+	if (mode != PIN_MEM_LOCAL && cpuset_copy(&p.nodes, nodes) < 0)
+		sb->oom = true;
+	p.many = mode == PIN_MEM_PREFERRED && cpuset_count(nodes) > 1;
+	pin_policy_format(&p, sb);
+	pin_policy_free(&p);
+}
+
+/* Set the memory policy and read it back. */
+static int
+apply_policy(enum pin_mem mode, const struct cpuset *nodes, char *err,
+	     size_t errlen)
+{
+	struct pin_policy p;
+	struct strbuf got, want;
+	int r;
+
+	r = pin_set_mempolicy(mode, nodes, err, errlen);
+	if (r == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	if (r < 0)
+		return r;
+	pin_policy_init(&p);
+	r = pin_get_mempolicy(&p);
+	if (r < 0) {
+		snprintf(err, errlen, "cannot read the memory policy back: %s",
+			 strerror(-r));
+		pin_policy_free(&p);
+		return r;
+	}
+	if (!pin_policy_matches(&p, mode, nodes)) {
+		strbuf_init(&got);
+		strbuf_init(&want);
+		pin_policy_format(&p, &got);
+		pin_policy_asked(mode, nodes, &want);
+		snprintf(err, errlen, "the memory policy is '%s', not '%s' as "
+			 "asked", got.buf ? got.buf : "?",
+			 want.buf ? want.buf : "?");
+		strbuf_free(&got);
+		strbuf_free(&want);
+		r = -EIO;
+	}
+	pin_policy_free(&p);
+	return r;
+}
+
+int
+pin_apply_self(const struct cpuset *cpus, enum pin_mem mode,
+	       const struct cpuset *nodes, struct cpuset *got, char *err,
+	       size_t errlen)
+{
+	char *l;
+	int r;
+
+	r = pin_set_affinity(0, cpus);
+	if (r < 0) {
+		l = cpuset_to_list(cpus);
+		snprintf(err, errlen, "cannot set the affinity to CPUs %s: %s",
+			 l ? l : "?", strerror(-r));
+		free(l);
+		return r;
+	}
+	r = pin_get_affinity(0, got);
+	if (r < 0) {
+		snprintf(err, errlen, "cannot read the affinity back: %s",
+			 strerror(-r));
+		return r;
+	}
+	if (!cpuset_equal(got, cpus))
+		return pin_mismatch("the affinity", cpus, got, err, errlen);
+	/* Even when no policy is set, the inherited one went through
+	 * libnuma's start-up probe: make sure it came back. */
+	r = pin_numa_status(err, errlen);
+	if (r < 0) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "the inherited memory policy may have "
+			 "been changed: %s", why);
+		return r;
+	}
+	return mode == PIN_MEM_KEEP ? 0 : apply_policy(mode, nodes, err,
+						       errlen);
+}

@@ -237,4 +237,34 @@ void pin_policy_free(struct pin_policy *p);
 int pin_mismatch(const char *what, const struct cpuset *want,
 		 const struct cpuset *got, char *err, size_t errlen);
 
+/* ---- the run form: this process, before it runs a command ---- */
+
+/*
+ * Decide and check the nodes of memory policy mode for a command on cpus
+ * (whose: "this process" or similar, for messages).  With have_nodes,
+ * nodes were given: they must exist, have memory and lie in mems_allowed
+ * (NULL: not known); local must allocate on them only.  Without, bind,
+ * interleave and preferred take the CPUs' nodes with memory into nodes.
+ * Returns 0; -EINVAL when the request does not fit (err says why);
+ * -ENOMEM.
+ */
+int pin_policy_nodes(const struct topo *t, const struct cpuset *cpus,
+		     enum pin_mem mode, bool have_nodes, struct cpuset *nodes,
+		     const struct cpuset *mems_allowed, const char *whose,
+		     char *err, size_t errlen);
+
+/* The policy asked for, as pin_policy_format() writes it ("bind 0-1"). */
+void pin_policy_asked(enum pin_mem mode, const struct cpuset *nodes,
+		      struct strbuf *sb);
+
+/*
+ * Give this process the affinity cpus and (unless PIN_MEM_KEEP) the
+ * memory policy mode on nodes, and read both back; got gets the
+ * affinity in effect.  Returns 0 or -errno with err saying what the
+ * kernel refused or what differs.
+ */
+int pin_apply_self(const struct cpuset *cpus, enum pin_mem mode,
+		   const struct cpuset *nodes, struct cpuset *got, char *err,
+		   size_t errlen);
+
 #endif
