@@ -654,57 +654,13 @@ print_process(struct pin_ctx *c)
 	cli_exit(EXIT_OK);
 }
 
-/*
- * The CPUs process pid may be given: its cpuset's effective CPUs that
- * are online.  Returns false when they cannot be learnt.
- */
-static bool
-pid_allowed_cpus(struct pin_ctx *c, struct cpuset *out)
-{
-	char group[CG_PATH_MAX], canon[CG_PATH_MAX];
-	struct cg_hier h;
-	bool ok = false;
-	int r;
-
-	r = pin_pid_allowed_cpus(&c->live, c->pid, out);
-	if (r == 0)
-		return true;
-	if (r != -ENODATA)
-		return false;
-	if (proc_cpuset(&c->live, c->pid, group, sizeof(group)) < 0)
-		return false;
-	if (cg_path_check(group, canon, sizeof(canon), NULL, 0) < 0)
-		return false;
-	/* A live process lives in the live hierarchy, whatever tree
-	 * --cgroup-root names for --cgroup. */
-	if (cg_open(&h, NULL, NULL, 0) < 0)
-		return false;
-	if (cg_has(&h, CG_CPUSET)) {
-		char buf[65536];
-		const char *file = cg_version(&h, CG_CPUSET) == 2 ?
-				   "cpuset.cpus.effective" :
-				   "cpuset.effective_cpus";
-
-		if (cg_read(&h, CG_CPUSET, canon, file, buf, sizeof(buf),
-			    NULL, 0) >= 0 &&
-		    cpuset_parse_list(buf, out, NULL, 0) == 0 &&
-		    !cpuset_empty(out)) {
-			cpuset_and(out, &c->topo.online);
-			ok = true;
-		}
-	}
-	cg_close(&h);
-	return ok;
-}
-
 static noreturn void
 pid_form(struct pin_ctx *c)
 {
 	struct cpuset allowed = CPUSET_INIT, mems = CPUSET_INIT;
-	struct cpuset from = CPUSET_INIT, where = CPUSET_INIT;
 	const struct cpuset *allowedp = NULL;
 	char whose[64];
-	int r, i;
+	int r;
 
 	c->pid = parse_pid(c->pid_arg);
 	if (c->mem_arg)
@@ -729,7 +685,9 @@ pid_form(struct pin_ctx *c)
 
 	snprintf(whose, sizeof(whose), "process %d", (int)c->pid);
 	if (c->have_cpus) {
-		if (c->root.live && pid_allowed_cpus(c, &allowed))
+		if (c->root.live && cgcpuset_pid_allowed(&c->live, c->pid,
+							 &c->topo.online,
+							 &allowed))
 			allowedp = &allowed;
 		r = pin_check_cpus(&c->topo, &c->cpus, allowedp, whose,
 				   c->err, sizeof(c->err));
@@ -753,12 +711,6 @@ pid_form(struct pin_ctx *c)
 						    sizeof(c->err));
 		}
 		die_check(r, c->err);
-		/* Every node with memory is a source. */
-		for (i = 0; i < c->topo.nnodes; i++)
-			if (c->topo.nodes[i].mem_total_kb != 0)
-				cpuset_set(&from, (unsigned int)c->topo.nodes[i].id);
-		if (c->topo.nnodes == 0)
-			cpuset_set(&from, 0);
 	}
 
 	if (c->dry_run) {
@@ -802,29 +754,10 @@ pid_form(struct pin_ctx *c)
 		cpuset_free(&res.got);
 	}
 	if (c->migrate) {
-		unsigned long left = 0;
-		long not_moved = 0;
-
-		r = pin_migrate_pages(c->pid, &from, &c->nodes, &not_moved,
-				      c->err, sizeof(c->err));
-		if (r == -ENOMEM)
-			cli_die(EXIT_FAIL, "out of memory");
+		r = pin_migrate_process(&c->topo, &c->live, c->pid, &c->nodes,
+					c->err, sizeof(c->err));
 		if (r < 0)
 			cli_die(EXIT_FAIL, "%s", c->err);
-		r = pin_pages_outside(&c->live, c->pid, &c->nodes, &left,
-				      &where);
-		if (r < 0)
-			cli_die(EXIT_FAIL, "cannot read the pages of process "
-				"%d back: %s", (int)c->pid, strerror(-r));
-		if (left > 0 || not_moved > 0) {
-			char *w = list_or_die(&where);
-
-			cli_die(EXIT_FAIL, "%lu pages of process %d are still "
-				"on node%s %s (the kernel could not move %ld)",
-				left, (int)c->pid,
-				cpuset_count(&where) == 1 ? "" : "s",
-				*w ? w : "-", not_moved);
-		}
 		if (c->verbose) {
 			char *l = list_or_die(&c->nodes);
 
@@ -835,8 +768,6 @@ pid_form(struct pin_ctx *c)
 	}
 	cpuset_free(&allowed);
 	cpuset_free(&mems);
-	cpuset_free(&from);
-	cpuset_free(&where);
 	cli_exit(EXIT_OK);
 }
 

@@ -330,3 +330,37 @@ cgcpuset_apply(const struct cg_hier *h, const struct sysroot *live,
 		r = attach(h, live, p, p->rq->attach[i], err, errlen);
 	return r;
 }
+
+bool
+cgcpuset_pid_allowed(const struct sysroot *live, pid_t pid,
+		     const struct cpuset *online, struct cpuset *out)
+{
+	char group[CG_PATH_MAX], canon[CG_PATH_MAX];
+	struct cgcpuset_files f;
+	struct cg_hier h;
+	bool ok = false;
+	int r;
+
+	r = pin_pid_allowed_cpus(live, pid, out);
+	if (r == 0)
+		return true;
+	if (r != -ENODATA)
+		return false;
+	if (proc_cpuset(live, pid, group, sizeof(group)) < 0 ||
+	    cg_path_check(group, canon, sizeof(canon), NULL, 0) < 0)
+		return false;
+	/* A live process lives in the live hierarchy, whatever tree a
+	 * tool was given for its groups. */
+	if (cg_open(&h, NULL, NULL, 0) < 0)
+		return false;
+	if (cg_has(&h, CG_CPUSET)) {
+		cgcpuset_files(cg_version(&h, CG_CPUSET), &f);
+		if (cgcpuset_read_list(&h, canon, f.eff_cpus, out, NULL,
+				       0) == 0 && !cpuset_empty(out)) {
+			cpuset_and(out, online);
+			ok = true;
+		}
+	}
+	cg_close(&h);
+	return ok;
+}

@@ -89,4 +89,12 @@ void cgcpuset_plan_free(struct cgcpuset_plan *p);
 int cgcpuset_apply(const struct cg_hier *h, const struct sysroot *live,
 		   const struct cgcpuset_plan *p, char *err, size_t errlen);
 
+/*
+ * The CPUs process pid may use: what pin_pid_allowed_cpus() finds, else
+ * the effective CPUs of its group (proc/PID/cpuset, below live) in the
+ * live cpuset hierarchy, within online.  Returns true when known.
+ */
+bool cgcpuset_pid_allowed(const struct sysroot *live, pid_t pid,
+			  const struct cpuset *online, struct cpuset *out);
+
 #endif

@@ -1163,3 +1163,48 @@ pin_apply_self(const struct cpuset *cpus, enum pin_mem mode,
 	return mode == PIN_MEM_KEEP ? 0 : apply_policy(mode, nodes, err,
 						       errlen);
 }
+
+int
+pin_migrate_process(const struct topo *t, const struct sysroot *live,
+		    pid_t pid, const struct cpuset *nodes, char *err,
+		    size_t errlen)
+{
+	struct cpuset from = CPUSET_INIT, where = CPUSET_INIT;
+	unsigned long left = 0;
+	long not_moved = 0;
+	char *w;
+	int i, r = 0;
+
+	/* Every node with memory is a source. */
+	for (i = 0; r == 0 && i < t->nnodes; i++)
+		if (t->nodes[i].mem_total_kb != 0)
+			r = cpuset_set(&from, (unsigned int)t->nodes[i].id);
+	if (r == 0 && t->nnodes == 0)
+		r = cpuset_set(&from, 0);
+	if (r == 0)
+		r = pin_migrate_pages(pid, &from, nodes, &not_moved, err,
+				      errlen);
+	if (r == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	if (r < 0)
+		goto out;
+	r = pin_pages_outside(live, pid, nodes, &left, &where);
+	if (r < 0) {
+		snprintf(err, errlen, "cannot read the pages of process %d "
+			 "back: %s", (int)pid, strerror(-r));
+		goto out;
+	}
+	if (left > 0 || not_moved > 0) {
+		w = cpuset_to_list(&where);
+		snprintf(err, errlen, "%lu pages of process %d are still on "
+			 "node%s %s (the kernel could not move %ld)", left,
+			 (int)pid, cpuset_count(&where) == 1 ? "" : "s",
+			 w && *w ? w : "-", not_moved);
+		free(w);
+		r = -EIO;
+	}
+out:
+	cpuset_free(&from);
+	cpuset_free(&where);
+	return r;
+}

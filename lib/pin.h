@@ -267,4 +267,14 @@ int pin_apply_self(const struct cpuset *cpus, enum pin_mem mode,
 		   const struct cpuset *nodes, struct cpuset *got, char *err,
 		   size_t errlen);
 
+/*
+ * Move the pages of process pid to nodes (from every node of t with
+ * memory), then read proc/PID/numa_maps back below live.  Returns 0 or
+ * -errno with err saying what the kernel refused or how many pages are
+ * still elsewhere.
+ */
+int pin_migrate_process(const struct topo *t, const struct sysroot *live,
+			pid_t pid, const struct cpuset *nodes, char *err,
+			size_t errlen);
+
 #endif

@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <sched.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cgcpuset.h"
 #include "pin.h"
 #include "machine.h"
 #include "unit.h"
@@ -43,6 +45,44 @@ nodes(const char *cpus, enum pin_mem mode, const char *given,
 	cpuset_free(&c);
 	cpuset_free(&a);
 	return r;
+}
+
+/* This process on the live machine: its allowed CPUs, and its pages
+ * moved to the node of CPU 0 (where they are, on one-node machines). */
+static void
+test_live(void)
+{
+	struct sysroot live;
+	struct topo lt;
+	struct cpuset s = CPUSET_INIT, node = CPUSET_INIT;
+	char err[512];
+	int r;
+
+	memset(&lt, 0, sizeof(lt));
+	if (sysroot_open(&live, "/") < 0 ||
+	    topo_load(&lt, &live, TOPO_NO_CORES, err, sizeof(err)) < 0) {
+		printf("skip - live: no live topology # %s\n", err);
+		return;
+	}
+	CHECK("live: this process's allowed CPUs are known",
+	      cgcpuset_pid_allowed(&live, getpid(), &lt.online, &s) &&
+	      !cpuset_empty(&s) && cpuset_subset(&s, &lt.online));
+	CHECK("live: a process that does not exist has none",
+	      !cgcpuset_pid_allowed(&live, 0x3ffffff0, &lt.online, &s));
+	if (lt.nnodes > 0 && lt.cpus[0].node >= 0) {
+		cpuset_set(&node, (unsigned int)lt.cpus[0].node);
+		r = pin_migrate_process(&lt, &live, getpid(), &node, err,
+					sizeof(err));
+		if (r == -ENOSYS || r == -EPERM)
+			printf("skip - live: migrate # %s\n", err);
+		else
+			CHECK_STR("live: this process's pages move to the node of "
+				  "CPU 0", r == 0 ? "" : err, "");
+	}
+	cpuset_free(&s);
+	cpuset_free(&node);
+	topo_free(&lt);
+	sysroot_close(&live);
 }
 
 int
@@ -98,6 +138,7 @@ main(void)
 	CHECK("apply: the kernel agrees", sched_getaffinity(0, bytes, m) == 0 &&
 	      CPU_COUNT_S(bytes, m) == 1 && CPU_ISSET_S(0, bytes, m));
 	CPU_FREE(m);
+	test_live();
 	cpuset_free(&n);
 	cpuset_free(&got);
 	unit_machine_remove();
