@@ -642,6 +642,10 @@ cmd_check(struct ctx *c, int argc, char **argv)
 			    pol, &sb);
 	if (n < 0)
 		oom();
+	i = coretype_check(load_types(c), load(c), &cpus, &sb);
+	if (i < 0)
+		oom();
+	n += i;
 	fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
 	cpuset_free(&cpus);
