@@ -860,3 +860,89 @@ irq_counts(const struct sysroot *root, uint64_t *counts, int ncpus)
 	free(text);
 	return r;
 }
+
+int
+irq_load_findings(const uint64_t *before, const uint64_t *after, int ncpus,
+		  const struct cpuset *cpus, uint64_t interval_us,
+		  struct strbuf *out)
+{
+	double secs = (double)interval_us / 1e6;
+	int cpu, n = 0;
+
+	cpuset_for_each(cpu, cpus) {
+		uint64_t d;
+
+		if (cpu >= ncpus || after[cpu] <= before[cpu])
+			continue;
+		d = after[cpu] - before[cpu];
+		strbuf_printf(out, "warning: CPU %d took %llu interrupt%s in %.1f s",
+			      cpu, (unsigned long long)d, d == 1 ? "" : "s", secs);
+		if (secs > 0)
+			strbuf_printf(out, " (%.0f/s)", (double)d / secs);
+		strbuf_puts(out, "\n");
+		n++;
+	}
+	return out->oom ? -ENOMEM : n;
+}
+
+int
+irq_check(const struct sysroot *root, const struct cpuset *cpus, int ncpus,
+	  uint64_t interval_us, struct strbuf *out, char *err, size_t errlen)
+{
+	struct irq_table tab;
+	uint64_t *a = NULL, *b = NULL;
+	size_t i, nreach = 0, shown = 0;
+	struct strbuf list;
+	int r, n = 0;
+
+	r = irq_scan(root, &tab, err, errlen);
+	if (r < 0)
+		return r;
+	strbuf_init(&list);
+	for (i = 0; i < tab.n; i++) {
+		const struct irq_info *x = &tab.v[i];
+
+		if (!x->parsed || !cpuset_intersects(&x->affinity, cpus))
+			continue;
+		nreach++;
+		if (shown++ < 8)
+			strbuf_printf(&list, "%s%d%s%s%s", shown > 1 ? ", " : "",
+				      x->irq, x->name[0] ? " (" : "", x->name,
+				      x->name[0] ? ")" : "");
+	}
+	if (nreach) {
+		strbuf_printf(out, "warning: %zu IRQ%s may be delivered to CPUs ",
+			      nreach, nreach == 1 ? "" : "s");
+		cpuset_format(cpus, out);
+		strbuf_printf(out, ": %s%s", list.buf ? list.buf : "",
+			      nreach > 8 ? ", ..." : "");
+		strbuf_puts(out, " (cpm-pin --irqs-away moves them)\n");
+		n++;
+	}
+	strbuf_free(&list);
+	irq_table_free(&tab);
+	a = calloc((size_t)ncpus + 1, sizeof(*a));
+	b = calloc((size_t)ncpus + 1, sizeof(*b));
+	if (a == NULL || b == NULL) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = irq_counts(root, a, ncpus);
+	if (r == 0) {
+		if (interval_us)
+			usleep((useconds_t)interval_us);
+		r = irq_counts(root, b, ncpus);
+	}
+	if (r < 0) {
+		err_set(err, errlen, "cannot read proc/interrupts: %s",
+			strerror(-r));
+		goto out;
+	}
+	r = irq_load_findings(a, b, ncpus, cpus, interval_us, out);
+	if (r >= 0)
+		r += n;
+out:
+	free(a);
+	free(b);
+	return out->oom ? -ENOMEM : r;
+}

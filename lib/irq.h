@@ -123,4 +123,25 @@ int irq_release(const struct sysroot *root, const char *journal,
 int irq_counts_parse(const char *text, uint64_t *counts, int ncpus);
 int irq_counts(const struct sysroot *root, uint64_t *counts, int ncpus);
 
+/*
+ * One "warning: CPU N took K interrupts in S s (R/s)" line per CPU of cpus
+ * whose count rose between the samples before and after (each [ncpus]),
+ * taken interval_us apart.  Returns the number of lines, -ENOMEM.
+ */
+int irq_load_findings(const uint64_t *before, const uint64_t *after,
+		      int ncpus, const struct cpuset *cpus,
+		      uint64_t interval_us, struct strbuf *out);
+
+/*
+ * Findings about interrupts on cpus, for "cpm-topo check --irqs": one
+ * warning naming the device IRQs whose affinity reaches cpus (by number
+ * and name), and the per-CPU load from two samples of /proc/interrupts
+ * interval_us apart (irq_load_findings()).  Returns the number of
+ * findings; -ENOENT without proc/irq or proc/interrupts (err says so);
+ * -ENOMEM.
+ */
+int irq_check(const struct sysroot *root, const struct cpuset *cpus,
+	      int ncpus, uint64_t interval_us, struct strbuf *out, char *err,
+	      size_t errlen);
+
 #endif

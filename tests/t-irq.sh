@@ -51,6 +51,23 @@ snapshot >"$T_TMP/orig"
 
 pin() { setpriv --bounding-set=-dac_override cpm-pin --sysroot "$S" "$@"; }
 
+# ---- cpm-topo check --irqs ----
+# /proc/interrupts with a column per CPU; the file does not change between
+# the two samples, so no CPU shows load (the load lines themselves are
+# tested on kernel texts in tests/unit/test-irq.c and live in the VM tier).
+awk 'BEGIN { printf "     "; for (c = 0; c < 32; c++) printf "       CPU%d", c; print ""
+	printf "LOC:"; for (c = 0; c < 32; c++) printf " %10d", 1000 + c; print "  Local timer interrupts" }' \
+    >"$S/proc/interrupts"
+# Core 10 (CPUs 10 and 26) is reached by the IRQs on every CPU (0, 9 and
+# every fourth from 24) and those on 2,6,10 (every fourth from 27).
+check "check --irqs names the IRQs that reach the CPUs" 3 \
+    "warning: 22 IRQs may be delivered to CPUs 10,26: 0 (timer), 9, 24 (virtio0-input.0), 27 (eth0-rx-27), 28 (virtio4-input.0), 31 (eth0-rx-31), 32 (virtio8-input.0), 35 (eth0-rx-35), ... (cpm-pin --irqs-away moves them)" \
+    cpm-topo --sysroot "$S" check 10,26 --irqs --interval 0s
+check_fail "check --interval without --irqs" 2 "^cpm-topo: --interval needs --irqs$" \
+    cpm-topo --sysroot "$S" check 10-11 --interval 1s
+check_fail "check --irqs --interval junk" 2 "^cpm-topo: invalid --interval 'soon'" \
+    cpm-topo --sysroot "$S" check 10-11 --irqs --interval soon
+
 # ---- moving away ----
 run pin --irqs-away 2-3,6
 assert "irqs-away succeeds" "$rc" 0
