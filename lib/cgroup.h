@@ -215,71 +215,7 @@ typedef int (*cg_walk_fn)(const char *group, int dirfd, void *arg);
 int cg_walk(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	    cg_walk_fn fn, void *arg, char *err, size_t errlen);
 
-/* CPU bandwidth settings, in the units of the v1 files. */
-struct cg_cpu_limit {
-	int64_t quota_us;	/* -1: unlimited ("max") */
-	uint64_t period_us;
-	uint64_t burst_us;	/* 0 when the kernel has no burst file */
-	bool has_burst;
-	uint64_t shares;	/* v1 cpu.shares; 0 on v2 */
-	uint64_t weight;	/* v2 cpu.weight; 0 on v1 */
-};
-
-/*
- * Read the group's limits: v1 cpu.cfs_quota_us, cpu.cfs_period_us,
- * cpu.cfs_burst_us, cpu.shares; v2 cpu.max, cpu.max.burst, cpu.weight.
- * The root group has none of them on v2: it reads as unlimited, period
- * 100000.  dirfd >= 0: the group's cpu directory (from cg_walk()), group
- * is then only used in messages.  Returns 0, -ENOENT, or -EBADMSG for a
- * file the kernel would not print.
- */
-int cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
-		      struct cg_cpu_limit *lim, char *err, size_t errlen);
-
-/*
- * Only the quota and period (v1 cpu.cfs_quota_us, and cpu.cfs_period_us
- * only when the quota is finite; v2 cpu.max): the cheap test of "does
- * this group have a CPU limit" for walks over many groups.  *quota_us is
- * -1 when unlimited.  Returns as cg_cpu_limit_read().
- */
-int cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
-		      int64_t *quota_us, uint64_t *period_us, char *err,
-		      size_t errlen);
-
-/* The limit in CPUs (quota / period), or a negative number when unlimited. */
-double cg_cpu_limit_cpus(const struct cg_cpu_limit *lim);
-
-/* Throttling and usage counters of a group. */
-struct cg_cpu_stat {
-	bool has_bandwidth;	/* nr_periods etc. were present */
-	int64_t nr_periods;	/* as printed: the kernel's int may wrap */
-	int64_t nr_throttled;
-	uint64_t throttled_ns;
-	int64_t nr_bursts;
-	uint64_t burst_ns;
-	bool has_usage;
-	uint64_t usage_ns;	/* v2 usage_usec, v1 cpuacct.usage */
-};
-
-/*
- * Parse the text of a cpu.stat file (version 1: ns keys, 2: usec keys) by
- * key; unknown keys are ignored, a malformed line is -EBADMSG.
- */
-int cg_cpu_stat_parse(const char *text, int version, struct cg_cpu_stat *st);
-
-/*
- * Read group's cpu.stat (and, on v1, cpuacct.usage from the cpuacct
- * hierarchy when there is one and the group exists in it).  dirfd as for
- * cg_cpu_limit_read().  Returns 0, -ENOENT, -EBADMSG.
- */
-int cg_cpu_stat_read(const struct cg_hier *h, const char *group, int dirfd,
-		     struct cg_cpu_stat *st, char *err, size_t errlen);
-
-/*
- * True when group's cpuset is exclusive: v1 cpuset.cpu_exclusive is 1,
- * v2 cpuset.cpus.partition is "root" or "isolated" (valid or not).  The
- * root group does not count.  False when there is no cpuset hierarchy.
- */
-bool cg_cpuset_exclusive(const struct cg_hier *h, const char *group);
+/* The controllers' files (CPU bandwidth and usage, cpuset exclusivity). */
+#include "cgctrl.h"
 
 #endif

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Controller helpers of the cgroup layer: see cgctrl.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgcpuset.h"
+#include "cgctrl.h"
+#include "quantity.h"
+#include "util.h"
+
+/* ---- CPU helpers ---- */
+
+/* Open group's cpu directory unless the caller has it. */
+static int
+cpu_dir(const struct cg_hier *h, const char *group, int dirfd, bool *owned,
+	char *err, size_t errlen)
+{
+	*owned = false;
+	if (dirfd >= 0)
+		return dirfd;
+	*owned = true;
+	return cg_open_group(h, CG_CPU, group, err, errlen);
+}
+
+static int
+read_num(int fd, const char *group, const char *file, bool sign,
+	 int64_t *iv, uint64_t *uv, char *err, size_t errlen)
+{
+	char buf[64];
+	ssize_t n = read_small_at(fd, file, buf, sizeof(buf));
+	int r;
+
+	if (n < 0) {
+		err_set(err, errlen, "cannot read %s of %s: %s", file,
+		       cg_display(group), strerror((int)-n));
+		return (int)n;
+	}
+	r = sign ? parse_i64(buf, INT64_MIN, INT64_MAX, iv)
+		 : parse_u64(buf, UINT64_MAX, uv);
+	if (r < 0) {
+		err_set(err, errlen, "%s of %s: not a number: '%s'", file,
+		       cg_display(group), buf);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int
+cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
+		  int64_t *quota_us, uint64_t *period_us, char *err,
+		  size_t errlen)
+{
+	bool owned;
+	int fd, r = 0;
+
+	*quota_us = -1;
+	*period_us = 100000;
+	fd = cpu_dir(h, group, dirfd, &owned, err, errlen);
+	if (fd < 0)
+		return fd;
+	if (cg_version(h, CG_CPU) == 2) {
+		char buf[128];
+		ssize_t n = read_small_at(fd, "cpu.max", buf, sizeof(buf));
+
+		if (n == -ENOENT && group[0] == '\0') {
+			r = 0;
+		} else if (n < 0) {
+			r = (int)n;
+			err_set(err, errlen, "cannot read cpu.max of %s: %s",
+			       cg_display(group), strerror(-r));
+		} else if (cpu_max_parse(buf, quota_us, period_us) < 0) {
+			err_set(err, errlen, "cpu.max of %s: cannot parse '%s'",
+			       cg_display(group), buf);
+			r = -EBADMSG;
+		}
+	} else {
+		r = read_num(fd, group, "cpu.cfs_quota_us", true, quota_us,
+			     NULL, err, errlen);
+		if (r == 0 && *quota_us < 0)
+			*quota_us = -1;
+		if (r == 0 && *quota_us >= 0)
+			r = read_num(fd, group, "cpu.cfs_period_us", false, NULL,
+				     period_us, err, errlen);
+		if (r == 0 && *period_us == 0) {
+			err_set(err, errlen, "cpu.cfs_period_us of %s is 0",
+			       cg_display(group));
+			r = -EBADMSG;
+		}
+	}
+	if (owned)
+		close(fd);
+	return r;
+}
+
+int
+cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
+		  struct cg_cpu_limit *lim, char *err, size_t errlen)
+{
+	bool owned;
+	int fd, r = 0;
+
+	memset(lim, 0, sizeof(*lim));
+	lim->quota_us = -1;
+	lim->period_us = 100000;
+	fd = cpu_dir(h, group, dirfd, &owned, err, errlen);
+	if (fd < 0)
+		return fd;
+	if (cg_version(h, CG_CPU) == 2) {
+		char buf[128];
+		ssize_t n = read_small_at(fd, "cpu.max", buf, sizeof(buf));
+
+		if (n == -ENOENT && group[0] == '\0')
+			goto out;
+		if (n < 0) {
+			r = (int)n;
+			err_set(err, errlen, "cannot read cpu.max of %s: %s",
+			       cg_display(group), strerror(-r));
+			goto out;
+		}
+		if (cpu_max_parse(buf, &lim->quota_us, &lim->period_us) < 0) {
+			err_set(err, errlen, "cpu.max of %s: cannot parse '%s'",
+			       cg_display(group), buf);
+			r = -EBADMSG;
+			goto out;
+		}
+		if (read_num(fd, group, "cpu.max.burst", false, NULL,
+			     &lim->burst_us, NULL, 0) == 0)
+			lim->has_burst = true;
+		read_num(fd, group, "cpu.weight", false, NULL, &lim->weight,
+			 NULL, 0);
+	} else {
+		r = read_num(fd, group, "cpu.cfs_quota_us", true,
+			     &lim->quota_us, NULL, err, errlen);
+		if (r == 0)
+			r = read_num(fd, group, "cpu.cfs_period_us", false,
+				     NULL, &lim->period_us, err, errlen);
+		if (r == 0 && lim->period_us == 0) {
+			err_set(err, errlen, "cpu.cfs_period_us of %s is 0",
+			       cg_display(group));
+			r = -EBADMSG;
+		}
+		if (r < 0)
+			goto out;
+		if (lim->quota_us < 0)
+			lim->quota_us = -1;
+		if (read_num(fd, group, "cpu.cfs_burst_us", false, NULL,
+			     &lim->burst_us, NULL, 0) == 0)
+			lim->has_burst = true;
+		read_num(fd, group, "cpu.shares", false, NULL, &lim->shares,
+			 NULL, 0);
+	}
+out:
+	if (owned)
+		close(fd);
+	return r;
+}
+
+double
+cg_cpu_limit_cpus(const struct cg_cpu_limit *lim)
+{
+	if (lim->quota_us < 0 || lim->period_us == 0)
+		return -1.0;
+	return (double)lim->quota_us / (double)lim->period_us;
+}
+
+int
+cg_cpu_stat_parse(const char *text, int version, struct cg_cpu_stat *st)
+{
+	const char *p = text;
+	uint64_t mult = version == 2 ? 1000 : 1;
+
+	memset(st, 0, sizeof(*st));
+	while (*p != '\0') {
+		const char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+		char line[256], *sp, *val;
+		int64_t iv;
+		uint64_t uv;
+
+		if (n == 0) {
+			p += 1;
+			continue;
+		}
+		if (n >= sizeof(line))
+			return -EBADMSG;
+		memcpy(line, p, n);
+		line[n] = '\0';
+		p += n + (eol != NULL);
+		sp = strchr(line, ' ');
+		if (sp == NULL || sp == line)
+			return -EBADMSG;
+		*sp = '\0';
+		val = sp + 1;
+#define KEY_I(k, field, flag) \
+		if (strcmp(line, k) == 0) { \
+			if (parse_i64(val, INT64_MIN, INT64_MAX, &iv) < 0) \
+				return -EBADMSG; \
+			st->field = iv; flag; continue; \
+		}
+#define KEY_U(k, field, m, flag) \
+		if (strcmp(line, k) == 0) { \
+			if (parse_u64(val, UINT64_MAX / (m), &uv) < 0) \
+				return -EBADMSG; \
+			st->field = uv * (m); flag; continue; \
+		}
+		KEY_I("nr_periods", nr_periods, st->has_bandwidth = true)
+		KEY_I("nr_throttled", nr_throttled, (void)0)
+		KEY_I("nr_bursts", nr_bursts, (void)0)
+		if (version == 2) {
+			KEY_U("throttled_usec", throttled_ns, mult, (void)0)
+			KEY_U("burst_usec", burst_ns, mult, (void)0)
+			KEY_U("usage_usec", usage_ns, mult, st->has_usage = true)
+		} else {
+			KEY_U("throttled_time", throttled_ns, 1, (void)0)
+			KEY_U("burst_time", burst_ns, 1, (void)0)
+		}
+#undef KEY_I
+#undef KEY_U
+	}
+	return 0;
+}
+
+int
+cg_cpu_stat_read(const struct cg_hier *h, const char *group, int dirfd,
+		 struct cg_cpu_stat *st, char *err, size_t errlen)
+{
+	char buf[2048];
+	bool owned;
+	ssize_t n;
+	int fd, r;
+
+	memset(st, 0, sizeof(*st));
+	fd = cpu_dir(h, group, dirfd, &owned, err, errlen);
+	if (fd < 0)
+		return fd;
+	n = read_small_at(fd, "cpu.stat", buf, sizeof(buf));
+	if (n < 0) {
+		err_set(err, errlen, "cannot read cpu.stat of %s: %s",
+		       cg_display(group), strerror((int)-n));
+		if (owned)
+			close(fd);
+		return (int)n;
+	}
+	r = cg_cpu_stat_parse(buf, cg_version(h, CG_CPU), st);
+	if (r < 0) {
+		err_set(err, errlen, "cpu.stat of %s: unexpected content",
+		       cg_display(group));
+		if (owned)
+			close(fd);
+		return r;
+	}
+	if (cg_version(h, CG_CPU) == 1 && cg_has(h, CG_CPUACCT)) {
+		int afd = fd;
+		uint64_t u;
+
+		if (!cg_same_hier(h, CG_CPU, CG_CPUACCT))
+			afd = cg_open_group(h, CG_CPUACCT, group, NULL, 0);
+		if (afd >= 0 &&
+		    read_num(afd, group, "cpuacct.usage", false, NULL, &u,
+			     NULL, 0) == 0) {
+			st->usage_ns = u;
+			st->has_usage = true;
+		}
+		if (afd >= 0 && afd != fd)
+			close(afd);
+	}
+	if (owned)
+		close(fd);
+	return 0;
+}
+
+bool
+cg_cpuset_exclusive(const struct cg_hier *h, const char *group)
+{
+	struct cgcpuset_files f;
+	char buf[128];
+	ssize_t n;
+
+	if (!cg_has(h, CG_CPUSET) || group[0] == '\0' ||
+	    (group[0] == '/' && group[1] == '\0'))
+		return false;
+	cgcpuset_files(cg_version(h, CG_CPUSET), &f);
+	n = cg_read(h, CG_CPUSET, group, f.exclusive, buf, sizeof(buf), NULL,
+		    0);
+	if (cg_version(h, CG_CPUSET) == 2)
+		return n > 0 && (startswith(buf, "root") ||
+				 startswith(buf, "isolated"));
+	return n > 0 && strcmp(buf, f.exclusive_on) == 0;
+}
