@@ -40,6 +40,8 @@ static const char *const cmd_names[] = {
 struct ctx {
 	enum cmd cmd;
 	const char *state_path;
+	char *state_real;	/* state_path with a symlink resolved */
+	int64_t wait_ms;
 	const char *sysroot_dir;
 	const char *cgroup_root;
 	char **args;
@@ -101,6 +103,8 @@ usage(void)
 "  --sysroot DIR            read sys/ and proc/ below DIR (env CPM_SYSROOT)\n"
 "  --cgroup-root DIR        hierarchy for cgroup:PATH owners\n"
 "                           (env CPM_CGROUP_ROOT, default /sys/fs/cgroup)\n"
+"  --wait SECONDS           wait at most this long for the state's lock\n"
+"                           (default: forever); then exit 1\n"
 "  -h, --help               show this help\n"
 "  -V, --version            show the version\n"
 "\n"
@@ -136,7 +140,7 @@ enum {
 	O_STATE = 256, O_SYSROOT, O_CGROUP_ROOT, O_RESERVED, O_RESERVE,
 	O_STRICT, O_FORCE, O_SHARE, O_FULL, O_DIST, O_SPREAD, O_L3, O_SOCKET,
 	O_NUMA, O_MEM, O_FROM, O_PREFER, O_OWNER, O_DRY, O_NODES, O_JSON,
-	O_NOVERIFY, O_CLOSEST, O_EXPLAIN,
+	O_NOVERIFY, O_CLOSEST, O_EXPLAIN, O_WAIT,
 };
 
 /* Which commands accept each option. */
@@ -183,6 +187,7 @@ static const struct option long_opts[] = {
 	{ "no-verify", no_argument, NULL, O_NOVERIFY },
 	{ "closest-numa", no_argument, NULL, O_CLOSEST },
 	{ "explain", no_argument, NULL, O_EXPLAIN },
+	{ "wait", required_argument, NULL, O_WAIT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -206,6 +211,7 @@ parse_args(struct ctx *c, int argc, char **argv)
 
 	c->state_path = (env = getenv("CPM_STATE")) && *env ? env :
 		STATE_DEFAULT_PATH;
+	c->wait_ms = -1;
 	c->cgroup_root = (env = getenv("CPM_CGROUP_ROOT")) && *env ? env :
 		NULL;
 	while ((opt = getopt_long(argc, argv, "hV", long_opts, NULL)) != -1) {
@@ -307,6 +313,12 @@ parse_args(struct ctx *c, int argc, char **argv)
 		case O_EXPLAIN:
 			c->explain = true;
 			break;
+		case O_WAIT:
+			if (parse_wait(optarg, &c->wait_ms) < 0)
+				cli_usage_error("invalid --wait '%s' (seconds, "
+						"a duration such as 500ms, or "
+						"forever)", optarg);
+			break;
 		default:
 			/* getopt printed the problem. */
 			fprintf(stderr, "Try 'cpm-alloc --help'.\n");
@@ -339,6 +351,14 @@ parse_args(struct ctx *c, int argc, char **argv)
 		cli_usage_error("--reserved and --reserve exclude each other");
 	if (c->have_prefer && c->opts.numa_policy != TM_NONE)
 		cli_usage_error("--prefer-nodes and --numa-policy exclude each other");
+	/* One file, whatever the spelling: a symlink is resolved once. */
+	i = state_resolve(c->state_path, &c->state_real, c->err,
+			  sizeof(c->err));
+	if (i == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (i < 0)
+		cli_die(EXIT_USAGE, "%s", c->err);
+	c->state_path = c->state_real;
 }
 
 /* Arguments */
@@ -427,7 +447,11 @@ open_state(struct ctx *c, int rw, bool tolerate_foreign)
 	    errno == ENOENT)
 		cli_die(EXIT_USAGE, "no allocation named '%s'", c->args[0]);
 	if (rw) {
-		c->lockfd = state_lock(c->state_path, c->err, sizeof(c->err));
+		c->lockfd = state_lock_wait(c->state_path, c->wait_ms, c->err,
+					    sizeof(c->err));
+		if (c->lockfd == -EISDIR || c->lockfd == -EFTYPE_CPM ||
+		    c->lockfd == -ENAMETOOLONG)
+			cli_die(EXIT_USAGE, "%s", c->err);
 		if (c->lockfd < 0)
 			cli_die(EXIT_FAIL, "%s", c->err);
 	}
@@ -441,6 +465,8 @@ open_state(struct ctx *c, int rw, bool tolerate_foreign)
 			"that wrote it", c->state_path, c->err);
 	if (r == -ENOMEM)
 		cli_die(EXIT_FAIL, "out of memory");
+	if (r == -EFTYPE_CPM)
+		cli_die(EXIT_USAGE, "%s", c->err);
 	if (r < 0)
 		cli_die(EXIT_FAIL, "%s", c->err);
 	if (!c->st.exists) {
@@ -1214,5 +1240,6 @@ main(int argc, char **argv)
 	default: r = EXIT_USAGE; break;
 	}
 	state_unlock(c.lockfd);
+	free(c.state_real);
 	cli_exit(r);
 }

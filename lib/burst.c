@@ -70,12 +70,13 @@ journal_load(struct burst_journal *j, char *err, size_t errlen)
 	size_t len, lineno = 1;
 	int r;
 
-	r = read_file_at(AT_FDCWD, j->path, &text, &len, true);
+	r = read_file_max_at(AT_FDCWD, j->path, BURST_JOURNAL_MAX, &text, &len,
+			     true);
 	if (r == -ENOENT)
 		return 0;
-	if (r == -EILSEQ) {
-		err_set(err, errlen, "journal '%s' is damaged: it holds a NUL byte",
-			j->path);
+	if (r == -EILSEQ || r == -EFBIG || r == -EFTYPE_CPM) {
+		err_set(err, errlen, "journal '%s' is damaged: %s", j->path,
+			r == -EILSEQ ? "it holds a NUL byte" : read_strerror(r));
 		return -EBADMSG;
 	}
 	if (r < 0) {
@@ -145,8 +146,8 @@ make_parent_dirs(const char *path)
 }
 
 int
-burst_journal_open(struct burst_journal *j, const char *path, char *err,
-		   size_t errlen)
+burst_journal_open_wait(struct burst_journal *j, const char *path,
+			int64_t wait_ms, char *err, size_t errlen)
 {
 	char lockpath[PATH_MAX];
 	int r;
@@ -164,34 +165,30 @@ burst_journal_open(struct burst_journal *j, const char *path, char *err,
 	r = make_parent_dirs(path);
 	if (r < 0) {
 		err_set(err, errlen, "cannot create the directory of journal "
-			"'%s': %s", path, strerror(-r));
+			"'%s': %s", path, r == -ELOOP ?
+			"a symbolic link on the way" : strerror(-r));
 		burst_journal_close(j);
 		return r;
 	}
-	j->lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
-			 0600);
-	if (j->lockfd < 0) {
-		r = -errno;
-		err_set(err, errlen, "cannot open '%s': %s", lockpath,
-			strerror(errno));
+	r = lock_file(lockpath, wait_ms, err, errlen);
+	if (r < 0) {
 		burst_journal_close(j);
 		return r;
 	}
-	while (flock(j->lockfd, LOCK_EX) < 0) {
-		if (errno == EINTR)
-			continue;
-		r = -errno;
-		err_set(err, errlen, "cannot lock '%s': %s", lockpath,
-			strerror(errno));
-		burst_journal_close(j);
-		return r;
-	}
+	j->lockfd = r;
 	r = journal_load(j, err, errlen);
 	if (r < 0) {
 		burst_journal_close(j);
 		return r;
 	}
 	return 0;
+}
+
+int
+burst_journal_open(struct burst_journal *j, const char *path, char *err,
+		   size_t errlen)
+{
+	return burst_journal_open_wait(j, path, -1, err, errlen);
 }
 
 int

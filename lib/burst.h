@@ -31,6 +31,8 @@
 #include <sys/types.h>
 
 #define BURST_JOURNAL_DEFAULT "/var/lib/cpm/burst.journal"
+/* The largest journal read (far above any real one): -EBADMSG. */
+#define BURST_JOURNAL_MAX (64u << 20)
 
 struct burst_entry {
 	pid_t pid;
@@ -62,6 +64,12 @@ struct burst_journal {
  */
 int burst_journal_open(struct burst_journal *j, const char *path, char *err,
 		       size_t errlen);
+/*
+ * burst_journal_open() waiting wait_ms milliseconds at most for the lock
+ * (negative: forever); -ETIMEDOUT names the holder in err.
+ */
+int burst_journal_open_wait(struct burst_journal *j, const char *path,
+			    int64_t wait_ms, char *err, size_t errlen);
 
 /*
  * Write the journal back atomically (temporary file, fsync, rename, fsync
