@@ -1267,11 +1267,14 @@ cmd_burst(struct quota_ctx *c)
 			cli_die(EXIT_FAIL, "no cgroup '%s'", group);
 	}
 	/* the journal must name the tree from any directory: make it absolute */
-	if (c->h.live) {
-		b.root = "-";
-	} else if ((b.root = realpath(c->h.root, NULL)) == NULL) {
-		cli_die(EXIT_FAIL, "cannot resolve '%s': %s", c->h.root,
-			strerror(errno));
+	{
+		char *key;
+		int kr = burst_root_key(&c->h, &key);
+
+		if (kr < 0)
+			cli_die(EXIT_FAIL, "cannot resolve '%s': %s", c->h.root,
+				strerror(-kr));
+		b.root = key;
 	}
 	b.pid = getpid();
 	if (burst_proc_start(b.pid, &b.start) < 0)
@@ -1383,8 +1386,7 @@ cmd_burst(struct quota_ctx *c)
 	}
 	restore_due(c, &b, true);
 	free(q);
-	if (!c->h.live)
-		free((char *)b.root);
+	free((char *)b.root);
 	return c->status;
 }
 
