@@ -1105,9 +1105,10 @@ cmd_import(struct ctx *c)
 	want_args(c, 1, 1, "FILE");
 	r = read_file_at(AT_FDCWD, c->args[0], &text, &len, true);
 	if (r < 0)
-		cli_die(r == -ENOENT || r == -EILSEQ ? EXIT_USAGE : EXIT_FAIL,
+		cli_die(r == -ENOENT || r == -EILSEQ || r == -EFBIG ||
+			r == -EFTYPE_CPM ? EXIT_USAGE : EXIT_FAIL,
 			"cannot read '%s': %s", c->args[0], r == -EILSEQ ?
-			"it holds a NUL byte" : strerror(-r));
+			"it holds a NUL byte" : read_strerror(r));
 	if (kstate_parse(&ks, text, len, c->err, sizeof(c->err)) < 0)
 		cli_die(EXIT_USAGE, "'%s' is not a kubelet CPU manager "
 			"checkpoint: %s", c->args[0], c->err);

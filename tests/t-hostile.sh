@@ -146,6 +146,10 @@ evil mkfifo "$W/k.journal"
 check_fail "a FIFO as burst journal is refused" 2 "journal '$W/k.journal' is damaged: not a regular file" \
     timeout $G cpm-quota --journal "$W/k.journal" restore
 
+evil mkfifo "$W/n.kubelet"
+check_fail "a FIFO as kubelet checkpoint is refused" 2 "cannot read '$W/n.kubelet': not a regular file" \
+    timeout $G cpm-alloc --sysroot "$SYS" --state "$T_TMP/n.state" import-kubelet "$W/n.kubelet"
+
 # --- directories: a symlink planted on the way ---
 mkdir "$T_TMP/rootdir"
 evil ln -s "$T_TMP/rootdir" "$W/l"
