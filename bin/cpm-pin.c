@@ -6,6 +6,7 @@
  *   cpm-pin -p PID [CPULIST] [--nodes NODELIST] [--migrate]
  *   cpm-pin --cgroup GROUP CPULIST [--mems NODELIST] [--exclusive]
  *           [--create] [--attach PID...]
+ *   cpm-pin --irqs-away CPULIST | --irqs-restore
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "cgcpuset.h"
 #include "cgroup.h"
 #include "cli.h"
+#include "irq.h"
 #include "cpuset.h"
 #include "json.h"
 #include "pin.h"
@@ -24,7 +26,7 @@
 #include "topo.h"
 #include "util.h"
 
-enum form { FORM_RUN, FORM_PID, FORM_CGROUP };
+enum form { FORM_RUN, FORM_PID, FORM_CGROUP, FORM_IRQS };
 
 struct pin_ctx {
 	enum form form;
@@ -33,6 +35,8 @@ struct pin_ctx {
 	const char *pid_arg, *group_arg, *nodes_arg, *mems_arg, *mem_arg;
 	const char *cpulist_arg;
 	const char *cpu_selector;	/* CPULIST names a selector */
+	const char *irqs_away_arg;
+	bool irqs_restore;
 	bool dry_run, migrate, exclusive, create, verbose, json;
 	bool dashdash;
 	char **command;			/* after "--" */
@@ -59,6 +63,7 @@ usage(void)
 "       cpm-pin -p PID [CPULIST] [--nodes NODELIST --migrate]\n"
 "       cpm-pin --cgroup GROUP CPULIST [--mems NODELIST] [--exclusive]\n"
 "               [--create] [--attach PID...]\n"
+"       cpm-pin --irqs-away CPULIST | --irqs-restore\n"
 "Put work on CPUs and NUMA memory nodes, then read back what the kernel did.\n"
 "\n"
 "Run COMMAND with the CPU affinity CPULIST (the kernel's list grammar;\n"
@@ -87,10 +92,18 @@ usage(void)
 "      --create            with --cgroup: create GROUP if it does not exist\n"
 "      --attach PID...     with --cgroup: move these whole processes into\n"
 "                          GROUP (the PIDs run to the next option or the end)\n"
+"      --irqs-away CPULIST move every movable device interrupt (and the\n"
+"                          default for new ones) off CPULIST, read each back,\n"
+"                          and report those the kernel keeps there; the old\n"
+"                          affinities go to a journal (env CPM_IRQ_JOURNAL,\n"
+"                          default " IRQ_JOURNAL_DEFAULT ")\n"
+"      --irqs-restore      put back every affinity the journal holds, also\n"
+"                          after a crash, and remove the journal\n"
 "  -n, --dry-run           print what would be set and change nothing\n"
 "  -v, --verbose           report what was changed and verified on stderr\n"
 "      --sysroot DIR       read the topology below DIR (env CPM_SYSROOT);\n"
-"                          only with --dry-run unless DIR is /\n"
+"                          only with --dry-run unless DIR is /, or with\n"
+"                          the --irqs forms, which write proc/irq below DIR\n"
 "      --cgroup-root DIR   use the cgroup hierarchy at DIR (env\n"
 "                          CPM_CGROUP_ROOT)\n"
 "  -h, --help              print this help and exit\n"
@@ -114,6 +127,7 @@ enum opt_id {
 	OPT_HELP, OPT_VERSION, OPT_MEM, OPT_NODES, OPT_PID, OPT_MIGRATE,
 	OPT_CGROUP, OPT_MEMS, OPT_EXCLUSIVE, OPT_CREATE, OPT_ATTACH,
 	OPT_DRY_RUN, OPT_VERBOSE, OPT_SYSROOT, OPT_CGROUP_ROOT, OPT_JSON,
+	OPT_IRQS_AWAY, OPT_IRQS_RESTORE,
 };
 
 static const struct opt {
@@ -138,6 +152,8 @@ static const struct opt {
 	{ "sysroot", 0, true, OPT_SYSROOT },
 	{ "cgroup-root", 0, true, OPT_CGROUP_ROOT },
 	{ "json", 'j', false, OPT_JSON },
+	{ "irqs-away", 0, true, OPT_IRQS_AWAY },
+	{ "irqs-restore", 0, false, OPT_IRQS_RESTORE },
 };
 
 static bool
@@ -269,7 +285,30 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		case OPT_JSON:
 			c->json = true;
 			break;
+		case OPT_IRQS_AWAY:
+			set_once(&c->irqs_away_arg, val, shown);
+			break;
+		case OPT_IRQS_RESTORE:
+			c->irqs_restore = true;
+			break;
 		}
+	}
+
+	if (c->irqs_away_arg || c->irqs_restore) {
+		if (c->irqs_away_arg && c->irqs_restore)
+			cli_usage_error("--irqs-away and --irqs-restore cannot "
+					"be combined");
+		if (c->pid_arg || c->group_arg || c->dashdash || npos > 0 ||
+		    c->mem_arg || c->nodes_arg || c->mems_arg || c->migrate ||
+		    c->exclusive || c->create || c->nattach || c->json)
+			cli_usage_error("--irqs-away and --irqs-restore go alone "
+					"(with --sysroot and --verbose)");
+		if (c->dry_run)
+			cli_usage_error("--dry-run does not go with --irqs-away "
+					"or --irqs-restore");
+		c->form = FORM_IRQS;
+		free(pos);
+		return;
 	}
 
 	if (c->pid_arg && c->group_arg)
@@ -313,6 +352,8 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		if (npos > 1)
 			cli_usage_error("unexpected argument '%s'", pos[1]);
 		break;
+	case FORM_IRQS:
+		break;	/* handled above */
 	case FORM_CGROUP:
 		if (npos == 0)
 			cli_usage_error("missing CPULIST");
@@ -1008,6 +1049,91 @@ cgroup_form(struct pin_ctx *c)
 	cli_exit(EXIT_OK);
 }
 
+/* ---- interrupts ---- */
+
+static const char *
+irq_journal_path(void)
+{
+	const char *p = getenv("CPM_IRQ_JOURNAL");
+
+	return p && *p ? p : IRQ_JOURNAL_DEFAULT;
+}
+
+/*
+ * Report a change IRQ by IRQ: refusals as warnings (managed and per-CPU
+ * interrupts stay where the kernel keeps them), the rest with -v.
+ * Returns true when a write the kernel took did not read back as asked.
+ */
+static bool
+report_irqs(const struct pin_ctx *c, const struct irq_report *rep)
+{
+	bool bad = false;
+	size_t i;
+
+	for (i = 0; i < rep->n; i++) {
+		const struct irq_outcome *o = &rep->v[i];
+		char *from = list_or_die(&o->from), *to = list_or_die(&o->to);
+		char name[128];
+
+		snprintf(name, sizeof(name), o->name[0] ? " (%s)" : "%s", o->name);
+		if (o->error == -EAGAIN) {
+			cli_warn("IRQ %d%s reads back %s after the move", o->irq,
+				 name, *to ? to : "-");
+			bad = true;
+		} else if (o->error < 0) {
+			cli_warn("warning: IRQ %d%s cannot be moved: %s (stays on %s)",
+				 o->irq, name, strerror(-o->error), *from ? from : "-");
+		} else if (c->verbose) {
+			cli_warn("IRQ %d%s: %s -> %s", o->irq, name,
+				 *from ? from : "-", *to ? to : "-");
+		}
+		free(from);
+		free(to);
+	}
+	if (rep->default_changed && rep->default_error < 0) {
+		cli_warn("cannot set default_smp_affinity: %s",
+			 strerror(-rep->default_error));
+		bad = true;
+	}
+	return bad;
+}
+
+static noreturn void
+irqs_form(struct pin_ctx *c)
+{
+	struct irq_report rep;
+	char err[512];
+	bool found;
+	int r;
+
+	cli_open_sysroot(c->sysroot_dir, &c->root);
+	cli_load_topology(&c->root, TOPO_NO_CORES, &c->topo);
+	if (c->irqs_away_arg) {
+		if (select_is_cpulist(c->irqs_away_arg)) {
+			cli_parse_cpus(&c->topo, "cpulist", c->irqs_away_arg,
+				       &c->cpus);
+		} else {
+			r = select_resolve(&c->topo, c->irqs_away_arg, &c->cpus,
+					   c->err, sizeof(c->err));
+			die_check(r, c->err);
+		}
+		if (cpuset_empty(&c->cpus))
+			cli_die(EXIT_USAGE, "--irqs-away needs at least one CPU");
+		r = irq_isolate(&c->root, irq_journal_path(), "cpm-pin", &c->cpus,
+				&c->topo.online, &rep, err, sizeof(err));
+		if (r == -EINVAL)
+			cli_die(EXIT_USAGE, "%s", err);
+	} else {
+		r = irq_release(&c->root, irq_journal_path(), NULL,
+				&c->topo.online, &found, &rep, err, sizeof(err));
+	}
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", err);
+	r = report_irqs(c, &rep) ? EXIT_FAIL : EXIT_OK;
+	irq_report_free(&rep);
+	cli_exit(r);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1026,6 +1152,8 @@ main(int argc, char **argv)
 		pid_form(&c);
 	case FORM_CGROUP:
 		cgroup_form(&c);
+	case FORM_IRQS:
+		irqs_form(&c);
 	}
 	return EXIT_FAIL;
 }

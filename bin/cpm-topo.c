@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "coretype.h"
+#include "irq.h"
 #include "json.h"
 #include "placement.h"
 #include "select.h"
@@ -39,6 +40,7 @@ usage(void)
 "       cpm-topo [--sysroot DIR] cpus SELECTOR... [--and SEL]... [--not SEL]... [--count]\n"
 "       cpm-topo [--sysroot DIR] nodes CPULIST\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
+"                [--irqs [--interval DURATION]]\n"
 "       cpm-topo [--sysroot DIR] dump DIR\n"
 "\n"
 "Show the machine's CPU topology and answer cpulist questions about it.\n"
@@ -60,6 +62,9 @@ usage(void)
 "                     placement; exit 3 when there are any.  --policy\n"
 "                     compact (default) or local want one node, spread\n"
 "                     wants several; --nodes names the nodes allowed.\n"
+"                     --irqs adds the device IRQs that may fire on those\n"
+"                     CPUs and each CPU's interrupts over --interval\n"
+"                     (default 1s, two samples of /proc/interrupts).\n"
 "  dump DIR           copy every file cpm reads into DIR (for --sysroot)\n"
 "\n"
 "Selectors: a cpulist, '-' (stdin), all (possible), present, online,\n"
@@ -594,8 +599,10 @@ static int
 cmd_check(struct ctx *c, int argc, char **argv)
 {
 	struct cpuset cpus = CPUSET_INIT, want_nodes = CPUSET_INIT;
-	const char *list = NULL, *nodes_arg = NULL;
+	const char *list = NULL, *nodes_arg = NULL, *interval_arg = NULL;
 	enum placement_policy pol = PLACE_COMPACT;
+	uint64_t interval_us = 1000000;
+	bool irqs = false;
 	struct strbuf sb;
 	int i, n;
 
@@ -603,11 +610,17 @@ cmd_check(struct ctx *c, int argc, char **argv)
 		const char *a = argv[i];
 		const char *val = NULL;
 
-		if (strcmp(a, "--policy") == 0 || strcmp(a, "--nodes") == 0) {
+		if (strcmp(a, "--irqs") == 0) {
+			irqs = true;
+			continue;
+		}
+		if (strcmp(a, "--policy") == 0 || strcmp(a, "--nodes") == 0 ||
+		    strcmp(a, "--interval") == 0) {
 			if (i + 1 >= argc)
 				cli_usage_error("option '%s' needs an argument", a);
 			val = argv[++i];
-		} else if (startswith(a, "--policy=") || startswith(a, "--nodes=")) {
+		} else if (startswith(a, "--policy=") || startswith(a, "--nodes=") ||
+			   startswith(a, "--interval=")) {
 			val = strchr(a, '=') + 1;
 		} else if (a[0] == '-' && a[1] != '\0') {
 			cli_usage_error("unknown option '%s'", a);
@@ -621,12 +634,20 @@ cmd_check(struct ctx *c, int argc, char **argv)
 			if (placement_policy_parse(val, &pol) < 0)
 				cli_usage_error("unknown policy '%s' (compact, spread or local)",
 						val);
+		} else if (startswith(a, "--interval")) {
+			interval_arg = val;
+			if (parse_duration_us(val, &interval_us) < 0 ||
+			    interval_us > 3600ULL * 1000000)
+				cli_usage_error("invalid --interval '%s' (a duration "
+						"such as 500ms or 2s, at most 1h)", val);
 		} else {
 			nodes_arg = val;
 		}
 	}
 	if (list == NULL)
 		cli_usage_error("check needs a cpulist");
+	if (interval_arg && !irqs)
+		cli_usage_error("--interval needs --irqs");
 	parse_cpus_arg(c, "cpulist", list, &cpus);
 	if (nodes_arg) {
 		char err[160];
@@ -642,6 +663,21 @@ cmd_check(struct ctx *c, int argc, char **argv)
 			    pol, &sb);
 	if (n < 0)
 		oom();
+	i = coretype_check(load_types(c), load(c), &cpus, &sb);
+	if (i < 0)
+		oom();
+	n += i;
+	if (irqs) {
+		char err[256];
+
+		i = irq_check(&c->root, &cpus, load(c)->ncpus, interval_us, &sb,
+			      err, sizeof(err));
+		if (i == -ENOMEM)
+			oom();
+		if (i < 0)
+			cli_die(EXIT_FAIL, "%s", err);
+		n += i;
+	}
 	fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
 	cpuset_free(&cpus);

@@ -547,3 +547,152 @@ coretype_types_of(const struct coretypes *ct, const struct cpuset *s,
 			return -ENOMEM;
 	return 0;
 }
+
+/* One alloc_take() within from ∩ type k's CPUs (k < 0: no type bound). */
+static int
+take_within(const struct coretypes *ct, const struct alloc_machine *m,
+	    const struct alloc_state *st, const struct alloc_request *rq,
+	    int k, struct alloc_entry *got, struct strbuf *explain, char *err,
+	    size_t errlen)
+{
+	struct alloc_request r2 = *rq;
+	struct cpuset from = CPUSET_INIT;
+	int r;
+
+	memset(got, 0, sizeof(*got));
+	if (k >= 0) {
+		if (cpuset_copy(&from, &ct->types[k].cpus) < 0)
+			return -ENOMEM;
+		if (rq->from)
+			cpuset_and(&from, rq->from);
+		r2.from = &from;
+	}
+	r = alloc_take(m, st, &r2, got, explain, err, errlen);
+	cpuset_free(&from);
+	if (r < 0)
+		alloc_entry_free(got);
+	return r;
+}
+
+/* Move what a take chose from got into e, keeping e's owner. */
+static void
+adopt(struct alloc_entry *e, struct alloc_entry *got)
+{
+	free(e->name);
+	cpuset_free(&e->cpus);
+	free(e->mem);
+	e->name = got->name;
+	e->n = got->n;
+	e->cpus = got->cpus;
+	e->mode = got->mode;
+	e->nmem = got->nmem;
+	e->mem = got->mem;
+	e->opts = got->opts;
+	free(got->owner);
+	free(got->owner_dir);
+	memset(got, 0, sizeof(*got));
+}
+
+int
+coretype_take(const struct coretypes *ct, const struct alloc_machine *m,
+	      const struct alloc_state *st, const struct alloc_request *rq,
+	      int only, struct alloc_entry *e, bool *mixed,
+	      struct strbuf *explain, char *err, size_t errlen)
+{
+	struct alloc_entry got;
+	int k, r = -ENOSPC;
+
+	*mixed = false;
+	if (!coretype_hybrid(ct))
+		return alloc_take(m, st, rq, e, explain, err, errlen);
+	for (k = only >= 0 ? only : 0; k < ct->ntypes; k++) {
+		r = take_within(ct, m, st, rq, k, &got, explain, err, errlen);
+		if (r == 0) {
+			adopt(e, &got);
+			return 0;
+		}
+		if (r != -ENOSPC)
+			return r;
+		if (only >= 0) {
+			char why[512];
+
+			snprintf(why, sizeof(why), "%s", err);
+			err_set(err, errlen, "%d CPUs do not fit on the %s cores: %s",
+				rq->n, ct->types[only].name, why);
+			return r;
+		}
+	}
+	/* No type can hold it alone: mix, as the kubelet would. */
+	r = take_within(ct, m, st, rq, -1, &got, explain, err, errlen);
+	if (r == 0) {
+		struct cpuset types = CPUSET_INIT;
+
+		if (coretype_types_of(ct, &got.cpus, &types) < 0) {
+			alloc_entry_free(&got);
+			return -ENOMEM;
+		}
+		*mixed = cpuset_count(&types) > 1;
+		cpuset_free(&types);
+		adopt(e, &got);
+	}
+	return r;
+}
+
+int
+coretype_can_hold(const struct coretypes *ct, const struct alloc_machine *m,
+		  const struct alloc_state *st, const struct alloc_request *rq,
+		  int k, unsigned int *free_cpus)
+{
+	struct alloc_entry got;
+	struct cpuset avail = CPUSET_INIT;
+	char err[512];
+	int r;
+
+	if (state_available(st, &m->topo->online, NULL, &avail) < 0)
+		return -ENOMEM;
+	*free_cpus = cpuset_count_and(&avail, &ct->types[k].cpus);
+	cpuset_free(&avail);
+	r = take_within(ct, m, st, rq, k, &got, NULL, err, sizeof(err));
+	if (r == 0)
+		alloc_entry_free(&got);
+	return r == 0 ? 1 : r == -ENOMEM ? r : 0;
+}
+
+int
+coretype_check(const struct coretypes *ct, const struct topo *t,
+	       const struct cpuset *cpus, struct strbuf *out)
+{
+	struct cpuset types = CPUSET_INIT, part = CPUSET_INIT;
+	unsigned int n = cpuset_count(cpus);
+	int k, holder = -1, r = 0;
+
+	if (!coretype_hybrid(ct))
+		return 0;
+	if (coretype_types_of(ct, cpus, &types) < 0)
+		return -ENOMEM;
+	if (cpuset_count(&types) < 2)
+		goto out;
+	strbuf_puts(out, "warning: CPUs mix core types:");
+	cpuset_for_each(k, &types) {
+		if (cpuset_copy(&part, cpus) < 0) {
+			r = -ENOMEM;
+			goto out;
+		}
+		cpuset_and(&part, &ct->types[k].cpus);
+		strbuf_printf(out, "%s %s ", k == cpuset_first(&types) ? "" : ",",
+			      ct->types[k].name);
+		cpuset_format(&part, out);
+	}
+	for (k = 0; k < ct->ntypes && holder < 0; k++)
+		if (cpuset_count_and(&ct->types[k].cpus, &t->online) >= n)
+			holder = k;
+	if (holder >= 0)
+		strbuf_printf(out, "; the %s cores alone would hold them",
+			      ct->types[holder].name);
+	strbuf_puts(out, "\n");
+	r = out->oom ? -ENOMEM : 1;
+out:
+	cpuset_free(&types);
+	cpuset_free(&part);
+	return r;
+}

@@ -179,3 +179,66 @@ check_fail "uniform: type:mid" 2 "^cpm-topo: invalid selector 'type:mid': this m
 check_fail "uniform: no capacity known" 2 \
     "^cpm-topo: invalid selector 'capacity:1-1024': the kernel tells no CPU capacity here$" \
     cpm-topo --sysroot "$U" cpus capacity:1-1024
+
+# ---- allocation ----
+# Takes keep to one core type, the fastest that can hold them; the oracle
+# for the types is the machine's description (and hwloc above).
+export CPM_STATE="$T_TMP/alloc.state"
+subset() { # NAME CPUS OF: CPUS lie within OF
+	if [ -n "$2" ] && [ -z "$(cpm-topo --sysroot "$A4" cpus "$2" --not "$3" 2>/dev/null)" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "got '$2', want within '$3'"
+	fi
+}
+check "arm4: 1 CPU goes to the prime core" 0 9 cpm-alloc --sysroot "$A4" take a 1
+check "arm4: 3 CPUs go to the performance cores" 0 6-8 cpm-alloc --sysroot "$A4" take b 3
+check "arm4: 2 more go to mid, the fastest type with room" 0 4-5 cpm-alloc --sysroot "$A4" take c 2
+check_fail "arm4: --core-type mid when mid is full" 3 \
+    "^cpm-alloc: 1 CPUs do not fit on the mid cores: " \
+    cpm-alloc --sysroot "$A4" take d 1 --core-type mid
+check "arm4: hints say which types can hold 2" 0 "0 preferred
+type prime: 0 free CPUs, cannot hold 2
+type performance: 0 free CPUs, cannot hold 2
+type mid: 0 free CPUs, cannot hold 2
+type efficiency: 4 free CPUs, holds 2" cpm-alloc --sysroot "$A4" hints 2
+check_fail "--core-type names a type the machine has" 2 \
+    "^cpm-alloc: invalid --core-type 'big.little' \(prime, performance, mid or efficiency\)$" \
+    cpm-alloc --sysroot "$A4" take d 1 --core-type big.little
+rm -f "$CPM_STATE"
+
+if root=$(fixture_tree 20em64t-hybrid-1p6c2t+2ca4co1t); then
+	H=$root
+	run cpm-alloc --sysroot "$H" take a 4
+	subset "intel hybrid: a take of 4 stays on the P-cores" "$out" 0-11
+	run cpm-alloc --sysroot "$H" take b 8
+	subset "intel hybrid: 8 more fill the P-cores" "$out" 0-11
+	run cpm-alloc --sysroot "$H" take c 4
+	subset "intel hybrid: then the E-cores, not a mix" "$out" 12-19
+	check "intel hybrid: --core-type e" 0 16-19 cpm-alloc --sysroot "$H" take d 4 --core-type e
+	rm -f "$CPM_STATE"
+	run cpm-alloc --sysroot "$H" take m 16
+	case $rc:$err in
+	"0:cpm-alloc: warning: no core type can hold 16 CPUs: 'm' mixes core types"*)
+		ok "intel hybrid: a take no type can hold mixes, with a warning" ;;
+	*) not_ok "intel hybrid: a take no type can hold mixes, with a warning" "$(show)" ;;
+	esac
+	rm -f "$CPM_STATE"
+	check "intel hybrid: check warns about a mix" 3 \
+	    "warning: CPUs mix core types: performance 10-11, efficiency 12-13; the performance cores alone would hold them" \
+	    cpm-topo --sysroot "$H" check 10-13
+	check "intel hybrid: check is quiet on one type" 0 "" cpm-topo --sysroot "$H" check 12-15
+fi
+
+# One core type: the take is the kubelet's, --core-type changes nothing.
+check "uniform: --core-type performance takes what a plain take would" 0 \
+    "$(CPM_STATE=$T_TMP/u1 cpm-alloc --sysroot "$U" take a 6)" \
+    env CPM_STATE="$T_TMP/u2" cpm-alloc --sysroot "$U" take a 6 --core-type performance
+check_fail "uniform: --core-type mid" 2 \
+    "^cpm-alloc: invalid --core-type 'mid': this machine has one core type$" \
+    cpm-alloc --sysroot "$U" take a 1 --core-type mid
+run cpm-alloc --sysroot "$U" hints 2
+case $out in
+*type*) not_ok "uniform: hints print no type lines" "$(show)" ;;
+*) assert "uniform: hints print no type lines" "$rc" 0 ;;
+esac
