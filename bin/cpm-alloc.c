@@ -42,6 +42,8 @@ static const char *const cmd_names[] = {
 struct ctx {
 	enum cmd cmd;
 	const char *state_path;
+	char *state_real;	/* state_path with a symlink resolved */
+	int64_t wait_ms;
 	const char *sysroot_dir;
 	const char *cgroup_root;
 	char **args;
@@ -106,6 +108,8 @@ usage(void)
 "  --sysroot DIR            read sys/ and proc/ below DIR (env CPM_SYSROOT)\n"
 "  --cgroup-root DIR        hierarchy for cgroup:PATH owners\n"
 "                           (env CPM_CGROUP_ROOT, default /sys/fs/cgroup)\n"
+"  --wait SECONDS           wait at most this long for the state's lock\n"
+"                           (default: forever); then exit 1\n"
 "  -h, --help               show this help\n"
 "  -V, --version            show the version\n"
 "\n"
@@ -148,6 +152,7 @@ enum {
 	O_STRICT, O_FORCE, O_SHARE, O_FULL, O_DIST, O_SPREAD, O_L3, O_SOCKET,
 	O_NUMA, O_MEM, O_FROM, O_PREFER, O_OWNER, O_DRY, O_NODES, O_JSON,
 	O_NOVERIFY, O_CLOSEST, O_EXPLAIN, O_CORE_TYPE, O_ISOLATE_IRQS,
+	O_WAIT,
 };
 
 /* Which commands accept each option. */
@@ -197,6 +202,7 @@ static const struct option long_opts[] = {
 	{ "explain", no_argument, NULL, O_EXPLAIN },
 	{ "core-type", required_argument, NULL, O_CORE_TYPE },
 	{ "isolate-irqs", no_argument, NULL, O_ISOLATE_IRQS },
+	{ "wait", required_argument, NULL, O_WAIT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -220,6 +226,7 @@ parse_args(struct ctx *c, int argc, char **argv)
 
 	c->state_path = (env = getenv("CPM_STATE")) && *env ? env :
 		STATE_DEFAULT_PATH;
+	c->wait_ms = -1;
 	c->cgroup_root = cli_cgroup_root(NULL);
 	while ((opt = getopt_long(argc, argv, "hV", long_opts, NULL)) != -1) {
 		switch (opt) {
@@ -328,6 +335,12 @@ parse_args(struct ctx *c, int argc, char **argv)
 		case O_ISOLATE_IRQS:
 			c->isolate_irqs = true;
 			break;
+		case O_WAIT:
+			if (parse_wait(optarg, &c->wait_ms) < 0)
+				cli_usage_error("invalid --wait '%s' (seconds, "
+						"a duration such as 500ms, or "
+						"forever)", optarg);
+			break;
 		default:
 			/* getopt printed the problem. */
 			fprintf(stderr, "Try 'cpm-alloc --help'.\n");
@@ -360,6 +373,14 @@ parse_args(struct ctx *c, int argc, char **argv)
 		cli_usage_error("--reserved and --reserve exclude each other");
 	if (c->have_prefer && c->opts.numa_policy != TM_NONE)
 		cli_usage_error("--prefer-nodes and --numa-policy exclude each other");
+	/* One file, whatever the spelling: a symlink is resolved once. */
+	i = state_resolve(c->state_path, &c->state_real, c->err,
+			  sizeof(c->err));
+	if (i == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (i < 0)
+		cli_die(EXIT_USAGE, "%s", c->err);
+	c->state_path = c->state_real;
 }
 
 /* Arguments */
@@ -403,6 +424,12 @@ load_machine(struct ctx *c)
 		cli_die(EXIT_FAIL, "out of memory");
 	c->m.topo = &c->topo;
 	c->m.kt = &c->kt;
+}
+
+/* Core types, for the commands that place CPUs (after load_machine). */
+static void
+load_types(struct ctx *c)
+{
 	if (coretype_load(&c->ct, &c->root, &c->topo, c->err,
 			  sizeof(c->err)) < 0)
 		cli_die(EXIT_FAIL, "%s", c->err);
@@ -525,7 +552,11 @@ open_state(struct ctx *c, int rw, bool tolerate_foreign)
 	    errno == ENOENT)
 		cli_die(EXIT_USAGE, "no allocation named '%s'", c->args[0]);
 	if (rw) {
-		c->lockfd = state_lock(c->state_path, c->err, sizeof(c->err));
+		c->lockfd = state_lock_wait(c->state_path, c->wait_ms, c->err,
+					    sizeof(c->err));
+		if (c->lockfd == -EISDIR || c->lockfd == -EFTYPE_CPM ||
+		    c->lockfd == -ENAMETOOLONG)
+			cli_die(EXIT_USAGE, "%s", c->err);
 		if (c->lockfd < 0)
 			cli_die(EXIT_FAIL, "%s", c->err);
 	}
@@ -539,6 +570,8 @@ open_state(struct ctx *c, int rw, bool tolerate_foreign)
 			"that wrote it", c->state_path, c->err);
 	if (r == -ENOMEM)
 		cli_die(EXIT_FAIL, "out of memory");
+	if (r == -EFTYPE_CPM)
+		cli_die(EXIT_USAGE, "%s", c->err);
 	if (r < 0)
 		cli_die(EXIT_FAIL, "%s", c->err);
 	if (!c->st.exists) {
@@ -733,6 +766,7 @@ cmd_take(struct ctx *c)
 	rq.mem = c->mem;
 	memset(&e, 0, sizeof(e));
 	load_machine(c);
+	load_types(c);
 	only = core_type_arg(c);
 	if (c->from_arg) {
 		parse_cpus_arg(c, "--from CPU list", c->from_arg, &from);
@@ -1075,6 +1109,7 @@ cmd_hints(struct ctx *c)
 	want_args(c, 1, 1, "N");
 	n = parse_count(c->args[0]);
 	load_machine(c);
+	load_types(c);
 	only = core_type_arg(c);
 	open_state(c, RO, false);
 	r = alloc_hints(&c->m, &c->st, n, c->st.policy.k.align_socket,
@@ -1194,9 +1229,10 @@ read_checkpoint(struct ctx *c, struct kstate *ks)
 
 	r = read_file_at(AT_FDCWD, c->args[0], &text, &len, true);
 	if (r < 0)
-		cli_die(r == -ENOENT || r == -EILSEQ ? EXIT_USAGE : EXIT_FAIL,
+		cli_die(r == -ENOENT || r == -EILSEQ || r == -EFBIG ||
+			r == -EFTYPE_CPM ? EXIT_USAGE : EXIT_FAIL,
 			"cannot read '%s': %s", c->args[0], r == -EILSEQ ?
-			"it holds a NUL byte" : strerror(-r));
+			"it holds a NUL byte" : read_strerror(r));
 	if (kstate_parse(ks, text, len, c->err, sizeof(c->err)) < 0)
 		cli_die(EXIT_USAGE, "'%s' is not a kubelet CPU manager "
 			"checkpoint: %s", c->args[0], c->err);
@@ -1274,5 +1310,6 @@ main(int argc, char **argv)
 	default: r = EXIT_USAGE; break;
 	}
 	state_unlock(c.lockfd);
+	free(c.state_real);
 	cli_exit(r);
 }

@@ -31,7 +31,7 @@
 enum opt_id {
 	O_PERIOD = 0, O_JSON, O_REQUEST, O_LIMIT, O_MEM_REQUEST, O_MEM_LIMIT,
 	O_BURST, O_CREATE, O_DRY_RUN, O_FACTOR, O_FOR, O_COOLDOWN, O_JOURNAL,
-	O_CGROUP_ROOT, O_WEIGHT_FORMULA, O_VERBOSE, O_FORCE, O_NOPTS
+	O_CGROUP_ROOT, O_WEIGHT_FORMULA, O_VERBOSE, O_FORCE, O_WAIT, O_NOPTS
 };
 
 #define OPT_BASE 256
@@ -67,6 +67,7 @@ static const struct {
 	[O_WEIGHT_FORMULA] = { "weight-formula", CMD(C_SET) | CMD(C_GET) },
 	[O_VERBOSE] = { "verbose", CMD(C_BURST) | CMD(C_RESTORE) },
 	[O_FORCE] = { "force", CMD(C_RESTORE) },
+	[O_WAIT] = { "wait", CMD(C_BURST) | CMD(C_RESTORE) },
 };
 
 struct quota_ctx {
@@ -79,6 +80,7 @@ struct quota_ctx {
 	enum weight_formula formula;
 	bool json, create, dry_run, verbose, force;
 	uint64_t period_us;		/* 0: not given */
+	int64_t wait_ms;		/* journal lock; -1: forever */
 
 	struct cg_hier h;
 	bool h_open;
@@ -135,6 +137,8 @@ usage(void)
 "                       " BURST_JOURNAL_DEFAULT ")\n"
 "  --force              restore: also entries of burst processes still\n"
 "                       running\n"
+"  --wait SECONDS       burst, restore: wait at most this long for the\n"
+"                       journal's lock (default: forever); then exit 1\n"
 "  -v, --verbose        burst, restore: report each change on stderr\n"
 "  -h, --help           show this help\n"
 "  -V, --version        show the version\n"
@@ -686,7 +690,8 @@ journal_open(struct quota_ctx *c, struct burst_journal *j)
 	char err[512];
 	int r;
 
-	r = burst_journal_open(j, journal_path(c), err, sizeof(err));
+	r = burst_journal_open_wait(j, journal_path(c), c->wait_ms, err,
+				    sizeof(err));
 	if (r == -EBADMSG)
 		cli_die(EXIT_USAGE, "%s", err);
 	if (r < 0)
@@ -700,7 +705,8 @@ journal_try_open(struct quota_ctx *c, struct burst_journal *j)
 	char err[512];
 	int r;
 
-	r = burst_journal_open(j, journal_path(c), err, sizeof(err));
+	r = burst_journal_open_wait(j, journal_path(c), c->wait_ms, err,
+				    sizeof(err));
 	if (r < 0) {
 		cli_warn("%s", err);
 		c->status = r == -EBADMSG ? EXIT_USAGE : EXIT_FAIL;
@@ -1038,11 +1044,14 @@ cmd_burst(struct quota_ctx *c)
 			cli_die(EXIT_FAIL, "no cgroup '%s'", group);
 	}
 	/* the journal must name the tree from any directory: make it absolute */
-	if (c->h.live) {
-		b.root = "-";
-	} else if ((b.root = realpath(c->h.root, NULL)) == NULL) {
-		cli_die(EXIT_FAIL, "cannot resolve '%s': %s", c->h.root,
-			strerror(errno));
+	{
+		char *key;
+		int kr = burst_root_key(&c->h, &key);
+
+		if (kr < 0)
+			cli_die(EXIT_FAIL, "cannot resolve '%s': %s", c->h.root,
+				strerror(-kr));
+		b.root = key;
 	}
 	b.pid = getpid();
 	if (burst_proc_start(b.pid, &b.start) < 0)
@@ -1123,12 +1132,18 @@ cmd_burst(struct quota_ctx *c)
 			while ((nl = memchr(line, '\n', blen -
 					    (size_t)(line - buf))) != NULL) {
 				*nl = '\0';
-				if (!discard) {
-					char *s = strstrip(line);
-
-					if (*s && *s != '#')
-						queue_group(c, &b, s, &q, &nq,
-							    &capq);
+				/*
+				 * Names are data: a line is taken exactly,
+				 * only its newline removed, so that "a " is
+				 * not "a"; a NUL would make a prefix of it.
+				 */
+				if (!discard && strlen(line) !=
+				    (size_t)(nl - line)) {
+					cli_warn("a line on stdin holds a NUL byte; skipped");
+					c->status = EXIT_USAGE;
+				} else if (!discard && *line && *line != '#') {
+					queue_group(c, &b, line, &q, &nq,
+						    &capq);
 				}
 				discard = false;
 				line = nl + 1;
@@ -1148,8 +1163,7 @@ cmd_burst(struct quota_ctx *c)
 	}
 	restore_due(c, &b, true);
 	free(q);
-	if (!c->h.live)
-		free((char *)b.root);
+	free((char *)b.root);
 	return c->status;
 }
 
@@ -1257,6 +1271,7 @@ main(int argc, char **argv)
 		{ "weight-formula", required_argument, NULL, OPT_BASE + O_WEIGHT_FORMULA },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "force", no_argument, NULL, OPT_BASE + O_FORCE },
+		{ "wait", required_argument, NULL, OPT_BASE + O_WAIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -1320,6 +1335,10 @@ main(int argc, char **argv)
 	c.cgroup_root = cli_cgroup_root(c.cgroup_root);
 	if (c.journal && *c.journal == '\0')
 		cli_usage_error("--journal needs a file name");
+	c.wait_ms = -1;
+	if (c.optarg[O_WAIT] && parse_wait(c.optarg[O_WAIT], &c.wait_ms) < 0)
+		cli_usage_error("invalid --wait '%s' (seconds, a duration such "
+				"as 500ms, or forever)", c.optarg[O_WAIT]);
 	if (c.optarg[O_PERIOD])
 		c.period_us = need_period(c.optarg[O_PERIOD]);
 	if (c.optarg[O_WEIGHT_FORMULA] &&

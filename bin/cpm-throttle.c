@@ -30,6 +30,7 @@ struct ctx {
 	size_t ngroups;
 	uint64_t interval_us;		/* 0: none */
 	const char *since;
+	int64_t wait_ms;		/* --since lock; -1: forever */
 	bool all;
 	size_t top;			/* 0: no limit */
 	double min_ratio;		/* < 0: not given */
@@ -79,7 +80,10 @@ usage(void)
 "                        created.  A damaged FILE is an error (exit 2) and is\n"
 "                        left untouched.  With GROUPs, the snapshot keeps\n"
 "                        what it held for groups outside them.  Runs on\n"
-"                        the same FILE wait for each other.\n"
+"                        the same FILE wait for each other, on the lock\n"
+"                        FILE.lock\n"
+"      --wait SECONDS    with --since: wait at most this long for the\n"
+"                        snapshot's lock (default: forever); then exit 1\n"
 "  -a, --all             every group, limited or not (GROUPs imply it)\n"
 "  -n, --top N           only the N highest rows\n"
 "  -m, --min-ratio R     hide groups whose RATIO is below R (0..1 or N%%)\n"
@@ -455,12 +459,16 @@ load_since(struct ctx *c, struct thr_snap *old)
 	char *text;
 	int r;
 
-	r = read_file_at(AT_FDCWD, c->since, &text, NULL, true);
+	r = read_file_max_at(AT_FDCWD, c->since, THR_SNAP_MAX, &text, NULL,
+			     true);
 	if (r == -ENOENT)
 		return false;
 	if (r == -EILSEQ)
 		cli_die(EXIT_USAGE, "corrupt snapshot '%s': not a text file",
 			c->since);
+	if (r == -EFBIG || r == -EFTYPE_CPM)
+		cli_die(EXIT_USAGE, "corrupt snapshot '%s': %s", c->since,
+			read_strerror(r));
 	if (r == -EISDIR)
 		cli_die(EXIT_USAGE, "snapshot '%s' is a directory", c->since);
 	if (r < 0)
@@ -485,15 +493,6 @@ dir_of(const char *path, char *dir, size_t size)
 	else
 		snprintf(dir, size, "%.*s",
 			 (int)(slash == path ? 1 : slash - path), path);
-}
-
-static int
-open_dir_of(const char *path)
-{
-	char dir[4096];
-
-	dir_of(path, dir, sizeof(dir));
-	return open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
 /*
@@ -525,18 +524,22 @@ run_once(struct ctx *c)
 	thr_snap_init(&old);
 	thr_snap_init(&cur);
 	if (c->since) {
+		char lock[4096], err[4200];
+
 		/*
 		 * Two runs at once (a slow cron job overtaken by the next)
-		 * must not both report the same period: hold a lock on the
-		 * snapshot's directory from reading it until replacing it.
+		 * must not both report the same period: hold the lock
+		 * FILE.lock from reading the snapshot until replacing it.
 		 * The snapshot itself is replaced by rename, so it cannot
 		 * carry the lock.
 		 */
-		lockfd = open_dir_of(c->since);
-		if (lockfd >= 0 && flock(lockfd, LOCK_EX) < 0) {
-			close(lockfd);
-			lockfd = -1;
-		}
+		if ((size_t)snprintf(lock, sizeof(lock), "%s.lock", c->since) >=
+		    sizeof(lock))
+			cli_die(EXIT_USAGE, "snapshot name '%s' is too long",
+				c->since);
+		lockfd = lock_file(lock, c->wait_ms, err, sizeof(err));
+		if (lockfd < 0)
+			cli_die(EXIT_FAIL, "%s", err);
 		have_old = load_since(c, &old);
 		if (have_old && (old.version != cg_version(&c->h, CG_CPU) ||
 				 strcmp(old.hier, c->h.ctrl[CG_CPU].path) != 0))
@@ -574,8 +577,7 @@ run_once(struct ctx *c)
 				c->since, strerror(-r));
 		strbuf_free(&sb);
 	}
-	if (lockfd >= 0)
-		close(lockfd);
+	unlock_file(lockfd);
 	thr_snap_free(&old);
 	thr_snap_free(&cur);
 	return crossed ? EXIT_UNSAT : EXIT_OK;
@@ -612,7 +614,7 @@ run_watch(struct ctx *c)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_ROOT = 256, OPT_JSON };
+	enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT };
 	static const struct option longopts[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "since", required_argument, NULL, 's' },
@@ -626,6 +628,7 @@ main(int argc, char **argv)
 		{ "prom-file", required_argument, NULL, 'p' },
 		{ "watch", no_argument, NULL, 'w' },
 		{ "cgroup-root", required_argument, NULL, OPT_ROOT },
+		{ "wait", required_argument, NULL, OPT_WAIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -633,13 +636,14 @@ main(int argc, char **argv)
 	struct ctx c;
 	char err[512];
 	unsigned int top;
-	bool interval_given = false;
+	bool interval_given = false, wait_given = false;
 	int opt, r;
 
 	cli_init("cpm-throttle");
 	memset(&c, 0, sizeof(c));
 	c.min_ratio = -1;
 	c.fail_above = -1;
+	c.wait_ms = -1;
 	opterr = 0;	/* one message of our own, not getopt's and ours */
 	while ((opt = getopt_long(argc, argv, ":i:s:an:m:f:ko:p:whV", longopts,
 				  NULL)) != -1) {
@@ -710,6 +714,12 @@ main(int argc, char **argv)
 		case OPT_ROOT:
 			c.cgroup_root = optarg;
 			break;
+		case OPT_WAIT:
+			if (parse_wait(optarg, &c.wait_ms) < 0)
+				cli_usage_error("invalid --wait '%s' (seconds, a duration such as 500ms, or forever)",
+						optarg);
+			wait_given = true;
+			break;
 		case 'h':
 			usage();
 		case 'V':
@@ -728,6 +738,8 @@ main(int argc, char **argv)
 		cli_usage_error("--interval and --since cannot be combined");
 	if (c.watch && c.since)
 		cli_usage_error("--watch and --since cannot be combined");
+	if (wait_given && !c.since)
+		cli_usage_error("--wait needs --since");
 	if (c.prom_file && c.since && strcmp(c.prom_file, c.since) == 0)
 		cli_usage_error("--prom-file and --since name the same file");
 	check_output_dir("--prom-file", c.prom_file);

@@ -12,11 +12,16 @@
 #include <sys/stat.h>
 
 #include "burst.h"
+#include "cgroup.h"
 #include "proc.h"
+#include "quantity.h"
+#include "state.h"
 #include "sysroot.h"
 #include "util.h"
 
-#define JOURNAL_MAGIC "cpm-burst-journal 1"
+#define JOURNAL_MAGIC "cpm-burst-journal 2"
+#define JOURNAL_MAGIC_V1 "cpm-burst-journal 1"
+#define JOURNAL_SUM "checksum fnv1a64:"
 
 static void
 entry_free(struct burst_entry *e)
@@ -55,6 +60,16 @@ parse_line(char *line, struct burst_entry *e)
 	    parse_i64(f[7], 0, INT64_MAX, &i64) < 0)
 		return -EBADMSG;
 	e->since = i64;
+	/*
+	 * Bound what restore may write by what the kernel accepts, and to
+	 * a lowering: the original was below the raised value.
+	 */
+	if (e->orig_quota < CFS_QUOTA_MIN_US ||
+	    e->orig_quota > CFS_QUOTA_MAX_US ||
+	    e->boost_quota <= e->orig_quota ||
+	    e->boost_quota > CFS_QUOTA_MAX_US ||
+	    e->period < CFS_PERIOD_MIN_US || e->period > CFS_PERIOD_MAX_US)
+		return -EBADMSG;
 	e->root = strdup(f[2]);
 	e->group = strdup(f[3]);
 	if (e->root == NULL || e->group == NULL) {
@@ -64,47 +79,74 @@ parse_line(char *line, struct burst_entry *e)
 	return 0;
 }
 
-static int
-journal_load(struct burst_journal *j, char *err, size_t errlen)
+int
+burst_journal_parse(struct burst_journal *j, char *text, size_t len,
+		    char *err, size_t errlen)
 {
-	char *text, *line, *next;
-	size_t len, lineno = 1;
+	char *line, *next, *body;
+	const char *name = j->path ? j->path : "-";
+	size_t lineno = 2;
+	uint64_t want, got;
 	int r;
 
-	r = read_file_at(AT_FDCWD, j->path, &text, &len, true);
-	if (r == -ENOENT)
+	if (len == 0)		/* created but never written: empty */
 		return 0;
-	if (r == -EILSEQ) {
+	if (memchr(text, '\0', len) != NULL) {
 		err_set(err, errlen, "journal '%s' is damaged: it holds a NUL byte",
-			j->path);
+			name);
 		return -EBADMSG;
 	}
-	if (r < 0) {
-		err_set(err, errlen, "cannot read journal '%s': %s", j->path,
-			strerror(-r));
-		return r;
-	}
-	if (len == 0) {		/* created but never written: empty */
-		free(text);
-		return 0;
-	}
 	next = strchr(text, '\n');
+	if (next != NULL && (size_t)(next - text) == strlen(JOURNAL_MAGIC_V1) &&
+	    strncmp(text, JOURNAL_MAGIC_V1, strlen(JOURNAL_MAGIC_V1)) == 0) {
+		err_set(err, errlen, "journal '%s' is of version 1, without a "
+			"checksum: restore it with the cpm-quota that wrote it",
+			name);
+		return -EBADMSG;
+	}
 	if (next == NULL || (size_t)(next - text) != strlen(JOURNAL_MAGIC) ||
 	    strncmp(text, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0) {
 		err_set(err, errlen, "'%s' is not a cpm burst journal (first "
-			"line is not '%s')", j->path, JOURNAL_MAGIC);
-		free(text);
+			"line is not '%s')", name, JOURNAL_MAGIC);
 		return -EBADMSG;
 	}
-	for (line = next + 1; *line; line = next) {
+	line = next + 1;
+	next = strchr(line, '\n');
+	if (next == NULL || strncmp(line, JOURNAL_SUM, strlen(JOURNAL_SUM)) != 0 ||
+	    next - line != (ptrdiff_t)(strlen(JOURNAL_SUM) + 16)) {
+		err_set(err, errlen, "journal '%s' is damaged: line 2 is not "
+			"its checksum", name);
+		return -EBADMSG;
+	}
+	*next = '\0';
+	{
+		char *end;
+
+		errno = 0;
+		want = strtoull(line + strlen(JOURNAL_SUM), &end, 16);
+		if (*end != '\0' || errno != 0 ||
+		    line[strlen(JOURNAL_SUM)] == '-' ||
+		    line[strlen(JOURNAL_SUM)] == '+') {
+			err_set(err, errlen, "journal '%s' is damaged: line 2 "
+				"is not its checksum", name);
+			return -EBADMSG;
+		}
+	}
+	body = next + 1;
+	got = fnv1a64(FNV64_INIT, body, len - (size_t)(body - text));
+	if (got != want) {
+		err_set(err, errlen, "journal '%s' is damaged: its checksum "
+			"does not match (edited or cut short)", name);
+		return -EBADMSG;
+	}
+	for (line = body; *line; line = next) {
 		struct burst_entry e;
 
 		lineno++;
 		next = strchr(line, '\n');
 		if (next == NULL) {
 			err_set(err, errlen, "journal '%s' is damaged: line %zu "
-				"is not terminated", j->path, lineno);
-			free(text);
+				"is not terminated", name, lineno);
 			return -EBADMSG;
 		}
 		*next++ = '\0';
@@ -119,14 +161,38 @@ journal_load(struct burst_journal *j, char *err, size_t errlen)
 			if (r == -EBADMSG)
 				err_set(err, errlen, "journal '%s' is damaged: "
 					"line %zu is not a valid entry",
-					j->path, lineno);
-			free(text);
+					name, lineno);
 			return r;
 		}
 	}
-	free(text);
 	j->dirty = false;
 	return 0;
+}
+
+static int
+journal_load(struct burst_journal *j, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	int r;
+
+	r = read_file_max_at(AT_FDCWD, j->path, BURST_JOURNAL_MAX, &text, &len,
+			     false);
+	if (r == -ENOENT)
+		return 0;
+	if (r == -EFBIG || r == -EFTYPE_CPM) {
+		err_set(err, errlen, "journal '%s' is damaged: %s", j->path,
+			read_strerror(r));
+		return -EBADMSG;
+	}
+	if (r < 0) {
+		err_set(err, errlen, "cannot read journal '%s': %s", j->path,
+			strerror(-r));
+		return r;
+	}
+	r = burst_journal_parse(j, text, len, err, errlen);
+	free(text);
+	return r;
 }
 
 /* mkdir -p of path's directory (0755). */
@@ -146,8 +212,8 @@ make_parent_dirs(const char *path)
 }
 
 int
-burst_journal_open(struct burst_journal *j, const char *path, char *err,
-		   size_t errlen)
+burst_journal_open_wait(struct burst_journal *j, const char *path,
+			int64_t wait_ms, char *err, size_t errlen)
 {
 	char lockpath[PATH_MAX];
 	int r;
@@ -165,28 +231,17 @@ burst_journal_open(struct burst_journal *j, const char *path, char *err,
 	r = make_parent_dirs(path);
 	if (r < 0) {
 		err_set(err, errlen, "cannot create the directory of journal "
-			"'%s': %s", path, strerror(-r));
+			"'%s': %s", path, r == -ELOOP ?
+			"a symbolic link on the way" : strerror(-r));
 		burst_journal_close(j);
 		return r;
 	}
-	j->lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
-			 0600);
-	if (j->lockfd < 0) {
-		r = -errno;
-		err_set(err, errlen, "cannot open '%s': %s", lockpath,
-			strerror(errno));
+	r = lock_file(lockpath, wait_ms, err, errlen);
+	if (r < 0) {
 		burst_journal_close(j);
 		return r;
 	}
-	while (flock(j->lockfd, LOCK_EX) < 0) {
-		if (errno == EINTR)
-			continue;
-		r = -errno;
-		err_set(err, errlen, "cannot lock '%s': %s", lockpath,
-			strerror(errno));
-		burst_journal_close(j);
-		return r;
-	}
+	j->lockfd = r;
 	r = journal_load(j, err, errlen);
 	if (r < 0) {
 		burst_journal_close(j);
@@ -196,16 +251,44 @@ burst_journal_open(struct burst_journal *j, const char *path, char *err,
 }
 
 int
+burst_journal_open(struct burst_journal *j, const char *path, char *err,
+		   size_t errlen)
+{
+	return burst_journal_open_wait(j, path, -1, err, errlen);
+}
+
+int
 burst_journal_commit(struct burst_journal *j, char *err, size_t errlen)
 {
 	struct strbuf sb;
-	size_t i;
 	int r;
 
 	if (!j->dirty)
 		return 0;
 	strbuf_init(&sb);
-	strbuf_puts(&sb, JOURNAL_MAGIC "\n");
+	burst_journal_format(j, &sb);
+	if (sb.oom) {
+		strbuf_free(&sb);
+		return -ENOMEM;
+	}
+	r = write_file_atomic(j->path, sb.buf, sb.len, 0600);
+	strbuf_free(&sb);
+	if (r < 0) {
+		err_set(err, errlen, "cannot write journal '%s': %s", j->path,
+			strerror(-r));
+		return r;
+	}
+	j->dirty = false;
+	return 0;
+}
+
+void
+burst_journal_format(const struct burst_journal *j, struct strbuf *out)
+{
+	struct strbuf sb;
+	size_t i;
+
+	strbuf_init(&sb);
 	for (i = 0; i < j->n; i++) {
 		const struct burst_entry *e = &j->v[i];
 
@@ -221,19 +304,14 @@ burst_journal_commit(struct burst_journal *j, char *err, size_t errlen)
 			      (unsigned long long)e->period,
 			      (long long)e->boost_quota, (long long)e->since);
 	}
-	if (sb.oom) {
-		strbuf_free(&sb);
-		return -ENOMEM;
-	}
-	r = write_file_atomic(j->path, sb.buf, sb.len, 0600);
+	strbuf_printf(out, JOURNAL_MAGIC "\n" JOURNAL_SUM "%016llx\n",
+		      (unsigned long long)fnv1a64(FNV64_INIT, sb.buf ? sb.buf : "",
+						  sb.len));
+	if (sb.oom)
+		out->oom = true;
+	else if (sb.len)
+		strbuf_add(out, sb.buf, sb.len);
 	strbuf_free(&sb);
-	if (r < 0) {
-		err_set(err, errlen, "cannot write journal '%s': %s", j->path,
-			strerror(-r));
-		return r;
-	}
-	j->dirty = false;
-	return 0;
 }
 
 void
@@ -395,4 +473,27 @@ burst_owner_alive(const struct burst_entry *e)
 	if (burst_proc_start(e->pid, &start) < 0)
 		return false;
 	return start == e->start;
+}
+
+int
+burst_root_key(const struct cg_hier *h, char **out)
+{
+	struct cg_hier live;
+	char err[256];
+	bool same = false;
+
+	*out = NULL;
+	if (!h->live && cg_has(h, CG_CPU) &&
+	    cg_open(&live, NULL, err, sizeof(err)) == 0) {
+		same = cg_has(&live, CG_CPU) &&
+		       live.ctrl[CG_CPU].dev == h->ctrl[CG_CPU].dev &&
+		       live.ctrl[CG_CPU].ino == h->ctrl[CG_CPU].ino;
+		cg_close(&live);
+	}
+	if (h->live || same) {
+		*out = strdup("-");
+		return *out ? 0 : -ENOMEM;
+	}
+	*out = realpath(h->root, NULL);
+	return *out ? 0 : -errno;
 }

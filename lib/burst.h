@@ -6,7 +6,8 @@
  *
  * The file is text, one entry per line after a version line:
  *
- *   cpm-burst-journal 1
+ *   cpm-burst-journal 2
+ *   checksum fnv1a64:HEX16   (FNV-1a 64 of every byte after this line)
  *   PID START ROOT GROUP ORIGINAL PERIOD BOOSTED SINCE
  *
  * PID and START (the process start time in clock ticks, field 22 of
@@ -15,7 +16,11 @@
  * "-" for the live hierarchy; ROOT and GROUP are %-escaped (space,
  * control bytes and '%' as %XX).  ORIGINAL and BOOSTED are quotas in
  * microseconds, PERIOD the period they apply to, SINCE the wall-clock
- * second the boost began.
+ * second the boost began.  A journal is trusted only as far as it is
+ * checked: a wrong checksum, version 1 (which had none), or an entry
+ * whose values the kernel would refuse or whose original is not below
+ * its raised value is refused (-EBADMSG), so restore only ever lowers a
+ * quota still at its raised value to a value the kernel accepts.
  *
  * Concurrency: every change happens under an exclusive flock(2) on
  * "JOURNAL.lock" (the journal itself is replaced by rename, so it cannot
@@ -31,6 +36,8 @@
 #include <sys/types.h>
 
 #define BURST_JOURNAL_DEFAULT "/var/lib/cpm/burst.journal"
+/* The largest journal read (far above any real one): -EBADMSG. */
+#define BURST_JOURNAL_MAX (64u << 20)
 
 struct burst_entry {
 	pid_t pid;
@@ -62,6 +69,12 @@ struct burst_journal {
  */
 int burst_journal_open(struct burst_journal *j, const char *path, char *err,
 		       size_t errlen);
+/*
+ * burst_journal_open() waiting wait_ms milliseconds at most for the lock
+ * (negative: forever); -ETIMEDOUT names the holder in err.
+ */
+int burst_journal_open_wait(struct burst_journal *j, const char *path,
+			    int64_t wait_ms, char *err, size_t errlen);
 
 /*
  * Write the journal back atomically (temporary file, fsync, rename, fsync
@@ -69,6 +82,16 @@ int burst_journal_open(struct burst_journal *j, const char *path, char *err,
  * -errno.
  */
 int burst_journal_commit(struct burst_journal *j, char *err, size_t errlen);
+
+/*
+ * Parse journal text (modified in place) into j, which must be zeroed or
+ * opened.  0, -EBADMSG with err set, or -ENOMEM.
+ */
+struct strbuf;
+int burst_journal_parse(struct burst_journal *j, char *text, size_t len,
+			char *err, size_t errlen);
+/* Append the journal's text (version line, checksum, entries) to sb. */
+void burst_journal_format(const struct burst_journal *j, struct strbuf *sb);
 
 /* Drop the lock and free everything (without writing). */
 void burst_journal_close(struct burst_journal *j);
@@ -95,6 +118,16 @@ void burst_journal_del(struct burst_journal *j, size_t i);
  * -EBADMSG.
  */
 int burst_proc_start(pid_t pid, uint64_t *start);
+
+/*
+ * The ROOT key of entries for hierarchy h: "-" for the live hierarchy,
+ * however it was named (discovered, or --cgroup-root naming its mount:
+ * the same directory by device and inode), else the tree's real path, so
+ * that every cpm process agrees who holds a group's original.  *out is
+ * malloc'ed.  0 or -errno.
+ */
+struct cg_hier;
+int burst_root_key(const struct cg_hier *h, char **out);
 
 /* True when the entry's owner (same PID and start time) is still running. */
 bool burst_owner_alive(const struct burst_entry *e);

@@ -93,9 +93,13 @@ cli_list_text(const char *arg)
 					strerror(errno));
 			}
 			strbuf_add(&sb, chunk, (size_t)n);
+			/* An endless stdin is refused, not read forever. */
+			if (sb.oom)
+				cli_die(EXIT_FAIL, "out of memory");
+			if (sb.len > CLI_STDIN_MAX)
+				cli_die(EXIT_USAGE, "stdin holds more than %u MiB",
+					CLI_STDIN_MAX >> 20);
 		}
-		if (sb.oom)
-			cli_die(EXIT_FAIL, "out of memory");
 		if (sb.buf == NULL)
 			return strdup("");
 		if (memchr(sb.buf, '\0', sb.len))

@@ -38,6 +38,9 @@ noreturn void cli_usage_error(const char *fmt, ...)
 /* Prints "cpm-X VERSION" and exits 0. */
 noreturn void cli_version(void);
 
+/* The most cli_list_text() reads from stdin before refusing it. */
+#define CLI_STDIN_MAX (16u << 20)
+
 /*
  * The text of a cpulist argument: arg itself, or all of stdin when arg is
  * "-".  Returns a malloc'ed string (empty stdin gives ""); dies with exit

@@ -687,12 +687,22 @@ state_load(struct alloc_state *st, const char *path, char *err,
 	int r;
 
 	state_init(st);
-	r = read_file_at(AT_FDCWD, path, &buf, &len, false);
+	r = read_file_max_at(AT_FDCWD, path, STATE_FILE_MAX, &buf, &len,
+			     false);
 	if (r == -ENOENT)
 		return 0;
+	if (r == -EFBIG) {
+		/* Damaged, not unreadable: refused like bad contents. */
+		snprintf(err, errlen, "larger than %u MiB", STATE_FILE_MAX >> 20);
+		return -EBADMSG;
+	}
+	if (r == -EFTYPE_CPM) {
+		snprintf(err, errlen, "state '%s' is not a regular file", path);
+		return r;
+	}
 	if (r < 0) {
 		snprintf(err, errlen, "cannot read '%s': %s", path,
-			 strerror(-r));
+			 read_strerror(r));
 		return r;
 	}
 	r = state_parse(st, buf, len, err, errlen);
@@ -714,37 +724,13 @@ dir_of(const char *path, char *dir, size_t size)
 		snprintf(dir, size, "%.*s", (int)(slash - path), path);
 }
 
-/* Remove ".BASE.tmp.*" files that killed writers left behind. */
-static void
-remove_stale_temps(const char *dir, const char *base)
-{
-	char prefix[NAME_MAX + 8];
-	struct dirent *de;
-	size_t plen;
-	int dfd;
-	DIR *d;
-
-	plen = (size_t)snprintf(prefix, sizeof(prefix), ".%s.tmp.", base);
-	if (plen >= sizeof(prefix))
-		return;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 || !(d = fdopendir(dfd))) {
-		if (dfd >= 0)
-			close(dfd);
-		return;
-	}
-	while ((de = readdir(d)))
-		if (strncmp(de->d_name, prefix, plen) == 0)
-			unlinkat(dirfd(d), de->d_name, 0);
-	closedir(d);
-}
-
 int
-state_lock(const char *path, char *err, size_t errlen)
+state_lock_wait(const char *path, int64_t wait_ms, char *err, size_t errlen)
 {
 	char dir[PATH_MAX], lock[PATH_MAX];
 	const char *base;
-	int fd, r;
+	struct stat st;
+	int fd, r, dfd;
 
 	dir_of(path, dir, sizeof(dir));
 	base = strrchr(path, '/');
@@ -754,39 +740,71 @@ state_lock(const char *path, char *err, size_t errlen)
 			 path);
 		return -EISDIR;
 	}
+	/* Bad input creates nothing: look before making directories. */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "state '%s' is %s", path,
+			 S_ISDIR(st.st_mode) ? "a directory" :
+			 S_ISLNK(st.st_mode) ? "a symbolic link" :
+			 "not a regular file");
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EFTYPE_CPM;
+	}
+	/* BASE.lock, BASE cut short when the name would pass NAME_MAX. */
+	if (snprintf(lock, sizeof(lock), "%.*s%.*s.lock", (int)(base - path),
+		     path, (int)(NAME_MAX - strlen(".lock")), base) >=
+	    (int)sizeof(lock)) {
+		snprintf(err, errlen, "state path '%s' is too long", path);
+		return -ENAMETOOLONG;
+	}
 	r = mkdir_p(dir, 0755);
 	if (r < 0) {
 		snprintf(err, errlen, "cannot create directory '%s': %s", dir,
+			 r == -ELOOP ? "a symbolic link on the way" :
 			 strerror(-r));
 		return r;
 	}
-	if (snprintf(lock, sizeof(lock), "%s.lock", path) >= (int)sizeof(lock))
-		return -ENAMETOOLONG;
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
-		r = -errno;
-		snprintf(err, errlen, "cannot open lock file '%s': %s", lock,
-			 strerror(errno));
-		return r;
+	fd = lock_file(lock, wait_ms, err, errlen);
+	if (fd < 0)
+		return fd;
+	dfd = open_dir_at(AT_FDCWD, dir, 0, 0);
+	if (dfd >= 0) {
+		/* Under the lock no writer is running: all are stale. */
+		remove_stale_temps_at(dfd, base, 0);
+		close(dfd);
 	}
-	while (flock(fd, LOCK_EX) < 0) {
-		if (errno == EINTR)
-			continue;
-		r = -errno;
-		snprintf(err, errlen, "cannot lock '%s': %s", lock,
-			 strerror(errno));
-		close(fd);
-		return r;
-	}
-	remove_stale_temps(dir, base);
 	return fd;
+}
+
+int
+state_lock(const char *path, char *err, size_t errlen)
+{
+	return state_lock_wait(path, -1, err, errlen);
+}
+
+int
+state_resolve(const char *path, char **out, char *err, size_t errlen)
+{
+	struct stat st;
+
+	*out = NULL;
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode)) {
+		*out = strdup(path);
+		return *out ? 0 : -ENOMEM;
+	}
+	*out = realpath(path, NULL);
+	if (*out == NULL) {
+		int r = -errno;
+
+		snprintf(err, errlen, "state '%s' is a symbolic link to %s",
+			 path, r == -ENOENT ? "nothing" : strerror(-r));
+		return r == -ENOENT ? -EFTYPE_CPM : r;
+	}
+	return 0;
 }
 
 void
 state_unlock(int fd)
 {
-	if (fd >= 0)
-		close(fd);
+	unlock_file(fd);
 }
 
 int

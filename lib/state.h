@@ -150,6 +150,24 @@ int state_save(const struct alloc_state *st, const char *path, char *err,
  * -errno.
  */
 int state_lock(const char *path, char *err, size_t errlen);
+/*
+ * state_lock() waiting wait_ms milliseconds at most for the lock
+ * (negative: forever): -ETIMEDOUT names the holder in err.  A state path
+ * that exists and is not a regular file is refused (-EISDIR, -EFTYPE_CPM)
+ * before anything is created.
+ */
+int state_lock_wait(const char *path, int64_t wait_ms, char *err,
+		    size_t errlen);
+
+/*
+ * The path to lock, read and write for the state path: a symbolic link
+ * is resolved once, so that every spelling of one state locks and
+ * replaces the same file.  *out is malloc'ed.  0 or -errno with err set.
+ */
+int state_resolve(const char *path, char **out, char *err, size_t errlen);
+
+/* The largest state file read: far above any real one (-EBADMSG). */
+#define STATE_FILE_MAX (16u << 20)
 void state_unlock(int fd);
 
 /*

@@ -148,4 +148,7 @@ int thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
 void thr_prom(const struct thr_row *rows, size_t n, bool windowed, bool k8s,
 	      struct strbuf *sb);
 
+/* The largest --since snapshot read (far above any real one). */
+#define THR_SNAP_MAX (64u << 20)
+
 #endif

@@ -13,25 +13,6 @@
 #include "topodump.h"
 #include "util.h"
 
-/* mkdir -p of the directories leading to path (relative to dirfd). */
-static int
-make_parents(int dirfd, const char *path)
-{
-	char buf[4096];
-	char *p;
-
-	if (strlen(path) >= sizeof(buf))
-		return -ENAMETOOLONG;
-	strcpy(buf, path);
-	for (p = strchr(buf, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdirat(dirfd, buf, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
 static int
 dir_is_empty(const char *dir)
 {
@@ -91,41 +72,53 @@ topo_dump(const struct sysroot *root, const char *dir, char *err,
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		r = -errno;
-		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
-		strbuf_free(&paths);
-		return r;
-	}
-	outfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/*
+	 * DIR may sit in a directory others can write: create it and every
+	 * directory below it one component at a time, relative to the
+	 * descriptor of its parent, following no link another user could
+	 * have swapped in, so nothing is ever written outside DIR.
+	 */
+	outfd = open_dir_at(AT_FDCWD, dir, DIR_CREATE, 0755);
 	if (outfd < 0) {
-		r = -errno;
-		snprintf(err, errlen, "cannot open '%s': %s", dir, strerror(errno));
+		r = outfd;
+		snprintf(err, errlen, "cannot create '%s': %s", dir,
+			 r == -ELOOP ? "a symbolic link on the way" :
+			 strerror(-r));
 		strbuf_free(&paths);
 		return r;
 	}
 	for (line = paths.buf ? strtok_r(paths.buf, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
+		struct stat st;
 		char *data;
 		size_t len;
 		int fd;
 
-		/* A file read twice is copied once. */
-		if (faccessat(outfd, line, F_OK, 0) == 0)
-			continue;
+		const char *base;
+		int pfd;
+
 		r = read_file_at(root->fd, line, &data, &len, false);
-		if (r < 0)
+		if (r < 0) {
+			r = 0;
 			continue;	/* vanished since: nothing to copy */
-		r = make_parents(outfd, line);
-		if (r == 0) {
-			fd = openat(outfd, line, O_WRONLY | O_CREAT | O_EXCL |
-				    O_CLOEXEC, 0644);
+		}
+		pfd = open_parent_at(outfd, line, DIR_CREATE | DIR_NO_LINKS,
+				     0755, &base);
+		r = pfd;
+		if (pfd >= 0) {
+			/* O_EXCL: never through a link, never twice. */
+			fd = openat(pfd, base, O_WRONLY | O_CREAT | O_EXCL |
+				    O_NOFOLLOW | O_CLOEXEC, 0644);
 			if (fd < 0)
-				r = -errno;
+				r = errno == EEXIST &&
+				    fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+				    S_ISREG(st.st_mode) && st.st_uid == geteuid() ?
+				    0 : -errno;	/* a file read twice is copied once */
 			else {
 				r = write_all(fd, data, len);
 				close(fd);
 			}
+			close(pfd);
 		}
 		free(data);
 		if (r < 0) {

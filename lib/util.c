@@ -8,7 +8,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "util.h"
 
@@ -198,16 +202,51 @@ parse_size_bytes(const char *s, uint64_t *out)
 	return 0;
 }
 
+/*
+ * Open path for reading without blocking on a FIFO, and refuse anything
+ * but a regular file: a FIFO, a device or a socket planted where a file
+ * is expected would hang the reader or feed it forever.
+ */
+static int
+open_regular_at(int dirfd, const char *path)
+{
+	struct stat st;
+	int fd, fl;
+
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EFTYPE_CPM;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
 int
-read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp, bool text)
+read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
+		 size_t *lenp, bool text)
 {
 	int fd, err = 0;
 	size_t cap = 4096, len = 0;
 	char *buf;
 
-	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular_at(dirfd, path);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	buf = malloc(cap);
 	if (buf == NULL) {
 		close(fd);
@@ -217,8 +256,13 @@ read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp, bool text)
 		ssize_t n;
 
 		if (len + 1 >= cap) {
-			char *nb = realloc(buf, cap * 2);
+			char *nb;
 
+			if (cap > max + 1) {
+				err = -EFBIG;
+				break;
+			}
+			nb = realloc(buf, cap * 2);
 			if (nb == NULL) {
 				err = -ENOMEM;
 				break;
@@ -236,6 +280,10 @@ read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp, bool text)
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		if (len > max) {
+			err = -EFBIG;
+			break;
+		}
 	}
 	close(fd);
 	if (err == 0 && text && memchr(buf, '\0', len) != NULL)
@@ -251,6 +299,27 @@ read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp, bool text)
 	return 0;
 }
 
+int
+read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp, bool text)
+{
+	return read_file_max_at(dirfd, path, READ_FILE_MAX, bufp, lenp, text);
+}
+
+const char *
+read_strerror(int r)
+{
+	switch (r) {
+	case -EFTYPE_CPM:
+		return "not a regular file";
+	case -EFBIG:
+		return "file too large";
+	case -EILSEQ:
+		return "holds a NUL byte";
+	default:
+		return strerror(-r);
+	}
+}
+
 ssize_t
 read_small_at(int dirfd, const char *path, char *buf, size_t size)
 {
@@ -260,9 +329,9 @@ read_small_at(int dirfd, const char *path, char *buf, size_t size)
 
 	if (size < 2)
 		return -EINVAL;
-	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular_at(dirfd, path);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	for (;;) {
 		n = read(fd, buf + len, size - len);
 		if (n < 0) {
@@ -306,72 +375,430 @@ write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+/*
+ * May a walk follow the symbolic link 'name' in directory dfd?  Only when
+ * no other user could have put it there: it belongs to root or to us, and
+ * the directory holding it is not open to others (or is sticky, so that
+ * they cannot replace our link).  This is the kernel's protected_symlinks
+ * rule, applied whatever the sysctl says.
+ */
+static bool
+link_trusted(int dfd, const char *name)
+{
+	struct stat ls, ds;
+	uid_t me = geteuid();
+
+	if (fstatat(dfd, name, &ls, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !S_ISLNK(ls.st_mode) || fstat(dfd, &ds) < 0)
+		return false;
+	if (ls.st_uid != 0 && ls.st_uid != me)
+		return false;
+	if ((ds.st_mode & S_ISVTX) || ds.st_uid == ls.st_uid)
+		return true;
+	return !(ds.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+int
+open_dir_at(int dirfd, const char *path, unsigned int flags,
+	    unsigned int mode)
+{
+	char buf[PATH_MAX];
+	char *comp, *next;
+	int fd, depth = 0;
+
+	if (strlen(path) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	strcpy(buf, path);
+	if (buf[0] == '/') {
+		fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		comp = buf + 1;
+	} else {
+		fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		comp = buf;
+	}
+	if (fd < 0)
+		return -errno;
+	for (; comp != NULL; comp = next) {
+		int nfd;
+
+		next = strchr(comp, '/');
+		if (next)
+			*next++ = '\0';
+		if (*comp == '\0' || strcmp(comp, ".") == 0)
+			continue;
+		if (++depth > 256) {
+			close(fd);
+			return -ELOOP;
+		}
+		if ((flags & DIR_CREATE) && mkdirat(fd, comp, mode) < 0 &&
+		    errno != EEXIST) {
+			int r = -errno;
+
+			close(fd);
+			return r;
+		}
+		nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+			     O_NOFOLLOW);
+		if (nfd < 0 && (errno == ELOOP || errno == ENOTDIR)) {
+			struct stat ls;
+			int e = errno;
+
+			if (fstatat(fd, comp, &ls, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISLNK(ls.st_mode)) {
+				e = ELOOP;
+				if (!(flags & DIR_NO_LINKS) &&
+				    link_trusted(fd, comp)) {
+					nfd = openat(fd, comp, O_RDONLY |
+						     O_DIRECTORY | O_CLOEXEC);
+					e = errno;
+				}
+			}
+			errno = e;
+		}
+		if (nfd < 0) {
+			int r = -errno;
+
+			close(fd);
+			return r;
+		}
+		close(fd);
+		fd = nfd;
+	}
+	return fd;
+}
+
+int
+open_parent_at(int dirfd, const char *path, unsigned int flags,
+	       unsigned int mode, const char **basep)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	*basep = slash ? slash + 1 : path;
+	if (**basep == '\0')
+		return -EISDIR;
+	if (slash == NULL)
+		return open_dir_at(dirfd, ".", flags, mode);
+	if ((size_t)(slash - path) + 2 > sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	if (slash == path)
+		strcpy(dir, "/");
+	return open_dir_at(dirfd, dir, flags, mode);
+}
+
+/* 16 hex digits from the kernel's random pool (the clock when it fails). */
+static void
+random_suffix(char *out)
+{
+	uint64_t v = 0;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != (ssize_t)sizeof(v))
+		v = now_us() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)out;
+	snprintf(out, 17, "%016llx", (unsigned long long)v);
+}
+
+/*
+ * ".BASE.tmp." + 16 hex digits, with BASE cut short so the whole name
+ * fits NAME_MAX: a long final name must not make the file unwritable.
+ */
+static void
+temp_name(const char *base, char *out, size_t size)
+{
+	char rnd[17];
+	size_t room = NAME_MAX - strlen(".") - strlen(".tmp.") - 16;
+
+	random_suffix(rnd);
+	snprintf(out, size, ".%.*s.tmp.%s", (int)room, base, rnd);
+}
+
+void
+remove_stale_temps_at(int dfd, const char *base, unsigned int min_age_s)
+{
+	char prefix[NAME_MAX + 8];
+	struct dirent *de;
+	size_t plen, room = NAME_MAX - strlen(".") - strlen(".tmp.") - 16;
+	time_t now = time(NULL);
+	uid_t me = geteuid();
+	int fd;
+	DIR *d;
+
+	plen = (size_t)snprintf(prefix, sizeof(prefix), ".%.*s.tmp.",
+				(int)room, base);
+	if (plen >= sizeof(prefix))
+		return;
+	fd = dup(dfd);
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (d == NULL) {
+		close(fd);
+		return;
+	}
+	rewinddir(d);
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (strncmp(de->d_name, prefix, plen) != 0 ||
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		/* Only our own files: never someone else's, never a link. */
+		if (!S_ISREG(st.st_mode) || st.st_uid != me)
+			continue;
+		if (min_age_s > 0 && st.st_mtime + (time_t)min_age_s > now)
+			continue;
+		unlinkat(dfd, de->d_name, 0);
+	}
+	closedir(d);
+}
+
+/*
+ * Give the unnamed file fd the name 'name' in dfd.  AT_EMPTY_PATH needs
+ * CAP_DAC_READ_SEARCH; /proc/self/fd works for everyone else.
+ */
+static int
+link_tmpfile(int fd, int dfd, const char *name)
+{
+	char proc[64];
+
+	if (linkat(fd, "", dfd, name, AT_EMPTY_PATH) == 0)
+		return 0;
+	if (errno != ENOENT && errno != EPERM)
+		return -errno;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (linkat(AT_FDCWD, proc, dfd, name, AT_SYMLINK_FOLLOW) == 0)
+		return 0;
+	return -errno;
+}
+
 int
 write_file_atomic(const char *path, const void *data, size_t len,
 		  unsigned int mode)
 {
-	char tmp[PATH_MAX], dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	int fd, dfd, r;
+	char tmp[NAME_MAX + 1];
+	const char *base;
+	bool named = false;
+	int fd = -1, dfd, r, tries;
 
-	if (slash) {
-		size_t dl = (size_t)(slash - path);
-
-		if (dl == 0)
-			dl = 1;
-		if (dl >= sizeof(dir))
-			return -ENAMETOOLONG;
-		memcpy(dir, path, dl);
-		dir[dl] = '\0';
-	} else {
-		strcpy(dir, ".");
-	}
-	r = snprintf(tmp, sizeof(tmp), "%.*s.%s.tmp.%ld",
-		     (int)(base - path), path, base, (long)getpid());
-	if (r < 0 || (size_t)r >= sizeof(tmp))
+	dfd = open_parent_at(AT_FDCWD, path, 0, 0, &base);
+	if (dfd < 0)
+		return dfd;
+	if (strlen(base) > NAME_MAX) {
+		close(dfd);
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		  mode);
-	if (fd < 0)
-		return -errno;
-	r = write_all(fd, data, len);
-	if (r == 0 && fsync(fd) < 0)
+	}
+	/*
+	 * An unnamed file first: nobody can open it, plant anything in
+	 * its place or find it left behind when we are killed.  Where the
+	 * file system cannot, a name nobody can guess, created exclusively
+	 * (O_EXCL also refuses a symlink or a FIFO already there).
+	 */
+	fd = openat(dfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+	for (tries = 0; fd < 0 && tries < 100; tries++) {
+		temp_name(base, tmp, sizeof(tmp));
+		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_CLOEXEC, mode);
+		if (fd >= 0)
+			named = true;
+		else if (errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
 		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
+		close(dfd);
 		return r;
 	}
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
+	r = write_all(fd, data, len);
+	/* The mode meant, whatever the umask. */
+	if (r == 0 && fchmod(fd, mode) < 0)
+		r = -errno;
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	for (tries = 0; r == 0 && !named && tries < 100; tries++) {
+		temp_name(base, tmp, sizeof(tmp));
+		r = link_tmpfile(fd, dfd, tmp);
+		if (r == 0)
+			named = true;
+		else if (r == -EEXIST)
+			r = 0;
 	}
+	if (r == 0 && !named)
+		r = -EEXIST;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && renameat(dfd, tmp, dfd, base) < 0)
+		r = -errno;
+	if (r < 0) {
+		if (named)
+			unlinkat(dfd, tmp, 0);
+		close(dfd);
+		return r;
+	}
+	fsync(dfd);
+	/* Temporaries a killed writer left behind, once surely abandoned. */
+	remove_stale_temps_at(dfd, base, STALE_TEMP_AGE);
+	close(dfd);
 	return 0;
 }
 
 int
 mkdir_p(const char *dir, unsigned int mode)
 {
-	char buf[PATH_MAX];
-	char *p;
+	int fd = open_dir_at(AT_FDCWD, dir, DIR_CREATE, mode);
 
-	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+/* Lock files */
+
+static void
+sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * The process holding a flock on the file open as fd, from /proc/locks
+ * (the kernel's word, not a file another process could have written).
+ */
+static pid_t
+flock_holder(int fd)
+{
+	unsigned long long ino;
+	unsigned int maj, min;
+	char line[256], kind[16];
+	struct stat st;
+	pid_t found = 0;
+	long pid;
+	FILE *f;
+
+	if (fstat(fd, &st) < 0 || (f = fopen("/proc/locks", "re")) == NULL)
+		return 0;
+	while (found == 0 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*d: %15s %*s %*s %ld %x:%x:%llu", kind, &pid,
+			   &maj, &min, &ino) != 5 || strcmp(kind, "FLOCK") != 0)
 			continue;
-		*p = '\0';
-		if (mkdir(buf, mode) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
+		if (ino == (unsigned long long)st.st_ino &&
+		    maj == major(st.st_dev) && min == minor(st.st_dev) &&
+		    pid > 0 && pid != getpid())
+			found = (pid_t)pid;
 	}
-	if (mkdir(buf, mode) < 0 && errno != EEXIST)
-		return -errno;
+	fclose(f);
+	return found;
+}
+
+pid_t
+lock_holder(const char *lockpath)
+{
+	pid_t pid;
+	int fd;
+
+	fd = open_regular_at(AT_FDCWD, lockpath);
+	if (fd < 0)
+		return 0;
+	pid = flock_holder(fd);
+	close(fd);
+	return pid;
+}
+
+int
+lock_file(const char *lockpath, int64_t wait_ms, char *err, size_t errlen)
+{
+	struct stat st;
+	uint64_t deadline = 0;
+	unsigned int nap = 1;
+	int fd, r;
+
+	fd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
+		  O_NONBLOCK | O_NOCTTY, 0644);
+	if (fd < 0) {
+		r = -errno;
+		err_set(err, errlen, "cannot open lock file '%s': %s", lockpath,
+			errno == ELOOP ? "a symbolic link" : strerror(errno));
+		return r;
+	}
+	/*
+	 * A lock file someone else owns (or a FIFO or device in its place)
+	 * is theirs to hold or feed forever: refuse it rather than wait on
+	 * it.
+	 */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (st.st_uid != geteuid() && st.st_uid != 0)) {
+		err_set(err, errlen, "lock file '%s' is %s", lockpath,
+			!S_ISREG(st.st_mode) ? "not a regular file" :
+			"owned by another user");
+		close(fd);
+		return -EPERM;
+	}
+	if (wait_ms > 0)
+		deadline = now_us() + (uint64_t)wait_ms * 1000;
+	for (;;) {
+		if (flock(fd, wait_ms < 0 ? LOCK_EX : LOCK_EX | LOCK_NB) == 0)
+			break;
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK) {
+			r = -errno;
+			err_set(err, errlen, "cannot lock '%s': %s", lockpath,
+				strerror(errno));
+			close(fd);
+			return r;
+		}
+		if (wait_ms == 0 || now_us() >= deadline) {
+			pid_t holder = flock_holder(fd);
+
+			if (holder > 0)
+				err_set(err, errlen, "'%s' is locked by process %ld; gave up waiting",
+					lockpath, (long)holder);
+			else
+				err_set(err, errlen, "'%s' is locked by another process; gave up waiting",
+					lockpath);
+			close(fd);
+			return -ETIMEDOUT;
+		}
+		sleep_ms(nap);
+		if (nap < 100)
+			nap *= 2;
+	}
+	return fd;
+}
+
+void
+unlock_file(int fd)
+{
+	if (fd >= 0)
+		close(fd);	/* releases the flock */
+}
+
+int
+parse_wait(const char *s, int64_t *ms)
+{
+	uint64_t us;
+	int r;
+
+	if (strcmp(s, "forever") == 0) {
+		*ms = -1;
+		return 0;
+	}
+	r = parse_duration_us(s, &us);
+	if (r == -EINVAL) {
+		uint64_t secs;
+
+		r = parse_u64(s, 100000000, &secs);
+		us = secs * 1000000;
+	}
+	if (r < 0)
+		return r;
+	if (us / 1000 > INT64_MAX / 2)
+		return -ERANGE;
+	*ms = (int64_t)((us + 999) / 1000);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #ifndef CPM_UTIL_H
 #define CPM_UTIL_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,36 +46,100 @@ int parse_duration_us(const char *s, uint64_t *out_us);
 int parse_size_bytes(const char *s, uint64_t *out);
 
 /*
- * Read a whole file into a malloc'ed, NUL-terminated buffer.  dirfd is a
- * directory fd (AT_FDCWD for the cwd); path is relative to it.  *lenp gets
- * the length (optional).  Refuses files with embedded NUL bytes when
- * text is true (-EILSEQ).  Returns 0 or -errno.
+ * Readers refuse what is not a regular file (a FIFO, a device, a socket
+ * planted where a file belongs would block them or feed them forever):
+ * -EFTYPE_CPM.  read_strerror() words a reader's error for a message.
  */
+#define EFTYPE_CPM EMEDIUMTYPE
+const char *read_strerror(int r);
+
+/* The default cap of read_file_at(): no file cpm reads comes near it. */
+#define READ_FILE_MAX (16u << 20)
+
+/*
+ * Read a whole regular file into a malloc'ed, NUL-terminated buffer.
+ * dirfd is a directory fd (AT_FDCWD for the cwd); path is relative to it.
+ * *lenp gets the length (optional).  Refuses files with embedded NUL
+ * bytes when text is true (-EILSEQ), files larger than max bytes
+ * (-EFBIG; READ_FILE_MAX for read_file_at()) and anything but a regular
+ * file (-EFTYPE_CPM), without blocking on a FIFO.  Returns 0 or -errno.
+ */
+int read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
+		     size_t *lenp, bool text);
 int read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp,
 		 bool text);
 
 /*
- * Read a small file (at most size-1 bytes) into buf, NUL-terminated, with
- * a single trailing newline removed.  Returns the length or -errno;
- * -EFBIG when the file does not fit.
+ * Read a small regular file (at most size-1 bytes) into buf,
+ * NUL-terminated, with a single trailing newline removed.  Returns the
+ * length or -errno; -EFBIG when the file does not fit, -EFTYPE_CPM when
+ * it is not a regular file.
  */
 ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t size);
 
 /*
- * Replace path with data atomically: write a temporary file in the same
- * directory (named ".NAME.tmp.PID", so that it never ends in the final
- * name's suffix), fsync it, rename it over path and fsync the directory.
- * mode is used for a new file.  Returns 0 or -errno; on failure path is
- * untouched and the temporary file removed.
+ * Replace path with data atomically: write an unnamed file (O_TMPFILE) in
+ * the same directory, or where the file system cannot, a temporary
+ * ".NAME.tmp.<16 random hex digits>" created exclusively, set its mode to
+ * mode (whatever the umask), fsync it, rename it over path and fsync the
+ * directory.  Nothing planted in the directory (a FIFO, a symlink, a file
+ * of another user) is ever opened.  Our own temporaries older than
+ * STALE_TEMP_AGE seconds, left by a killed writer, are removed.  Returns 0
+ * or -errno; on failure path is untouched and the temporary removed.
  */
+#define STALE_TEMP_AGE 60
 int write_file_atomic(const char *path, const void *data, size_t len,
 		      unsigned int mode);
 
 /*
+ * Remove the regular files ".BASE.tmp.*" in dfd that belong to us and were
+ * last written at least min_age_s seconds ago (0: any age).
+ */
+void remove_stale_temps_at(int dfd, const char *base, unsigned int min_age_s);
+
+/*
+ * Open directory path (relative to dirfd unless absolute) one component
+ * at a time, never following a symbolic link another user could have
+ * planted: a link is followed only when it belongs to root or to us and
+ * sits in a directory others cannot write (or a sticky one).  DIR_CREATE
+ * creates missing components with mode; DIR_NO_LINKS follows no link at
+ * all.  Returns the directory's fd or -errno (-ELOOP for a refused link).
+ */
+#define DIR_CREATE	1u
+#define DIR_NO_LINKS	2u
+int open_dir_at(int dirfd, const char *path, unsigned int flags,
+		unsigned int mode);
+/* open_dir_at() of path's directory; *basep gets path's last component. */
+int open_parent_at(int dirfd, const char *path, unsigned int flags,
+		   unsigned int mode, const char **basep);
+
+/*
  * Create directory dir and its missing parents with the given mode, like
- * "mkdir -p".  Returns 0 (also when it exists) or -errno.
+ * "mkdir -p", through open_dir_at().  Returns 0 (also when it exists) or
+ * -errno.
  */
 int mkdir_p(const char *dir, unsigned int mode);
+
+/*
+ * Lock files: the one mechanism every tool uses.  lock_file() opens (or
+ * creates) lockpath, a regular file that must belong to us or root, and
+ * takes an exclusive flock on it, waiting wait_ms milliseconds at most
+ * (negative: forever, 0: not at all).  A waiter that gives up names the
+ * holder from /proc/locks.  Returns the fd to
+ * pass to unlock_file() or -errno with err set; -ETIMEDOUT when the wait
+ * ran out.
+ */
+int lock_file(const char *lockpath, int64_t wait_ms, char *err,
+	      size_t errlen);
+void unlock_file(int fd);
+/* The PID holding a flock on lockpath (from /proc/locks), or 0. */
+pid_t lock_holder(const char *lockpath);
+/*
+ * Parse a --wait argument: whole seconds, a duration with a unit ("500ms",
+ * "2s") or "forever" (-1).  Result in milliseconds.  0, -EINVAL or
+ * -ERANGE.
+ */
+int parse_wait(const char *s, int64_t *ms);
 
 /* write(2) all of buf, retrying on EINTR and short writes.  0 or -errno. */
 int write_all(int fd, const void *buf, size_t len);

@@ -8,7 +8,18 @@
 Q=cpm-quota
 J=$T_TMP/burst.journal
 export CPM_BURST_JOURNAL="$J"
-HEADER="cpm-burst-journal 1"
+HEADER="cpm-burst-journal 2
+checksum fnv1a64:cbf29ce484222325"
+# jwrite: write stdin as the entries of a journal with a right checksum
+# (FNV-1a 64, computed here, not by cpm)
+jwrite() {
+	python3 -c 'import sys
+b = sys.stdin.buffer.read()
+h = 0xcbf29ce484222325
+for c in b:
+    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+sys.stdout.buffer.write(b"cpm-burst-journal 2\nchecksum fnv1a64:%016x\n" % h + b)' >"$J"
+}
 
 # wait_until CMD: poll CMD (10 s at most); no timing is asserted.
 wait_until() {
@@ -21,7 +32,7 @@ wait_until() {
 	return 1
 }
 # journal_groups: the GROUP field of every journal entry.
-journal_groups() { [ -f "$J" ] && sed 1d "$J" | awk '{ print $4 }' | tr '\n' ' '; }
+journal_groups() { [ -f "$J" ] && sed 1,2d "$J" | awk '{ print $4 }' | tr '\n' ' '; }
 
 # ---- a cgroup v2 file tree (plain files, NOT the kernel) ----
 V2=$T_TMP/v2
@@ -49,7 +60,7 @@ else
 	    "c1: $(max pod/c1)" "c2: $(max pod/c2)" "$(cat "$T_TMP/b1.err")"
 fi
 assert "the journal holds the originals while raised" "$(sed -n 1p "$J") $(journal_groups)" \
-    "$HEADER pod/c1 pod/c2 "
+    "cpm-burst-journal 2 pod/c1 pod/c2 "
 assert "the journal records the original quota and period" \
     "$(awk '$4 == "pod/c2" { print $5, $6, $7 }' "$J")" "20000 50000 40000"
 kill -TERM $bp
@@ -168,8 +179,8 @@ while [ $i -lt 8 ]; do
 	pids="$pids $!"
 	i=$((i + 1))
 done
-wait_until '[ $(sed 1d "$J" | wc -l) -eq 8 ] && ! grep -l "^10000 " "$V2"/many/g*/cpu.max >/dev/null'
-assert "eight concurrent bursts journal eight entries" "$(sed 1d "$J" | awk '{print $4}' | sort | tr '\n' ' ')" \
+wait_until '[ $(sed 1,2d "$J" | wc -l) -eq 8 ] && ! grep -l "^10000 " "$V2"/many/g*/cpu.max >/dev/null'
+assert "eight concurrent bursts journal eight entries" "$(sed 1,2d "$J" | awk '{print $4}' | sort | tr '\n' ' ')" \
     "many/g0 many/g1 many/g2 many/g3 many/g4 many/g5 many/g6 many/g7 "
 # shellcheck disable=SC2086
 kill -TERM $pids
@@ -214,10 +225,30 @@ check_fail "burst refuses the root group" 2 "root group" $QV burst pod/c1 /
 check_fail "burst fails on a missing group before raising any" 1 "no cgroup 'pod/none'" \
     $QV burst pod/c1 pod/none
 assert "refused bursts change nothing" "$(sum)" "$b"
-printf 'cpm-burst-journal 1\n1 2 - pod/c1 oops\n' >"$J"
+printf '1 2 - pod/c1 oops\n' | jwrite
 b=$(sum)
-check_fail "burst refuses a damaged journal" 2 "journal .* line 2" $QV burst pod/c1
-check_fail "restore refuses a damaged journal" 2 "journal .* line 2" $Q restore
+check_fail "burst refuses a damaged journal" 2 "journal .* line 3" $QV burst pod/c1
+check_fail "restore refuses a damaged journal" 2 "journal .* line 3" $Q restore
+# An edited journal: restore would otherwise write any quota.
+# pod/c1 at the raised value, so a trusted entry would be restored
+echo "100000 100000" >"$V2/pod/c1/cpu.max"
+printf '1 2 - pod/c1 50000 100000 100000 0\n' | jwrite
+sed -i 's/ 50000 / 90000 /' "$J"
+b=$(cat "$V2"/pod/c1/cpu.max "$V2"/pod/c2/cpu.max)
+check_fail "restore refuses an edited journal" 2 "journal .* checksum does not match" $Q restore --force
+printf 'cpm-burst-journal 1\n1 2 - pod/c1 90000 100000 100000 0\n' >"$J"
+check_fail "restore refuses a version 1 journal, which has no checksum" 2 "version 1" $Q restore --force
+# Checked, but beyond what restore may write: above the raised value,
+# above the kernel's largest quota, a period the kernel refuses.
+for e in '1 2 - pod/c1 200000 100000 100000 0' \
+    '1 2 - pod/c1 50000 100000 17592186044416 0' \
+    '1 2 - pod/c1 500 100000 100000 0' '1 2 - pod/c1 50000 2000000 100000 0'; do
+	printf '%s\n' "$e" | jwrite
+	check_fail "restore refuses the entry '$e'" 2 "journal .* line 3 is not a valid entry" \
+	    $Q restore --force
+done
+assert "refused restores change nothing" "$(cat "$V2"/pod/c1/cpu.max "$V2"/pod/c2/cpu.max)" "$b"
+echo "50000 100000" >"$V2/pod/c1/cpu.max"
 printf 'not a journal\n' >"$J"
 check_fail "restore refuses a foreign file" 2 "not a cpm burst journal" $Q restore
 assert "a damaged journal is left as it is" "$(cat "$J")" "not a journal"
@@ -277,6 +308,22 @@ assert "after SIGKILL the real quotas stay raised" "$(q a) $(q b)" "90000 15000"
 run $Q restore
 assert "restore puts the real v1 quotas back" "$rc $(q a) $(q b) $(cat "$J")" \
     "0 30000 5000 $HEADER"
+
+# One group, two spellings of the live hierarchy: the second burst sees
+# the first one's entry and leaves the group to it.
+CGR=$(dirname "$CPU")
+$Q --cgroup-root "$CGR" burst --for 3600s $G/a 2>"$T_TMP/sp1.err" &
+bp=$!
+wait_until '[ "$(q a)" = 60000 ]'
+$Q burst --for 3600s $G/a 2>"$T_TMP/sp2.err" &
+bp2=$!
+# bp2 has nothing to do and exits, or raises the raised quota again
+wait_until '! kill -0 $bp2 2>/dev/null || [ "$(q a)" != 60000 ]'
+kill -TERM $bp $bp2 2>/dev/null
+wait $bp
+wait $bp2
+assert "two spellings of the live hierarchy share one journal entry" \
+    "$(q a) $(cat "$J")" "30000 $HEADER"
 
 # The kernel refuses a child above its parent on v1: reported, not journaled.
 echo 40000 >"$CPU/$G/cpu.cfs_quota_us"

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Strict numbers, durations, sizes, atomic writes. */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <time.h>
+#include <sys/wait.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
@@ -9,6 +14,230 @@
 
 #include "unit.h"
 #include "util.h"
+
+/* A write that would block forever on a planted FIFO fails instead. */
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+	printf("not ok - a file operation blocked for 60 seconds\n");
+	_exit(1);
+}
+
+/* Count the entries of dir other than . and .. */
+static int
+count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/*
+ * What another user can plant next to a file cpm publishes: the old
+ * predictable temporary name as a FIFO, a symlink or a file of theirs;
+ * a symlink in place of a directory; a FIFO where a file is read.
+ */
+static void
+hostile(const char *dir)
+{
+	char path[PATH_MAX + 64], tmp[PATH_MAX + 64], sub[PATH_MAX], target[PATH_MAX];
+	char name[NAME_MAX + 1], *buf;
+	struct stat st;
+	size_t len;
+	int fd, r;
+
+	signal(SIGALRM, on_alarm);
+	alarm(60);
+	snprintf(path, sizeof(path), "%s/pub", dir);
+	snprintf(tmp, sizeof(tmp), "%s/.pub.tmp.%ld", dir, (long)getpid());
+	CHECK("plant a FIFO at the old temporary name", mkfifo(tmp, 0666) == 0);
+	CHECK("atomic write beside a planted FIFO",
+	      write_file_atomic(path, "fifo\n", 5, 0640) == 0);
+	CHECK("the planted FIFO is left alone",
+	      lstat(tmp, &st) == 0 && S_ISFIFO(st.st_mode));
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+	CHECK("plant a file of another user at the old temporary name",
+	      fd >= 0 && fchown(fd, 65534, 65534) == 0);
+	if (fd >= 0)
+		close(fd);
+	CHECK("atomic write beside a planted file",
+	      write_file_atomic(path, "file\n", 5, 0640) == 0);
+	CHECK("the published file is ours, with the mode asked for",
+	      lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	      st.st_uid == geteuid() && (st.st_mode & 07777) == 0640);
+	CHECK("the planted file is not published",
+	      lstat(tmp, &st) == 0 && st.st_uid == 65534);
+	unlink(tmp);
+	CHECK("plant a symlink at the old temporary name",
+	      symlink("/nonexistent/x", tmp) == 0);
+	CHECK("atomic write beside a planted symlink",
+	      write_file_atomic(path, "link\n", 5, 0640) == 0);
+	unlink(tmp);
+	{
+		mode_t old = umask(0077);
+
+		CHECK("atomic write sets the mode whatever the umask",
+		      write_file_atomic(path, "m\n", 2, 0644) == 0 &&
+		      lstat(path, &st) == 0 && (st.st_mode & 07777) == 0644);
+		umask(old);
+	}
+	CHECK("nothing but the published file is left",
+	      count_entries(dir) == 2);	/* state and pub */
+
+	/* A killed writer's temporary: ours, old enough, is removed. */
+	snprintf(tmp, sizeof(tmp), "%s/.pub.tmp.0123456789abcdef", dir);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd >= 0)
+		close(fd);
+	{
+		struct timespec old[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+
+		utimensat(AT_FDCWD, tmp, old, 0);
+	}
+	CHECK("atomic write removes a stale temporary of ours",
+	      write_file_atomic(path, "x\n", 2, 0644) == 0 &&
+	      access(tmp, F_OK) != 0);
+
+	/* A name as long as a name can be. */
+	memset(name, 'n', NAME_MAX);
+	name[NAME_MAX] = '\0';
+	snprintf(sub, sizeof(sub), "%s/%s", dir, name);
+	CHECK("atomic write of a NAME_MAX long name",
+	      write_file_atomic(sub, "long\n", 5, 0644) == 0 &&
+	      read_file_at(AT_FDCWD, sub, &buf, &len, true) == 0 && len == 5);
+	if (len == 5)
+		free(buf);
+	unlink(sub);
+
+	/* Readers: a FIFO or a device is refused at once. */
+	snprintf(tmp, sizeof(tmp), "%s/fifo", dir);
+	mkfifo(tmp, 0666);
+	CHECK("read_file_at refuses a FIFO",
+	      read_file_at(AT_FDCWD, tmp, &buf, &len, true) == -EFTYPE_CPM);
+	{
+		char small[16];
+
+		CHECK("read_small_at refuses a FIFO",
+		      read_small_at(AT_FDCWD, tmp, small, sizeof(small)) ==
+		      -EFTYPE_CPM);
+	}
+	unlink(tmp);
+	CHECK("read_file_at refuses /dev/zero",
+	      read_file_at(AT_FDCWD, "/dev/zero", &buf, &len, false) ==
+	      -EFTYPE_CPM);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	r = fd >= 0 && ftruncate(fd, 4096) == 0;
+	if (fd >= 0)
+		close(fd);
+	CHECK("read_file_max_at refuses a file above the cap",
+	      r && read_file_max_at(AT_FDCWD, tmp, 1000, &buf, &len, false) ==
+	      -EFBIG);
+	unlink(tmp);
+
+	/* Directories: a symlink someone else planted is not followed. */
+	snprintf(sub, sizeof(sub), "%s/shared", dir);
+	snprintf(target, sizeof(target), "%s/target", dir);
+	mkdir(sub, 0777);
+	chmod(sub, 0777);
+	mkdir(target, 0755);
+	snprintf(tmp, sizeof(tmp), "%s/shared/link", dir);
+	CHECK("plant a symlink of another user in a shared directory",
+	      symlink(target, tmp) == 0 &&
+	      lchown(tmp, 65534, 65534) == 0);
+	snprintf(path, sizeof(path), "%s/shared/link/sub", dir);
+	CHECK("mkdir_p does not follow it", mkdir_p(path, 0755) == -ELOOP);
+	CHECK("nothing is created through it", count_entries(target) == 0);
+	snprintf(path, sizeof(path), "%s/shared/link/file", dir);
+	CHECK("atomic write does not follow it",
+	      write_file_atomic(path, "x", 1, 0644) == -ELOOP &&
+	      count_entries(target) == 0);
+	unlink(tmp);
+	CHECK("a symlink of ours is followed",
+	      symlink(target, tmp) == 0 &&
+	      write_file_atomic(path, "x", 1, 0644) == 0 &&
+	      count_entries(target) == 1);
+	snprintf(path, sizeof(path), "%s/file", target);
+	unlink(path);
+	unlink(tmp);
+	rmdir(target);
+	snprintf(path, sizeof(path), "%s/a/b/c", sub);
+	CHECK("mkdir_p creates a tree", mkdir_p(path, 0755) == 0 &&
+	      stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/a/b", sub);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/a", sub);
+	rmdir(path);
+	rmdir(sub);
+
+	/* Locks */
+	snprintf(path, sizeof(path), "%s/l.lock", dir);
+	{
+		char err[256];
+		int64_t ms;
+		int a, b;
+
+		pid_t child;
+		int pfd[2];
+		char c;
+
+		a = lock_file(path, -1, err, sizeof(err));
+		CHECK("lock_file takes a lock", a >= 0);
+		unlock_file(a);
+		/* A holder in another process, named from /proc/locks. */
+		if (pipe(pfd) < 0)
+			pfd[0] = pfd[1] = -1;
+		child = fork();
+		if (child == 0) {
+			a = lock_file(path, -1, err, sizeof(err));
+			(void)!write(pfd[1], "x", 1);
+			pause();
+			_exit(0);
+		}
+		(void)!read(pfd[0], &c, 1);
+		CHECK("lock_holder names the holding process",
+		      lock_holder(path) == child);
+		b = lock_file(path, 30, err, sizeof(err));
+		CHECK("a second lock times out", b == -ETIMEDOUT);
+		snprintf(tmp, sizeof(tmp), "locked by process %ld", (long)child);
+		CHECK("the message names the holder", strstr(err, tmp) != NULL);
+		b = lock_file(path, 0, err, sizeof(err));
+		CHECK("--wait 0 does not wait", b == -ETIMEDOUT);
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		close(pfd[0]);
+		close(pfd[1]);
+		a = lock_file(path, 0, err, sizeof(err));
+		CHECK("a killed holder's lock is free", a >= 0);
+		unlock_file(a);
+		b = lock_file(path, 0, err, sizeof(err));
+		CHECK("a released lock is free", b >= 0);
+		unlock_file(b);
+		CHECK("a lock file of another user is refused",
+		      chown(path, 65534, 65534) == 0 &&
+		      lock_file(path, -1, err, sizeof(err)) == -EPERM);
+		unlink(path);
+		mkfifo(path, 0666);
+		CHECK("a FIFO as lock file is refused",
+		      lock_file(path, -1, err, sizeof(err)) == -EPERM);
+		unlink(path);
+		CHECK("parse_wait seconds", parse_wait("5", &ms) == 0 && ms == 5000);
+		CHECK("parse_wait duration", parse_wait("250ms", &ms) == 0 && ms == 250);
+		CHECK("parse_wait forever", parse_wait("forever", &ms) == 0 && ms < 0);
+		CHECK("parse_wait junk", parse_wait("-1", &ms) == -EINVAL);
+	}
+	alarm(0);
+}
 
 int
 main(void)
@@ -82,6 +311,7 @@ main(void)
 	CHECK("no temporary file left", access(path, F_OK) != 0);
 	snprintf(path, sizeof(path), "%s/missing/state", dir);
 	CHECK("atomic write into a missing dir fails", write_file_atomic(path, "x", 1, 0600) == -ENOENT);
+	hostile(dir);
 	snprintf(path, sizeof(path), "%s/state", dir);
 	unlink(path);
 	rmdir(dir);

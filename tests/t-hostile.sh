@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Root's cron-style commands in a directory every user can write, against
+# an unprivileged user (a numeric uid with no account, through setpriv)
+# who plants FIFOs, symlinks and files of their own at the paths cpm
+# writes and reads, and holds locks.  The oracles are the file system
+# (owners, modes, types, what exists where) and /proc/locks, not cpm.
+# "timeout" only keeps a hang (the bug) from stopping the suite.
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	skip "hostile environment" "needs root to play both users"
+	exit 0
+fi
+if ! command -v setpriv >/dev/null || ! command -v flock >/dev/null; then
+	skip "hostile environment" "needs setpriv and flock (util-linux)"
+	exit 0
+fi
+EVIL=54321
+evil() { setpriv --reuid=$EVIL --regid=$EVIL --clear-groups "$@"; }
+chmod 755 "$T_TMP"
+W=$T_TMP/shared
+mkdir "$W"
+chmod 0777 "$W"	# world-writable, not sticky: the worst case
+G=120	# the hang guard, in seconds
+# holder FILE: the attacker holds an exclusive flock on FILE until killed
+holders=
+holder() {
+	evil flock -x "$1" sleep 3600 &
+	holders="$holders $!"
+	# until the kernel lists the lock (flock's own PID holds it)
+	_i=0
+	while [ $_i -lt 500 ] && ! grep -q ":$(stat -c %i "$1") 0 EOF" /proc/locks 2>/dev/null; do
+		sleep 0.01; _i=$((_i + 1))
+	done
+}
+at_exit 'for p in $holders; do kill $p 2>/dev/null; done'
+
+V1=$T_TMP/v1
+mkdir -p "$V1/cpu/a" "$V1/cpuacct/a"
+echo 50000 >"$V1/cpu/a/cpu.cfs_quota_us"
+echo 100000 >"$V1/cpu/a/cpu.cfs_period_us"
+printf 'nr_periods 10\nnr_throttled 5\nthrottled_time 7\n' >"$V1/cpu/a/cpu.stat"
+echo 0 >"$V1/cpuacct/a/cpuacct.usage"
+for f in cpu.cfs_quota_us cpu.cfs_period_us cpu.stat; do
+	cp "$V1/cpu/a/$f" "$V1/cpu/$f"
+done
+echo -1 >"$V1/cpu/cpu.cfs_quota_us"
+echo 0 >"$V1/cpuacct/cpuacct.usage"
+
+# --- the atomic writer: files planted at the temporary names ---
+# The PIDs the next commands will get, each with a file of the attacker's
+# at the temporary name a predictable writer would use.
+# (echo and mkfifo in one shell: the loop itself takes no PID)
+evil sh -c 'n=$(cat /proc/sys/kernel/ns_last_pid); i=1
+	while [ $i -le 400 ]; do echo planted >"$1/.m.prom.tmp.$((n + i))"; i=$((i + 1)); done' - "$W"
+run timeout $G cpm-throttle --cgroup-root "$V1" --prom-file "$W/m.prom"
+if [ "$rc" = 0 ] && [ "$(stat -c '%u %a %F' "$W/m.prom")" = "0 644 regular file" ] &&
+    grep -q '^cpm_cpu_cfs_periods_total{cgroup="a"} 10$' "$W/m.prom"; then
+	ok "--prom-file beside planted temporaries is root's, 0644, and cpm's text"
+else
+	not_ok "--prom-file beside planted temporaries is root's, 0644, and cpm's text" \
+	    "$(show)" "$(ls -ln "$W/m.prom" 2>&1)" "$(head -3 "$W/m.prom" 2>&1)"
+fi
+rm -f "$W"/.m.prom.tmp.*
+
+evil sh -c 'n=$(cat /proc/sys/kernel/ns_last_pid)
+	set --; i=1; while [ $i -le 400 ]; do set -- "$@" "$0/.s.snap.tmp.$((n + 20 + i))"; i=$((i + 1)); done
+	exec mkfifo "$@"' "$W"
+run timeout $G cpm-throttle --cgroup-root "$V1" --since "$W/s.snap" -o names
+if [ "$rc" = 0 ] && [ "$(stat -c '%u %F' "$W/s.snap")" = "0 regular file" ]; then
+	ok "--since beside planted FIFOs does not hang"
+else
+	not_ok "--since beside planted FIFOs does not hang" "$(show)"
+fi
+rm -f "$W"/.s.snap.tmp.*
+
+# --- locks another user can hold ---
+holder "$W"
+run timeout $G cpm-throttle --cgroup-root "$V1" --since "$W/d.snap" -o names
+if [ "$rc" = 0 ] && [ -f "$W/d.snap" ]; then
+	ok "a lock held on the shared directory does not block --since"
+else
+	not_ok "a lock held on the shared directory does not block --since" "$(show)"
+fi
+
+evil touch "$W/e.snap.lock"
+holder "$W/e.snap.lock"
+run timeout $G cpm-throttle --cgroup-root "$V1" --since "$W/e.snap" -o names
+if [ "$rc" = 1 ] && [ -z "$out" ] && [ ! -e "$W/e.snap" ] &&
+    printf '%s' "$err" | grep -q "lock file '$W/e.snap.lock' is owned by another user"; then
+	ok "a lock file of another user is refused, not waited on"
+else
+	not_ok "a lock file of another user is refused, not waited on" "$(show)"
+fi
+
+# root's own lock file, held by the attacker through a read-only open
+touch "$W/f.snap.lock"
+holder "$W/f.snap.lock"
+hpid=$(awk -v ino="$(stat -c %i "$W/f.snap.lock")" '$1 ~ /:$/ && $2 == "FLOCK" { split($6, a, ":"); if (a[3] == ino) print $5 }' /proc/locks)
+run timeout $G cpm-throttle --cgroup-root "$V1" --since "$W/f.snap" --wait 0.2s -o names
+if [ "$rc" = 1 ] && [ -n "$hpid" ] && [ ! -e "$W/f.snap" ] &&
+    printf '%s' "$err" | grep -q "is locked by process $hpid; gave up waiting"; then
+	ok "--since --wait gives up naming the holder"
+else
+	not_ok "--since --wait gives up naming the holder" "holder $hpid" "$(show)"
+fi
+
+SYS=$T_TMP/sysroot
+"$CPM_TOP/tests/gen-sysfs" - "$SYS" <<EOF >/dev/null
+cpu 0 core=0 socket=0 node=0
+cpu 1 core=1 socket=0 node=0
+EOF
+touch "$W/g.state.lock"
+holder "$W/g.state.lock"
+hpid=$(awk -v ino="$(stat -c %i "$W/g.state.lock")" '$1 ~ /:$/ && $2 == "FLOCK" { split($6, a, ":"); if (a[3] == ino) print $5 }' /proc/locks)
+run timeout $G cpm-alloc --sysroot "$SYS" --state "$W/g.state" --wait 1 init
+if [ "$rc" = 1 ] && [ ! -e "$W/g.state" ] &&
+    printf '%s' "$err" | grep -q "is locked by process $hpid; gave up waiting"; then
+	ok "cpm-alloc --wait gives up naming the holder"
+else
+	not_ok "cpm-alloc --wait gives up naming the holder" "holder $hpid" "$(show)"
+fi
+run timeout $G cpm-quota --journal "$W/g.state" --wait 0 restore
+if [ "$rc" = 1 ] && printf '%s' "$err" | grep -q "is locked by process $hpid"; then
+	ok "cpm-quota restore --wait gives up naming the holder"
+else
+	not_ok "cpm-quota restore --wait gives up naming the holder" "$(show)"
+fi
+
+# --- readers: FIFOs and devices where files belong ---
+evil mkfifo "$W/h.state"
+check_fail "a FIFO as state is refused" 2 "state '$W/h.state' is not a regular file" \
+    timeout $G cpm-alloc --sysroot "$SYS" --state "$W/h.state" list
+if [ ! -e "$W/h.state.lock" ]; then
+	ok "a refused state creates no lock file"
+else
+	not_ok "a refused state creates no lock file"
+fi
+evil mkfifo "$W/i.snap"
+check_fail "a FIFO as snapshot is refused" 2 "corrupt snapshot '$W/i.snap': not a regular file" \
+    timeout $G cpm-throttle --cgroup-root "$V1" --since "$W/i.snap"
+evil ln -s /dev/zero "$W/j.snap"
+check_fail "/dev/zero as snapshot is refused" 2 "corrupt snapshot '$W/j.snap': not a regular file" \
+    sh -c 'ulimit -v 2000000; exec timeout '$G' "$@"' - cpm-throttle --cgroup-root "$V1" --since "$W/j.snap"
+evil mkfifo "$W/k.journal"
+check_fail "a FIFO as burst journal is refused" 2 "journal '$W/k.journal' is damaged: not a regular file" \
+    timeout $G cpm-quota --journal "$W/k.journal" restore
+
+evil mkfifo "$W/n.kubelet"
+check_fail "a FIFO as kubelet checkpoint is refused" 2 "cannot read '$W/n.kubelet': not a regular file" \
+    timeout $G cpm-alloc --sysroot "$SYS" --state "$T_TMP/n.state" import-kubelet "$W/n.kubelet"
+
+# --- directories: a symlink planted on the way ---
+mkdir "$T_TMP/rootdir"
+evil ln -s "$T_TMP/rootdir" "$W/l"
+run timeout $G cpm-topo --sysroot "$SYS" dump "$W/l/dump"
+if [ "$rc" != 0 ] && [ -z "$(ls -A "$T_TMP/rootdir")" ]; then
+	ok "topo dump does not follow another user's symlink"
+else
+	not_ok "topo dump does not follow another user's symlink" "$(show)" "$(ls -lA "$T_TMP/rootdir")"
+fi
+run timeout $G cpm-alloc --sysroot "$SYS" --state "$W/l/m.state" init
+if [ "$rc" != 0 ] && [ -z "$(ls -A "$T_TMP/rootdir")" ]; then
+	ok "the state's directory is not created through another user's symlink"
+else
+	not_ok "the state's directory is not created through another user's symlink" "$(show)"
+fi
+
+# --- symlinked state: one file whatever the spelling ---
+cpm-alloc --sysroot "$SYS" --state "$T_TMP/real.state" init >/dev/null
+ln -s "$T_TMP/real.state" "$T_TMP/link.state"
+run cpm-alloc --sysroot "$SYS" --state "$T_TMP/link.state" take x 1
+if [ "$rc" = 0 ] && [ -L "$T_TMP/link.state" ] && grep -q '^entry x ' "$T_TMP/real.state" &&
+    [ ! -e "$T_TMP/link.state.lock" ] && [ -e "$T_TMP/real.state.lock" ]; then
+	ok "a symlinked state locks and replaces the real file"
+else
+	not_ok "a symlinked state locks and replaces the real file" "$(show)" "$(ls -l "$T_TMP")"
+fi
+
+# --- stdin without end ---
+run sh -c 'ulimit -v 2000000; yes 0, | exec timeout '$G' cpm-topo cpus -'
+if [ "$rc" = 2 ] && printf '%s' "$err" | grep -q "stdin holds more than"; then
+	ok "an endless stdin is refused"
+else
+	not_ok "an endless stdin is refused" "$(show)"
+fi
+exit 0
