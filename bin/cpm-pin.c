@@ -695,6 +695,38 @@ print_process(struct pin_ctx *c)
 	cli_exit(EXIT_OK);
 }
 
+/* -p PID CPULIST: every thread of the process, then the kernel's word. */
+static void
+repin(struct pin_ctx *c)
+{
+	struct pin_repin res;
+	struct cpuset st = CPUSET_INIT;
+	int r;
+
+	cpuset_init(&res.got);
+	r = pin_repin_process(&c->live, c->pid, &c->cpus, &res, c->err,
+			      sizeof(c->err));
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", c->err);
+	/* The kernel's own report, as a second opinion. */
+	r = proc_status_list(&c->live, c->pid, "Cpus_allowed_list", &st);
+	if (r == 0 && !cpuset_equal(&st, &c->cpus))
+		die_mismatch("Cpus_allowed_list", &c->cpus, &st);
+	if (c->verbose) {
+		char *l = list_or_die(&c->cpus);
+
+		cli_warn("process %d: %u thread%s on CPUs %s (%u changed, %u "
+			 "pass%s)", (int)c->pid, res.threads,
+			 res.threads == 1 ? "" : "s", l, res.changed,
+			 res.passes, res.passes == 1 ? "" : "es");
+		free(l);
+	}
+	cpuset_free(&st);
+	cpuset_free(&res.got);
+}
+
 static noreturn void
 pid_form(struct pin_ctx *c)
 {
@@ -740,17 +772,10 @@ pid_form(struct pin_ctx *c)
 		if (proc_status_list(&c->live, c->pid, "Mems_allowed_list",
 				    &mems) == 0)
 			memsp = &mems;
-		if (c->have_nodes) {
-			r = pin_check_nodes(&c->topo, &c->nodes, memsp, whose,
-					    c->err, sizeof(c->err));
-		} else {
-			r = pin_mem_nodes_of(&c->topo, &c->cpus, &c->nodes,
-					     c->err, sizeof(c->err));
-			if (r == 0)
-				r = pin_check_nodes(&c->topo, &c->nodes, memsp,
-						    whose, c->err,
-						    sizeof(c->err));
-		}
+		/* The pages go where a bind policy would put them. */
+		r = pin_policy_nodes(&c->topo, &c->cpus, PIN_MEM_BIND,
+				     c->have_nodes, &c->nodes, memsp, whose,
+				     c->err, sizeof(c->err));
 		die_check(r, c->err);
 	}
 
@@ -766,34 +791,8 @@ pid_form(struct pin_ctx *c)
 		cli_exit(EXIT_OK);
 	}
 
-	if (c->have_cpus) {
-		struct pin_repin res;
-		struct cpuset st = CPUSET_INIT;
-
-		cpuset_init(&res.got);
-		r = pin_repin_process(&c->live, c->pid, &c->cpus, &res,
-				      c->err, sizeof(c->err));
-		if (r == -ENOMEM)
-			cli_die(EXIT_FAIL, "out of memory");
-		if (r < 0)
-			cli_die(EXIT_FAIL, "%s", c->err);
-		/* The kernel's own report, as a second opinion. */
-		r = proc_status_list(&c->live, c->pid, "Cpus_allowed_list", &st);
-		if (r == 0 && !cpuset_equal(&st, &c->cpus))
-			die_mismatch("Cpus_allowed_list", &c->cpus, &st);
-		if (c->verbose) {
-			char *l = list_or_die(&c->cpus);
-
-			cli_warn("process %d: %u thread%s on CPUs %s (%u "
-				 "changed, %u pass%s)", (int)c->pid,
-				 res.threads, res.threads == 1 ? "" : "s", l,
-				 res.changed, res.passes,
-				 res.passes == 1 ? "" : "es");
-			free(l);
-		}
-		cpuset_free(&st);
-		cpuset_free(&res.got);
-	}
+	if (c->have_cpus)
+		repin(c);
 	if (c->migrate) {
 		r = pin_migrate_process(&c->topo, &c->live, c->pid, &c->nodes,
 					c->err, sizeof(c->err));
