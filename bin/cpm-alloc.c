@@ -1144,6 +1144,13 @@ cmd_hints(struct ctx *c)
 	}
 	if (sb.oom)
 		cli_die(EXIT_FAIL, "out of memory");
+	if (h.n == 0 && !coretype_hybrid(&c->ct)) {
+		/* Nothing can hold it: say so, as take would. */
+		strbuf_free(&sb);
+		tm_hints_free(&h);
+		cli_die(EXIT_UNSAT, "no set of NUMA nodes can hold %d CPUs%s",
+			n, c->have_mem ? " and the memory asked for" : "");
+	}
 	if (sb.len)
 		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
@@ -1229,10 +1236,14 @@ cmd_reconcile(struct ctx *c)
 			cpuset_or(&bad, &c->st.entries[i].cpus);
 		cpuset_andnot(&bad, &c->topo.online);
 		if (cpuset_empty(&bad)) {
+			char *now = cpulist_str(&c->print.online);
+			char *was = cpulist_str(&c->st.print.online);
+
 			strbuf_printf(&sb, "%s the machine's online CPUs %s "
 				      "(was %s)\n", c->dry_run ? "would record" :
-				      "recorded", cpulist_str(&c->print.online),
-				      cpulist_str(&c->st.print.online));
+				      "recorded", now, was);
+			free(now);
+			free(was);
 			topo_print_free(&c->st.print);
 			topo_print_make(&c->st.print, &c->topo);
 			changed = true;
