@@ -425,6 +425,12 @@ load_machine(struct ctx *c)
 		cli_die(EXIT_FAIL, "out of memory");
 	c->m.topo = &c->topo;
 	c->m.kt = &c->kt;
+}
+
+/* Core types, for the commands that place CPUs (after load_machine). */
+static void
+load_types(struct ctx *c)
+{
 	if (coretype_load(&c->ct, &c->root, &c->topo, c->err,
 			  sizeof(c->err)) < 0)
 		cli_die(EXIT_FAIL, "%s", c->err);
@@ -761,6 +767,7 @@ cmd_take(struct ctx *c)
 	rq.mem = c->mem;
 	memset(&e, 0, sizeof(e));
 	load_machine(c);
+	load_types(c);
 	only = core_type_arg(c);
 	if (c->from_arg) {
 		parse_cpus_arg(c, "--from CPU list", c->from_arg, &from);
@@ -1103,6 +1110,7 @@ cmd_hints(struct ctx *c)
 	want_args(c, 1, 1, "N");
 	n = parse_count(c->args[0]);
 	load_machine(c);
+	load_types(c);
 	only = core_type_arg(c);
 	open_state(c, RO, false);
 	r = alloc_hints(&c->m, &c->st, n, c->st.policy.k.align_socket,

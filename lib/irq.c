@@ -534,7 +534,7 @@ target(const struct cpuset *orig, const struct cpuset *away,
 static int
 apply(const struct sysroot *root, const struct journal *j,
       const struct irq_table *tab, const struct cpuset *away,
-      const struct cpuset *online, int nbits, bool restore,
+      const struct cpuset *online, bool restore,
       struct irq_report *rep)
 {
 	struct cpuset want = CPUSET_INIT;
@@ -607,7 +607,7 @@ apply(const struct sysroot *root, const struct journal *j,
 				if (restore)
 					strbuf_puts(&sb, j->default_mask);
 				else
-					format_mask(&want, nbits, &sb);
+					format_mask(&want, cpuset_last(&want) + 1, &sb);
 				rep->default_changed = true;
 				rep->default_error = sb.oom ? -ENOMEM :
 					proc_write(root, IRQ_DIR "/default_smp_affinity",
@@ -634,14 +634,6 @@ away_union(const struct journal *j, struct cpuset *away)
 		if (cpuset_or(away, &j->h[i].cpus) < 0)
 			return -ENOMEM;
 	return 0;
-}
-
-static int
-nbits_of(const struct cpuset *online)
-{
-	int last = cpuset_last(online);
-
-	return last < 0 ? 1 : last + 1;
 }
 
 int
@@ -702,8 +694,8 @@ irq_isolate(const struct sysroot *root, const char *journal,
 	if (r == 0)
 		r = journal_commit(&j, err, errlen);
 	if (r == 0)
-		r = apply(root, &j, &tab, &rep->away, online, nbits_of(online),
-			  false, rep);
+		r = apply(root, &j, &tab, &rep->away, online, false,
+			  rep);
 out:
 	if (r == -ENOMEM)
 		err_set(err, errlen, "out of memory");
@@ -758,12 +750,11 @@ irq_release(const struct sysroot *root, const char *journal,
 		r = journal_commit(&j, err, errlen);
 		if (r == 0)
 			r = apply(root, &j, &tab, &rep->away, online,
-				  nbits_of(online), false, rep);
+				  false, rep);
 		goto out;
 	}
 	/* The last holder: put everything back, then forget. */
-	r = apply(root, &j, &tab, &rep->away, online, nbits_of(online), true,
-		  rep);
+	r = apply(root, &j, &tab, &rep->away, online, true, rep);
 	if (r == 0 && rep->failed) {
 		err_set(err, errlen, "%zu affinit%s could not be put back; the "
 			"journal '%s' keeps them", rep->failed,

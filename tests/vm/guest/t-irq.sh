@@ -61,11 +61,15 @@ if [ -n "$virtio" ]; then
 else
 	skip "virtio IRQs moved" "no virtio device has interrupts in this guest"
 fi
-# New IRQs may go only to the CPU left: default_smp_affinity is the mask
-# of CPU $first alone (hex words, commas and leading zeros dropped).
-got=$(tr -d ',\n' </proc/irq/default_smp_affinity | sed 's/^0*//')
-assert "default_smp_affinity for new IRQs is CPU $first alone" "$got" \
-    "$(printf '%x' $((1 << first)))"
+# New IRQs keep what the default allowed less $away (an offline CPU not in
+# $away stays): masks as numbers, commas and leading zeros dropped.
+hex() { tr -d ',\n' | sed 's/^0*//'; }
+orig_def=$(awk '$1 == "default" { print $2 }' /tmp/irq.orig | hex)
+away_mask=0
+for c in $(list_expand "$away"); do away_mask=$((away_mask | (1 << c))); done
+assert "default_smp_affinity for new IRQs is what it was less $away" \
+    "$(hex </proc/irq/default_smp_affinity)" \
+    "$(printf '%x' $((0x${orig_def:-0} & ~away_mask)))"
 
 run cpm-pin --irqs-restore
 assert "cpm-pin --irqs-restore succeeds" "$rc" 0
