@@ -1075,7 +1075,8 @@ cmd_list(struct ctx *c)
 	}
 	if (sb.oom)
 		cli_die(EXIT_FAIL, "out of memory");
-	fwrite(sb.buf, 1, sb.len, stdout);
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
 	cpuset_free(&s);
 	return EXIT_OK;
