@@ -1074,7 +1074,8 @@ cmd_list(struct ctx *c)
 	}
 	if (sb.oom)
 		cli_die(EXIT_FAIL, "out of memory");
-	fwrite(sb.buf, 1, sb.len, stdout);
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
 	cpuset_free(&s);
 	return EXIT_OK;
@@ -1151,6 +1152,13 @@ cmd_hints(struct ctx *c)
 	}
 	if (sb.oom)
 		cli_die(EXIT_FAIL, "out of memory");
+	if (h.n == 0 && !coretype_hybrid(&c->ct)) {
+		/* Nothing can hold it: say so, as take would. */
+		strbuf_free(&sb);
+		tm_hints_free(&h);
+		cli_die(EXIT_UNSAT, "no set of NUMA nodes can hold %d CPUs%s",
+			n, c->have_mem ? " and the memory asked for" : "");
+	}
 	if (sb.len)
 		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);

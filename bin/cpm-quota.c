@@ -291,6 +291,11 @@ cmd_convert(struct quota_ctx *c)
 	m = need_cpu("quantity", c->args[0], true);
 	shares = millicpu_to_shares(m);
 	quota = millicpu_to_quota(m, period);
+	if (quota != CFS_QUOTA_UNLIMITED && quota > CFS_QUOTA_MAX_US)
+		cli_die(EXIT_USAGE, "quantity '%s' needs a quota above the "
+			"kernel's largest, %lldus per %lluus period",
+			c->args[0], (long long)CFS_QUOTA_MAX_US,
+			(unsigned long long)period);
 	cpu_max_format(quota, period, cpumax, sizeof(cpumax));
 	strbuf_init(&sb);
 	if (c->json) {
@@ -449,6 +454,11 @@ cmd_set(struct quota_ctx *c)
 	if (slim && rq.limit_m == 0)
 		cli_die(EXIT_USAGE, "--limit '%s' allows no CPU time; use 'max' "
 			"for no limit", slim);
+	/* The rule 'class' applies: a request above the limit is refused. */
+	if (sreq && slim && rq.limit_m != MILLICPU_MAX &&
+	    rq.request_m > rq.limit_m)
+		cli_die(EXIT_USAGE, "CPU request '%s' exceeds the CPU limit '%s'",
+			sreq, slim);
 
 	open_hier(c);
 	exists = group_exists(c, group);

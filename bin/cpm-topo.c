@@ -317,7 +317,8 @@ print_extended(struct ctx *c)
 	}
 	if (sb.oom)
 		oom();
-	fwrite(sb.buf, 1, sb.len, stdout);
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
 }
 
@@ -477,7 +478,8 @@ print_json(struct ctx *c)
 	strbuf_add(&sb, "\n", 1);
 	if (sb.oom)
 		oom();
-	fwrite(sb.buf, 1, sb.len, stdout);
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
 	cpuset_free(&sib);
 }
@@ -678,7 +680,8 @@ cmd_check(struct ctx *c, int argc, char **argv)
 			cli_die(EXIT_FAIL, "%s", err);
 		n += i;
 	}
-	fwrite(sb.buf, 1, sb.len, stdout);
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
 	cpuset_free(&cpus);
 	cpuset_free(&want_nodes);

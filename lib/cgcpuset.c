@@ -318,7 +318,10 @@ int
 cgcpuset_apply(const struct cg_hier *h, const struct sysroot *live,
 	       const struct cgcpuset_plan *p, char *err, size_t errlen)
 {
-	size_t i;
+	enum { UNDO_MAX = 64 };
+	static char was[UNDO_MAX][CG_PATH_MAX];
+	bool known[UNDO_MAX];
+	size_t i, nattached = 0;
 	int r;
 
 	r = make_group(h, p, err, errlen);
@@ -326,8 +329,32 @@ cgcpuset_apply(const struct cg_hier *h, const struct sysroot *live,
 		r = write_sets(h, p, err, errlen);
 	if (r == 0)
 		r = verify(h, p, err, errlen);
-	for (i = 0; r == 0 && i < p->rq->nattach; i++)
+	for (i = 0; r == 0 && i < p->rq->nattach; i++) {
+		char path[64];
+
+		/* Where each process was, to put it back on failure. */
+		snprintf(path, sizeof(path), "proc/%d/cpuset",
+			 (int)p->rq->attach[i]);
+		known[i % UNDO_MAX] = !p->exists && h->live &&
+			sysroot_read(live, path, was[i % UNDO_MAX],
+				     sizeof(was[0])) >= 0 &&
+			cg_path_check(was[i % UNDO_MAX], was[i % UNDO_MAX],
+				      sizeof(was[0]), NULL, 0) == 0;
 		r = attach(h, live, p, p->rq->attach[i], err, errlen);
+		nattached = i + 1;
+	}
+	/*
+	 * Any failure undoes what the call created: the processes moved go
+	 * back where they were (a zombie, or one that exited, never moved)
+	 * and the new group is removed.
+	 */
+	if (r < 0 && !p->exists && cg_exists(h, CG_CPUSET, p->rq->group)) {
+		for (i = 0; i < nattached && i < UNDO_MAX; i++)
+			if (known[i])
+				cg_attach(h, CG_CPUSET, was[i],
+					  p->rq->attach[i], NULL, 0);
+		cg_remove(h, CG_CPUSET, p->rq->group, NULL, 0);
+	}
 	return r;
 }
 

@@ -67,10 +67,20 @@ read_opt(struct loader *ld, const char *path)
 		return -EFBIG;
 	}
 	if (n >= 0 && memchr(ld->buf, '\0', (size_t)n) != NULL) {
-		/* Some sysfs files hold a lone NUL byte for "nothing". */
-		ld->buf[strlen(ld->buf)] = '\0';
-		n = (ssize_t)strlen(ld->buf);
+		/*
+		 * Some sysfs files hold a lone NUL byte for "nothing"; text
+		 * after a NUL would be lost without a word: refused.
+		 */
+		size_t i, k = strlen(ld->buf);
+
+		for (i = k; i < (size_t)n; i++)
+			if (ld->buf[i] != '\0' && ld->buf[i] != '\n')
+				return fail(ld, -EINVAL, "malformed %s: a NUL "
+					    "byte inside its text", path);
+		n = (ssize_t)k;
 	}
+	if (n == -EFTYPE_CPM)
+		return fail(ld, -EINVAL, "%s is not a regular file", path);
 	return n;
 }
 
@@ -232,16 +242,41 @@ load_cpu_lists(struct loader *ld)
 		r = 0;
 	if (r < 0)
 		goto out;
-	/* Never trust a list to stay inside "possible". */
-	r = cpuset_or(&t->possible, &t->online);
-	if (r == 0)
-		r = cpuset_or(&t->possible, &t->present);
-	if (r == 0)
-		r = cpuset_copy(&t->offline, &t->possible);
+	/*
+	 * A list that reaches outside "possible" names CPUs that do not
+	 * exist: the tree is inconsistent, and guessing which file is right
+	 * would hand out CPUs that are not there.  Refused, naming it.
+	 */
+	{
+		static const char *const names[] = { "present", "online",
+						     "isolated" };
+		const struct cpuset *lists[] = { &t->present, &t->online,
+						 &t->isolated };
+		size_t k;
+
+		for (k = 0; k < 3; k++) {
+			struct cpuset extra = CPUSET_INIT;
+			char *l;
+
+			if (cpuset_subset(lists[k], &t->possible))
+				continue;
+			if (cpuset_copy(&extra, lists[k]) < 0) {
+				r = -ENOMEM;
+				goto out;
+			}
+			cpuset_andnot(&extra, &t->possible);
+			l = cpuset_to_list(&extra);
+			cpuset_free(&extra);
+			r = fail(ld, -EINVAL, "inconsistent %s/%s: CPUs %s are "
+				 "not possible", CPU_DIR, names[k], l ? l : "?");
+			free(l);
+			goto out;
+		}
+	}
+	r = cpuset_copy(&t->offline, &t->possible);
 	if (r < 0)
 		goto out;
 	cpuset_andnot(&t->offline, &t->online);
-	cpuset_and(&t->isolated, &t->possible);
 out:
 	cpuset_free(&dirs);
 	return r;
@@ -496,6 +531,13 @@ load_nodes(struct loader *ld)
 		cpuset_for_each(c, &n->cpus)
 			if (t->cpus[c].node < 0)	/* overlapping lists: lowest node */
 				t->cpus[c].node = id;
+		/*
+		 * One meaning in every view and selector: a node's CPUs are
+		 * its online CPUs.  Kernels differ on whether an offline CPU
+		 * stays in its node's cpulist; it keeps its node (cpus[].node)
+		 * and is listed as offline.
+		 */
+		cpuset_and(&n->cpus, &t->online);
 		snprintf(ld->path, sizeof(ld->path), NODE_DIR "/node%d/meminfo", id);
 		if (sysroot_read_file(ld->root, ld->path, &text, NULL) == 0) {
 			parse_node_meminfo(text, n);

@@ -40,7 +40,8 @@ struct topo_cpu {
 
 struct topo_node {
 	int id;
-	struct cpuset cpus;	/* as the kernel lists them (may hold offline) */
+	struct cpuset cpus;	/* its online CPUs (offline ones keep their
+				 * node in topo_cpu.node but are not here) */
 	int64_t mem_total_kb, mem_free_kb;	/* -1 unknown */
 	int *distance;		/* [nnodes], in topo.nodes[] order; NULL unknown */
 };

@@ -14,6 +14,18 @@ export PATH
 FIXTURES=${CPM_FIXTURES:-$CPM_TOP/../shared/fixtures}
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/cpm-test.XXXXXX")
 T_IN=
+# CPM_VALGRIND=1: every cpm tool runs under valgrind; a memory error or a
+# definite leak makes it exit 97, which no test expects.
+if [ -n "${CPM_VALGRIND:-}" ]; then
+	mkdir "$T_TMP/.vg"
+	for _t in cpm-topo cpm-alloc cpm-pin cpm-quota cpm-throttle; do
+		printf '#!/bin/sh\nexec valgrind -q --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite "%s/bin/%s" "$@"\n' \
+		    "$CPM_TOP" "$_t" >"$T_TMP/.vg/$_t"
+		chmod 755 "$T_TMP/.vg/$_t"
+	done
+	PATH=$T_TMP/.vg:$PATH
+	export PATH
+fi
 t_cleanup_cmds=
 t_cleanup() {
 	eval "$t_cleanup_cmds"

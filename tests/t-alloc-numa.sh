@@ -24,7 +24,11 @@ check "hints lists every node set, narrowest preferred, in the kubelet's order" 
 check "hints for more than a node prefers pairs" 0 "$(hints_want 2 2)" \
 	cpm-alloc hints 12
 check "hints for the whole machine" 0 "0-3 preferred" cpm-alloc hints 32
-check "hints for more than the machine prints nothing" 0 "" cpm-alloc hints 33
+check_fail "hints for more than the machine cannot be satisfied" 3 \
+	"no set of NUMA nodes can hold 33 CPUs" cpm-alloc hints 33
+check_fail "hints for more memory than the machine cannot be satisfied" 3 \
+	"no set of NUMA nodes can hold 32 CPUs and the memory asked for" \
+	cpm-alloc hints 32 --mem 99999T
 
 # Fill node 0 partly: it drops out of the sets that cannot hold 4.
 cpm-alloc take n0 6 --from 0-3,16-17 >/dev/null

@@ -177,6 +177,41 @@ else
 	not_ok "a symlinked state locks and replaces the real file" "$(show)" "$(ls -l "$T_TMP")"
 fi
 
+# --- inconsistent machines: refused, naming the file, never guessed ---
+for case in "online:0-3:inconsistent sys/devices/system/cpu/online: CPUs 2-3 are not possible" \
+    "isolated:0-7:inconsistent sys/devices/system/cpu/isolated: CPUs 2-7 are not possible" \
+    "online:NUL:malformed sys/devices/system/cpu/online: a NUL byte inside its text"; do
+	f=${case%%:*} rest=${case#*:}
+	v=${rest%%:*} msg=${rest#*:}
+	rm -rf "$T_TMP/bad"
+	cp -r "$SYS" "$T_TMP/bad"
+	if [ "$v" = NUL ]; then
+		printf '0\0001\n' >"$T_TMP/bad/sys/devices/system/cpu/$f"
+	else
+		echo "$v" >"$T_TMP/bad/sys/devices/system/cpu/$f"
+	fi
+	check_fail "$f '$v' is refused by cpm-topo" 2 "$msg" cpm-topo --sysroot "$T_TMP/bad"
+	check_fail "$f '$v' is refused by cpm-alloc take, creating nothing" 2 "$msg" \
+	    cpm-alloc --sysroot "$T_TMP/bad" --state "$T_TMP/bad.state" take a 1
+	assert "$f '$v': no state was written" "$(ls "$T_TMP"/bad.state* 2>/dev/null)" ""
+done
+rm -f "$T_TMP/bad/sys/devices/system/cpu/online"
+mkfifo "$T_TMP/bad/sys/devices/system/cpu/online"
+check_fail "a FIFO in place of a sysfs file is refused" 2 \
+    "sys/devices/system/cpu/online is not a regular file" timeout $G cpm-topo --sysroot "$T_TMP/bad"
+
+# --- one meaning of a node's CPUs in every view ---
+printf '%s\n' 'cpu 0 core=0 socket=0 node=0' 'cpu 1 core=1 socket=0 node=0 online=0' \
+    'cpu 2 core=0 socket=1 node=1' 'cpu 3 core=1 socket=1 node=1' |
+    "$CPM_TOP/tests/gen-sysfs" - "$T_TMP/off" >/dev/null
+# the oracle: the node's cpulist in the tree, less the offline CPUs
+want=$(cat "$T_TMP/off/sys/devices/system/node/node0/cpulist")
+assert "the generated node 0 lists its offline CPU" "$want" "0-1"
+sel=$(cpm-topo --sysroot "$T_TMP/off" cpus node:0)
+sum=$(cpm-topo --sysroot "$T_TMP/off" | sed -n 's/^NUMA node 0: *CPUs \([^,]*\),.*/\1/p')
+js=$(cpm-topo --sysroot "$T_TMP/off" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["nodes"][0]["cpus"])')
+assert "cpus node:0, the summary and --json agree: online CPUs only" "$sel $sum $js" "0 0 0"
+
 # --- stdin without end ---
 run sh -c 'ulimit -v 2000000; yes 0, | exec timeout '$G' cpm-topo cpus -'
 if [ "$rc" = 2 ] && printf '%s' "$err" | grep -q "stdin holds more than"; then

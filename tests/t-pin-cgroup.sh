@@ -101,6 +101,28 @@ check 'attaching into a fresh group writes cpus and mems first' 0 '' \
     cpm-pin --cgroup $base/e 0 --attach $sl
 assert 'the sleeper is in the fresh group' "$(cat /proc/$sl/cpuset)" "/$base/e"
 
+# Half-done work is undone: a zombie cannot be moved, so the call fails,
+# and the sleeper it had moved goes back and the new group is removed.
+sh -c 'sleep 0 & echo $! >"$1"; exec sleep 300' - $T_TMP/zombie &
+zpar=$!
+pids="$pids $zpar"
+sleep 300 &
+sl2=$!
+pids="$pids $sl2"
+i=0
+while ! grep -q '^State:.*Z' /proc/$(cat $T_TMP/zombie 2>/dev/null)/status 2>/dev/null && [ $i -lt 200 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+was=$(cat /proc/$sl2/cpuset)
+run cpm-pin --cgroup $base/z 0 --create --attach $sl2 "$(cat $T_TMP/zombie)"
+if [ "$rc" = 1 ] && [ ! -d $G/z ] && [ "$(cat /proc/$sl2/cpuset)" = "$was" ]; then
+	ok 'a failed --create --attach removes the group and moves back who it moved'
+else
+	not_ok 'a failed --create --attach removes the group and moves back who it moved' \
+	    "$(show)" "group: $(ls -d $G/z 2>&1)" "sleeper in: $(cat /proc/$sl2/cpuset)"
+	[ -d $G/z ] && echo $sl2 >$cs/cgroup.procs && rmdir $G/z
+fi
+
 # Exclusive cpusets.
 check '--exclusive makes a v1 group cpu_exclusive' 0 '' \
     cpm-pin --cgroup $base "0-$last" --exclusive

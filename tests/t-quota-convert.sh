@@ -84,6 +84,11 @@ fi
 check_fail "convert refuses an unknown suffix" 2 "invalid quantity '1x': unknown suffix 'x'" \
     $Q convert 1x
 check_fail "convert refuses a capital K" 2 "unknown suffix 'K'" $Q convert 1K
+# The kernel's largest quota is 2^44-1 us (kernel/sched/core.c, max_cfs_runtime).
+check_fail "convert refuses a quota the kernel would refuse" 2 \
+	"needs a quota above the kernel's largest, 17592186044415us" $Q convert 9223372036854775807m
+check_fail "convert refuses a quota above the largest at a 1s period" 2 \
+	"largest, 17592186044415us per 1000000us" $Q convert 17592187 --period 1s
 check_fail "convert refuses a bare e" 2 "unknown suffix 'e'" $Q convert 1e
 check_fail "convert refuses two decimal points" 2 "unknown suffix '\\.5'" \
     $Q convert 1.5.5

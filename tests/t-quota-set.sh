@@ -73,6 +73,8 @@ refuse() { # NAME ERE ARGS...
 	assert "$_name (files unchanged)" "$(tree_sum)" "$_b"
 }
 echo "50000 100000" >"$V2/pod/c1/cpu.max"
+refuse "set refuses a request above the limit, as class does" \
+    "CPU request '2' exceeds the CPU limit '1'" set pod/c1 --request 2 --limit 1
 refuse "set refuses a period below 1ms" "period '999us'" set pod/c1 --period 999us
 refuse "set refuses a period above 1s" "period '1001ms'" set pod/c1 --period 1001ms
 refuse "set refuses a quota below 1ms" "below the kernel's minimum" set pod/c1 --limit 5m
@@ -162,11 +164,11 @@ assert "set shrinks quota, period and burst together" "$rc $(v1 $G)" \
     "0 1024|30000|100000|10000|"
 b=$(v1 $G)
 check "set --dry-run on v1 prints the writes in a safe order" 0 \
-"$CPU/$G/cpu.shares 512
+"$CPU/$G/cpu.shares 204
 $CPU/$G/cpu.cfs_burst_us 0
 $CPU/$G/cpu.cfs_period_us 1000000
-$CPU/$G/cpu.cfs_quota_us 200000" \
-    $Q set $G --request 500m --limit 200m --period 1s --burst 0 --dry-run
+$CPU/$G/cpu.cfs_quota_us 500000" \
+    $Q set $G --request 200m --limit 500m --period 1s --burst 0 --dry-run
 assert "set --dry-run on v1 changes nothing" "$(v1 $G)" "$b"
 for args in "--period 999us" "--limit 5m" "--burst 400m" "--limit max --burst 1" \
     "--limit 1x"; do
@@ -181,7 +183,7 @@ done
 mkdir "$CPU/$G/child"
 run $Q set $G --limit 0.5 --burst 0
 c0=$(v1 $G/child)
-run $Q set $G/child --request 2 --limit 1
+run $Q set $G/child --request 1 --limit 1
 if [ "$rc" = 1 ] && printf '%s' "$err" | grep -q 'cpu.cfs_quota_us.*Invalid argument'; then
 	ok "a refused write is reported by file and reason"
 else
