@@ -17,6 +17,8 @@
 
 #include "alloc.h"
 #include "cli.h"
+#include "coretype.h"
+#include "irq.h"
 #include "json.h"
 #include "kstate.h"
 #include "kubelet.h"
@@ -48,6 +50,8 @@ struct ctx {
 	/* options */
 	struct alloc_opts opts;
 	bool share, dry_run, nodes, json, strict, force, no_verify, explain;
+	bool isolate_irqs;
+	const char *core_type_arg;
 	bool have_reserved, have_reserve, have_mem, have_prefer;
 	unsigned int reserve_n;
 	uint64_t mem;
@@ -60,6 +64,7 @@ struct ctx {
 	struct ktopo kt;
 	struct topo_print print;
 	struct alloc_machine m;
+	struct coretypes ct;
 
 	/* state */
 	struct alloc_state st;
@@ -125,6 +130,12 @@ usage(void)
 "  --from CPULIST           choose only among these CPUs\n"
 "  --prefer-nodes NODELIST  take what fits from these NUMA nodes first\n"
 "  --owner pid:PID|cgroup:PATH  who owns the allocation (for reconcile)\n"
+"  --core-type NAME         take only cores of this type on a hybrid machine\n"
+"                           (performance, efficiency, ...: see cpm-topo(1));\n"
+"                           without it a take keeps to the fastest type\n"
+"                           that can hold it\n"
+"  --isolate-irqs           move device interrupts off the CPUs taken, until\n"
+"                           release (journal: env CPM_IRQ_JOURNAL)\n"
 "  --dry-run                print the result but change nothing\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 invalid input (nothing changed),\n"
@@ -136,7 +147,7 @@ enum {
 	O_STATE = 256, O_SYSROOT, O_CGROUP_ROOT, O_RESERVED, O_RESERVE,
 	O_STRICT, O_FORCE, O_SHARE, O_FULL, O_DIST, O_SPREAD, O_L3, O_SOCKET,
 	O_NUMA, O_MEM, O_FROM, O_PREFER, O_OWNER, O_DRY, O_NODES, O_JSON,
-	O_NOVERIFY, O_CLOSEST, O_EXPLAIN,
+	O_NOVERIFY, O_CLOSEST, O_EXPLAIN, O_CORE_TYPE, O_ISOLATE_IRQS,
 };
 
 /* Which commands accept each option. */
@@ -153,7 +164,8 @@ static const struct {
 	{ O_OWNER, B(C_TAKE) }, { O_DRY, B(C_TAKE) | B(C_RECONCILE) },
 	{ O_NODES, B(C_SHOW) }, { O_JSON, B(C_LIST) },
 	{ O_NOVERIFY, B(C_IMPORT) }, { O_CLOSEST, B(C_TAKE) },
-	{ O_EXPLAIN, B(C_TAKE) },
+	{ O_EXPLAIN, B(C_TAKE) }, { O_CORE_TYPE, B(C_TAKE) | B(C_HINTS) },
+	{ O_ISOLATE_IRQS, B(C_TAKE) },
 };
 
 static const struct option long_opts[] = {
@@ -183,6 +195,8 @@ static const struct option long_opts[] = {
 	{ "no-verify", no_argument, NULL, O_NOVERIFY },
 	{ "closest-numa", no_argument, NULL, O_CLOSEST },
 	{ "explain", no_argument, NULL, O_EXPLAIN },
+	{ "core-type", required_argument, NULL, O_CORE_TYPE },
+	{ "isolate-irqs", no_argument, NULL, O_ISOLATE_IRQS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -308,6 +322,14 @@ parse_args(struct ctx *c, int argc, char **argv)
 		case O_EXPLAIN:
 			c->explain = true;
 			break;
+		case O_CORE_TYPE:
+			if (!*optarg)
+				cli_usage_error("--core-type needs a name");
+			c->core_type_arg = optarg;
+			break;
+		case O_ISOLATE_IRQS:
+			c->isolate_irqs = true;
+			break;
 		case ':':
 			cli_usage_error("option '%s' requires an argument",
 					argv[optind - 1]);
@@ -387,6 +409,83 @@ load_machine(struct ctx *c)
 		cli_die(EXIT_FAIL, "out of memory");
 	c->m.topo = &c->topo;
 	c->m.kt = &c->kt;
+	if (coretype_load(&c->ct, &c->root, &c->topo, c->err,
+			  sizeof(c->err)) < 0)
+		cli_die(EXIT_FAIL, "%s", c->err);
+}
+
+/*
+ * The type --core-type names: its index, or -1 for none (also on a
+ * machine with one type, where performance and efficiency name all).
+ */
+static int
+core_type_arg(struct ctx *c)
+{
+	char names[160];
+	int k;
+
+	if (!c->core_type_arg)
+		return -1;
+	if (!coretype_hybrid(&c->ct)) {
+		struct cpuset s = CPUSET_INIT;
+		char sel[96];
+		int r;
+
+		snprintf(sel, sizeof(sel), "type:%s", c->core_type_arg);
+		r = coretype_select(&c->ct, &c->topo, sel, &s, c->err,
+				    sizeof(c->err));
+		cpuset_free(&s);
+		if (r < 0)
+			cli_die(EXIT_USAGE, "invalid --core-type '%s': this machine "
+				"has one core type", c->core_type_arg);
+		return -1;
+	}
+	k = coretype_find(&c->ct, c->core_type_arg);
+	if (k < 0) {
+		coretype_list_names(&c->ct, names, sizeof(names));
+		cli_die(EXIT_USAGE, "invalid --core-type '%s' (%s)",
+			c->core_type_arg, names);
+	}
+	return k;
+}
+
+static const char *
+irq_journal_path(void)
+{
+	const char *p = getenv("CPM_IRQ_JOURNAL");
+
+	return p && *p ? p : IRQ_JOURNAL_DEFAULT;
+}
+
+/* Refusals as warnings; true when a move did not read back as asked. */
+static bool
+warn_irqs(const struct irq_report *rep)
+{
+	bool bad = false;
+	size_t i;
+
+	for (i = 0; i < rep->n; i++) {
+		const struct irq_outcome *o = &rep->v[i];
+		char *from = cpuset_to_list(&o->from);
+		char name[128];
+
+		snprintf(name, sizeof(name), o->name[0] ? " (%s)" : "%s", o->name);
+		if (o->error == -EAGAIN) {
+			cli_warn("IRQ %d%s did not move", o->irq, name);
+			bad = true;
+		} else if (o->error < 0) {
+			cli_warn("warning: IRQ %d%s cannot be moved: %s (stays on %s)",
+				 o->irq, name, strerror(-o->error),
+				 from && *from ? from : "-");
+		}
+		free(from);
+	}
+	if (rep->default_changed && rep->default_error < 0) {
+		cli_warn("cannot set default_smp_affinity: %s",
+			 strerror(-rep->default_error));
+		bad = true;
+	}
+	return bad;
 }
 
 /* Parse a cpulist option, refusing CPUs the machine does not have. */
@@ -624,7 +723,10 @@ cmd_take(struct ctx *c)
 	struct alloc_request rq;
 	struct cpuset from = CPUSET_INIT, prefer = CPUSET_INIT;
 	struct strbuf explain;
-	int r;
+	struct irq_report irqs;
+	char holder[STATE_NAME_MAX + 8];
+	bool mixed = false, irqs_bad = false;
+	int r, only;
 
 	want_args(c, 2, 2, "NAME and N");
 	check_name(c->args[0]);
@@ -637,6 +739,7 @@ cmd_take(struct ctx *c)
 	rq.mem = c->mem;
 	memset(&e, 0, sizeof(e));
 	load_machine(c);
+	only = core_type_arg(c);
 	if (c->from_arg) {
 		parse_cpus_arg(c, "--from CPU list", c->from_arg, &from);
 		rq.from = &from;
@@ -661,12 +764,27 @@ cmd_take(struct ctx *c)
 		return EXIT_OK;
 	}
 	strbuf_init(&explain);
-	r = alloc_take(&c->m, &c->st, &rq, &e, c->explain ? &explain : NULL,
-		       c->err, sizeof(c->err));
+	r = coretype_take(&c->ct, &c->m, &c->st, &rq, only, &e, &mixed,
+			  c->explain ? &explain : NULL, c->err, sizeof(c->err));
 	warn_lines(&explain);
 	strbuf_free(&explain);
 	if (r < 0)
 		alloc_die(c, r);
+	if (mixed)
+		cli_warn("warning: no core type can hold %d CPUs: '%s' mixes "
+			 "core types", rq.n, rq.name);
+	/* Interrupts move before the state records the allocation: a list
+	 * that leaves no CPU for them changes nothing. */
+	if (c->isolate_irqs && !c->dry_run) {
+		snprintf(holder, sizeof(holder), "alloc:%s", rq.name);
+		r = irq_isolate(&c->root, irq_journal_path(), holder, &e.cpus,
+				&c->topo.online, &irqs, c->err, sizeof(c->err));
+		if (r < 0)
+			cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s",
+				c->err);
+		irqs_bad = warn_irqs(&irqs);
+		irq_report_free(&irqs);
+	}
 	if (state_add(&c->st, &e) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	if (!c->dry_run)
@@ -674,13 +792,13 @@ cmd_take(struct ctx *c)
 	print_set(&c->st.entries[c->st.nentries - 1].cpus);
 	cpuset_free(&from);
 	cpuset_free(&prefer);
-	return EXIT_OK;
+	return irqs_bad ? EXIT_FAIL : EXIT_OK;
 }
 
 static int
 cmd_release(struct ctx *c)
 {
-	int i, j;
+	int i, j, status = EXIT_OK;
 
 	want_args(c, 1, -1, "at least one NAME");
 	for (i = 0; i < c->nargs; i++)
@@ -696,7 +814,25 @@ cmd_release(struct ctx *c)
 				break;
 			}
 	save_state(c);
-	return EXIT_OK;
+	/* Interrupts an allocation moved away come back (the journal names
+	 * the allocations that isolated). */
+	for (i = 0; i < c->nargs; i++) {
+		struct irq_report irqs;
+		char holder[STATE_NAME_MAX + 8];
+		bool found;
+		int r;
+
+		snprintf(holder, sizeof(holder), "alloc:%s", c->args[i]);
+		r = irq_release(&c->root, irq_journal_path(), holder,
+				&c->topo.online, &found, &irqs, c->err,
+				sizeof(c->err));
+		if (r < 0)
+			cli_die(EXIT_FAIL, "%s", c->err);
+		if (warn_irqs(&irqs))
+			status = EXIT_FAIL;
+		irq_report_free(&irqs);
+	}
+	return status;
 }
 
 static int
@@ -940,11 +1076,12 @@ cmd_hints(struct ctx *c)
 {
 	struct tm_hints h;
 	struct strbuf sb;
-	int n, i, r;
+	int n, i, r, only;
 
 	want_args(c, 1, 1, "N");
 	n = parse_count(c->args[0]);
 	load_machine(c);
+	only = core_type_arg(c);
 	open_state(c, RO, false);
 	r = alloc_hints(&c->m, &c->st, n, c->st.policy.k.align_socket,
 			c->have_mem, c->mem, &h, c->err, sizeof(c->err));
@@ -954,6 +1091,34 @@ cmd_hints(struct ctx *c)
 	for (i = 0; i < h.n; i++) {
 		tm_mask_format(h.h[i].mask, &sb);
 		strbuf_puts(&sb, h.h[i].preferred ? " preferred\n" : " -\n");
+	}
+	/* Hybrid machines: which core types can hold the request alone. */
+	if (coretype_hybrid(&c->ct)) {
+		struct alloc_request rq;
+		int k;
+
+		memset(&rq, 0, sizeof(rq));
+		rq.name = "hints";
+		rq.n = n;
+		rq.mode = ALLOC_EXCLUSIVE;
+		rq.opts = c->st.policy;
+		rq.have_mem = c->have_mem;
+		rq.mem = c->mem;
+		effective_opts(c, &rq.opts);
+		for (k = 0; k < c->ct.ntypes; k++) {
+			unsigned int nfree;
+
+			if (only >= 0 && k != only)
+				continue;
+			r = coretype_can_hold(&c->ct, &c->m, &c->st, &rq, k,
+					      &nfree);
+			if (r < 0)
+				cli_die(EXIT_FAIL, "out of memory");
+			strbuf_printf(&sb, "type %s: %u free CPU%s, %s %d\n",
+				      c->ct.types[k].name, nfree,
+				      nfree == 1 ? "" : "s",
+				      r ? "holds" : "cannot hold", n);
+		}
 	}
 	if (sb.oom)
 		cli_die(EXIT_FAIL, "out of memory");

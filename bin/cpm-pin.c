@@ -6,6 +6,7 @@
  *   cpm-pin -p PID [CPULIST] [--nodes NODELIST] [--migrate]
  *   cpm-pin --cgroup GROUP CPULIST [--mems NODELIST] [--exclusive]
  *           [--create] [--attach PID...]
+ *   cpm-pin --irqs-away CPULIST | --irqs-restore
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,16 +14,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgcpuset.h"
 #include "cgroup.h"
 #include "cli.h"
+#include "irq.h"
 #include "cpuset.h"
 #include "json.h"
 #include "pin.h"
+#include "select.h"
 #include "sysroot.h"
 #include "topo.h"
 #include "util.h"
 
-enum form { FORM_RUN, FORM_PID, FORM_CGROUP };
+enum form { FORM_RUN, FORM_PID, FORM_CGROUP, FORM_IRQS };
 
 struct pin_ctx {
 	enum form form;
@@ -30,6 +34,9 @@ struct pin_ctx {
 	const char *sysroot_dir, *cgroup_root;
 	const char *pid_arg, *group_arg, *nodes_arg, *mems_arg, *mem_arg;
 	const char *cpulist_arg;
+	const char *cpu_selector;	/* CPULIST names a selector */
+	const char *irqs_away_arg;
+	bool irqs_restore;
 	bool dry_run, migrate, exclusive, create, verbose, json;
 	bool dashdash;
 	char **command;			/* after "--" */
@@ -45,7 +52,7 @@ struct pin_ctx {
 	struct sysroot root;		/* topology: --sysroot or / */
 	struct sysroot live;		/* processes: always / */
 	struct topo topo;
-	char err[1024];
+	char err[8192];
 };
 
 static void
@@ -56,10 +63,12 @@ usage(void)
 "       cpm-pin -p PID [CPULIST] [--nodes NODELIST --migrate]\n"
 "       cpm-pin --cgroup GROUP CPULIST [--mems NODELIST] [--exclusive]\n"
 "               [--create] [--attach PID...]\n"
+"       cpm-pin --irqs-away CPULIST | --irqs-restore\n"
 "Put work on CPUs and NUMA memory nodes, then read back what the kernel did.\n"
 "\n"
 "Run COMMAND with the CPU affinity CPULIST (the kernel's list grammar;\n"
-"'-' reads it from stdin) and, with --mem or --nodes, a NUMA memory policy.\n"
+"'-' reads it from stdin; or a selector of cpm-topo cpus such as node:1)\n"
+"and, with --mem or --nodes, a NUMA memory policy.\n"
 "\n"
 "  -m, --mem MODE          memory policy: local, bind, interleave or\n"
 "                          preferred (default: keep the inherited policy;\n"
@@ -83,10 +92,18 @@ usage(void)
 "      --create            with --cgroup: create GROUP if it does not exist\n"
 "      --attach PID...     with --cgroup: move these whole processes into\n"
 "                          GROUP (the PIDs run to the next option or the end)\n"
+"      --irqs-away CPULIST move every movable device interrupt (and the\n"
+"                          default for new ones) off CPULIST, read each back,\n"
+"                          and report those the kernel keeps there; the old\n"
+"                          affinities go to a journal (env CPM_IRQ_JOURNAL,\n"
+"                          default " IRQ_JOURNAL_DEFAULT ")\n"
+"      --irqs-restore      put back every affinity the journal holds, also\n"
+"                          after a crash, and remove the journal\n"
 "  -n, --dry-run           print what would be set and change nothing\n"
 "  -v, --verbose           report what was changed and verified on stderr\n"
 "      --sysroot DIR       read the topology below DIR (env CPM_SYSROOT);\n"
-"                          only with --dry-run unless DIR is /\n"
+"                          only with --dry-run unless DIR is /, or with\n"
+"                          the --irqs forms, which write proc/irq below DIR\n"
 "      --cgroup-root DIR   use the cgroup hierarchy at DIR (env\n"
 "                          CPM_CGROUP_ROOT)\n"
 "  -h, --help              print this help and exit\n"
@@ -110,6 +127,7 @@ enum opt_id {
 	OPT_HELP, OPT_VERSION, OPT_MEM, OPT_NODES, OPT_PID, OPT_MIGRATE,
 	OPT_CGROUP, OPT_MEMS, OPT_EXCLUSIVE, OPT_CREATE, OPT_ATTACH,
 	OPT_DRY_RUN, OPT_VERBOSE, OPT_SYSROOT, OPT_CGROUP_ROOT, OPT_JSON,
+	OPT_IRQS_AWAY, OPT_IRQS_RESTORE,
 };
 
 static const struct opt {
@@ -134,6 +152,8 @@ static const struct opt {
 	{ "sysroot", 0, true, OPT_SYSROOT },
 	{ "cgroup-root", 0, true, OPT_CGROUP_ROOT },
 	{ "json", 'j', false, OPT_JSON },
+	{ "irqs-away", 0, true, OPT_IRQS_AWAY },
+	{ "irqs-restore", 0, false, OPT_IRQS_RESTORE },
 };
 
 static bool
@@ -265,7 +285,30 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		case OPT_JSON:
 			c->json = true;
 			break;
+		case OPT_IRQS_AWAY:
+			set_once(&c->irqs_away_arg, val, shown);
+			break;
+		case OPT_IRQS_RESTORE:
+			c->irqs_restore = true;
+			break;
 		}
+	}
+
+	if (c->irqs_away_arg || c->irqs_restore) {
+		if (c->irqs_away_arg && c->irqs_restore)
+			cli_usage_error("--irqs-away and --irqs-restore cannot "
+					"be combined");
+		if (c->pid_arg || c->group_arg || c->dashdash || npos > 0 ||
+		    c->mem_arg || c->nodes_arg || c->mems_arg || c->migrate ||
+		    c->exclusive || c->create || c->nattach || c->json)
+			cli_usage_error("--irqs-away and --irqs-restore go alone "
+					"(with --sysroot and --verbose)");
+		if (c->dry_run)
+			cli_usage_error("--dry-run does not go with --irqs-away "
+					"or --irqs-restore");
+		c->form = FORM_IRQS;
+		free(pos);
+		return;
 	}
 
 	if (c->pid_arg && c->group_arg)
@@ -309,6 +352,8 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		if (npos > 1)
 			cli_usage_error("unexpected argument '%s'", pos[1]);
 		break;
+	case FORM_IRQS:
+		break;	/* handled above */
 	case FORM_CGROUP:
 		if (npos == 0)
 			cli_usage_error("missing CPULIST");
@@ -334,6 +379,15 @@ parse_pid(const char *s)
 /* ---- shared steps ---- */
 
 static void
+die_check(int r, const char *msg)
+{
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_USAGE, "%s", msg);
+}
+
+static void
 load_topology(struct pin_ctx *c)
 {
 	int r;
@@ -345,31 +399,30 @@ load_topology(struct pin_ctx *c)
 	if (!c->root.live && !c->dry_run)
 		cli_usage_error("--sysroot '%s' is another machine: only "
 				"--dry-run can use it", c->root.path);
-	/* A replayed tree's own process files say what it was allowed. */
-	cli_load_topology(&c->root, TOPO_NO_CORES |
-			  (c->root.live ? 0 : TOPO_PROCESS), &c->topo);
+	/* A replayed tree's own process files say what it was allowed;
+	 * selectors such as siblings:N or allowed need all of it. */
+	cli_load_topology(&c->root, c->cpu_selector ? TOPO_PROCESS :
+			  TOPO_NO_CORES | (c->root.live ? 0 : TOPO_PROCESS),
+			  &c->topo);
+	if (c->cpu_selector) {
+		r = select_resolve(&c->topo, c->cpu_selector, &c->cpus, c->err,
+				   sizeof(c->err));
+		die_check(r, c->err);
+	}
 }
 
 static void
 parse_lists(struct pin_ctx *c, const char *nodes_arg)
 {
-	if (c->cpulist_arg) {
+	if (c->cpulist_arg && !select_is_cpulist(c->cpulist_arg))
+		c->cpu_selector = c->cpulist_arg;	/* after the topology */
+	else if (c->cpulist_arg)
 		cli_parse_cpulist("cpulist", c->cpulist_arg, &c->cpus);
-		c->have_cpus = true;
-	}
+	c->have_cpus = c->cpulist_arg != NULL;
 	if (nodes_arg) {
 		cli_parse_cpulist("node list", nodes_arg, &c->nodes);
 		c->have_nodes = true;
 	}
-}
-
-static void
-die_check(int r, const char *msg)
-{
-	if (r == -ENOMEM)
-		cli_die(EXIT_FAIL, "out of memory");
-	if (r < 0)
-		cli_die(EXIT_USAGE, "%s", msg);
 }
 
 static void
@@ -404,18 +457,10 @@ static noreturn void
 die_mismatch(const char *what, const struct cpuset *want,
 	     const struct cpuset *got)
 {
-	struct cpuset lost = CPUSET_INIT, extra = CPUSET_INIT;
-	char *w = list_or_die(want), *g = list_or_die(got), *l, *e;
+	char msg[8192];
 
-	cpuset_copy(&lost, want);
-	cpuset_andnot(&lost, got);
-	cpuset_copy(&extra, got);
-	cpuset_andnot(&extra, want);
-	l = list_or_die(&lost);
-	e = list_or_die(&extra);
-	cli_die(EXIT_FAIL, "%s is %s, not %s as asked%s%s%s%s%s%s", what,
-		*g ? g : "empty", w, *l ? " (missing: " : "", l,
-		*l ? ")" : "", *e ? " (extra: " : "", e, *e ? ")" : "");
+	pin_mismatch(what, want, got, msg, sizeof(msg));
+	cli_die(EXIT_FAIL, "%s", msg);
 }
 
 /* ---- the run form ---- */
@@ -920,70 +965,34 @@ pid_form(struct pin_ctx *c)
 
 /* ---- --cgroup GROUP ---- */
 
-struct cs_files {
-	const char *cpus, *mems, *eff_cpus, *eff_mems;
-};
-
 static void
-cs_files_for(int version, struct cs_files *f)
+print_cgroup_plan(const struct pin_ctx *c, const struct cgcpuset_plan *p)
 {
-	f->cpus = "cpuset.cpus";
-	f->mems = "cpuset.mems";
-	if (version == 2) {
-		f->eff_cpus = "cpuset.cpus.effective";
-		f->eff_mems = "cpuset.mems.effective";
-	} else {
-		f->eff_cpus = "cpuset.effective_cpus";
-		f->eff_mems = "cpuset.effective_mems";
+	size_t i;
+
+	print_plan_line("cgroup", cg_display(c->group));
+	if (!p->exists)
+		print_plan_line("create", cg_display(c->group));
+	print_plan_set(p->files.cpus, &p->cpus);
+	print_plan_set(p->files.mems, &p->mems);
+	if (c->exclusive)
+		print_plan_line(p->files.exclusive, p->files.exclusive_on);
+	for (i = 0; i < c->nattach; i++) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%d", (int)c->attach[i]);
+		print_plan_line("attach", buf);
 	}
-}
-
-/* Read a list file of group; false when it cannot be read or parsed. */
-static int
-cg_read_list(struct pin_ctx *c, const struct cg_hier *h, const char *group,
-	     const char *file, struct cpuset *out)
-{
-	char buf[65536];
-	ssize_t n;
-
-	n = cg_read(h, CG_CPUSET, group, file, buf, sizeof(buf), c->err,
-		    sizeof(c->err));
-	if (n < 0)
-		return (int)n;
-	if (cpuset_parse_list(buf, out, NULL, 0) < 0) {
-		snprintf(c->err, sizeof(c->err), "%s of cgroup '%s' holds "
-			 "'%.100s', not a list", file, cg_display(group), buf);
-		return -EBADMSG;
-	}
-	return 0;
-}
-
-/* The parent of a canonical group path ("" for a top-level group);
- * out may be group itself. */
-static void
-parent_of(const char *group, char *out, size_t size)
-{
-	const char *slash = strrchr(group, '/');
-	size_t n = slash ? (size_t)(slash - group) : 0;
-
-	if (n >= size)
-		n = size - 1;
-	memmove(out, group, n);
-	out[n] = '\0';
 }
 
 static noreturn void
 cgroup_form(struct pin_ctx *c)
 {
 	struct cg_hier h;
-	struct cs_files f;
-	struct cpuset pcpus = CPUSET_INIT, pmems = CPUSET_INIT;
-	struct cpuset got = CPUSET_INIT;
-	const struct cpuset *pcpusp = NULL, *pmemsp = NULL;
-	char parent[CG_PATH_MAX], whose[CG_PATH_MAX + 16];
-	bool exists;
+	struct cgcpuset_request rq;
+	struct cgcpuset_plan plan;
 	size_t i;
-	int r, version;
+	int r;
 
 	r = cg_path_check(c->group_arg, c->group, sizeof(c->group), c->err,
 			  sizeof(c->err));
@@ -1006,186 +1015,27 @@ cgroup_form(struct pin_ctx *c)
 	r = cg_open(&h, c->cgroup_root, c->err, sizeof(c->err));
 	if (r < 0)
 		cli_die(EXIT_FAIL, "%s", c->err);
-	if (!cg_has(&h, CG_CPUSET))
-		cli_die(EXIT_FAIL, "no cpuset cgroup hierarchy%s%s",
-			h.live ? "" : " in ", h.live ? "" : h.root);
-	version = cg_version(&h, CG_CPUSET);
-	cs_files_for(version, &f);
-	exists = cg_exists(&h, CG_CPUSET, c->group);
-	if (!exists && !c->create)
-		cli_die(EXIT_FAIL, "cgroup '%s' does not exist (--create makes "
-			"it)", cg_display(c->group));
-
-	/*
-	 * What the parent grants bounds what the group may have.  A tree
-	 * (--cgroup-root) may lack the parent's effective files or hold
-	 * them empty (nothing computes them there): then only the topology
-	 * is checked.
-	 */
-	parent_of(c->group, parent, sizeof(parent));
-	/* With --create, missing parents are made too: the nearest
-	 * existing ancestor is the bound. */
-	while (parent[0] && !cg_exists(&h, CG_CPUSET, parent))
-		parent_of(parent, parent, sizeof(parent));
-	snprintf(whose, sizeof(whose), "cgroup '%s'", cg_display(parent));
-	r = cg_read_list(c, &h, parent, f.eff_cpus, &pcpus);
-	if (r < 0 && (r != -ENOENT || h.live))
-		cli_die(EXIT_FAIL, "%s", c->err);
-	if (r == 0 && (h.live || !cpuset_empty(&pcpus)))
-		pcpusp = &pcpus;
-	r = cg_read_list(c, &h, parent, f.eff_mems, &pmems);
-	if (r < 0 && (r != -ENOENT || h.live))
-		cli_die(EXIT_FAIL, "%s", c->err);
-	if (r == 0 && (h.live || !cpuset_empty(&pmems)))
-		pmemsp = &pmems;
-	r = pin_check_cpus(&c->topo, &c->cpus, pcpusp, whose, c->err,
-			   sizeof(c->err));
-	die_check(r, c->err);
-	if (!c->have_nodes) {
-		r = pin_mem_nodes_of(&c->topo, &c->cpus, &c->nodes, c->err,
-				     sizeof(c->err));
-		die_check(r, c->err);
-	}
-	r = pin_check_nodes(&c->topo, &c->nodes, pmemsp, whose, c->err,
-			    sizeof(c->err));
-	die_check(r, c->err);
-
+	memset(&rq, 0, sizeof(rq));
+	rq.group = c->group;
+	rq.cpus = &c->cpus;
+	rq.mems = c->have_nodes ? &c->nodes : NULL;
+	rq.exclusive = c->exclusive;
+	rq.create = c->create;
+	rq.attach = c->attach;
+	rq.nattach = c->nattach;
+	r = cgcpuset_plan(&h, &c->topo, &rq, &plan, c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
 	if (c->dry_run) {
-		print_plan_line("cgroup", cg_display(c->group));
-		if (!exists)
-			print_plan_line("create", cg_display(c->group));
-		print_plan_set(f.cpus, &c->cpus);
-		print_plan_set(f.mems, &c->nodes);
-		if (c->exclusive)
-			print_plan_line(version == 2 ? "cpuset.cpus.partition" :
-					"cpuset.cpu_exclusive",
-					version == 2 ? "root" : "1");
-		for (i = 0; i < c->nattach; i++) {
-			char buf[32];
-
-			snprintf(buf, sizeof(buf), "%d", (int)c->attach[i]);
-			print_plan_line("attach", buf);
-		}
+		print_cgroup_plan(c, &plan);
 		cg_close(&h);
 		cli_exit(EXIT_OK);
 	}
-
-	/*
-	 * On v2 an existing group has cpuset files only when its parent
-	 * enabled the controller; cg_create() enables it up the tree.
-	 */
-	if (exists && version == 2) {
-		char probe[8];
-
-		r = cg_read(&h, CG_CPUSET, c->group, f.cpus, probe,
-			    sizeof(probe), NULL, 0);
-		if (r == -ENOENT &&
-		    cg_create(&h, CG_CPUSET, c->group, c->err,
-			      sizeof(c->err)) < 0)
-			cli_die(EXIT_FAIL, "%s", c->err);
-	}
-	if (!exists) {
-		r = cg_create(&h, CG_CPUSET, c->group, c->err, sizeof(c->err));
-		/*
-		 * On v1 a new cpuset is given its parent's CPUs, which the
-		 * kernel refuses when an exclusive sibling holds some of
-		 * them; the group then exists with no CPUs, and the write
-		 * below gives it the ones asked for.
-		 */
-		if (r < 0 && !(r == -EINVAL && version == 1 &&
-			       cg_exists(&h, CG_CPUSET, c->group)))
-			cli_die(EXIT_FAIL, "%s", c->err);
-	}
-	{
-		char *cl = list_or_die(&c->cpus), *ml = list_or_die(&c->nodes);
-
-		r = cg_write(&h, CG_CPUSET, c->group, f.cpus, cl, c->err,
-			     sizeof(c->err));
-		if (r == 0)
-			r = cg_write(&h, CG_CPUSET, c->group, f.mems, ml,
-				     c->err, sizeof(c->err));
-		if (r == 0 && c->exclusive)
-			r = cg_write(&h, CG_CPUSET, c->group,
-				     version == 2 ? "cpuset.cpus.partition" :
-				     "cpuset.cpu_exclusive",
-				     version == 2 ? "root" : "1", c->err,
-				     sizeof(c->err));
-		free(cl);
-		free(ml);
-		/* Do not leave a half-made group behind. */
-		if (r < 0 && !exists)
-			cg_remove(&h, CG_CPUSET, c->group, NULL, 0);
-		if (r == -EINVAL && c->exclusive)
-			cli_die(EXIT_FAIL, "%s (an exclusive cpuset needs an "
-				"exclusive parent, and no sibling may share its "
-				"CPUs)", c->err);
-		if (r < 0)
-			cli_die(EXIT_FAIL, "%s", c->err);
-	}
-
-	/* Read back: what was written, then what is in effect. */
-	r = cg_read_list(c, &h, c->group, f.cpus, &got);
+	r = cgcpuset_apply(&h, &c->live, &plan, c->err, sizeof(c->err));
 	if (r < 0)
 		cli_die(EXIT_FAIL, "%s", c->err);
-	if (!cpuset_equal(&got, &c->cpus))
-		die_mismatch(f.cpus, &c->cpus, &got);
-	r = cg_read_list(c, &h, c->group, f.mems, &got);
-	if (r < 0)
-		cli_die(EXIT_FAIL, "%s", c->err);
-	if (!cpuset_equal(&got, &c->nodes))
-		die_mismatch(f.mems, &c->nodes, &got);
-	if (h.live) {
-		/* Only the kernel computes the effective set. */
-		r = cg_read_list(c, &h, c->group, f.eff_cpus, &got);
-		if (r == 0 && !cpuset_equal(&got, &c->cpus))
-			die_mismatch(f.eff_cpus, &c->cpus, &got);
-		if (r < 0 && r != -ENOENT)
-			cli_die(EXIT_FAIL, "%s", c->err);
-	}
-	if (c->exclusive) {
-		char buf[256];
-		ssize_t n;
-
-		n = cg_read(&h, CG_CPUSET, c->group, version == 2 ?
-			    "cpuset.cpus.partition" : "cpuset.cpu_exclusive",
-			    buf, sizeof(buf), c->err, sizeof(c->err));
-		if (n < 0)
-			cli_die(EXIT_FAIL, "%s", c->err);
-		if (strcmp(strstrip(buf), version == 2 ? "root" : "1") != 0)
-			cli_die(EXIT_FAIL, "cgroup '%s' is not exclusive: %s "
-				"reads '%s'", cg_display(c->group), version == 2 ?
-				"cpuset.cpus.partition" : "cpuset.cpu_exclusive",
-				buf);
-	}
-
-	for (i = 0; i < c->nattach; i++) {
-		char path[64], cs[CG_PATH_MAX], canon[CG_PATH_MAX];
-		pid_t pid = c->attach[i];
-
-		r = cg_attach(&h, CG_CPUSET, c->group, pid, c->err,
-			      sizeof(c->err));
-		if (r < 0)
-			cli_die(EXIT_FAIL, "%s", c->err);
-		if (!h.live)
-			continue;
-		/* The process's own view: its cpuset and its affinity. */
-		snprintf(path, sizeof(path), "proc/%d/cpuset", (int)pid);
-		if (sysroot_read(&c->live, path, cs, sizeof(cs)) >= 0 &&
-		    cg_path_check(cs, canon, sizeof(canon), NULL, 0) == 0 &&
-		    strcmp(canon, c->group) != 0)
-			cli_die(EXIT_FAIL, "process %d is in cpuset '%s', not "
-				"'%s'", (int)pid, cs, cg_display(c->group));
-		r = pin_status_list(&c->live, pid, "Cpus_allowed_list", &got);
-		if (r == 0 && !cpuset_subset(&got, &c->cpus)) {
-			char msg[64];
-
-			snprintf(msg, sizeof(msg), "the affinity of process %d",
-				 (int)pid);
-			die_mismatch(msg, &c->cpus, &got);
-		}
-	}
 	if (c->verbose) {
-		char *l = list_or_die(&c->cpus), *m = list_or_die(&c->nodes);
+		char *l = list_or_die(&plan.cpus), *m = list_or_die(&plan.mems);
 
 		cli_warn("cgroup '%s': cpus %s, mems %s%s, %zu process%s "
 			 "attached", cg_display(c->group), l, m,
@@ -1194,11 +1044,94 @@ cgroup_form(struct pin_ctx *c)
 		free(l);
 		free(m);
 	}
+	cgcpuset_plan_free(&plan);
 	cg_close(&h);
-	cpuset_free(&pcpus);
-	cpuset_free(&pmems);
-	cpuset_free(&got);
 	cli_exit(EXIT_OK);
+}
+
+/* ---- interrupts ---- */
+
+static const char *
+irq_journal_path(void)
+{
+	const char *p = getenv("CPM_IRQ_JOURNAL");
+
+	return p && *p ? p : IRQ_JOURNAL_DEFAULT;
+}
+
+/*
+ * Report a change IRQ by IRQ: refusals as warnings (managed and per-CPU
+ * interrupts stay where the kernel keeps them), the rest with -v.
+ * Returns true when a write the kernel took did not read back as asked.
+ */
+static bool
+report_irqs(const struct pin_ctx *c, const struct irq_report *rep)
+{
+	bool bad = false;
+	size_t i;
+
+	for (i = 0; i < rep->n; i++) {
+		const struct irq_outcome *o = &rep->v[i];
+		char *from = list_or_die(&o->from), *to = list_or_die(&o->to);
+		char name[128];
+
+		snprintf(name, sizeof(name), o->name[0] ? " (%s)" : "%s", o->name);
+		if (o->error == -EAGAIN) {
+			cli_warn("IRQ %d%s reads back %s after the move", o->irq,
+				 name, *to ? to : "-");
+			bad = true;
+		} else if (o->error < 0) {
+			cli_warn("warning: IRQ %d%s cannot be moved: %s (stays on %s)",
+				 o->irq, name, strerror(-o->error), *from ? from : "-");
+		} else if (c->verbose) {
+			cli_warn("IRQ %d%s: %s -> %s", o->irq, name,
+				 *from ? from : "-", *to ? to : "-");
+		}
+		free(from);
+		free(to);
+	}
+	if (rep->default_changed && rep->default_error < 0) {
+		cli_warn("cannot set default_smp_affinity: %s",
+			 strerror(-rep->default_error));
+		bad = true;
+	}
+	return bad;
+}
+
+static noreturn void
+irqs_form(struct pin_ctx *c)
+{
+	struct irq_report rep;
+	char err[512];
+	bool found;
+	int r;
+
+	cli_open_sysroot(c->sysroot_dir, &c->root);
+	cli_load_topology(&c->root, TOPO_NO_CORES, &c->topo);
+	if (c->irqs_away_arg) {
+		if (select_is_cpulist(c->irqs_away_arg)) {
+			cli_parse_cpus(&c->topo, "cpulist", c->irqs_away_arg,
+				       &c->cpus);
+		} else {
+			r = select_resolve(&c->topo, c->irqs_away_arg, &c->cpus,
+					   c->err, sizeof(c->err));
+			die_check(r, c->err);
+		}
+		if (cpuset_empty(&c->cpus))
+			cli_die(EXIT_USAGE, "--irqs-away needs at least one CPU");
+		r = irq_isolate(&c->root, irq_journal_path(), "cpm-pin", &c->cpus,
+				&c->topo.online, &rep, err, sizeof(err));
+		if (r == -EINVAL)
+			cli_die(EXIT_USAGE, "%s", err);
+	} else {
+		r = irq_release(&c->root, irq_journal_path(), NULL,
+				&c->topo.online, &found, &rep, err, sizeof(err));
+	}
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", err);
+	r = report_irqs(c, &rep) ? EXIT_FAIL : EXIT_OK;
+	irq_report_free(&rep);
+	cli_exit(r);
 }
 
 int
@@ -1219,6 +1152,8 @@ main(int argc, char **argv)
 		pid_form(&c);
 	case FORM_CGROUP:
 		cgroup_form(&c);
+	case FORM_IRQS:
+		irqs_form(&c);
 	}
 	return EXIT_FAIL;
 }

@@ -23,7 +23,9 @@
 #include "cgroup.h"
 #include "cli.h"
 #include "json.h"
+#include "qos.h"
 #include "quantity.h"
+#include "quota.h"
 #include "util.h"
 
 enum opt_id {
@@ -332,17 +334,6 @@ cmd_convert(struct quota_ctx *c)
 
 /* ---- class ---- */
 
-/*
- * One container's resources, after the API's defaulting (a request that
- * is not given defaults to the limit).  0 means "not set", as for
- * Kubernetes, which only counts positive quantities.
- */
-struct resources {
-	int64_t cpu_req_n, cpu_lim_n;	/* nanocpu, for exact comparison */
-	int64_t cpu_req_m;		/* millicpu of the request */
-	int64_t mem_req, mem_lim;	/* bytes */
-};
-
 static int64_t
 nano_of(const char *what, const char *s)
 {
@@ -361,11 +352,8 @@ cmd_class(struct quota_ctx *c)
 {
 	const char *req = c->optarg[O_REQUEST], *lim = c->optarg[O_LIMIT];
 	const char *mreq = c->optarg[O_MEM_REQUEST], *mlim = c->optarg[O_MEM_LIMIT];
-	struct resources r = { 0 };
-	const char *cls, *why = NULL;
-	char reason[256], buf[32];
-	bool guaranteed;
-	int64_t cpus = 0;
+	struct qos_resources r = { 0 };
+	struct qos_class q;
 	struct strbuf sb;
 
 	if (c->nargs != 0)
@@ -395,39 +383,7 @@ cmd_class(struct quota_ctx *c)
 		cli_die(EXIT_USAGE, "memory request '%s' exceeds the memory "
 			"limit '%s'", mreq, mlim);
 
-	/* The rules of Kubernetes' GetPodQOS for a single container. */
-	guaranteed = r.cpu_lim_n > 0 && r.mem_lim > 0;
-	if (r.cpu_req_n == 0 && r.cpu_lim_n == 0 && r.mem_req == 0 &&
-	    r.mem_lim == 0) {
-		cls = "BestEffort";
-		why = "BestEffort: no CPU or memory request or limit";
-	} else if (!guaranteed) {
-		cls = "Burstable";
-		why = r.cpu_lim_n == 0 ? "Burstable: no CPU limit" :
-		      "Burstable: no memory limit";
-	} else if (r.cpu_req_n != r.cpu_lim_n) {
-		cls = "Burstable";
-		why = "Burstable: the CPU request is below the CPU limit";
-	} else if (r.mem_req != r.mem_lim) {
-		cls = "Burstable";
-		why = "Burstable: the memory request is below the memory limit";
-	} else {
-		cls = "Guaranteed";
-	}
-	if (why == NULL) {
-		millicpu_format(r.cpu_req_m, buf, sizeof(buf));
-		/* the static policy's test: Value()*1000 == MilliValue() */
-		if (r.cpu_req_m % 1000 == 0) {
-			cpus = r.cpu_req_m / 1000;
-			snprintf(reason, sizeof(reason), "Guaranteed with an "
-				 "integral CPU request of %s", buf);
-		} else {
-			snprintf(reason, sizeof(reason), "Guaranteed but the CPU "
-				 "request %s is not a whole number of CPUs", buf);
-		}
-		why = reason;
-	}
-
+	qos_classify(&r, &q);
 	strbuf_init(&sb);
 	if (c->json) {
 		struct json j;
@@ -435,19 +391,19 @@ cmd_class(struct quota_ctx *c)
 		json_init(&j, &sb);
 		json_obj_begin(&j);
 		json_key(&j, "class");
-		json_str(&j, cls);
+		json_str(&j, q.name);
 		json_key(&j, "exclusive");
-		json_bool(&j, cpus > 0);
+		json_bool(&j, q.cpus > 0);
 		json_key(&j, "cpus");
-		json_int(&j, cpus);
+		json_int(&j, q.cpus);
 		json_key(&j, "reason");
-		json_str(&j, why);
+		json_str(&j, q.reason);
 		json_obj_end(&j);
 		strbuf_puts(&sb, "\n");
 	} else {
 		strbuf_printf(&sb, "class=%s\nexclusive=%s\ncpus=%lld\n"
-			      "reason=%s\n", cls, cpus > 0 ? "yes" : "no",
-			      (long long)cpus, why);
+			      "reason=%s\n", q.name, q.cpus > 0 ? "yes" : "no",
+			      (long long)q.cpus, q.reason);
 	}
 	print_doc(&sb);
 	return EXIT_OK;
@@ -455,59 +411,17 @@ cmd_class(struct quota_ctx *c)
 
 /* ---- set ---- */
 
-struct write_op {
-	const char *file;
-	char value[64];
-	char old[64];		/* value to put back if a later write fails */
-};
-
-struct plan {
-	struct write_op op[8];
-	int n;
-};
-
-static void
-plan_add(struct plan *p, const char *file, const char *old,
-	 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void
-plan_add(struct plan *p, const char *file, const char *old,
-	 const char *fmt, ...)
-{
-	struct write_op *o = &p->op[p->n++];
-	va_list ap;
-
-	o->file = file;
-	va_start(ap, fmt);
-	vsnprintf(o->value, sizeof(o->value), fmt, ap);
-	va_end(ap);
-	snprintf(o->old, sizeof(o->old), "%s", old);
-}
-
-/* Ratio a/b < c/d with -1 meaning infinity (unlimited quota). */
-static bool
-ratio_less(int64_t a, uint64_t b, int64_t c, uint64_t d)
-{
-	if (a < 0)
-		return false;
-	if (c < 0)
-		return true;
-	return (__int128)a * d < (__int128)c * b;
-}
-
 static int
 cmd_set(struct quota_ctx *c)
 {
-	char group[CG_PATH_MAX], err[512], old[64];
+	char group[CG_PATH_MAX], err[512];
 	const char *sreq = c->optarg[O_REQUEST], *slim = c->optarg[O_LIMIT];
 	const char *sburst = c->optarg[O_BURST];
-	int64_t req = 0, lim = 0, burst_m = 0;
-	int64_t quota;
-	uint64_t period, burst;
+	struct quota_request rq;
 	struct cg_cpu_limit cur;
-	struct plan p = { .n = 0 };
-	bool exists, created = false;
-	int version, i, r;
+	struct quota_plan p;
+	bool exists;
+	int i, r;
 
 	if (c->nargs != 1)
 		cli_usage_error(c->nargs ? "set takes one CGROUP" :
@@ -515,155 +429,38 @@ cmd_set(struct quota_ctx *c)
 	if (!sreq && !slim && !sburst && !c->period_us)
 		cli_usage_error("set needs --request, --limit, --period or "
 				"--burst");
-	if (sreq)
-		req = need_cpu("--request", sreq, false);
-	if (slim)
-		lim = need_cpu("--limit", slim, true);
-	if (sburst)
-		burst_m = need_cpu("--burst", sburst, false);
+	memset(&rq, 0, sizeof(rq));
+	if ((rq.have_request = sreq != NULL))
+		rq.request_m = need_cpu("--request", sreq, false);
+	if ((rq.have_limit = slim != NULL))
+		rq.limit_m = need_cpu("--limit", slim, true);
+	if ((rq.have_burst = sburst != NULL))
+		rq.burst_m = need_cpu("--burst", sburst, false);
+	rq.limit_text = slim;
+	rq.period_us = c->period_us;
+	rq.formula = c->formula;
 	need_group(c->args[0], group, sizeof(group));
 	if (group[0] == '\0')
 		cli_die(EXIT_USAGE, "the root group has no CPU limits to set");
-	if (slim && lim == 0)
+	if (slim && rq.limit_m == 0)
 		cli_die(EXIT_USAGE, "--limit '%s' allows no CPU time; use 'max' "
 			"for no limit", slim);
 
 	open_hier(c);
-	version = cg_version(&c->h, CG_CPU);
 	exists = group_exists(c, group);
 	if (!exists && !c->create)
 		cli_die(EXIT_FAIL, "no cgroup '%s' (use --create)", group);
-	if (exists) {
+	if (exists)
 		read_limit(c, group, &cur);
-	} else {		/* what the kernel gives a new group */
-		memset(&cur, 0, sizeof(cur));
-		cur.quota_us = CFS_QUOTA_UNLIMITED;
-		cur.period_us = CFS_PERIOD_DEFAULT_US;
-		cur.has_burst = true;
-		cur.shares = 1024;
-		cur.weight = 100;
-	}
-
-	/* The target values; what is not asked for stays, in CPUs. */
-	period = c->period_us ? c->period_us : cur.period_us;
-	if (period < CFS_PERIOD_MIN_US || period > CFS_PERIOD_MAX_US)
-		cli_die(EXIT_USAGE, "the period of '%s' is %lluus, outside the "
-			"kernel's range 1ms..1s; give --period", group,
-			(unsigned long long)cur.period_us);
-	if (slim)
-		quota = millicpu_to_quota_exact(lim, period);
-	else if (cur.quota_us < 0)
-		quota = CFS_QUOTA_UNLIMITED;
 	else
-		quota = (int64_t)((__int128)cur.quota_us * period /
-				  cur.period_us);
-	if (sburst)
-		burst = (uint64_t)millicpu_to_quota_exact(burst_m, period);
-	else
-		burst = (uint64_t)((__int128)cur.burst_us * period /
-				   cur.period_us);
-
-	/* The kernel's limits (tg_set_cfs_bandwidth), checked up front. */
-	if (quota != CFS_QUOTA_UNLIMITED && quota < CFS_QUOTA_MIN_US) {
-		if (slim)
-			cli_die(EXIT_USAGE, "a limit of %s CPU at period %lluus "
-				"is a quota of %lldus, below the kernel's minimum "
-				"of 1000us", slim, (unsigned long long)period,
-				(long long)quota);
-		cli_die(EXIT_USAGE, "the group's limit at period %lluus is a "
-			"quota of %lldus, below the kernel's minimum of 1000us",
-			(unsigned long long)period, (long long)quota);
-	}
-	if (sreq && (__int128)req * CPU_SHARES_PER_CPU / 1000 > CPU_SHARES_MAX)
+		quota_new_group(&cur);
+	r = quota_plan_make(cg_version(&c->h, CG_CPU), group, &cur, &rq, &p,
+			    err, sizeof(err));
+	if (p.request_clamped)
 		cli_warn("--request '%s' is above the kernel's maximum of %d "
 			 "shares; clamped", sreq, CPU_SHARES_MAX);
-	if (quota > CFS_QUOTA_MAX_US)
-		cli_die(EXIT_USAGE, "a quota of %lldus is above the kernel's "
-			"maximum of %lldus", (long long)quota,
-			(long long)CFS_QUOTA_MAX_US);
-	if (sburst && !cur.has_burst)
-		cli_die(EXIT_FAIL, "this kernel has no CPU burst control");
-	if (sburst && burst > 0 && quota == CFS_QUOTA_UNLIMITED)
-		cli_die(EXIT_USAGE, "--burst needs a CPU limit");
-	if (quota != CFS_QUOTA_UNLIMITED && burst > (uint64_t)quota)
-		cli_die(EXIT_USAGE, "a burst of %lluus is above the quota of "
-			"%lldus%s", (unsigned long long)burst, (long long)quota,
-			sburst ? "" : "; lower it with --burst");
-	if (quota != CFS_QUOTA_UNLIMITED &&
-	    burst + (uint64_t)quota > (uint64_t)CFS_QUOTA_MAX_US)
-		cli_die(EXIT_USAGE, "quota plus burst is above the kernel's "
-			"maximum of %lldus", (long long)CFS_QUOTA_MAX_US);
-
-	/*
-	 * The order of the writes: each one must leave a state the kernel
-	 * accepts, so burst goes down before and up after the quota, and of
-	 * quota and period the one giving the lower intermediate limit goes
-	 * first (v1 refuses a child whose limit exceeds its parent's).
-	 */
-	if (version == 2) {
-		uint64_t w = shares_to_weight(millicpu_to_shares(req),
-					      c->formula);
-		char curmax[64];
-
-		cpu_max_format(cur.quota_us, cur.period_us, curmax,
-			       sizeof(curmax));
-		if (sreq) {
-			snprintf(old, sizeof(old), "%llu",
-				 (unsigned long long)cur.weight);
-			plan_add(&p, "cpu.weight", old, "%llu",
-				 (unsigned long long)w);
-		}
-		snprintf(old, sizeof(old), "%llu",
-			 (unsigned long long)cur.burst_us);
-		if (burst < cur.burst_us)
-			plan_add(&p, "cpu.max.burst", old, "%llu",
-				 (unsigned long long)burst);
-		if (slim || c->period_us || quota != cur.quota_us) {
-			char v[64];
-
-			cpu_max_format(quota, period, v, sizeof(v));
-			plan_add(&p, "cpu.max", curmax, "%s", v);
-		}
-		if (burst > cur.burst_us || (sburst && burst == cur.burst_us))
-			plan_add(&p, "cpu.max.burst", old, "%llu",
-				 (unsigned long long)burst);
-	} else {
-		bool wq = slim || quota != cur.quota_us;
-		bool wp = c->period_us != 0;
-		char oldq[32], oldp[32];
-
-		if (sreq) {
-			snprintf(old, sizeof(old), "%llu",
-				 (unsigned long long)cur.shares);
-			plan_add(&p, "cpu.shares", old, "%llu",
-				 (unsigned long long)millicpu_to_shares(req));
-		}
-		snprintf(old, sizeof(old), "%llu",
-			 (unsigned long long)cur.burst_us);
-		if (burst < cur.burst_us)
-			plan_add(&p, "cpu.cfs_burst_us", old, "%llu",
-				 (unsigned long long)burst);
-		snprintf(oldq, sizeof(oldq), "%lld", (long long)cur.quota_us);
-		snprintf(oldp, sizeof(oldp), "%llu",
-			 (unsigned long long)cur.period_us);
-		if (wq && wp && ratio_less(cur.quota_us, period, quota,
-					   cur.period_us)) {
-			plan_add(&p, "cpu.cfs_period_us", oldp, "%llu",
-				 (unsigned long long)period);
-			plan_add(&p, "cpu.cfs_quota_us", oldq, "%lld",
-				 (long long)quota);
-		} else {
-			if (wq)
-				plan_add(&p, "cpu.cfs_quota_us", oldq, "%lld",
-					 (long long)quota);
-			if (wp)
-				plan_add(&p, "cpu.cfs_period_us", oldp, "%llu",
-					 (unsigned long long)period);
-		}
-		if (burst > cur.burst_us || (sburst && burst == cur.burst_us))
-			plan_add(&p, "cpu.cfs_burst_us", old, "%llu",
-				 (unsigned long long)burst);
-	}
+	if (r < 0)
+		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", err);
 
 	if (c->dry_run) {
 		const char *base = c->h.ctrl[CG_CPU].path;
@@ -675,29 +472,9 @@ cmd_set(struct quota_ctx *c)
 			       p.op[i].value);
 		return EXIT_OK;
 	}
-
-	if (!exists) {
-		r = cg_create(&c->h, CG_CPU, group, err, sizeof(err));
-		if (r < 0)
-			cli_die(EXIT_FAIL, "%s", err);
-		created = true;
-	}
-	for (i = 0; i < p.n; i++) {
-		r = cg_write(&c->h, CG_CPU, group, p.op[i].file, p.op[i].value,
-			     err, sizeof(err));
-		if (r < 0)
-			break;
-	}
-	if (i == p.n)
-		return EXIT_OK;
-	/* Refused: report it, then undo what was written, newest first. */
-	cli_warn("%s", err);
-	while (--i >= 0)
-		cg_write(&c->h, CG_CPU, group, p.op[i].file, p.op[i].old,
-			 NULL, 0);
-	if (created)
-		cg_remove(&c->h, CG_CPU, group, NULL, 0);
-	return EXIT_FAIL;
+	if (quota_plan_apply(&c->h, group, !exists, &p, err, sizeof(err)) < 0)
+		cli_die(EXIT_FAIL, "%s", err);
+	return EXIT_OK;
 }
 
 /* ---- get ---- */

@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "coretype.h"
+#include "irq.h"
 #include "json.h"
 #include "placement.h"
 #include "select.h"
@@ -26,6 +28,8 @@ struct ctx {
 	struct sysroot root;
 	struct topo topo;
 	bool loaded;
+	struct coretypes ct;
+	bool ct_loaded;
 };
 
 static void
@@ -36,12 +40,14 @@ usage(void)
 "       cpm-topo [--sysroot DIR] cpus SELECTOR... [--and SEL]... [--not SEL]... [--count]\n"
 "       cpm-topo [--sysroot DIR] nodes CPULIST\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
+"                [--irqs [--interval DURATION]]\n"
 "       cpm-topo [--sysroot DIR] dump DIR\n"
 "\n"
 "Show the machine's CPU topology and answer cpulist questions about it.\n"
 "\n"
 "Options:\n"
 "  -e, --extended     one row per possible CPU: CPU NODE SOCKET DIE CORE L3 ONLINE\n"
+"                     (and TYPE CAPACITY on a machine with several core types)\n"
 "  -j, --json         the whole topology as one JSON document\n"
 "      --sysroot DIR  read sys/ and proc/ below DIR (env CPM_SYSROOT)\n"
 "  -h, --help         show this help\n"
@@ -56,12 +62,19 @@ usage(void)
 "                     placement; exit 3 when there are any.  --policy\n"
 "                     compact (default) or local want one node, spread\n"
 "                     wants several; --nodes names the nodes allowed.\n"
+"                     --irqs adds the device IRQs that may fire on those\n"
+"                     CPUs and each CPU's interrupts over --interval\n"
+"                     (default 1s, two samples of /proc/interrupts).\n"
 "  dump DIR           copy every file cpm reads into DIR (for --sysroot)\n"
 "\n"
 "Selectors: a cpulist, '-' (stdin), all (possible), present, online,\n"
 "offline, isolated, allowed, node:N, socket:N, die:S.D, l3:N, siblings:CPU\n"
-"(the CPU and its SMT siblings), thread:K (the K-th thread of every core).\n"
-"Topology selectors (node, socket, die, l3, thread) yield online CPUs.\n"
+"(the CPU and its SMT siblings), thread:K (the K-th thread of every core),\n"
+"type:NAME (a core type: performance, efficiency, on some machines prime and\n"
+"mid; big/p and little/e are aliases), capacity:MIN-MAX (the kernel's\n"
+"cpu_capacity, 1024 for the fastest CPU).\n"
+"Topology selectors (node, socket, die, l3, thread, type, capacity) yield\n"
+"online CPUs.\n"
 "CORE is the lowest CPU of a core's SMT siblings; L3 is the cache id.\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 invalid input, 3 check findings.\n");
@@ -82,6 +95,19 @@ static void
 oom(void)
 {
 	cli_die(EXIT_FAIL, "out of memory");
+}
+
+static struct coretypes *
+load_types(struct ctx *c)
+{
+	char err[256];
+
+	if (c->ct_loaded)
+		return &c->ct;
+	if (coretype_load(&c->ct, &c->root, load(c), err, sizeof(err)) < 0)
+		cli_die(EXIT_FAIL, "%s", err);
+	c->ct_loaded = true;
+	return &c->ct;
 }
 
 /* Parse a cpulist argument and insist that its CPUs exist. */
@@ -144,6 +170,33 @@ shape(const struct topo *t, int *dies_per_socket, int *cores_per_socket)
 	*cores_per_socket = maxc;
 }
 
+/* Hybrid machines only: one line per core type, fastest first. */
+static void
+print_types(struct ctx *c)
+{
+	struct coretypes *ct = load_types(c);
+	int i;
+
+	if (!coretype_hybrid(ct))
+		return;
+	printf("%-22s%d\n", "Core types:", ct->ntypes);
+	for (i = 0; i < ct->ntypes; i++) {
+		const struct coretype *ty = &ct->types[i];
+		char label[40], *l = cpuset_to_list(&ty->cpus);
+
+		if (l == NULL)
+			oom();
+		snprintf(label, sizeof(label), "Type %s:", ty->name);
+		printf("%-22sCPUs %s, %u core%s, capacity ", label, l, ty->cores,
+		       ty->cores == 1 ? "" : "s");
+		if (ty->capacity >= 0)
+			printf("%d\n", ty->capacity);
+		else
+			printf("?\n");
+		free(l);
+	}
+}
+
 static void
 print_summary(struct ctx *c)
 {
@@ -160,6 +213,7 @@ print_summary(struct ctx *c)
 	printf("%-22s%d\n", "Dies per socket:", dies);
 	printf("%-22s%d\n", "Cores per socket:", cores);
 	printf("%-22s%d\n", "Threads per core:", t->threads_per_core);
+	print_types(c);
 	for (i = 0; i < t->nsockets; i++) {
 		char label[40];
 
@@ -234,11 +288,15 @@ static void
 print_extended(struct ctx *c)
 {
 	struct topo *t = load(c);
+	struct coretypes *ct = load_types(c);
+	bool hybrid = coretype_hybrid(ct);
 	struct strbuf sb;
 	int cpu;
 
 	strbuf_init(&sb);
-	strbuf_puts(&sb, "CPU NODE SOCKET DIE CORE L3 ONLINE\n");
+	strbuf_puts(&sb, hybrid ?
+		    "CPU NODE SOCKET DIE CORE L3 ONLINE        TYPE CAPACITY\n" :
+		    "CPU NODE SOCKET DIE CORE L3 ONLINE\n");
 	cpuset_for_each(cpu, &t->possible) {
 		const struct topo_cpu *tc = &t->cpus[cpu];
 
@@ -248,7 +306,14 @@ print_extended(struct ctx *c)
 		put_id(&sb, tc->die, 3);
 		put_id(&sb, tc->core, 4);
 		put_id(&sb, tc->l3 >= 0 ? t->l3s[tc->l3].id : -1, 2);
-		strbuf_printf(&sb, " %6s\n", tc->online ? "yes" : "no");
+		strbuf_printf(&sb, " %6s", tc->online ? "yes" : "no");
+		if (hybrid) {
+			int ty = ct->type[cpu];
+
+			strbuf_printf(&sb, " %11s", ty >= 0 ? ct->types[ty].name : "-");
+			put_id(&sb, ct->capacity[cpu], 8);
+		}
+		strbuf_puts(&sb, "\n");
 	}
 	if (sb.oom)
 		oom();
@@ -284,6 +349,8 @@ static void
 print_json(struct ctx *c)
 {
 	struct topo *t = load(c);
+	struct coretypes *ct = load_types(c);
+	bool hybrid = coretype_hybrid(ct);
 	struct cpuset sib = CPUSET_INIT;
 	struct strbuf sb;
 	struct json j;
@@ -326,6 +393,14 @@ print_json(struct ctx *c)
 		} else {
 			json_key(&j, "siblings");
 			json_null(&j);
+		}
+		if (hybrid) {
+			json_key(&j, "core_type");
+			if (ct->type[cpu] >= 0)
+				json_str(&j, ct->types[ct->type[cpu]].name);
+			else
+				json_null(&j);
+			json_id(&j, "capacity", ct->capacity[cpu]);
 		}
 		json_obj_end(&j);
 	}
@@ -383,6 +458,21 @@ print_json(struct ctx *c)
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);
+	if (hybrid) {
+		json_key(&j, "core_types");
+		json_arr_begin(&j);
+		for (i = 0; i < ct->ntypes; i++) {
+			json_obj_begin(&j);
+			json_key(&j, "core_type");
+			json_str(&j, ct->types[i].name);
+			json_list(&j, "cpus", &ct->types[i].cpus);
+			json_key(&j, "cores");
+			json_int(&j, ct->types[i].cores);
+			json_id(&j, "capacity", ct->types[i].capacity);
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
+	}
 	json_obj_end(&j);
 	strbuf_add(&sb, "\n", 1);
 	if (sb.oom)
@@ -409,7 +499,12 @@ resolve_selector(struct ctx *c, const char *sel, struct cpuset *out)
 		parse_cpus_arg(c, "cpulist", sel, out);
 		return;
 	}
-	r = select_resolve(load(c), sel, out, err, sizeof(err));
+	/* The core-type selectors need files the topology does not read. */
+	if (startswith(sel, "type:") || startswith(sel, "capacity:"))
+		r = coretype_select(load_types(c), load(c), sel, out, err,
+				    sizeof(err));
+	else
+		r = select_resolve(load(c), sel, out, err, sizeof(err));
 	if (r == -ENOMEM)
 		oom();
 	if (r < 0)
@@ -504,8 +599,10 @@ static int
 cmd_check(struct ctx *c, int argc, char **argv)
 {
 	struct cpuset cpus = CPUSET_INIT, want_nodes = CPUSET_INIT;
-	const char *list = NULL, *nodes_arg = NULL;
+	const char *list = NULL, *nodes_arg = NULL, *interval_arg = NULL;
 	enum placement_policy pol = PLACE_COMPACT;
+	uint64_t interval_us = 1000000;
+	bool irqs = false;
 	struct strbuf sb;
 	int i, n;
 
@@ -513,11 +610,17 @@ cmd_check(struct ctx *c, int argc, char **argv)
 		const char *a = argv[i];
 		const char *val = NULL;
 
-		if (strcmp(a, "--policy") == 0 || strcmp(a, "--nodes") == 0) {
+		if (strcmp(a, "--irqs") == 0) {
+			irqs = true;
+			continue;
+		}
+		if (strcmp(a, "--policy") == 0 || strcmp(a, "--nodes") == 0 ||
+		    strcmp(a, "--interval") == 0) {
 			if (i + 1 >= argc)
 				cli_usage_error("option '%s' needs an argument", a);
 			val = argv[++i];
-		} else if (startswith(a, "--policy=") || startswith(a, "--nodes=")) {
+		} else if (startswith(a, "--policy=") || startswith(a, "--nodes=") ||
+			   startswith(a, "--interval=")) {
 			val = strchr(a, '=') + 1;
 		} else if (a[0] == '-' && a[1] != '\0') {
 			cli_usage_error("unknown option '%s'", a);
@@ -531,12 +634,20 @@ cmd_check(struct ctx *c, int argc, char **argv)
 			if (placement_policy_parse(val, &pol) < 0)
 				cli_usage_error("unknown policy '%s' (compact, spread or local)",
 						val);
+		} else if (startswith(a, "--interval")) {
+			interval_arg = val;
+			if (parse_duration_us(val, &interval_us) < 0 ||
+			    interval_us > 3600ULL * 1000000)
+				cli_usage_error("invalid --interval '%s' (a duration "
+						"such as 500ms or 2s, at most 1h)", val);
 		} else {
 			nodes_arg = val;
 		}
 	}
 	if (list == NULL)
 		cli_usage_error("check needs a cpulist");
+	if (interval_arg && !irqs)
+		cli_usage_error("--interval needs --irqs");
 	parse_cpus_arg(c, "cpulist", list, &cpus);
 	if (nodes_arg) {
 		char err[160];
@@ -552,6 +663,21 @@ cmd_check(struct ctx *c, int argc, char **argv)
 			    pol, &sb);
 	if (n < 0)
 		oom();
+	i = coretype_check(load_types(c), load(c), &cpus, &sb);
+	if (i < 0)
+		oom();
+	n += i;
+	if (irqs) {
+		char err[256];
+
+		i = irq_check(&c->root, &cpus, load(c)->ncpus, interval_us, &sb,
+			      err, sizeof(err));
+		if (i == -ENOMEM)
+			oom();
+		if (i < 0)
+			cli_die(EXIT_FAIL, "%s", err);
+		n += i;
+	}
 	fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
 	cpuset_free(&cpus);
@@ -660,6 +786,8 @@ main(int argc, char **argv)
 		status = cmd_dump(&c, argc, argv);
 	else
 		cli_usage_error("unknown command '%s'", cmd);
+	if (c.ct_loaded)
+		coretype_free(&c.ct);
 	if (c.loaded)
 		topo_free(&c.topo);
 	cli_exit(status);

@@ -1024,3 +1024,36 @@ pin_migrate_pages(pid_t pid, const struct cpuset *from,
 		numa_bitmask_free(t);
 	return r;
 }
+
+int
+pin_mismatch(const char *what, const struct cpuset *want,
+	     const struct cpuset *got, char *err, size_t errlen)
+{
+	struct cpuset lost = CPUSET_INIT, extra = CPUSET_INIT;
+	char *w = cpuset_to_list(want), *g = cpuset_to_list(got), *l = NULL,
+		*e = NULL;
+	int r = -ENOMEM;
+
+	if (cpuset_copy(&lost, want) < 0 || cpuset_copy(&extra, got) < 0)
+		goto out;
+	cpuset_andnot(&lost, got);
+	cpuset_andnot(&extra, want);
+	l = cpuset_to_list(&lost);
+	e = cpuset_to_list(&extra);
+	if (!w || !g || !l || !e)
+		goto out;
+	snprintf(err, errlen, "%s is %s, not %s as asked%s%s%s%s%s%s", what,
+		 *g ? g : "empty", w, *l ? " (missing: " : "", l,
+		 *l ? ")" : "", *e ? " (extra: " : "", e, *e ? ")" : "");
+	r = -EIO;
+out:
+	if (r == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	free(w);
+	free(g);
+	free(l);
+	free(e);
+	cpuset_free(&lost);
+	cpuset_free(&extra);
+	return r;
+}

@@ -235,4 +235,12 @@ int pin_migrate_pages(pid_t pid, const struct cpuset *from,
 void pin_policy_init(struct pin_policy *p);
 void pin_policy_free(struct pin_policy *p);
 
+/*
+ * The message for a set read back that is not the one written: "WHAT is
+ * GOT, not WANT as asked (missing: M) (extra: E)" into err.  Returns
+ * -EIO, or -ENOMEM.
+ */
+int pin_mismatch(const char *what, const struct cpuset *want,
+		 const struct cpuset *got, char *err, size_t errlen);
+
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "coretype.h"
 #include "topo.h"
 #include "topodump.h"
 #include "util.h"
@@ -73,7 +74,18 @@ topo_dump(const struct sysroot *root, const char *dir, char *err,
 	r = topo_load(&t, &rec, TOPO_PROCESS, err, errlen);
 	if (r < 0)
 		return r == -ENOMEM ? r : -EINVAL;
+	{
+		/* Core types read files of their own. */
+		struct coretypes ct;
+
+		r = coretype_load(&ct, &rec, &t, err, errlen);
+		coretype_free(&ct);
+	}
 	topo_free(&t);
+	if (r < 0) {
+		strbuf_free(&paths);
+		return r;
+	}
 	if (paths.oom) {
 		strbuf_free(&paths);
 		snprintf(err, errlen, "out of memory");

@@ -56,6 +56,17 @@ mempolicy: local
 exec: true' env CPM_SYSROOT=$mk cpm-pin -n --nodes 0 1 -- true
 check_fail 'without --dry-run another machine is refused' 2 'only --dry-run' \
     cpm-pin --sysroot $mk 0 -- true
+check 'a node:N selector is the online CPUs of the node' 0 'cpus: 2
+mempolicy: inherited
+exec: true' cpm-pin --sysroot $mk -n node:1 -- true
+check 'a siblings:N selector reads the thread siblings' 0 'cpus: 1
+mempolicy: inherited
+exec: true' cpm-pin --sysroot $mk -n siblings:1 -- true
+check_fail 'a selector naming a missing node is refused' 2 \
+    "invalid selector 'node:5': no NUMA node 5" \
+    cpm-pin --sysroot $mk -n node:5 -- true
+check_fail 'an unknown selector is refused' 2 "unknown selector 'cores'" \
+    cpm-pin --sysroot $mk -n cores -- true
 
 # ---- real machines ----
 if r=$(fixture_tree 16amd64-8n2c); then

@@ -33,6 +33,11 @@ check 'a cpulist read from stdin with -' 0 "$want" \
     cpm-pin - -- grep '^Cpus_allowed_list' /proc/self/status
 T_IN=
 
+want=$(taskset -c "$(cat /sys/devices/system/node/node$node0/cpulist)" \
+    grep '^Cpus_allowed_list' /proc/self/status)
+check "the selector node:$node0 runs the command on the node's CPUs" 0 "$want" \
+    cpm-pin "node:$node0" -- grep '^Cpus_allowed_list' /proc/self/status
+
 check 'affinity survives another exec in the child' 0 \
     "$(taskset -c 0 sh -c 'exec grep ^Cpus_allowed_list /proc/self/status')" \
     cpm-pin 0 -- sh -c 'exec grep ^Cpus_allowed_list /proc/self/status'

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A group's cpuset: see cgcpuset.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgcpuset.h"
+#include "pin.h"
+#include "util.h"
+
+static int
+fail(char *err, size_t errlen, int r, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+fail(char *err, size_t errlen, int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return r;
+}
+
+void
+cgcpuset_files(int version, struct cgcpuset_files *f)
+{
+	f->cpus = "cpuset.cpus";
+	f->mems = "cpuset.mems";
+	if (version == 2) {
+		f->eff_cpus = "cpuset.cpus.effective";
+		f->eff_mems = "cpuset.mems.effective";
+		f->exclusive = "cpuset.cpus.partition";
+		f->exclusive_on = "root";
+	} else {
+		f->eff_cpus = "cpuset.effective_cpus";
+		f->eff_mems = "cpuset.effective_mems";
+		f->exclusive = "cpuset.cpu_exclusive";
+		f->exclusive_on = "1";
+	}
+}
+
+int
+cgcpuset_read_list(const struct cg_hier *h, const char *group,
+		   const char *file, struct cpuset *out, char *err,
+		   size_t errlen)
+{
+	char buf[65536];
+	ssize_t n;
+
+	n = cg_read(h, CG_CPUSET, group, file, buf, sizeof(buf), err, errlen);
+	if (n < 0)
+		return (int)n;
+	if (cpuset_parse_list(buf, out, NULL, 0) < 0)
+		return fail(err, errlen, -EBADMSG, "%s of cgroup '%s' holds "
+			    "'%.100s', not a list", file, cg_display(group),
+			    buf);
+	return 0;
+}
+
+/* The parent of a canonical group path ("" for a top-level group);
+ * out may be group itself. */
+static void
+parent_of(const char *group, char *out, size_t size)
+{
+	const char *slash = strrchr(group, '/');
+	size_t n = slash ? (size_t)(slash - group) : 0;
+
+	if (n >= size)
+		n = size - 1;
+	memmove(out, group, n);
+	out[n] = '\0';
+}
+
+/* A check of the request: -EINVAL unless out of memory. */
+static int
+misfit(int r)
+{
+	return r == -ENOMEM ? r : r < 0 ? -EINVAL : 0;
+}
+
+/*
+ * What the nearest existing ancestor grants: cpus and mems point to the
+ * sets read, or are NULL when a tree holds no such file or an empty one
+ * (nothing computes effective sets there).
+ */
+static int
+ancestor_bounds(const struct cg_hier *h, struct cgcpuset_plan *p,
+		const char *parent, struct cpuset *pcpus, struct cpuset *pmems,
+		const struct cpuset **cpus, const struct cpuset **mems,
+		char *err, size_t errlen)
+{
+	int r;
+
+	*cpus = *mems = NULL;
+	r = cgcpuset_read_list(h, parent, p->files.eff_cpus, pcpus, err,
+			       errlen);
+	if (r < 0 && (r != -ENOENT || h->live))
+		return r == -EINVAL ? -EIO : r;
+	if (r == 0 && (h->live || !cpuset_empty(pcpus)))
+		*cpus = pcpus;
+	r = cgcpuset_read_list(h, parent, p->files.eff_mems, pmems, err,
+			       errlen);
+	if (r < 0 && (r != -ENOENT || h->live))
+		return r == -EINVAL ? -EIO : r;
+	if (r == 0 && (h->live || !cpuset_empty(pmems)))
+		*mems = pmems;
+	return 0;
+}
+
+int
+cgcpuset_plan(const struct cg_hier *h, const struct topo *t,
+	      const struct cgcpuset_request *rq, struct cgcpuset_plan *p,
+	      char *err, size_t errlen)
+{
+	struct cpuset pcpus = CPUSET_INIT, pmems = CPUSET_INIT;
+	const struct cpuset *pcpusp, *pmemsp;
+	char parent[CG_PATH_MAX], whose[CG_PATH_MAX + 16];
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	p->rq = rq;
+	if (!cg_has(h, CG_CPUSET))
+		return fail(err, errlen, -ENODEV, "no cpuset cgroup "
+			    "hierarchy%s%s", h->live ? "" : " in ",
+			    h->live ? "" : h->root);
+	p->version = cg_version(h, CG_CPUSET);
+	cgcpuset_files(p->version, &p->files);
+	p->exists = cg_exists(h, CG_CPUSET, rq->group);
+	if (!p->exists && !rq->create)
+		return fail(err, errlen, -ENOENT, "cgroup '%s' does not exist "
+			    "(--create makes it)", cg_display(rq->group));
+	/* With create, missing parents are made too: the nearest existing
+	 * ancestor is the bound. */
+	parent_of(rq->group, parent, sizeof(parent));
+	while (parent[0] && !cg_exists(h, CG_CPUSET, parent))
+		parent_of(parent, parent, sizeof(parent));
+	snprintf(whose, sizeof(whose), "cgroup '%s'", cg_display(parent));
+	r = ancestor_bounds(h, p, parent, &pcpus, &pmems, &pcpusp, &pmemsp,
+			    err, errlen);
+	if (r == 0)
+		r = misfit(pin_check_cpus(t, rq->cpus, pcpusp, whose, err,
+					  errlen));
+	if (r == 0 && cpuset_copy(&p->cpus, rq->cpus) < 0)
+		r = -ENOMEM;
+	if (r == 0 && rq->mems && cpuset_copy(&p->mems, rq->mems) < 0)
+		r = -ENOMEM;
+	if (r == 0 && !rq->mems)
+		r = misfit(pin_mem_nodes_of(t, rq->cpus, &p->mems, err,
+					    errlen));
+	if (r == 0)
+		r = misfit(pin_check_nodes(t, &p->mems, pmemsp, whose, err,
+					   errlen));
+	if (r == -ENOMEM)
+		fail(err, errlen, r, "out of memory");
+	cpuset_free(&pcpus);
+	cpuset_free(&pmems);
+	return r;
+}
+
+void
+cgcpuset_plan_free(struct cgcpuset_plan *p)
+{
+	cpuset_free(&p->cpus);
+	cpuset_free(&p->mems);
+}
+
+/* Make the group, or give an existing v2 group its cpuset files. */
+static int
+make_group(const struct cg_hier *h, const struct cgcpuset_plan *p, char *err,
+	   size_t errlen)
+{
+	const char *group = p->rq->group;
+	int r;
+
+	/*
+	 * On v2 an existing group has cpuset files only when its parent
+	 * enabled the controller; cg_create() enables it up the tree.
+	 */
+	if (p->exists && p->version == 2) {
+		char probe[8];
+
+		r = cg_read(h, CG_CPUSET, group, p->files.cpus, probe,
+			    sizeof(probe), NULL, 0);
+		if (r == -ENOENT)
+			return cg_create(h, CG_CPUSET, group, err, errlen);
+		return 0;
+	}
+	if (p->exists)
+		return 0;
+	r = cg_create(h, CG_CPUSET, group, err, errlen);
+	/*
+	 * On v1 a new cpuset is given its parent's CPUs, which the kernel
+	 * refuses when an exclusive sibling holds some of them; the group
+	 * then exists with no CPUs, and the write that follows gives it the
+	 * ones asked for.
+	 */
+	if (r == -EINVAL && p->version == 1 && cg_exists(h, CG_CPUSET, group))
+		return 0;
+	return r;
+}
+
+static int
+write_sets(const struct cg_hier *h, const struct cgcpuset_plan *p, char *err,
+	   size_t errlen)
+{
+	const char *group = p->rq->group;
+	char *cl = cpuset_to_list(&p->cpus), *ml = cpuset_to_list(&p->mems);
+	int r = -ENOMEM;
+
+	if (cl && ml) {
+		r = cg_write(h, CG_CPUSET, group, p->files.cpus, cl, err,
+			     errlen);
+		if (r == 0)
+			r = cg_write(h, CG_CPUSET, group, p->files.mems, ml, err,
+				     errlen);
+		if (r == 0 && p->rq->exclusive)
+			r = cg_write(h, CG_CPUSET, group, p->files.exclusive,
+				     p->files.exclusive_on, err, errlen);
+	} else {
+		fail(err, errlen, r, "out of memory");
+	}
+	free(cl);
+	free(ml);
+	/* Do not leave a half-made group behind. */
+	if (r < 0 && !p->exists)
+		cg_remove(h, CG_CPUSET, group, NULL, 0);
+	if (r == -EINVAL && p->rq->exclusive) {
+		size_t n = strlen(err);
+
+		snprintf(err + n, errlen - n, " (an exclusive cpuset needs an "
+			 "exclusive parent, and no sibling may share its "
+			 "CPUs)");
+	}
+	return r;
+}
+
+/* Read back: what was written, then what is in effect. */
+static int
+verify(const struct cg_hier *h, const struct cgcpuset_plan *p, char *err,
+       size_t errlen)
+{
+	const char *group = p->rq->group;
+	struct cpuset got = CPUSET_INIT;
+	char buf[256];
+	ssize_t n;
+	int r;
+
+	r = cgcpuset_read_list(h, group, p->files.cpus, &got, err, errlen);
+	if (r == 0 && !cpuset_equal(&got, &p->cpus))
+		r = pin_mismatch(p->files.cpus, &p->cpus, &got, err, errlen);
+	if (r == 0)
+		r = cgcpuset_read_list(h, group, p->files.mems, &got, err,
+				       errlen);
+	if (r == 0 && !cpuset_equal(&got, &p->mems))
+		r = pin_mismatch(p->files.mems, &p->mems, &got, err, errlen);
+	/* Only the kernel computes the effective set. */
+	if (r == 0 && h->live) {
+		r = cgcpuset_read_list(h, group, p->files.eff_cpus, &got, err,
+				       errlen);
+		if (r == 0 && !cpuset_equal(&got, &p->cpus))
+			r = pin_mismatch(p->files.eff_cpus, &p->cpus, &got,
+					 err, errlen);
+		if (r == -ENOENT)
+			r = 0;
+	}
+	cpuset_free(&got);
+	if (r < 0 || !p->rq->exclusive)
+		return r;
+	n = cg_read(h, CG_CPUSET, group, p->files.exclusive, buf, sizeof(buf),
+		    err, errlen);
+	if (n < 0)
+		return (int)n;
+	if (strcmp(strstrip(buf), p->files.exclusive_on) != 0)
+		return fail(err, errlen, -EIO, "cgroup '%s' is not exclusive: "
+			    "%s reads '%s'", cg_display(group),
+			    p->files.exclusive, buf);
+	return 0;
+}
+
+/* Move pid in and check, from the process's own view, that it is there. */
+static int
+attach(const struct cg_hier *h, const struct sysroot *live,
+       const struct cgcpuset_plan *p, pid_t pid, char *err, size_t errlen)
+{
+	const char *group = p->rq->group;
+	char path[64], cs[CG_PATH_MAX], canon[CG_PATH_MAX], what[64];
+	struct cpuset got = CPUSET_INIT;
+	int r;
+
+	r = cg_attach(h, CG_CPUSET, group, pid, err, errlen);
+	if (r < 0 || !h->live)
+		return r;
+	snprintf(path, sizeof(path), "proc/%d/cpuset", (int)pid);
+	if (sysroot_read(live, path, cs, sizeof(cs)) >= 0 &&
+	    cg_path_check(cs, canon, sizeof(canon), NULL, 0) == 0 &&
+	    strcmp(canon, group) != 0)
+		return fail(err, errlen, -EIO, "process %d is in cpuset '%s', "
+			    "not '%s'", (int)pid, cs, cg_display(group));
+	r = pin_status_list(live, pid, "Cpus_allowed_list", &got);
+	if (r == 0 && !cpuset_subset(&got, &p->cpus)) {
+		snprintf(what, sizeof(what), "the affinity of process %d",
+			 (int)pid);
+		r = pin_mismatch(what, &p->cpus, &got, err, errlen);
+	} else {
+		r = 0;
+	}
+	cpuset_free(&got);
+	return r;
+}
+
+int
+cgcpuset_apply(const struct cg_hier *h, const struct sysroot *live,
+	       const struct cgcpuset_plan *p, char *err, size_t errlen)
+{
+	size_t i;
+	int r;
+
+	r = make_group(h, p, err, errlen);
+	if (r == 0)
+		r = write_sets(h, p, err, errlen);
+	if (r == 0)
+		r = verify(h, p, err, errlen);
+	for (i = 0; r == 0 && i < p->rq->nattach; i++)
+		r = attach(h, live, p, p->rq->attach[i], err, errlen);
+	return r;
+}

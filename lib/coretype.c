@@ -1,0 +1,698 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Core types and capacities from sysfs and procfs below a sysroot.
+ *
+ * The sources are tried from the most to the least specific: the hybrid
+ * PMU devices name the CPUs of each Intel core type outright; ARM's MIDR
+ * part number tells micro-architectures apart where capacities of one
+ * type differ by frequency domain (a Cortex-X925 cluster at 997 and one at
+ * 1024 are one type); capacities and frequencies are grouped with a 10%
+ * tolerance, because Turbo Boost Max 3.0 gives some P-cores a higher
+ * maximum frequency than their siblings.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "coretype.h"
+#include "util.h"
+
+#define CPU_DIR "sys/devices/system/cpu"
+
+/* Values within this fraction of a group's top belong to the group. */
+#define TOLERANCE_PCT 10
+
+static const char *const pmu_names[] = { "cpu_core", "cpu_atom",
+					 "cpu_lowpower" };
+
+struct loader {
+	const struct sysroot *root;
+	const struct topo *t;
+	int n;			/* ncpus */
+	int64_t *capacity;	/* kernel cpu_capacity, -1 unknown */
+	int64_t *basefreq;	/* kHz, -1 unknown */
+	int64_t *maxfreq;	/* kHz, -1 unknown */
+	int *group;		/* grouping under construction, -1 none */
+	int ngroups;
+	int64_t *rank;		/* [ngroups] larger is faster */
+	char buf[8192];
+	char path[256];
+};
+
+static int
+read_num(struct loader *ld, const char *path, int64_t *out)
+{
+	ssize_t n = sysroot_read(ld->root, path, ld->buf, sizeof(ld->buf));
+	int64_t v;
+
+	*out = -1;
+	if (n < 0)
+		return (int)n;
+	if (parse_i64(strstrip(ld->buf), 0, INT64_MAX / 1024, &v) < 0)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* Per-CPU numbers from CPU_DIR/cpuN/file, for every possible CPU. */
+static void
+read_per_cpu(struct loader *ld, const char *file, int64_t *out)
+{
+	int cpu;
+
+	cpuset_for_each(cpu, &ld->t->possible) {
+		snprintf(ld->path, sizeof(ld->path), CPU_DIR "/cpu%d/%s", cpu,
+			 file);
+		if (read_num(ld, ld->path, &out[cpu]) == -ENOENT &&
+		    cpu == cpuset_first(&ld->t->online))
+			return;	/* the kernel has no such file here */
+	}
+}
+
+static int
+cmp_desc(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * Group CPUs by value with the tolerance: sorted from the highest, a value
+ * starts a new group when it is below the current group's top by more
+ * than TOLERANCE_PCT.  Returns the number of groups (0 when no value is
+ * known), -ENOMEM.
+ */
+static int
+group_by_value(struct loader *ld, const int64_t *val)
+{
+	int64_t *sorted = malloc(sizeof(*sorted) * (size_t)(ld->n + 1));
+	int64_t *tops;
+	int i, m = 0, g = 0;
+
+	if (sorted == NULL)
+		return -ENOMEM;
+	for (i = 0; i < ld->n; i++)
+		if (val[i] >= 0)
+			sorted[m++] = val[i];
+	if (m == 0) {
+		free(sorted);
+		return 0;
+	}
+	qsort(sorted, (size_t)m, sizeof(*sorted), cmp_desc);
+	tops = malloc(sizeof(*tops) * (size_t)m);
+	if (tops == NULL) {
+		free(sorted);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m; i++)
+		if (g == 0 || sorted[i] * 100 < tops[g - 1] * (100 - TOLERANCE_PCT))
+			tops[g++] = sorted[i];
+	for (i = 0; i < ld->n; i++) {
+		int k;
+
+		ld->group[i] = -1;
+		if (val[i] < 0)
+			continue;
+		/* the first group whose lower bound val reaches */
+		for (k = 0; k < g - 1; k++)
+			if (val[i] * 100 >= tops[k] * (100 - TOLERANCE_PCT))
+				break;
+		ld->group[i] = k;
+	}
+	free(ld->rank);
+	ld->rank = tops;
+	ld->ngroups = g;
+	free(sorted);
+	return g;
+}
+
+/* Intel hybrid: one group per PMU device that lists CPUs. */
+static int
+group_by_pmu(struct loader *ld)
+{
+	struct cpuset s = CPUSET_INIT;
+	size_t k;
+	int cpu, g = 0;
+
+	for (k = 0; k < sizeof(pmu_names) / sizeof(pmu_names[0]); k++) {
+		char perr[64];
+
+		snprintf(ld->path, sizeof(ld->path), "sys/devices/%s/cpus",
+			 pmu_names[k]);
+		if (sysroot_read(ld->root, ld->path, ld->buf, sizeof(ld->buf)) < 0)
+			continue;
+		if (cpuset_parse_list(strstrip(ld->buf), &s, perr, sizeof(perr)) < 0 ||
+		    cpuset_empty(&s))
+			continue;
+		cpuset_for_each(cpu, &s)
+			if (cpu < ld->n && ld->group[cpu] < 0)
+				ld->group[cpu] = g;
+		ld->rank[g] = (int64_t)(sizeof(pmu_names) / sizeof(pmu_names[0]) - k);
+		g++;
+	}
+	cpuset_free(&s);
+	ld->ngroups = g;
+	return g;
+}
+
+/*
+ * ARM: group by the MIDR part number of /proc/cpuinfo, ranked by the
+ * highest capacity (or frequency) in each.  Returns the number of distinct
+ * parts (groups only when ranked), -ENOMEM.
+ */
+static int
+group_by_midr(struct loader *ld)
+{
+	char *text, *line, *save = NULL;
+	int64_t parts[16];
+	int nparts = 0, cpu = -1, i;
+	int r = sysroot_read_file(ld->root, "proc/cpuinfo", &text, NULL);
+
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+		unsigned int v;
+		int64_t part;
+
+		if (colon == NULL)
+			continue;
+		*colon = '\0';
+		strstrip(line);
+		if (strcmp(line, "processor") == 0) {
+			cpu = parse_uint(strstrip(colon + 1), CPUSET_MAX_CPUS - 1,
+					 &v) < 0 ? -1 : (int)v;
+			continue;
+		}
+		if (strcmp(line, "CPU part") != 0 || cpu < 0 || cpu >= ld->n)
+			continue;
+		part = strtoll(strstrip(colon + 1), NULL, 0);
+		for (i = 0; i < nparts && parts[i] != part; i++)
+			;
+		if (i == nparts) {
+			if (nparts == (int)(sizeof(parts) / sizeof(parts[0])))
+				continue;
+			parts[nparts++] = part;
+		}
+		ld->group[cpu] = i;
+	}
+	free(text);
+	if (nparts < 2)
+		return nparts;
+	for (i = 0; i < nparts; i++)
+		ld->rank[i] = -1;
+	for (cpu = 0; cpu < ld->n; cpu++) {
+		int64_t v = ld->capacity[cpu] >= 0 ? ld->capacity[cpu] :
+			    ld->maxfreq[cpu];
+
+		if (ld->group[cpu] >= 0 && v > ld->rank[ld->group[cpu]])
+			ld->rank[ld->group[cpu]] = v;
+	}
+	for (i = 0; i < nparts; i++)
+		if (ld->rank[i] < 0)
+			return 0;	/* cannot tell which is faster */
+	ld->ngroups = nparts;
+	return nparts;
+}
+
+static const char *
+type_name(int rank, int n, char *buf, size_t len)
+{
+	if (rank == n - 1)
+		return "efficiency";
+	if (n <= 3)
+		return rank == 0 ? "performance" : "mid";
+	if (rank == 0)
+		return "prime";
+	if (rank == 1)
+		return "performance";
+	if (n == 4)
+		return "mid";
+	snprintf(buf, len, "mid%d", rank - 1);
+	return buf;
+}
+
+static void
+reset_groups(struct loader *ld)
+{
+	int i;
+
+	for (i = 0; i < ld->n; i++)
+		ld->group[i] = -1;
+	ld->ngroups = 0;
+}
+
+int
+coretype_load(struct coretypes *ct, const struct sysroot *root,
+	      const struct topo *t, char *err, size_t errlen)
+{
+	struct loader ld = { .root = root, .t = t, .n = t->ncpus };
+	int64_t fastest = -1;
+	int *order = NULL;
+	int i, cpu, r = -ENOMEM;
+
+	memset(ct, 0, sizeof(*ct));
+	ct->ncpus = t->ncpus;
+	ld.capacity = malloc(sizeof(int64_t) * (size_t)(ld.n + 1));
+	ld.basefreq = malloc(sizeof(int64_t) * (size_t)(ld.n + 1));
+	ld.maxfreq = malloc(sizeof(int64_t) * (size_t)(ld.n + 1));
+	ld.group = malloc(sizeof(int) * (size_t)(ld.n + 1));
+	ld.rank = malloc(sizeof(int64_t) * 16);
+	ct->type = malloc(sizeof(int) * (size_t)(ld.n + 1));
+	ct->capacity = malloc(sizeof(int) * (size_t)(ld.n + 1));
+	if (!ld.capacity || !ld.basefreq || !ld.maxfreq || !ld.group ||
+	    !ld.rank || !ct->type || !ct->capacity)
+		goto out;
+	for (i = 0; i < ld.n; i++) {
+		ld.capacity[i] = ld.basefreq[i] = ld.maxfreq[i] = -1;
+		ld.group[i] = ct->type[i] = ct->capacity[i] = -1;
+	}
+	read_per_cpu(&ld, "cpu_capacity", ld.capacity);
+	for (i = 0; i < ld.n && ld.capacity[i] < 0; i++)
+		;
+	if (i == ld.n) {
+		/* No capacity from the kernel: frequencies rank and scale. */
+		read_per_cpu(&ld, "cpufreq/cpuinfo_max_freq", ld.maxfreq);
+		read_per_cpu(&ld, "cpufreq/base_frequency", ld.basefreq);
+		for (i = 0; i < ld.n; i++)
+			if (ld.maxfreq[i] > fastest)
+				fastest = ld.maxfreq[i];
+	}
+	for (i = 0; i < ld.n; i++) {
+		if (ld.capacity[i] >= 0)
+			ct->capacity[i] = ld.capacity[i] > 1 << 20 ? 1 << 20 :
+					  (int)ld.capacity[i];
+		else if (ld.maxfreq[i] > 0 && fastest > 0)
+			ct->capacity[i] = (int)((ld.maxfreq[i] * 1024 + fastest / 2) /
+						fastest);
+	}
+
+	if ((r = group_by_pmu(&ld)) > 0) {
+		ct->source = "pmu";
+	} else {
+		reset_groups(&ld);
+		if ((r = group_by_midr(&ld)) < 0)
+			goto out;
+		if (r >= 2) {
+			ct->source = "midr";
+		} else {
+			reset_groups(&ld);
+			if ((r = group_by_value(&ld, ld.capacity)) < 0)
+				goto out;
+			if (r > 0) {
+				ct->source = "capacity";
+			} else {
+				const int64_t *f = ld.basefreq;
+
+				cpuset_for_each(cpu, &t->online)
+					if (ld.basefreq[cpu] < 0)
+						f = ld.maxfreq;
+				if ((r = group_by_value(&ld, f)) < 0)
+					goto out;
+				if (r > 0)
+					ct->source = "cpufreq";
+			}
+		}
+	}
+	r = -ENOMEM;
+	ct->ntypes = ld.ngroups;
+	if (ct->ntypes == 0) {
+		r = 0;
+		goto out;
+	}
+	/* Order the groups fastest first. */
+	order = malloc(sizeof(int) * (size_t)ct->ntypes);
+	ct->types = calloc((size_t)ct->ntypes, sizeof(*ct->types));
+	if (order == NULL || ct->types == NULL)
+		goto out;
+	for (i = 0; i < ct->ntypes; i++)
+		order[i] = i;
+	for (i = 1; i < ct->ntypes; i++) {
+		int k, x = order[i];
+
+		for (k = i; k > 0 && ld.rank[order[k - 1]] < ld.rank[x]; k--)
+			order[k] = order[k - 1];
+		order[k] = x;
+	}
+	for (i = 0; i < ct->ntypes; i++) {
+		struct coretype *ty = &ct->types[i];
+		char nb[16];
+
+		snprintf(ty->name, sizeof(ty->name), "%s",
+			 type_name(i, ct->ntypes, nb, sizeof(nb)));
+		cpuset_init(&ty->cpus);
+		ty->capacity = -1;
+	}
+	for (cpu = 0; cpu < ld.n; cpu++) {
+		struct coretype *ty;
+
+		if (ld.group[cpu] < 0 || !t->cpus[cpu].possible)
+			continue;
+		for (i = 0; order[i] != ld.group[cpu]; i++)
+			;
+		ct->type[cpu] = i;
+		ty = &ct->types[i];
+		if (cpuset_set(&ty->cpus, (unsigned int)cpu) < 0)
+			goto out;
+		if (ct->capacity[cpu] > ty->capacity)
+			ty->capacity = ct->capacity[cpu];
+		if (t->cpus[cpu].online &&
+		    (t->cpus[cpu].core == cpu || t->cpus[cpu].core < 0))
+			ty->cores++;
+	}
+	r = 0;
+out:
+	if (r == -ENOMEM) {
+		err_set(err, errlen, "out of memory");
+		coretype_free(ct);
+	}
+	free(order);
+	free(ld.capacity);
+	free(ld.basefreq);
+	free(ld.maxfreq);
+	free(ld.group);
+	free(ld.rank);
+	return r;
+}
+
+void
+coretype_free(struct coretypes *ct)
+{
+	int i;
+
+	for (i = 0; ct->types && i < ct->ntypes; i++)
+		cpuset_free(&ct->types[i].cpus);
+	free(ct->types);
+	free(ct->type);
+	free(ct->capacity);
+	memset(ct, 0, sizeof(*ct));
+}
+
+/* The canonical name an alias stands for, or name itself. */
+static const char *
+unalias(const char *name)
+{
+	if (strcasecmp(name, "big") == 0 || strcasecmp(name, "p") == 0)
+		return "performance";
+	if (strcasecmp(name, "little") == 0 || strcasecmp(name, "e") == 0)
+		return "efficiency";
+	return name;
+}
+
+int
+coretype_find(const struct coretypes *ct, const char *name)
+{
+	int i;
+
+	if (ct->ntypes < 2)
+		return -1;
+	name = unalias(name);
+	for (i = 0; i < ct->ntypes; i++)
+		if (strcasecmp(ct->types[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+void
+coretype_list_names(const struct coretypes *ct, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < ct->ntypes && used < len; i++) {
+		const char *sep = i == 0 ? "" : i == ct->ntypes - 1 ? " or " : ", ";
+		int w = snprintf(buf + used, len - used, "%s%s", sep,
+				 ct->types[i].name);
+
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+/* "A-B", "A-", "-B" or "N" into lo..hi. */
+static int
+parse_range(const char *s, unsigned int *lo, unsigned int *hi)
+{
+	const char *dash = strchr(s, '-');
+	char a[32];
+	size_t al;
+
+	*lo = 0;
+	*hi = 1u << 30;
+	if (dash == NULL)
+		return parse_uint(s, 1u << 30, lo) < 0 ? -EINVAL :
+		       (*hi = *lo, 0);
+	al = (size_t)(dash - s);
+	if (al >= sizeof(a) || (al == 0 && dash[1] == '\0'))
+		return -EINVAL;
+	memcpy(a, s, al);
+	a[al] = '\0';
+	if (al && parse_uint(a, 1u << 30, lo) < 0)
+		return -EINVAL;
+	if (dash[1] && parse_uint(dash + 1, 1u << 30, hi) < 0)
+		return -EINVAL;
+	return *lo <= *hi ? 0 : -EINVAL;
+}
+
+int
+coretype_select(const struct coretypes *ct, const struct topo *t,
+		const char *sel, struct cpuset *out, char *err, size_t errlen)
+{
+	int cpu;
+
+	cpuset_zero(out);
+	if (strncmp(sel, "type:", 5) == 0) {
+		const char *name = sel + 5;
+		char names[160];
+		int k;
+
+		if (*name == '\0') {
+			err_set(err, errlen, "invalid selector '%s': name a core type",
+				sel);
+			return -EINVAL;
+		}
+		if (!coretype_hybrid(ct)) {
+			const char *canon = unalias(name);
+
+			if (strcasecmp(canon, "performance") != 0 &&
+			    strcasecmp(canon, "efficiency") != 0) {
+				err_set(err, errlen,
+					"invalid selector '%s': this machine has one core type",
+					sel);
+				return -EINVAL;
+			}
+			return cpuset_copy(out, &t->online) < 0 ? -ENOMEM : 0;
+		}
+		k = coretype_find(ct, name);
+		if (k < 0) {
+			coretype_list_names(ct, names, sizeof(names));
+			err_set(err, errlen,
+				"invalid selector '%s': no core type '%s' (%s)",
+				sel, name, names);
+			return -EINVAL;
+		}
+		if (cpuset_copy(out, &ct->types[k].cpus) < 0)
+			return -ENOMEM;
+		cpuset_and(out, &t->online);
+		return 0;
+	}
+	if (strncmp(sel, "capacity:", 9) == 0) {
+		unsigned int lo, hi;
+		bool known = false;
+
+		if (parse_range(sel + 9, &lo, &hi) < 0) {
+			err_set(err, errlen,
+				"invalid selector '%s': use capacity:MIN-MAX", sel);
+			return -EINVAL;
+		}
+		cpuset_for_each(cpu, &t->online) {
+			int c = cpu < ct->ncpus ? ct->capacity[cpu] : -1;
+
+			if (c < 0)
+				continue;
+			known = true;
+			if ((unsigned int)c >= lo && (unsigned int)c <= hi &&
+			    cpuset_set(out, (unsigned int)cpu) < 0)
+				return -ENOMEM;
+		}
+		if (!known) {
+			err_set(err, errlen,
+				"invalid selector '%s': the kernel tells no CPU capacity here",
+				sel);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int
+coretype_types_of(const struct coretypes *ct, const struct cpuset *s,
+		  struct cpuset *types)
+{
+	int cpu;
+
+	cpuset_zero(types);
+	cpuset_for_each(cpu, s)
+		if (cpu < ct->ncpus && ct->type[cpu] >= 0 &&
+		    cpuset_set(types, (unsigned int)ct->type[cpu]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/* One alloc_take() within from ∩ type k's CPUs (k < 0: no type bound). */
+static int
+take_within(const struct coretypes *ct, const struct alloc_machine *m,
+	    const struct alloc_state *st, const struct alloc_request *rq,
+	    int k, struct alloc_entry *got, struct strbuf *explain, char *err,
+	    size_t errlen)
+{
+	struct alloc_request r2 = *rq;
+	struct cpuset from = CPUSET_INIT;
+	int r;
+
+	memset(got, 0, sizeof(*got));
+	if (k >= 0) {
+		if (cpuset_copy(&from, &ct->types[k].cpus) < 0)
+			return -ENOMEM;
+		if (rq->from)
+			cpuset_and(&from, rq->from);
+		r2.from = &from;
+	}
+	r = alloc_take(m, st, &r2, got, explain, err, errlen);
+	cpuset_free(&from);
+	if (r < 0)
+		alloc_entry_free(got);
+	return r;
+}
+
+/* Move what a take chose from got into e, keeping e's owner. */
+static void
+adopt(struct alloc_entry *e, struct alloc_entry *got)
+{
+	free(e->name);
+	cpuset_free(&e->cpus);
+	free(e->mem);
+	e->name = got->name;
+	e->n = got->n;
+	e->cpus = got->cpus;
+	e->mode = got->mode;
+	e->nmem = got->nmem;
+	e->mem = got->mem;
+	e->opts = got->opts;
+	free(got->owner);
+	free(got->owner_dir);
+	memset(got, 0, sizeof(*got));
+}
+
+int
+coretype_take(const struct coretypes *ct, const struct alloc_machine *m,
+	      const struct alloc_state *st, const struct alloc_request *rq,
+	      int only, struct alloc_entry *e, bool *mixed,
+	      struct strbuf *explain, char *err, size_t errlen)
+{
+	struct alloc_entry got;
+	int k, r = -ENOSPC;
+
+	*mixed = false;
+	if (!coretype_hybrid(ct))
+		return alloc_take(m, st, rq, e, explain, err, errlen);
+	for (k = only >= 0 ? only : 0; k < ct->ntypes; k++) {
+		r = take_within(ct, m, st, rq, k, &got, explain, err, errlen);
+		if (r == 0) {
+			adopt(e, &got);
+			return 0;
+		}
+		if (r != -ENOSPC)
+			return r;
+		if (only >= 0) {
+			char why[512];
+
+			snprintf(why, sizeof(why), "%s", err);
+			err_set(err, errlen, "%d CPUs do not fit on the %s cores: %s",
+				rq->n, ct->types[only].name, why);
+			return r;
+		}
+	}
+	/* No type can hold it alone: mix, as the kubelet would. */
+	r = take_within(ct, m, st, rq, -1, &got, explain, err, errlen);
+	if (r == 0) {
+		struct cpuset types = CPUSET_INIT;
+
+		if (coretype_types_of(ct, &got.cpus, &types) < 0) {
+			alloc_entry_free(&got);
+			return -ENOMEM;
+		}
+		*mixed = cpuset_count(&types) > 1;
+		cpuset_free(&types);
+		adopt(e, &got);
+	}
+	return r;
+}
+
+int
+coretype_can_hold(const struct coretypes *ct, const struct alloc_machine *m,
+		  const struct alloc_state *st, const struct alloc_request *rq,
+		  int k, unsigned int *free_cpus)
+{
+	struct alloc_entry got;
+	struct cpuset avail = CPUSET_INIT;
+	char err[512];
+	int r;
+
+	if (state_available(st, &m->topo->online, NULL, &avail) < 0)
+		return -ENOMEM;
+	*free_cpus = cpuset_count_and(&avail, &ct->types[k].cpus);
+	cpuset_free(&avail);
+	r = take_within(ct, m, st, rq, k, &got, NULL, err, sizeof(err));
+	if (r == 0)
+		alloc_entry_free(&got);
+	return r == 0 ? 1 : r == -ENOMEM ? r : 0;
+}
+
+int
+coretype_check(const struct coretypes *ct, const struct topo *t,
+	       const struct cpuset *cpus, struct strbuf *out)
+{
+	struct cpuset types = CPUSET_INIT, part = CPUSET_INIT;
+	unsigned int n = cpuset_count(cpus);
+	int k, holder = -1, r = 0;
+
+	if (!coretype_hybrid(ct))
+		return 0;
+	if (coretype_types_of(ct, cpus, &types) < 0)
+		return -ENOMEM;
+	if (cpuset_count(&types) < 2)
+		goto out;
+	strbuf_puts(out, "warning: CPUs mix core types:");
+	cpuset_for_each(k, &types) {
+		if (cpuset_copy(&part, cpus) < 0) {
+			r = -ENOMEM;
+			goto out;
+		}
+		cpuset_and(&part, &ct->types[k].cpus);
+		strbuf_printf(out, "%s %s ", k == cpuset_first(&types) ? "" : ",",
+			      ct->types[k].name);
+		cpuset_format(&part, out);
+	}
+	for (k = 0; k < ct->ntypes && holder < 0; k++)
+		if (cpuset_count_and(&ct->types[k].cpus, &t->online) >= n)
+			holder = k;
+	if (holder >= 0)
+		strbuf_printf(out, "; the %s cores alone would hold them",
+			      ct->types[holder].name);
+	strbuf_puts(out, "\n");
+	r = out->oom ? -ENOMEM : 1;
+out:
+	cpuset_free(&types);
+	cpuset_free(&part);
+	return r;
+}

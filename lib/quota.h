@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Setting a group's CPU share, quota, period and burst: the target values
+ * from what is asked and what the group has, the kernel's limits checked
+ * before anything is written, the writes in an order the kernel accepts
+ * at every step, and their undoing when one is refused.
+ *
+ * Terminology:
+ *   request  the CPUs a group is guaranteed: v1 cpu.shares, v2 cpu.weight
+ *   limit    the CPUs it may use per period: quota / period (v1
+ *            cpu.cfs_quota_us and cpu.cfs_period_us, v2 cpu.max)
+ *   burst    quota a group may carry over from idle periods (v1
+ *            cpu.cfs_burst_us, v2 cpu.max.burst)
+ */
+#ifndef CPM_QUOTA_H
+#define CPM_QUOTA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgroup.h"
+#include "quantity.h"
+
+/* What to set; what is not asked for stays as the group has it. */
+struct quota_request {
+	bool have_request, have_limit, have_burst;
+	int64_t request_m, limit_m, burst_m;	/* millicpu */
+	const char *limit_text;		/* the limit as given, for messages */
+	uint64_t period_us;		/* 0: keep the group's */
+	enum weight_formula formula;	/* v2: shares to weight */
+};
+
+struct quota_write {
+	const char *file;
+	char value[64];
+	char old[64];		/* put back if a later write is refused */
+};
+
+/* The writes, in order. */
+struct quota_plan {
+	struct quota_write op[8];
+	int n;
+	bool request_clamped;	/* the request is above the kernel's
+				 * maximum shares and was clamped */
+};
+
+/* The limits the kernel gives a new group. */
+void quota_new_group(struct cg_cpu_limit *cur);
+
+/*
+ * Plan the writes that take a group of hierarchy version 1 or 2 from cur
+ * to what rq asks.  Burst goes down before and up after the quota, and of
+ * quota and period the one giving the lower intermediate limit goes
+ * first (v1 refuses a child whose limit exceeds its parent's).  Returns
+ * 0; -EINVAL when a value is outside the kernel's limits (err says
+ * which); -EOPNOTSUPP when a burst is asked and the kernel has none.
+ */
+int quota_plan_make(int version, const char *group,
+		    const struct cg_cpu_limit *cur,
+		    const struct quota_request *rq, struct quota_plan *p,
+		    char *err, size_t errlen);
+
+/*
+ * Carry out a plan on group in h's cpu hierarchy, creating the group
+ * first with create.  When a write is refused, the ones before it are
+ * undone, newest first, and a group created here is removed.  Returns 0
+ * or -errno with err naming the refused write.
+ */
+int quota_plan_apply(const struct cg_hier *h, const char *group, bool create,
+		     const struct quota_plan *p, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Giving a group a cpuset, on cgroup trees (--cgroup-root: plain files,
+ * no kernel) and a generated machine of 4 CPUs: node 0 (CPUs 0-1) has
+ * memory, node 1 (CPUs 2-3) has none.  What was written is read back
+ * with stdio, not through cpm.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cgcpuset.h"
+#include "machine.h"
+#include "unit.h"
+
+static const char spec[] =
+	"node 0 mem_kb=1048576\nnode 1 mem_kb=0\n"
+	"cpu 0 core=0 socket=0 node=0\n"
+	"cpu 1 core=1 socket=0 node=0\n"
+	"cpu 2 core=2 socket=0 node=1\n"
+	"cpu 3 core=3 socket=0 node=1\n";
+
+static struct topo t;
+
+static void
+put(const char *dir, const char *file, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* The first line of dir/file, or "(missing)". */
+static const char *
+get(const char *dir, const char *file)
+{
+	static char buf[2][256];
+	static int i;
+	char path[512];
+	FILE *f;
+
+	i = !i;
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return "(missing)";
+	if (!fgets(buf[i], sizeof(buf[i]), f))
+		buf[i][0] = '\0';
+	fclose(f);
+	buf[i][strcspn(buf[i], "\n")] = '\0';
+	return buf[i];
+}
+
+static int
+plan(struct cg_hier *h, const char *group, const char *cpus, bool create,
+     bool exclusive, struct cgcpuset_plan *p, char *err, size_t errlen)
+{
+	static struct cgcpuset_request rq;
+	static struct cpuset set;
+	char e[128];
+
+	cpuset_parse_list(cpus, &set, e, sizeof(e));
+	memset(&rq, 0, sizeof(rq));
+	rq.group = group;
+	rq.cpus = &set;
+	rq.create = create;
+	rq.exclusive = exclusive;
+	return cgcpuset_plan(h, &t, &rq, p, err, errlen);
+}
+
+static void
+test_files(void)
+{
+	struct cgcpuset_files f;
+
+	cgcpuset_files(1, &f);
+	CHECK_STR("files v1: effective CPUs", f.eff_cpus,
+		  "cpuset.effective_cpus");
+	CHECK_STR("files v1: exclusive switch", f.exclusive,
+		  "cpuset.cpu_exclusive");
+	cgcpuset_files(2, &f);
+	CHECK_STR("files v2: effective memory nodes", f.eff_mems,
+		  "cpuset.mems.effective");
+	CHECK_STR("files v2: a root partition", f.exclusive_on, "root");
+}
+
+static void
+test_v2(void)
+{
+	char dir[256], gdir[300], err[1024];
+	struct cg_hier h;
+	struct cgcpuset_plan p;
+	struct cpuset s = CPUSET_INIT;
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/v2", unit_tmp);
+	mkdir(dir, 0755);
+	put(dir, "cgroup.controllers", "cpuset cpu\n");
+	put(dir, "cgroup.subtree_control", "");
+	put(dir, "cpuset.cpus.effective", "0-2\n");
+	put(dir, "cpuset.mems.effective", "0\n");
+	r = cg_open(&h, dir, err, sizeof(err));
+	CHECK("v2: the tree opens", r == 0);
+	if (r < 0)
+		return;
+
+	r = plan(&h, "a", "0-1", false, false, &p, err, sizeof(err));
+	CHECK("v2: a missing group without create", r == -ENOENT);
+	CHECK_STR("v2: says so", err,
+		  "cgroup 'a' does not exist (--create makes it)");
+	cgcpuset_plan_free(&p);
+
+	r = plan(&h, "a", "1-3", true, false, &p, err, sizeof(err));
+	CHECK("v2: CPUs beyond the parent's effective set do not fit",
+	      r == -EINVAL);
+	CHECK("v2: the message names the CPUs and the parent",
+	      strstr(err, "3") && strstr(err, "cgroup '/'"));
+	cgcpuset_plan_free(&p);
+
+	r = plan(&h, "a/b", "0-1", true, true, &p, err, sizeof(err));
+	CHECK("v2: a new nested group fits", r == 0 && !p.exists &&
+	      p.version == 2);
+	CHECK_STR("v2: the memory nodes default to the CPUs' nodes with "
+		  "memory", unit_list(&p.mems), "0");
+	r = cgcpuset_apply(&h, NULL, &p, err, sizeof(err));
+	CHECK("v2: applied", r == 0);
+	cgcpuset_plan_free(&p);
+	snprintf(gdir, sizeof(gdir), "%s/a/b", dir);
+	CHECK_STR("v2: cpuset.cpus written", get(gdir, "cpuset.cpus"), "0-1");
+	CHECK_STR("v2: cpuset.mems written", get(gdir, "cpuset.mems"), "0");
+	CHECK_STR("v2: a root partition", get(gdir, "cpuset.cpus.partition"),
+		  "root");
+
+	r = plan(&h, "a/b", "2", false, false, &p, err, sizeof(err));
+	CHECK("v2: CPUs of a memoryless node alone have no memory nodes",
+	      r == -EINVAL);
+	cgcpuset_plan_free(&p);
+
+	put(gdir, "cpuset.cpus", "zero\n");
+	r = cgcpuset_read_list(&h, "a/b", "cpuset.cpus", &s, err,
+			       sizeof(err));
+	CHECK("v2: a file that holds no list", r == -EBADMSG);
+	CHECK_STR("v2: is named", err,
+		  "cpuset.cpus of cgroup 'a/b' holds 'zero', not a list");
+	cpuset_free(&s);
+	cg_close(&h);
+}
+
+static void
+test_v1(void)
+{
+	char dir[256], sub[300], err[1024];
+	struct cg_hier h;
+	struct cgcpuset_plan p;
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/v1", unit_tmp);
+	mkdir(dir, 0755);
+	snprintf(sub, sizeof(sub), "%s/cpu", dir);
+	mkdir(sub, 0755);
+	snprintf(sub, sizeof(sub), "%s/cpuset", dir);
+	mkdir(sub, 0755);
+	r = cg_open(&h, dir, err, sizeof(err));
+	CHECK("v1: the tree opens", r == 0);
+	if (r < 0)
+		return;
+	r = plan(&h, "job", "1", true, true, &p, err, sizeof(err));
+	CHECK("v1: a tree without effective files bounds by the machine only",
+	      r == 0 && p.version == 1);
+	r = cgcpuset_apply(&h, NULL, &p, err, sizeof(err));
+	CHECK("v1: applied", r == 0);
+	cgcpuset_plan_free(&p);
+	snprintf(sub, sizeof(sub), "%s/cpuset/job", dir);
+	CHECK_STR("v1: cpuset.cpus written", get(sub, "cpuset.cpus"), "1");
+	CHECK_STR("v1: exclusive", get(sub, "cpuset.cpu_exclusive"), "1");
+	r = plan(&h, "job", "4", false, false, &p, err, sizeof(err));
+	CHECK("v1: a CPU the machine lacks does not fit", r == -EINVAL);
+	cgcpuset_plan_free(&p);
+	cg_close(&h);
+}
+
+int
+main(void)
+{
+	unit_machine(spec, 0, &t, NULL);
+	test_files();
+	test_v2();
+	test_v1();
+	unit_machine_remove();
+	topo_free(&t);
+	return unit_failed;
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Core types from generated sysfs trees whose types follow from their
+ * description, and the type:/capacity: selector grammar. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coretype.h"
+#include "unit.h"
+
+static const char *top = ".";
+
+/* Generate a tree from spec text, load topology and core types. */
+static int
+load(const char *tmp, const char *name, const char *spec, struct topo *t,
+     struct coretypes *ct)
+{
+	char path[4096], cmd[12288], err[256];
+	struct sysroot root;
+	FILE *f;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s.spec", tmp, name);
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -errno;
+	fputs(spec, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "python3 '%s/tests/gen-sysfs' '%s' '%s/%s'",
+		 top, path, tmp, name);
+	if (system(cmd) != 0)
+		return -EIO;
+	snprintf(path, sizeof(path), "%s/%s", tmp, name);
+	r = sysroot_open(&root, path);
+	if (r < 0)
+		return r;
+	r = topo_load(t, &root, 0, err, sizeof(err));
+	if (r == 0)
+		r = coretype_load(ct, &root, t, err, sizeof(err));
+	sysroot_close(&root);
+	if (r < 0)
+		printf("# %s: %s\n", name, err);
+	return r;
+}
+
+static char *
+list(const struct cpuset *s)
+{
+	static char buf[256];
+	char *l = cpuset_to_list(s);
+
+	snprintf(buf, sizeof(buf), "%s", l ? l : "(oom)");
+	free(l);
+	return buf;
+}
+
+static const char *
+sel(const struct coretypes *ct, const struct topo *t, const char *s)
+{
+	static char buf[320];
+	struct cpuset out = CPUSET_INIT;
+	char err[256];
+	int r = coretype_select(ct, t, s, &out, err, sizeof(err));
+
+	if (r == -ENOENT)
+		snprintf(buf, sizeof(buf), "ENOENT");
+	else if (r < 0)
+		snprintf(buf, sizeof(buf), "error: %s", err);
+	else
+		snprintf(buf, sizeof(buf), "%s", list(&out));
+	cpuset_free(&out);
+	return buf;
+}
+
+int
+main(void)
+{
+	char tmp[] = "/tmp/cpm-coretype.XXXXXX", cmd[64];
+	const char *e = getenv("CPM_TOP");
+	struct coretypes ct;
+	struct topo t;
+
+	if (e && *e)
+		top = e;
+	if (!mkdtemp(tmp)) {
+		perror("mkdtemp");
+		return 1;
+	}
+
+	/* Only cpuinfo_max_freq: favoured P-cores turbo 4% higher than
+	 * their siblings and stay one type; E-cores are 25% slower. */
+	CHECK("max-frequency-only tree loads",
+	      load(tmp, "freq", "node 0\n"
+		   "cpu 0 core=0 socket=0 node=0 maxfreq=5200000\n"
+		   "cpu 1 core=1 socket=0 node=0 maxfreq=5000000\n"
+		   "cpu 2 core=2 socket=0 node=0 maxfreq=5000000\n"
+		   "cpu 3 core=3 socket=0 node=0 maxfreq=3900000\n"
+		   "cpu 4 core=4 socket=0 node=0 maxfreq=3900000\n", &t, &ct) == 0);
+	CHECK("favoured cores are no type of their own",
+	      ct.ntypes == 2 && strcmp(ct.source, "cpufreq") == 0);
+	CHECK_STR("performance by frequency", list(&ct.types[0].cpus), "0-2");
+	CHECK_STR("efficiency by frequency", list(&ct.types[1].cpus), "3-4");
+	CHECK("capacity scales the maximum frequency to 1024",
+	      ct.capacity[0] == 1024 && ct.capacity[1] == 985 &&
+	      ct.capacity[3] == 768);
+	CHECK("type capacity is its highest", ct.types[0].capacity == 1024);
+	CHECK_STR("type:P", sel(&ct, &t, "type:P"), "0-2");
+	CHECK_STR("capacity:-800", sel(&ct, &t, "capacity:-800"), "3-4");
+	CHECK_STR("capacity:985-", sel(&ct, &t, "capacity:985-"), "0-2");
+	CHECK_STR("capacity: alone is malformed", sel(&ct, &t, "capacity:-"),
+		  "error: invalid selector 'capacity:-': use capacity:MIN-MAX");
+	CHECK_STR("capacity:1-2-3 is malformed", sel(&ct, &t, "capacity:1-2-3"),
+		  "error: invalid selector 'capacity:1-2-3': use capacity:MIN-MAX");
+	CHECK_STR("other selectors are not ours", sel(&ct, &t, "node:0"), "ENOENT");
+	CHECK("coretype_find knows aliases in any case",
+	      coretype_find(&ct, "LITTLE") == 1 && coretype_find(&ct, "Big") == 0 &&
+	      coretype_find(&ct, "mid") == -1);
+	coretype_free(&ct);
+	topo_free(&t);
+
+	/* Five types by capacity: prime, performance, mid1, mid2, efficiency. */
+	CHECK("five-type tree loads",
+	      load(tmp, "five", "node 0\n"
+		   "cpu 0 core=0 socket=0 node=0 capacity=100\n"
+		   "cpu 1 core=1 socket=0 node=0 capacity=300\n"
+		   "cpu 2 core=2 socket=0 node=0 capacity=500\n"
+		   "cpu 3 core=3 socket=0 node=0 capacity=700\n"
+		   "cpu 4 core=4 socket=0 node=0 capacity=1024\n", &t, &ct) == 0);
+	CHECK("five types, fastest first",
+	      ct.ntypes == 5 && strcmp(ct.types[0].name, "prime") == 0 &&
+	      strcmp(ct.types[1].name, "performance") == 0 &&
+	      strcmp(ct.types[2].name, "mid1") == 0 &&
+	      strcmp(ct.types[3].name, "mid2") == 0 &&
+	      strcmp(ct.types[4].name, "efficiency") == 0);
+	CHECK_STR("mid2 is the 300 CPU", sel(&ct, &t, "type:mid2"), "1");
+	coretype_free(&ct);
+	topo_free(&t);
+
+	/* Nothing told: no types, no capacity. */
+	CHECK("plain tree loads",
+	      load(tmp, "plain", "node 0\ncpu 0 core=0 socket=0 node=0\n"
+		   "cpu 1 core=1 socket=0 node=0\n", &t, &ct) == 0);
+	CHECK("a plain machine has no types", ct.ntypes == 0 && ct.source == NULL &&
+	      ct.capacity[0] == -1);
+	CHECK_STR("type:big on a plain machine is every online CPU",
+		  sel(&ct, &t, "type:big"), "0-1");
+	coretype_free(&ct);
+	topo_free(&t);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		return 1;
+	return unit_failed;
+}
