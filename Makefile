@@ -10,6 +10,7 @@ PREFIX    = /usr/local
 BINPREFIX = $(PREFIX)/bin
 MANPREFIX = $(PREFIX)/share/man
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  = $(PREFIX)/share/zsh/vendor-completions
 
 CC      = cc
 CFLAGS  = -O2 -g
@@ -27,6 +28,7 @@ UNITS    = $(UNIT_SRC:.c=)
 HELPERS_SRC = $(sort $(wildcard tests/helpers/*.c))
 HELPERS  = $(HELPERS_SRC:.c=)
 MANPAGES = $(wildcard man/*.1)
+MANPAGES7 = $(wildcard man/*.7)
 
 all: $(TOOLS)
 
@@ -89,15 +91,20 @@ check-vm: all
 	sh tests/vm/run
 
 install: all
-	mkdir -p $(DESTDIR)$(BINPREFIX) $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	mkdir -p $(DESTDIR)$(BINPREFIX) $(DESTDIR)$(MANPREFIX)/man1 \
+		$(DESTDIR)$(MANPREFIX)/man7 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	for t in $(TOOLS); do cp -f $$t $(DESTDIR)$(BINPREFIX)/; chmod 755 $(DESTDIR)$(BINPREFIX)/$${t#bin/}; done
 	for m in $(MANPAGES); do cp -f $$m $(DESTDIR)$(MANPREFIX)/man1/; chmod 644 $(DESTDIR)$(MANPREFIX)/man1/$${m#man/}; done
-	for c in completions/cpm-*; do [ -f "$$c" ] || continue; cp -f $$c $(DESTDIR)$(BASHCOMPDIR)/; done
+	for m in $(MANPAGES7); do cp -f $$m $(DESTDIR)$(MANPREFIX)/man7/; chmod 644 $(DESTDIR)$(MANPREFIX)/man7/$${m#man/}; done
+	for c in completions/cpm-*; do cp -f $$c $(DESTDIR)$(BASHCOMPDIR)/; chmod 644 $(DESTDIR)$(BASHCOMPDIR)/$${c#completions/}; done
+	for c in completions/_cpm-*; do cp -f $$c $(DESTDIR)$(ZSHCOMPDIR)/; chmod 644 $(DESTDIR)$(ZSHCOMPDIR)/$${c#completions/}; done
 
 uninstall:
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINPREFIX)/$${t#bin/}; done
 	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANPREFIX)/man1/$${m#man/}; done
+	for m in $(MANPAGES7); do rm -f $(DESTDIR)$(MANPREFIX)/man7/$${m#man/}; done
 	for c in completions/cpm-*; do rm -f $(DESTDIR)$(BASHCOMPDIR)/$${c#completions/}; done
+	for c in completions/_cpm-*; do rm -f $(DESTDIR)$(ZSHCOMPDIR)/$${c#completions/}; done
 
 clean:
 	rm -f lib/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS) $(FUZZ_SRC:.c=)

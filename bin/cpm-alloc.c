@@ -228,7 +228,8 @@ parse_args(struct ctx *c, int argc, char **argv)
 		STATE_DEFAULT_PATH;
 	c->wait_ms = -1;
 	c->cgroup_root = cli_cgroup_root(NULL);
-	while ((opt = getopt_long(argc, argv, "hV", long_opts, NULL)) != -1) {
+	opterr = 0;	/* one message of our own, named "cpm-alloc", not argv[0] */
+	while ((opt = getopt_long(argc, argv, ":hV", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage();
@@ -341,10 +342,14 @@ parse_args(struct ctx *c, int argc, char **argv)
 						"a duration such as 500ms, or "
 						"forever)", optarg);
 			break;
+		case ':':
+			cli_usage_error("option '%s' requires an argument",
+					argv[optind - 1]);
 		default:
-			/* getopt printed the problem. */
-			fprintf(stderr, "Try 'cpm-alloc --help'.\n");
-			exit(EXIT_USAGE);
+			if (strncmp(argv[optind - 1], "--", 2) == 0)
+				cli_usage_error("unrecognized option '%s'",
+						argv[optind - 1]);
+			cli_usage_error("invalid option -- '%c'", optopt);
 		}
 		if (opt >= O_RESERVED && nseen < 64)
 			seen[nseen++] = opt;

@@ -98,6 +98,14 @@ assert() {
 	fi
 }
 
+# tool_long_options TOOL: the long option names in bin/TOOL.c's option
+# table: getopt_long's rows ({ "name", no_argument, ... }) and cpm-pin's
+# own ({ "name", 'c', true, ... }).
+tool_long_options() {
+	sed -nE 's/^[[:space:]]*\{ *"([a-z][a-z0-9-]*)", *([a-z_]*_argument|0|'"'"'.'"'"'), .*/\1/p' \
+	    "$CPM_TOP/bin/$1.c" | sort -u
+}
+
 # is_root: true when running as root (real cgroups and such).
 is_root() { [ "$(id -u)" = 0 ]; }
 
