@@ -47,6 +47,18 @@ if ! is_root || [ ! -f $cs/cpuset.cpus ]; then
 	exit 0
 fi
 
+# A sibling that holds CPUs exclusively (a container runtime's, a
+# partitioning tool's) refuses every other sibling those CPUs: the live
+# tests need the whole root cpuset, so they say whose group is in the way.
+held=
+for f in $cs/*/cpuset.cpu_exclusive; do
+	[ -f "$f" ] && [ "$(cat "$f")" = 1 ] && held="$held ${f%/cpuset.cpu_exclusive}"
+done
+if [ -n "$held" ]; then
+	skip 'live cpuset groups' "CPUs of the root cpuset are held exclusively by$held"
+	exit 0
+fi
+
 # ---- live v1 cpusets ----
 base=cpm-test-$$
 G=$cs/$base
