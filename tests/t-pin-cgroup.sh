@@ -115,7 +115,11 @@ assert 'the sleeper is in the fresh group' "$(cat /proc/$sl/cpuset)" "/$base/e"
 
 # Half-done work is undone: a zombie cannot be moved, so the call fails,
 # and the sleeper it had moved goes back and the new group is removed.
-sh -c 'sleep 0 & echo $! >"$1"; exec sleep 300' - $T_TMP/zombie &
+# perl, not sh: a shell may reap its background child on its own before
+# the exec, and then there is no zombie to fail on.
+perl -e 'my $c = fork; defined $c or die; $c or exit 0;
+	open my $f, ">", $ARGV[0] or die; print $f "$c\n"; close $f;
+	sleep 300' $T_TMP/zombie &
 zpar=$!
 pids="$pids $zpar"
 sleep 300 &
