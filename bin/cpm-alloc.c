@@ -1055,6 +1055,7 @@ cmd_list(struct ctx *c)
 		}
 		json_arr_end(&j);
 		json_obj_end(&j);
+		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
 	} else {
 		strbuf_puts(&sb, "NAME MODE COUNT CPUS NODES MEMORY OWNER\n");

@@ -321,6 +321,7 @@ cmd_convert(struct quota_ctx *c)
 		json_key(&j, "cpu_max");
 		json_str(&j, cpumax);
 		json_obj_end(&j);
+		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
 	} else {
 		if (m == MILLICPU_MAX)
@@ -408,6 +409,7 @@ cmd_class(struct quota_ctx *c)
 		json_key(&j, "reason");
 		json_str(&j, q.reason);
 		json_obj_end(&j);
+		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
 	} else {
 		strbuf_printf(&sb, "class=%s\nexclusive=%s\ncpus=%lld\n"
@@ -550,6 +552,7 @@ cmd_get(struct quota_ctx *c)
 		json_key(&j, version == 2 ? "weight" : "shares");
 		json_uint(&j, version == 2 ? cur.weight : cur.shares);
 		json_obj_end(&j);
+		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
 	} else {
 		strbuf_printf(&sb, "request=%s\nlimit=%s\nperiod_us=%llu\n"

@@ -358,6 +358,7 @@ render_json(const struct ctx *c, const struct thr_row *rows, size_t n,
 	}
 	json_arr_end(&j);
 	json_obj_end(&j);
+	cli_check_json(&j);
 	strbuf_puts(sb, "\n");
 }
 

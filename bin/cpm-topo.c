@@ -475,6 +475,7 @@ print_json(struct ctx *c)
 		json_arr_end(&j);
 	}
 	json_obj_end(&j);
+	cli_check_json(&j);
 	strbuf_add(&sb, "\n", 1);
 	if (sb.oom)
 		oom();

@@ -47,6 +47,27 @@ cli_die(int status, const char *fmt, ...)
 	exit(status);
 }
 
+void
+cli_check_json(const struct json *j)
+{
+	int e = json_error(j);
+
+	if (e == -E2BIG)
+		cli_die(EXIT_FAIL, "cannot write JSON: nested more than %d levels",
+			JSON_MAX_DEPTH);
+	if (e < 0)
+		cli_die(EXIT_FAIL, "cannot write JSON: %s", strerror(-e));
+}
+
+void
+cli_write(const struct strbuf *sb)
+{
+	if (sb->oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (sb->len)
+		fwrite(sb->buf, 1, sb->len, stdout);
+}
+
 noreturn void
 cli_usage_error(const char *fmt, ...)
 {

@@ -14,6 +14,7 @@
 #include <stdnoreturn.h>
 
 #include "cpuset.h"
+#include "json.h"
 #include "sysroot.h"
 #include "topo.h"
 
@@ -86,6 +87,15 @@ void cli_parse_cpus(const struct topo *t, const char *what, const char *arg,
 
 /* Write a cpuset as a canonical cpulist line to stdout. */
 void cli_print_cpuset(const struct cpuset *s);
+
+/*
+ * Die with exit 1 when the JSON writer refused the document (see
+ * json_error()), rather than print a truncated one.
+ */
+void cli_check_json(const struct json *j);
+
+/* Write sb to stdout; out of memory while building it is exit 1. */
+void cli_write(const struct strbuf *sb);
 
 /* Flush stdout and exit with status; a failed write is exit 1. */
 noreturn void cli_exit(int status);
