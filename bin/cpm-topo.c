@@ -22,6 +22,7 @@
 #include "select.h"
 #include "topo.h"
 #include "topodump.h"
+#include "topotable.h"
 
 struct ctx {
 	const char *sysroot;
@@ -30,13 +31,15 @@ struct ctx {
 	bool loaded;
 	struct coretypes ct;
 	bool ct_loaded;
+	const char *columns;	/* -o LIST, or NULL: the default */
+	bool raw, noheadings;
 };
 
 static void
 usage(void)
 {
 	printf(
-"Usage: cpm-topo [--sysroot DIR] [-e | --json]\n"
+"Usage: cpm-topo [--sysroot DIR] [-e | --json] [-o LIST] [--raw] [--noheadings]\n"
 "       cpm-topo [--sysroot DIR] cpus SELECTOR... [--and SEL]... [--not SEL]... [--count]\n"
 "       cpm-topo [--sysroot DIR] nodes CPULIST\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
@@ -49,6 +52,12 @@ usage(void)
 "  -e, --extended     one row per possible CPU: CPU NODE SOCKET DIE CORE L3 ONLINE\n"
 "                     (and TYPE CAPACITY on a machine with several core types)\n"
 "  -j, --json         the whole topology as one JSON document\n"
+"  -o, --output LIST  the columns of -e (implied), or the members of the\n"
+"      --columns LIST JSON \"cpus\" objects: comma-separated, any case,\n"
+"                     from CPU NODE SOCKET DIE CORE L3 ONLINE TYPE CAPACITY\n"
+"                     SIBLINGS (the core's SMT siblings as a cpulist)\n"
+"      --raw          -e without alignment: one space between cells\n"
+"      --noheadings   -e without its header line\n"
 "      --sysroot DIR  read sys/ and proc/ below DIR (env CPM_SYSROOT)\n"
 "  -h, --help         show this help\n"
 "  -V, --version      show the version\n"
@@ -275,51 +284,38 @@ print_summary(struct ctx *c)
 
 /* ---- -e ---- */
 
+/*
+ * The per-CPU table with the columns asked for (default: those of -e, or
+ * of the JSON "cpus" array when json).
+ */
 static void
-put_id(struct strbuf *sb, int v, int width)
+cpu_table(struct ctx *c, bool json, struct table *tab)
 {
-	if (v < 0)
-		strbuf_printf(sb, " %*s", width, "-");
-	else
-		strbuf_printf(sb, " %*d", width, v);
+	struct coretypes *ct = load_types(c);
+	char err[512];
+
+	if (topo_cpu_table(load(c), ct, tab) < 0)
+		oom();
+	if (table_select(tab, c->columns ? c->columns :
+			 topo_cpu_default_columns(coretype_hybrid(ct), json),
+			 err, sizeof(err)) < 0)
+		cli_usage_error("%s", err);
 }
 
 static void
 print_extended(struct ctx *c)
 {
-	struct topo *t = load(c);
-	struct coretypes *ct = load_types(c);
-	bool hybrid = coretype_hybrid(ct);
+	struct table tab;
 	struct strbuf sb;
-	int cpu;
 
+	cpu_table(c, false, &tab);
 	strbuf_init(&sb);
-	strbuf_puts(&sb, hybrid ?
-		    "CPU NODE SOCKET DIE CORE L3 ONLINE        TYPE CAPACITY\n" :
-		    "CPU NODE SOCKET DIE CORE L3 ONLINE\n");
-	cpuset_for_each(cpu, &t->possible) {
-		const struct topo_cpu *tc = &t->cpus[cpu];
-
-		strbuf_printf(&sb, "%3d", cpu);
-		put_id(&sb, tc->node, 4);
-		put_id(&sb, tc->socket, 6);
-		put_id(&sb, tc->die, 3);
-		put_id(&sb, tc->core, 4);
-		put_id(&sb, tc->l3 >= 0 ? t->l3s[tc->l3].id : -1, 2);
-		strbuf_printf(&sb, " %6s", tc->online ? "yes" : "no");
-		if (hybrid) {
-			int ty = ct->type[cpu];
-
-			strbuf_printf(&sb, " %11s", ty >= 0 ? ct->types[ty].name : "-");
-			put_id(&sb, ct->capacity[cpu], 8);
-		}
-		strbuf_puts(&sb, "\n");
-	}
-	if (sb.oom)
+	if (table_print(&tab, c->raw ? TABLE_RAW : TABLE_ALIGNED,
+			!c->noheadings, &sb) < 0)
 		oom();
-	if (sb.len)
-		fwrite(sb.buf, 1, sb.len, stdout);
+	cli_write(&sb);
 	strbuf_free(&sb);
+	table_free(&tab);
 }
 
 /* ---- --json ---- */
@@ -352,10 +348,10 @@ print_json(struct ctx *c)
 	struct topo *t = load(c);
 	struct coretypes *ct = load_types(c);
 	bool hybrid = coretype_hybrid(ct);
-	struct cpuset sib = CPUSET_INIT;
+	struct table tab;
 	struct strbuf sb;
 	struct json j;
-	int cpu, i, k;
+	int i, k;
 
 	strbuf_init(&sb);
 	json_init(&j, &sb);
@@ -374,38 +370,9 @@ print_json(struct ctx *c)
 	else
 		json_null(&j);
 	json_key(&j, "cpus");
-	json_arr_begin(&j);
-	cpuset_for_each(cpu, &t->possible) {
-		const struct topo_cpu *tc = &t->cpus[cpu];
-
-		json_obj_begin(&j);
-		json_id(&j, "cpu", cpu);
-		json_key(&j, "online");
-		json_bool(&j, tc->online);
-		json_id(&j, "node", tc->node);
-		json_id(&j, "socket", tc->socket);
-		json_id(&j, "die", tc->die);
-		json_id(&j, "core", tc->core);
-		json_id(&j, "l3", tc->l3 >= 0 ? t->l3s[tc->l3].id : -1);
-		if (tc->core >= 0) {
-			if (topo_siblings(t, cpu, &sib) < 0)
-				oom();
-			json_list(&j, "siblings", &sib);
-		} else {
-			json_key(&j, "siblings");
-			json_null(&j);
-		}
-		if (hybrid) {
-			json_key(&j, "core_type");
-			if (ct->type[cpu] >= 0)
-				json_str(&j, ct->types[ct->type[cpu]].name);
-			else
-				json_null(&j);
-			json_id(&j, "capacity", ct->capacity[cpu]);
-		}
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
+	cpu_table(c, true, &tab);
+	table_json(&tab, &j);
+	table_free(&tab);
 	json_key(&j, "nodes");
 	json_arr_begin(&j);
 	for (i = 0; i < t->nnodes; i++) {
@@ -482,7 +449,6 @@ print_json(struct ctx *c)
 	if (sb.len)
 		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
-	cpuset_free(&sib);
 }
 
 /* ---- cpus ---- */
@@ -712,10 +678,15 @@ cmd_dump(struct ctx *c, int argc, char **argv)
 int
 main(int argc, char **argv)
 {
+	enum { OPT_RAW = 256, OPT_NOHEADINGS, OPT_SYSROOT };
 	static const struct option opts[] = {
 		{ "extended", no_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "sysroot", required_argument, NULL, 'S' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "columns", required_argument, NULL, 'o' },
+		{ "raw", no_argument, NULL, OPT_RAW },
+		{ "noheadings", no_argument, NULL, OPT_NOHEADINGS },
+		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -726,7 +697,7 @@ main(int argc, char **argv)
 
 	cli_init("cpm-topo");
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:ejhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:ejo:hV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 		case 'j':
@@ -734,7 +705,16 @@ main(int argc, char **argv)
 				cli_usage_error("--extended and --json cannot be combined");
 			mode = opt;
 			break;
-		case 'S':
+		case 'o':
+			c.columns = optarg;
+			break;
+		case OPT_RAW:
+			c.raw = true;
+			break;
+		case OPT_NOHEADINGS:
+			c.noheadings = true;
+			break;
+		case OPT_SYSROOT:
 			c.sysroot = optarg;
 			break;
 		case 'h':
@@ -768,6 +748,11 @@ main(int argc, char **argv)
 		}
 		argc = k;
 	}
+	if (mode == 'j' && (c.raw || c.noheadings))
+		cli_usage_error("--raw and --noheadings go with -e, not --json");
+	/* A column list or a table style asks for the -e table. */
+	if (!mode && (c.columns || c.raw || c.noheadings))
+		mode = 'e';
 	if (argc == 0) {
 		if (mode == 'e')
 			print_extended(&c);
@@ -778,7 +763,7 @@ main(int argc, char **argv)
 		cli_exit(EXIT_OK);
 	}
 	if (mode)
-		cli_usage_error("-e and --json go without a command");
+		cli_usage_error("-e, -o, --raw, --noheadings and --json go without a command");
 	cmd = argv[0];
 	if (strcmp(cmd, "cpus") == 0)
 		status = cmd_cpus(&c, argc, argv);

@@ -111,6 +111,9 @@ for sh in bash zsh; do
 	offers_only $sh "cpm-throttle --cgroup-root $cg " batch$s web$s
 	offers_only $sh "cpm-throttle --cgroup-root $cg batch/" batch/job1$s
 	offers_only $sh 'cpm-throttle -o ' table tsv json prom names
+	offers_only $sh 'cpm-topo -o ' CPU NODE SOCKET DIE CORE L3 ONLINE \
+	    TYPE CAPACITY SIBLINGS
+	[ $sh = bash ] && offers_only $sh 'cpm-topo --output cpu,N' cpu,NODE
 	offers_only $sh "cpm-pin --cgroup-root $cg --cgroup " pinned$s
 	offers_only $sh "cpm-pin --sysroot $sr --nodes " 0 2
 	offers_only $sh 'cpm-pin --mem ' local bind interleave preferred

@@ -72,6 +72,40 @@ assert "-e header" "$(printf '%s' "$out" | head -1)" "CPU NODE SOCKET DIE CORE L
 assert "-e row of a second thread" "$(printf '%s' "$out" | awk '$1 == 21')" \
     "$(printf '%3d %4d %6d %3d %4d %2d %6s' 21 1 0 0 5 1 yes)"
 assert "-e has a row per possible CPU" "$(printf '%s' "$out" | wc -l)" 33
+
+# --- column selection: -o/--output/--columns, --raw, --noheadings ---
+check "-o picks columns in its order, in any case, and implies -e" 0 "NODE CPU
+   1  21" sh -c 'cpm-topo -o node,CPU | awk "NR == 1 || \$2 == 21"'
+check "--columns with --raw --noheadings: bare rows" 0 "5 5,21" \
+    sh -c 'cpm-topo --columns cpu,siblings --raw --noheadings | sed -n 6p'
+check "--output with -e is the same table" 0 "$(cpm-topo -o cpu,online)" \
+    cpm-topo -e --output CPU,ONLINE
+check "--noheadings sizes the default columns to their cells" 0 \
+    "21 1 0 0  5 1 yes" sh -c 'cpm-topo --noheadings | sed -n 22p'
+run cpm-topo --json -o cpu,SIBLINGS
+case $out in
+*'"cpus":[{"cpu":0,"siblings":"0,16"},{"cpu":1,"siblings":"1,17"},'*'"nodes":'*)
+	ok "--json -o selects the members of the cpus objects" ;;
+*) not_ok "--json -o selects the members of the cpus objects" "$(show)" ;;
+esac
+check_fail "an unknown column is refused with the valid ones" 2 \
+    "^cpm-topo: unknown column 'nope' \(valid: CPU, NODE, SOCKET, DIE, CORE, L3, ONLINE, TYPE, CAPACITY, SIBLINGS\)\$" \
+    cpm-topo -o cpu,nope
+check_fail "an empty column list is refused" 2 "empty column name" \
+    cpm-topo -o ''
+check_fail "--raw does not go with --json" 2 "go with -e" cpm-topo --json --raw
+check_fail "-o does not go with a command" 2 "go without a command" \
+    cpm-topo -o cpu cpus all
+# CPU numbers and cache ids wider than their headers: every line of -e
+# has the same length, so the columns line up.
+printf 'node 0\ncpu 0 core=0 socket=0 node=0 l3=0\ncpu 999 core=1 socket=0 node=0 l3=0\ncpu 1000 core=2 socket=0 node=0 l3=100\ncpu 1001 core=2 socket=0 node=0 l3=100\n' |
+    python3 "$CPM_TOP/tests/gen-sysfs" - "$T_TMP/wide" ||
+    not_ok "generate a machine with CPU 1001"
+check "-e lines up CPUs past 999 and L3 ids past 99" 0 " CPU NODE SOCKET DIE CORE  L3 ONLINE
+   0    0      0   0    0   0    yes
+ 999    0      0   0  999   0    yes
+1000    0      0   0 1000 100    yes
+1001    0      0   0 1000 100    yes" cpm-topo --sysroot "$T_TMP/wide" -e
 run cpm-topo --json
 printf '%s' "$out" >"$T_TMP/j"
 if python3 - "$T_TMP/j" <<'PY'
