@@ -114,6 +114,8 @@ for sh in bash zsh; do
 	offers_only $sh 'cpm-topo -o ' CPU NODE SOCKET DIE CORE L3 ONLINE \
 	    TYPE CAPACITY SIBLINGS
 	[ $sh = bash ] && offers_only $sh 'cpm-topo --output cpu,N' cpu,NODE
+	offers_only $sh 'cpm-throttle -O ' GROUP PERIODS THROTTLED RATIO \
+	    THROTTLED_S LIMIT USAGE RESET PINNED_THROTTLED QOS POD CONTAINER
 	offers_only $sh "cpm-pin --cgroup-root $cg --cgroup " pinned$s
 	offers_only $sh "cpm-pin --sysroot $sr --nodes " 0 2
 	offers_only $sh 'cpm-pin --mem ' local bind interleave preferred
