@@ -143,6 +143,9 @@ for sh in bash zsh; do
 	    --closest-numa --explain --mem --from --prefer-nodes --owner \
 	    --dry-run --state --sysroot --cgroup-root
 	offers $sh 'cpm-alloc init --' --reserved --reserve --strict-reserved --force
-	offers_only $sh 'cpm-alloc list --' --json --state --sysroot \
-	    --cgroup-root --wait --help --version
+	offers_only $sh 'cpm-alloc list --' --json --output --columns \
+	    --noheadings --raw --state --sysroot --cgroup-root --wait --help \
+	    --version
+	offers_only $sh 'cpm-alloc list -o ' NAME MODE COUNT CPUS NODES \
+	    MEMORY OWNER OPTIONS
 done
