@@ -45,6 +45,7 @@ burst_engine_init(struct burst_engine *b)
 	b->factor_m = 2000;
 	b->for_us = 500000;
 	b->cooldown_us = 5000000;
+	b->max_groups = BURST_GROUPS_MAX;
 	b->realloc_fn = realloc;
 }
 
@@ -145,8 +146,43 @@ table_grow(struct burst_engine *b)
 }
 
 /*
- * The group named name (canonical), added when new.  NULL with -ENOMEM
- * in *r.
+ * Forget the groups nothing needs any more: not raised, not queued, and
+ * out of their cooldown.  Notes when the next one will be.
+ */
+static void
+table_sweep(struct burst_engine *b, uint64_t now)
+{
+	uint64_t next = UINT64_MAX;
+	size_t i;
+
+	for (i = 0; i < b->nbuckets; i++) {
+		struct burst_group **pg = &b->tab[i], *g;
+
+		while ((g = *pg) != NULL) {
+			uint64_t free_at = g->ever ?
+				g->last_start + b->cooldown_us : 0;
+
+			if (g->boosted || g->queued) {
+				pg = &g->next;
+				continue;
+			}
+			if (free_at > now) {
+				if (free_at < next)
+					next = free_at;
+				pg = &g->next;
+				continue;
+			}
+			*pg = g->next;
+			group_free(g);
+			b->n--;
+		}
+	}
+	b->sweep_at = next;
+}
+
+/*
+ * The group named name (canonical), added when new.  NULL with -ENOSPC
+ * (table full) or -ENOMEM in *r.
  */
 static struct burst_group *
 group_get(struct burst_engine *b, const char *name, uint64_t now, int *r)
@@ -158,6 +194,14 @@ group_get(struct burst_engine *b, const char *name, uint64_t now, int *r)
 		for (g = b->tab[bucket(name, b->nbuckets)]; g; g = g->next)
 			if (strcmp(g->name, name) == 0)
 				return g;
+	}
+	if (b->n >= b->max_groups) {
+		if (now >= b->sweep_at)
+			table_sweep(b, now);
+		if (b->n >= b->max_groups) {
+			*r = -ENOSPC;
+			return NULL;
+		}
 	}
 	if (b->n >= b->nbuckets && table_grow(b) < 0) {
 		*r = -ENOMEM;
@@ -216,6 +260,11 @@ burst_queue(struct burst_engine *b, const char *name, uint64_t now)
 	}
 	g = group_get(b, group, now, &r);
 	if (g == NULL) {
+		if (r == -ENOSPC) {
+			say(&b->rep, "more than %zu groups in their cooldown; "
+			    "'%s' skipped", b->max_groups, group);
+			b->rep.status = BURST_FAILED;
+		}
 		return r;
 	}
 	if (g->boosted || g->queued)

@@ -18,7 +18,10 @@
  * the exit codes for them).  It never exits either: out of memory, it
  * puts back what it raised and stops (burst_run() returns, oom is set).
  *
- * A line longer than BURST_LINE_MAX is skipped.
+ * Memory is bounded: at most max_groups names are remembered (for the
+ * cooldown); when the table is full, names whose cooldown has passed and
+ * which are not raised are forgotten, and if none can be, the new name is
+ * skipped with a warning.  A line longer than BURST_LINE_MAX is skipped.
  */
 #ifndef CPM_BURSTLOOP_H
 #define CPM_BURSTLOOP_H
@@ -36,6 +39,7 @@ struct cg_hier;
 /* Status values: the numbers of the exit codes they lead to. */
 enum { BURST_OK = 0, BURST_FAILED = 1, BURST_BADINPUT = 2 };
 
+#define BURST_GROUPS_MAX 65536u
 #define BURST_LINE_MAX 65536u
 
 /* Where the engine's warnings go, and how it went. */
@@ -68,6 +72,7 @@ struct burst_engine {
 	char *root;		/* journal ROOT key, malloc'ed, freed here */
 	pid_t pid;		/* the owner written to the journal */
 	uint64_t start;
+	size_t max_groups;
 	struct burst_report rep;
 	/* allocation, replaceable to test running out of memory */
 	void *(*realloc_fn)(void *p, size_t n);
@@ -76,6 +81,7 @@ struct burst_engine {
 	/* the group table */
 	struct burst_group **tab;
 	size_t nbuckets, n;
+	uint64_t sweep_at;	/* when a full table may have room again */
 	/* raised groups */
 	struct burst_group **active;
 	size_t nactive, capactive;
@@ -96,7 +102,7 @@ void burst_engine_free(struct burst_engine *b);
 /*
  * Queue one group name (a path as the user wrote it) for the next batch:
  * 1 queued; 0 skipped (raised, queued or cooling down); -EINVAL for a bad
- * name (warned); -ENOMEM.
+ * name, -ENOSPC for a full table (warned); -ENOMEM.
  */
 int burst_queue(struct burst_engine *b, const char *name, uint64_t now);
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The burst engine without its CLI: the queue, the group table, due
- * times and the cooldown, batch boost and restore, the line reader, and
- * running out of memory (through the engine's allocation
+ * The burst engine without its CLI: the queue, the group table and its
+ * bound, due times and the cooldown, batch boost and restore, the line
+ * reader, and running out of memory (through the engine's allocation
  * hook) inside the loop.  The hierarchy is a cgroup v2 file tree built
  * here (plain files, NOT the kernel); expected quotas are worked out by
  * hand (quota times the factor).
@@ -189,6 +189,32 @@ test_boost_restore(void)
 }
 
 static void
+test_table_bound(void)
+{
+	struct burst_engine b;
+	uint64_t t0 = 1000000;
+
+	reset_tree();
+	engine(&b);
+	b.max_groups = 2;
+	b.for_us = 1000;
+	b.cooldown_us = 1000000;
+	burst_queue(&b, "a", t0);
+	burst_queue(&b, "b", t0);
+	burst_boost(&b, t0);
+	burst_restore_due(&b, t0 + 1000, false);
+	CHECK("bound: a full table refuses a new group in the cooldown",
+	      burst_queue(&b, "free", t0 + 2000) == -ENOSPC && b.n == 2 &&
+	      b.rep.status == BURST_FAILED &&
+	      strstr(warnings, "'free' skipped") != NULL);
+	CHECK("bound: a group it knows is still answered",
+	      burst_queue(&b, "a", t0 + 3000) == 0);
+	CHECK("bound: after the cooldown the old groups make room",
+	      burst_queue(&b, "free", t0 + 1000000) == 1 && b.n == 1);
+	burst_engine_free(&b);
+}
+
+static void
 test_reader(void)
 {
 	struct burst_engine b;
@@ -336,6 +362,7 @@ main(void)
 
 	test_queue();
 	test_boost_restore();
+	test_table_bound();
 	test_reader();
 	test_oom();
 
