@@ -95,6 +95,11 @@ tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIB_SRC) $(LIB_HDR)
 check-vm: all
 	sh tests/vm/run
 
+# The Debian package, built from HEAD in a temporary directory, checked
+# with lintian, installed with apt-get, tried and removed (as root).
+check-deb:
+	sh tests/deb/run
+
 install: all
 	mkdir -p $(DESTDIR)$(BINPREFIX) $(DESTDIR)$(MANPREFIX)/man1 \
 		$(DESTDIR)$(MANPREFIX)/man7 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
@@ -119,4 +124,4 @@ clean:
 	rm -f lib/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS) $(FUZZ_SRC:.c=)
 	rm -rf tests/out
 
-.PHONY: all deps have-deps demo check check-vm fuzz install uninstall clean
+.PHONY: all deps have-deps demo check check-vm check-deb fuzz install uninstall clean
