@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "allocinit.h"
 #include "cli.h"
 #include "coretype.h"
 #include "irq.h"
@@ -630,62 +631,38 @@ print_set(const struct cpuset *s)
 
 /* Commands */
 
+/* Die with the status an allocator error calls for. */
+static noreturn void
+alloc_die(struct ctx *c, int r)
+{
+	cli_die(r == -ENOSPC ? EXIT_UNSAT : r == -EINVAL ? EXIT_USAGE :
+		EXIT_FAIL, "%s", c->err);
+}
+
 static int
 cmd_init(struct ctx *c)
 {
-	struct cpuset reserved = CPUSET_INIT;
-	struct alloc_opts o = c->opts;
-	int r, i;
+	struct cpuset given = CPUSET_INIT, reserved = CPUSET_INIT;
+	struct alloc_init in = {
+		.reserve_n = c->have_reserve ? c->reserve_n : 0,
+		.strict = c->strict,
+		.opts = c->opts,
+	};
+	int r;
 
 	want_args(c, 0, 0, "no arguments");
 	load_machine(c);
 	if (c->have_reserved) {
-		parse_cpus_arg(c, "reserved CPU list", c->reserved_arg,
-			       &reserved);
-		if (!cpuset_subset(&reserved, &c->topo.online)) {
-			struct cpuset off = CPUSET_INIT;
-
-			cpuset_copy(&off, &reserved);
-			cpuset_andnot(&off, &c->topo.online);
-			cli_die(EXIT_USAGE, "invalid reserved CPU list: CPUs %s "
-				"are offline", cpuset_to_list(&off));
-		}
+		parse_cpus_arg(c, "reserved CPU list", c->reserved_arg, &given);
+		in.reserved = &given;
 	}
-	/* The options are recorded only, so validate them alone. */
-	if (o.distribute_auto) {
-		int tpc = c->kt.num_cores ? c->kt.num_cpus / c->kt.num_cores : 1;
-
-		o.k.distribute = o.k.full_cores ? tpc : 1;
-	}
-	if (ktake_opts_check(&c->kt, &o.k, c->err, sizeof(c->err)) < 0)
-		cli_die(EXIT_USAGE, "%s", c->err);
-	if (c->have_reserve && c->reserve_n > 0) {
-		if (c->reserve_n > cpuset_count(&c->kt.all))
-			cli_die(EXIT_UNSAT, "cannot reserve %u CPUs: the machine "
-				"has %u online", c->reserve_n,
-				cpuset_count(&c->kt.all));
-		r = kubelet_take_reserved(&c->kt, (int)c->reserve_n, &o.k,
-					  &reserved, c->err, sizeof(c->err));
-		if (r == -ENOMEM)
-			cli_die(EXIT_FAIL, "out of memory");
-		if (r < 0)
-			cli_die(EXIT_UNSAT, "%s", c->err);
-	}
+	r = alloc_init_reserved(&c->m, &in, &reserved, c->err,
+				sizeof(c->err));
+	if (r < 0)
+		alloc_die(c, r);
 	open_state(c, RW, c->force);
 	if (c->st.exists && !c->force) {
-		struct strbuf a, b;
-		bool same;
-
-		strbuf_init(&a);
-		strbuf_init(&b);
-		alloc_opts_format(&c->opts, &a);
-		alloc_opts_format(&c->st.policy, &b);
-		same = cpuset_equal(&reserved, &c->st.reserved) &&
-			c->strict == c->st.strict &&
-			strcmp(a.buf ? a.buf : "", b.buf ? b.buf : "") == 0;
-		strbuf_free(&a);
-		strbuf_free(&b);
-		if (!same)
+		if (!alloc_init_same(&c->st, &in, &reserved))
 			cli_die(EXIT_UNSAT, "state file '%s' already exists with "
 				"%d allocations and other settings: use --force "
 				"to start over", c->state_path,
@@ -693,27 +670,13 @@ cmd_init(struct ctx *c)
 		print_set(&c->st.reserved);
 		return EXIT_OK;
 	}
-	for (i = c->st.nentries - 1; i >= 0; i--)
-		state_remove(&c->st, i);
-	topo_print_free(&c->st.print);
-	if (topo_print_make(&c->st.print, &c->topo) < 0 ||
-	    cpuset_copy(&c->st.reserved, &reserved) < 0)
+	if (alloc_init_reset(&c->st, &c->topo, &in, &reserved) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
-	c->st.have_print = true;
-	c->st.strict = c->strict;
-	c->st.policy = c->opts;
 	save_state(c);
 	print_set(&reserved);
 	cpuset_free(&reserved);
+	cpuset_free(&given);
 	return EXIT_OK;
-}
-
-/* Die with the status an allocator error calls for. */
-static noreturn void
-alloc_die(struct ctx *c, int r)
-{
-	cli_die(r == -ENOSPC ? EXIT_UNSAT : r == -EINVAL ? EXIT_USAGE :
-		EXIT_FAIL, "%s", c->err);
 }
 
 /* pid:PID or cgroup:PATH; fills the entry's owner fields. */
