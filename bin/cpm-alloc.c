@@ -17,6 +17,7 @@
 
 #include "alloc.h"
 #include "allocinit.h"
+#include "alloctake.h"
 #include "cli.h"
 #include "coretype.h"
 #include "irq.h"
@@ -714,7 +715,8 @@ warn_lines(const struct strbuf *text)
 static int
 cmd_take(struct ctx *c)
 {
-	struct alloc_entry e, *old;
+	struct alloc_entry e;
+	const struct alloc_entry *held;
 	struct alloc_request rq;
 	struct cpuset from = CPUSET_INIT, prefer = CPUSET_INIT;
 	struct strbuf explain;
@@ -749,23 +751,19 @@ cmd_take(struct ctx *c)
 	open_state(c, c->dry_run ? RO : RW, false);
 	effective_opts(c, &rq.opts);
 
-	old = state_find(&c->st, c->args[0]);
-	if (old) {
-		if (old->n != rq.n)
-			cli_die(EXIT_USAGE, "'%s' already holds %d CPUs: use "
-				"'cpm-alloc resize %s %d'", old->name, old->n,
-				old->name, rq.n);
-		alloc_entry_free(&e);
-		print_set(&old->cpus);
-		return EXIT_OK;
-	}
 	strbuf_init(&explain);
-	r = coretype_take(&c->ct, &c->m, &c->st, &rq, only, &e, &mixed,
-			  c->explain ? &explain : NULL, c->err, sizeof(c->err));
+	r = alloc_take_named(&c->ct, &c->m, &c->st, &rq, only, &e, &held,
+			     &mixed, c->explain ? &explain : NULL, c->err,
+			     sizeof(c->err));
 	warn_lines(&explain);
 	strbuf_free(&explain);
 	if (r < 0)
 		alloc_die(c, r);
+	if (held) {
+		alloc_entry_free(&e);
+		print_set(&held->cpus);
+		return EXIT_OK;
+	}
 	if (mixed)
 		cli_warn("warning: no core type can hold %d CPUs: '%s' mixes "
 			 "core types", rq.n, rq.name);
@@ -1071,66 +1069,30 @@ cmd_pool(struct ctx *c)
 static int
 cmd_hints(struct ctx *c)
 {
-	struct tm_hints h;
+	struct alloc_request rq;
 	struct strbuf sb;
-	int n, i, r, only;
+	int r, only;
 
 	want_args(c, 1, 1, "N");
-	n = parse_count(c->args[0]);
+	memset(&rq, 0, sizeof(rq));
+	rq.name = "hints";
+	rq.n = parse_count(c->args[0]);
+	rq.mode = ALLOC_EXCLUSIVE;
+	rq.have_mem = c->have_mem;
+	rq.mem = c->mem;
 	load_machine(c);
 	load_types(c);
 	only = core_type_arg(c);
 	open_state(c, RO, false);
-	r = alloc_hints(&c->m, &c->st, n, c->st.policy.k.align_socket,
-			c->have_mem, c->mem, &h, c->err, sizeof(c->err));
+	rq.opts = c->st.policy;
+	strbuf_init(&sb);
+	r = alloc_hints_text(&c->ct, &c->m, &c->st, &rq, only, &sb, c->err,
+			     sizeof(c->err));
 	if (r < 0)
 		alloc_die(c, r);
-	strbuf_init(&sb);
-	for (i = 0; i < h.n; i++) {
-		tm_mask_format(h.h[i].mask, &sb);
-		strbuf_puts(&sb, h.h[i].preferred ? " preferred\n" : " -\n");
-	}
-	/* Hybrid machines: which core types can hold the request alone. */
-	if (coretype_hybrid(&c->ct)) {
-		struct alloc_request rq;
-		int k;
-
-		memset(&rq, 0, sizeof(rq));
-		rq.name = "hints";
-		rq.n = n;
-		rq.mode = ALLOC_EXCLUSIVE;
-		rq.opts = c->st.policy;
-		rq.have_mem = c->have_mem;
-		rq.mem = c->mem;
-		effective_opts(c, &rq.opts);
-		for (k = 0; k < c->ct.ntypes; k++) {
-			unsigned int nfree;
-
-			if (only >= 0 && k != only)
-				continue;
-			r = coretype_can_hold(&c->ct, &c->m, &c->st, &rq, k,
-					      &nfree);
-			if (r < 0)
-				cli_die(EXIT_FAIL, "out of memory");
-			strbuf_printf(&sb, "type %s: %u free CPU%s, %s %d\n",
-				      c->ct.types[k].name, nfree,
-				      nfree == 1 ? "" : "s",
-				      r ? "holds" : "cannot hold", n);
-		}
-	}
-	if (sb.oom)
-		cli_die(EXIT_FAIL, "out of memory");
-	if (h.n == 0 && !coretype_hybrid(&c->ct)) {
-		/* Nothing can hold it: say so, as take would. */
-		strbuf_free(&sb);
-		tm_hints_free(&h);
-		cli_die(EXIT_UNSAT, "no set of NUMA nodes can hold %d CPUs%s",
-			n, c->have_mem ? " and the memory asked for" : "");
-	}
 	if (sb.len)
 		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
-	tm_hints_free(&h);
 	return EXIT_OK;
 }
 
