@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -506,31 +505,34 @@ int
 main(int argc, char **argv)
 {
 	enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT, OPT_RAW, OPT_NOHEADINGS };
-	static const struct option longopts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "since", required_argument, NULL, 's' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "min-ratio", required_argument, NULL, 'm' },
-		{ "fail-above", required_argument, NULL, 'f' },
-		{ "k8s", no_argument, NULL, 'k' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "columns", required_argument, NULL, 'O' },
-		{ "raw", no_argument, NULL, OPT_RAW },
-		{ "noheadings", no_argument, NULL, OPT_NOHEADINGS },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "prom-file", required_argument, NULL, 'p' },
-		{ "watch", no_argument, NULL, 'w' },
-		{ "cgroup-root", required_argument, NULL, OPT_ROOT },
-		{ "wait", required_argument, NULL, OPT_WAIT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+	static const struct cli_option opts[] = {
+		{ "interval", required_argument, 'i', CLI_ALL_COMMANDS },
+		{ "since", required_argument, 's', CLI_ALL_COMMANDS },
+		{ "all", no_argument, 'a', CLI_ALL_COMMANDS },
+		{ "top", required_argument, 'n', CLI_ALL_COMMANDS },
+		{ "min-ratio", required_argument, 'm', CLI_ALL_COMMANDS },
+		{ "fail-above", required_argument, 'f', CLI_ALL_COMMANDS },
+		{ "k8s", no_argument, 'k', CLI_ALL_COMMANDS },
+		{ "output", required_argument, 'o', CLI_ALL_COMMANDS },
+		{ "columns", required_argument, 'O', CLI_ALL_COMMANDS },
+		{ "raw", no_argument, OPT_RAW, CLI_ALL_COMMANDS },
+		{ "noheadings", no_argument, OPT_NOHEADINGS, CLI_ALL_COMMANDS },
+		{ "json", no_argument, OPT_JSON, CLI_ALL_COMMANDS },
+		{ "prom-file", required_argument, 'p', CLI_ALL_COMMANDS },
+		{ "watch", no_argument, 'w', CLI_ALL_COMMANDS },
+		{ "cgroup-root", required_argument, OPT_ROOT, CLI_ALL_COMMANDS },
+		{ "wait", required_argument, OPT_WAIT, CLI_ALL_COMMANDS },
+		{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
+		{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
+		{ NULL, 0, 0, 0 }
 	};
+	static const struct cli_exclusion excl[] = {
+		{ 'i', 's' }, { 'w', 's' }, { 0, 0 }
+	};
+	struct cli_parser p;
 	struct ctx c;
 	char err[512];
 	unsigned int top;
-	bool interval_given = false, wait_given = false;
 	int opt, r;
 
 	cli_init("cpm-throttle");
@@ -538,9 +540,8 @@ main(int argc, char **argv)
 	c.min_ratio = -1;
 	c.fail_above = -1;
 	c.wait_ms = -1;
-	opterr = 0;	/* one message of our own, not getopt's and ours */
-	while ((opt = getopt_long(argc, argv, ":i:s:an:m:f:ko:O:p:whV", longopts,
-				  NULL)) != -1) {
+	cli_parser_init(&p, opts, excl, NULL, false);
+	while ((opt = cli_next_option(&p, argc, argv)) != -1) {
 		switch (opt) {
 		case 'i':
 			r = parse_duration_us(optarg, &c.interval_us);
@@ -548,7 +549,6 @@ main(int argc, char **argv)
 			    c.interval_us > 86400ULL * 1000000)
 				cli_usage_error("invalid interval '%s' (want a duration such as 500ms or 2s, at most a day)",
 						optarg);
-			interval_given = true;
 			break;
 		case 's':
 			if (*optarg == '\0')
@@ -621,24 +621,14 @@ main(int argc, char **argv)
 			if (parse_wait(optarg, &c.wait_ms) < 0)
 				cli_usage_error("invalid --wait '%s' (seconds, a duration such as 500ms, or forever)",
 						optarg);
-			wait_given = true;
 			break;
 		case 'h':
 			usage();
 		case 'V':
 			cli_version();
-		case ':':
-			cli_usage_error("option '%s' requires an argument",
-					argv[optind - 1]);
-		default:
-			if (startswith(argv[optind - 1], "--"))
-				cli_usage_error("unrecognized option '%s'",
-						argv[optind - 1]);
-			cli_usage_error("invalid option '-%c'", optopt);
 		}
 	}
-	if (interval_given && c.since)
-		cli_usage_error("--interval and --since cannot be combined");
+	cli_check_options(&p, -1);
 	if (c.raw && c.fmt != OUT_TABLE)
 		cli_usage_error("--raw goes with the table output only");
 	if (c.noheadings && c.fmt != OUT_TABLE && c.fmt != OUT_TSV)
@@ -654,9 +644,7 @@ main(int argc, char **argv)
 		if (table_select(&tab, c.columns, err, sizeof(err)) < 0)
 			cli_usage_error("%s", err);
 	}
-	if (c.watch && c.since)
-		cli_usage_error("--watch and --since cannot be combined");
-	if (wait_given && !c.since)
+	if (cli_option_given(&p, OPT_WAIT) && !c.since)
 		cli_usage_error("--wait needs --since");
 	if (c.prom_file && c.since && strcmp(c.prom_file, c.since) == 0)
 		cli_usage_error("--prom-file and --since name the same file");
