@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -171,86 +170,62 @@ enum {
 	O_WAIT, O_RAW, O_NOHEADINGS,
 };
 
-/* Which commands accept each option. */
-static const struct {
-	int opt;
-	unsigned int cmds;
-} opt_cmds[] = {
-	{ O_RESERVED, B(C_INIT) }, { O_RESERVE, B(C_INIT) },
-	{ O_STRICT, B(C_INIT) }, { O_FORCE, B(C_INIT) },
-	{ O_SHARE, B(C_TAKE) }, { O_FULL, PLACEMENT }, { O_DIST, PLACEMENT },
-	{ O_SPREAD, PLACEMENT }, { O_L3, PLACEMENT }, { O_SOCKET, PLACEMENT },
-	{ O_NUMA, B(C_TAKE) }, { O_MEM, B(C_TAKE) | B(C_HINTS) },
-	{ O_FROM, B(C_TAKE) }, { O_PREFER, B(C_TAKE) },
-	{ O_OWNER, B(C_TAKE) }, { O_DRY, B(C_TAKE) | B(C_RECONCILE) },
-	{ O_NODES, B(C_SHOW) }, { O_JSON, B(C_LIST) },
-	{ O_NOVERIFY, B(C_IMPORT) }, { O_CLOSEST, B(C_TAKE) },
-	{ O_EXPLAIN, B(C_TAKE) }, { O_CORE_TYPE, B(C_TAKE) | B(C_HINTS) },
-	{ O_ISOLATE_IRQS, B(C_TAKE) }, { 'o', B(C_LIST) },
-	{ O_RAW, B(C_LIST) }, { O_NOHEADINGS, B(C_LIST) },
+/* Every option, with the commands it applies to. */
+static const struct cli_option opts[] = {
+	{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
+	{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
+	{ "state", required_argument, O_STATE, CLI_ALL_COMMANDS },
+	{ "sysroot", required_argument, O_SYSROOT, CLI_ALL_COMMANDS },
+	{ "cgroup-root", required_argument, O_CGROUP_ROOT, CLI_ALL_COMMANDS },
+	{ "wait", required_argument, O_WAIT, CLI_ALL_COMMANDS },
+	{ "reserved", required_argument, O_RESERVED, B(C_INIT) },
+	{ "reserve", required_argument, O_RESERVE, B(C_INIT) },
+	{ "strict-reserved", no_argument, O_STRICT, B(C_INIT) },
+	{ "force", no_argument, O_FORCE, B(C_INIT) },
+	{ "share", no_argument, O_SHARE, B(C_TAKE) },
+	{ "full-cores", no_argument, O_FULL, PLACEMENT },
+	{ "distribute", optional_argument, O_DIST, PLACEMENT },
+	{ "spread-cores", no_argument, O_SPREAD, PLACEMENT },
+	{ "prefer-l3", no_argument, O_L3, PLACEMENT },
+	{ "align-socket", no_argument, O_SOCKET, PLACEMENT },
+	{ "numa-policy", required_argument, O_NUMA, B(C_TAKE) },
+	{ "mem", required_argument, O_MEM, B(C_TAKE) | B(C_HINTS) },
+	{ "from", required_argument, O_FROM, B(C_TAKE) },
+	{ "prefer-nodes", required_argument, O_PREFER, B(C_TAKE) },
+	{ "owner", required_argument, O_OWNER, B(C_TAKE) },
+	{ "dry-run", no_argument, O_DRY, B(C_TAKE) | B(C_RECONCILE) },
+	{ "nodes", no_argument, O_NODES, B(C_SHOW) },
+	{ "json", no_argument, O_JSON, B(C_LIST) },
+	{ "no-verify", no_argument, O_NOVERIFY, B(C_IMPORT) },
+	{ "closest-numa", no_argument, O_CLOSEST, B(C_TAKE) },
+	{ "explain", no_argument, O_EXPLAIN, B(C_TAKE) },
+	{ "core-type", required_argument, O_CORE_TYPE, B(C_TAKE) | B(C_HINTS) },
+	{ "isolate-irqs", no_argument, O_ISOLATE_IRQS, B(C_TAKE) },
+	{ "output", required_argument, 'o', B(C_LIST) },
+	{ "columns", required_argument, 'o', B(C_LIST) },
+	{ "raw", no_argument, O_RAW, B(C_LIST) },
+	{ "noheadings", no_argument, O_NOHEADINGS, B(C_LIST) },
+	{ NULL, 0, 0, 0 },
 };
 
-static const struct option long_opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ "state", required_argument, NULL, O_STATE },
-	{ "sysroot", required_argument, NULL, O_SYSROOT },
-	{ "cgroup-root", required_argument, NULL, O_CGROUP_ROOT },
-	{ "reserved", required_argument, NULL, O_RESERVED },
-	{ "reserve", required_argument, NULL, O_RESERVE },
-	{ "strict-reserved", no_argument, NULL, O_STRICT },
-	{ "force", no_argument, NULL, O_FORCE },
-	{ "share", no_argument, NULL, O_SHARE },
-	{ "full-cores", no_argument, NULL, O_FULL },
-	{ "distribute", optional_argument, NULL, O_DIST },
-	{ "spread-cores", no_argument, NULL, O_SPREAD },
-	{ "prefer-l3", no_argument, NULL, O_L3 },
-	{ "align-socket", no_argument, NULL, O_SOCKET },
-	{ "numa-policy", required_argument, NULL, O_NUMA },
-	{ "mem", required_argument, NULL, O_MEM },
-	{ "from", required_argument, NULL, O_FROM },
-	{ "prefer-nodes", required_argument, NULL, O_PREFER },
-	{ "owner", required_argument, NULL, O_OWNER },
-	{ "dry-run", no_argument, NULL, O_DRY },
-	{ "nodes", no_argument, NULL, O_NODES },
-	{ "json", no_argument, NULL, O_JSON },
-	{ "no-verify", no_argument, NULL, O_NOVERIFY },
-	{ "closest-numa", no_argument, NULL, O_CLOSEST },
-	{ "explain", no_argument, NULL, O_EXPLAIN },
-	{ "core-type", required_argument, NULL, O_CORE_TYPE },
-	{ "isolate-irqs", no_argument, NULL, O_ISOLATE_IRQS },
-	{ "wait", required_argument, NULL, O_WAIT },
-	{ "output", required_argument, NULL, 'o' },
-	{ "columns", required_argument, NULL, 'o' },
-	{ "raw", no_argument, NULL, O_RAW },
-	{ "noheadings", no_argument, NULL, O_NOHEADINGS },
-	{ NULL, 0, NULL, 0 },
+static const struct cli_exclusion exclusions[] = {
+	{ O_RESERVED, O_RESERVE }, { 0, 0 }
 };
-
-static const char *
-opt_name(int opt)
-{
-	const struct option *o;
-
-	for (o = long_opts; o->name; o++)
-		if (o->val == opt)
-			return o->name;
-	return "?";
-}
 
 static void
 parse_args(struct ctx *c, int argc, char **argv)
 {
-	int opt, i, seen[64] = { 0 }, nseen = 0;
+	struct cli_parser p;
 	unsigned int u;
+	int opt, i;
 	const char *env;
 
 	c->state_path = (env = getenv("CPM_STATE")) && *env ? env :
 		STATE_DEFAULT_PATH;
 	c->wait_ms = -1;
 	c->cgroup_root = cli_cgroup_root(NULL);
-	opterr = 0;	/* one message of our own, named "cpm-alloc", not argv[0] */
-	while ((opt = getopt_long(argc, argv, ":ho:V", long_opts, NULL)) != -1) {
+	cli_parser_init(&p, opts, exclusions, cmd_names, false);
+	while ((opt = cli_next_option(&p, argc, argv)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage();
@@ -372,17 +347,7 @@ parse_args(struct ctx *c, int argc, char **argv)
 		case O_NOHEADINGS:
 			c->noheadings = true;
 			break;
-		case ':':
-			cli_usage_error("option '%s' requires an argument",
-					argv[optind - 1]);
-		default:
-			if (strncmp(argv[optind - 1], "--", 2) == 0)
-				cli_usage_error("unrecognized option '%s'",
-						argv[optind - 1]);
-			cli_usage_error("invalid option -- '%c'", optopt);
 		}
-		if ((opt >= O_RESERVED || opt == 'o') && nseen < 64)
-			seen[nseen++] = opt;
 	}
 	if (optind >= argc)
 		cli_usage_error("missing command");
@@ -394,18 +359,7 @@ parse_args(struct ctx *c, int argc, char **argv)
 	c->cmd = (enum cmd)i;
 	c->args = argv + optind + 1;
 	c->nargs = argc - optind - 1;
-	for (i = 0; i < nseen; i++) {
-		size_t k;
-
-		for (k = 0; k < ARRAY_SIZE(opt_cmds); k++)
-			if (opt_cmds[k].opt == seen[i] &&
-			    !(opt_cmds[k].cmds & B(c->cmd)))
-				cli_usage_error("option '--%s' does not apply to '%s'",
-						opt_name(seen[i]),
-						cmd_names[c->cmd]);
-	}
-	if (c->have_reserved && c->have_reserve)
-		cli_usage_error("--reserved and --reserve exclude each other");
+	cli_check_options(&p, c->cmd);
 	if (c->columns) {
 		/* Refuse a bad list before the state is read. */
 		struct table tab;
