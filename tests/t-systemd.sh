@@ -141,8 +141,8 @@ system.slice/db.service       10          5  0.500        0.001    0.5      -  d
 top                           10          2  0.200        0.001   0.25      -  -" \
     cpm-throttle --cgroup-root "$S"
 check "throttle -o prom labels a unit's group with unit" 0 \
-    'cpm_cpu_cfs_throttled_periods_total{cgroup="system.slice/db.service",unit="db.service"} 5
-cpm_cpu_cfs_throttled_periods_total{cgroup="top"} 2' \
+    'cpm_cpu_cfs_throttled_periods_total{cgroup="system.slice/db.service",id="/system.slice/db.service",unit="db.service"} 5
+cpm_cpu_cfs_throttled_periods_total{cgroup="top",id="/top"} 2' \
     sh -c "cpm-throttle --cgroup-root '$S' -o prom | grep '^cpm_cpu_cfs_throttled_periods_total'"
 check "throttle --json adds unit" 0 '"unit":"db.service"
 "unit":null' sh -c "cpm-throttle --cgroup-root '$S' --json | grep -o '\"unit\":[^,}]*'"
