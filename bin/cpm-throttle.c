@@ -15,6 +15,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
+#include "cgowner.h"
 #include "cgroup.h"
 #include "cli.h"
 #include "json.h"
@@ -36,6 +37,7 @@ struct ctx {
 	double min_ratio;		/* < 0: not given */
 	double fail_above;		/* < 0: not given */
 	bool k8s;
+	bool systemd;			/* --systemd, or systemd's v2 tree */
 	enum out_fmt fmt;
 	bool fmt_given;
 	const char *prom_file;
@@ -53,6 +55,7 @@ usage(void)
 	printf(
 "Usage: cpm-throttle [GROUP...] [--interval D | --since FILE] [--all]\n"
 "                    [--top N] [--min-ratio R] [--fail-above R] [--k8s]\n"
+"                    [--systemd]\n"
 "                    [-o table|tsv|json|prom|names] [-O LIST] [--raw]\n"
 "                    [--noheadings] [--prom-file PATH] [--watch]\n"
 "\n"
@@ -94,6 +97,10 @@ usage(void)
 "  -k, --k8s             recognise kubepods paths (cgroupfs and systemd\n"
 "                        drivers) and add QOS, POD (UID) and CONTAINER (ID)\n"
 "                        columns, JSON keys and Prometheus labels\n"
+"      --systemd         add a UNIT column (JSON key, Prometheus label): the\n"
+"                        systemd unit whose group holds the group, '-' for\n"
+"                        none; on by itself when systemd runs as PID 1 on\n"
+"                        cgroup v2\n"
 "  -o, --output FMT      table (default), tsv (same columns, tab-separated,\n"
 "                        with a header line), json (one document), prom\n"
 "                        (Prometheus text format), names (one group per\n"
@@ -102,7 +109,8 @@ usage(void)
 "  -O, --columns LIST    the columns of the table and tsv, or the members of\n"
 "                        the JSON groups: comma-separated, any case, from\n"
 "                        the columns above and RESET, PINNED_THROTTLED,\n"
-"                        QOS, POD, CONTAINER (these three need no --k8s)\n"
+"                        QOS, POD, CONTAINER, UNIT (these need no --k8s or\n"
+"                        --systemd)\n"
 "      --raw             the table without alignment, one space between\n"
 "                        cells (spaces inside escaped as \\x20)\n"
 "      --noheadings      the table or tsv without its header line\n"
@@ -185,6 +193,13 @@ select_rows(struct ctx *c, struct thr_row *rows, size_t n)
 		/* -O may name the Kubernetes columns without --k8s. */
 		if (c->k8s || c->columns)
 			thr_k8s_parse(r->group, &r->k8s);
+		if (c->systemd || c->columns) {
+			size_t glen;
+
+			if (cgowner_unit_of_path(r->group, r->unit,
+						 sizeof(r->unit), &glen) < 0)
+				r->unit[0] = '\0';
+		}
 		if (r->limit >= 0 && r->throttled > 0 &&
 		    cg_cpuset_exclusive(&c->h, r->group)) {
 			r->pinned = true;
@@ -206,7 +221,7 @@ report_table(const struct ctx *c, const struct thr_row *rows, size_t n,
 	if (thr_table(rows, n, tab) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	if (table_select(tab, c->columns ? c->columns :
-			 thr_default_columns(c->k8s, json), err, sizeof(err)) < 0)
+			 thr_default_columns(c->k8s, c->systemd, json), err, sizeof(err)) < 0)
 		cli_usage_error("%s", err);
 }
 
@@ -504,7 +519,8 @@ run_watch(struct ctx *c)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT, OPT_RAW, OPT_NOHEADINGS };
+	enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT, OPT_RAW, OPT_NOHEADINGS,
+	       OPT_SYSTEMD };
 	static const struct cli_option opts[] = {
 		{ "interval", required_argument, 'i', CLI_ALL_COMMANDS },
 		{ "since", required_argument, 's', CLI_ALL_COMMANDS },
@@ -513,6 +529,7 @@ main(int argc, char **argv)
 		{ "min-ratio", required_argument, 'm', CLI_ALL_COMMANDS },
 		{ "fail-above", required_argument, 'f', CLI_ALL_COMMANDS },
 		{ "k8s", no_argument, 'k', CLI_ALL_COMMANDS },
+		{ "systemd", no_argument, OPT_SYSTEMD, CLI_ALL_COMMANDS },
 		{ "output", required_argument, 'o', CLI_ALL_COMMANDS },
 		{ "columns", required_argument, 'O', CLI_ALL_COMMANDS },
 		{ "raw", no_argument, OPT_RAW, CLI_ALL_COMMANDS },
@@ -576,6 +593,9 @@ main(int argc, char **argv)
 			break;
 		case 'k':
 			c.k8s = true;
+			break;
+		case OPT_SYSTEMD:
+			c.systemd = true;
 			break;
 		case 'o':
 			c.fmt_given = true;
@@ -671,6 +691,8 @@ main(int argc, char **argv)
 		cli_die(c.cgroup_root ? EXIT_USAGE : EXIT_FAIL, "%s", err);
 	if (!cg_has(&c.h, CG_CPU))
 		cli_die(EXIT_FAIL, "no cpu cgroup hierarchy");
+	if (cgowner_systemd_host(&c.h))
+		c.systemd = true;
 	for (size_t i = 0; i < c.ngroups; i++) {
 		int fd = cg_open_group(&c.h, CG_CPU, c.groups[i], err,
 				       sizeof(err));

@@ -8,7 +8,8 @@
 #include "thrtable.h"
 
 enum { C_GROUP, C_PERIODS, C_THROTTLED, C_RATIO, C_THROTTLED_S, C_LIMIT,
-       C_USAGE, C_RESET, C_PINNED, C_QOS, C_POD, C_CONTAINER, C_NCOLS };
+       C_USAGE, C_RESET, C_PINNED, C_QOS, C_POD, C_CONTAINER, C_UNIT,
+       C_NCOLS };
 
 const struct table_column thr_columns[] = {
 	[C_GROUP] = { "GROUP", "group", 0, 0 },
@@ -23,20 +24,26 @@ const struct table_column thr_columns[] = {
 	[C_QOS] = { "QOS", "qos", 0, 0 },
 	[C_POD] = { "POD", "pod", 0, 0 },
 	[C_CONTAINER] = { "CONTAINER", "container", 0, 0 },
+	[C_UNIT] = { "UNIT", "unit", 0, 0 },
 };
 
 const size_t thr_ncolumns = C_NCOLS;
 
 const char *
-thr_default_columns(bool k8s, bool json)
+thr_default_columns(bool k8s, bool systemd, bool json)
 {
-	if (json)
-		return k8s ?
-		       "GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,RESET,PINNED_THROTTLED,QOS,POD,CONTAINER" :
-		       "GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,RESET,PINNED_THROTTLED";
-	return k8s ?
-	       "GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,QOS,POD,CONTAINER" :
-	       "GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE";
+	static const char *const lists[8] = {
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE",
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,QOS,POD,CONTAINER",
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,UNIT",
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,QOS,POD,CONTAINER,UNIT",
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,RESET,PINNED_THROTTLED",
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,RESET,PINNED_THROTTLED,QOS,POD,CONTAINER",
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,RESET,PINNED_THROTTLED,UNIT",
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,RESET,PINNED_THROTTLED,QOS,POD,CONTAINER,UNIT",
+	};
+
+	return lists[(json ? 4 : 0) + (systemd ? 2 : 0) + (k8s ? 1 : 0)];
 }
 
 /*
@@ -74,7 +81,8 @@ thr_table(const struct thr_row *rows, size_t n, struct table *tab)
 	int r;
 
 	table_init(tab, thr_columns, C_NCOLS, "  ");
-	table_select(tab, thr_default_columns(false, false), err, sizeof(err));
+	table_select(tab, thr_default_columns(false, false, false), err,
+		     sizeof(err));
 	for (i = 0; i < n; i++) {
 		const struct thr_row *tr = &rows[i];
 		size_t row;
@@ -96,6 +104,7 @@ thr_table(const struct thr_row *rows, size_t n, struct table *tab)
 		table_set_str(tab, row, C_POD, tr->k8s.pod[0] ? tr->k8s.pod : NULL);
 		table_set_str(tab, row, C_CONTAINER,
 			      tr->k8s.container[0] ? tr->k8s.container : NULL);
+		table_set_str(tab, row, C_UNIT, tr->unit[0] ? tr->unit : NULL);
 	}
 	if (tab->oom) {
 		table_free(tab);

@@ -4,7 +4,7 @@
  * TSV output and the "groups" array of its JSON, defined once.
  *
  * Columns: GROUP PERIODS THROTTLED RATIO THROTTLED_S LIMIT USAGE RESET
- * PINNED_THROTTLED QOS POD CONTAINER.  Text shows RATIO and THROTTLED_S
+ * PINNED_THROTTLED QOS POD CONTAINER UNIT.  Text shows RATIO and THROTTLED_S
  * with 3 decimals and LIMIT and USAGE in CPUs without trailing zeros
  * ("max" and "-" when unlimited or unknown); JSON carries 6 (THROTTLED_S:
  * 9) decimals and null.
@@ -22,9 +22,9 @@ extern const size_t thr_ncolumns;
 
 /*
  * The default column list of the table and TSV, or of the JSON groups,
- * with the Kubernetes columns when k8s.
+ * with the Kubernetes columns when k8s and UNIT when systemd.
  */
-const char *thr_default_columns(bool k8s, bool json);
+const char *thr_default_columns(bool k8s, bool systemd, bool json);
 
 /*
  * Initialise tab with the report's columns (the default text selection

@@ -115,7 +115,8 @@ for sh in bash zsh; do
 	    TYPE CAPACITY SIBLINGS
 	[ $sh = bash ] && offers_only $sh 'cpm-topo --output cpu,N' cpu,NODE
 	offers_only $sh 'cpm-throttle -O ' GROUP PERIODS THROTTLED RATIO \
-	    THROTTLED_S LIMIT USAGE RESET PINNED_THROTTLED QOS POD CONTAINER
+	    THROTTLED_S LIMIT USAGE RESET PINNED_THROTTLED QOS POD CONTAINER \
+	    UNIT
 	offers_only $sh "cpm-pin --cgroup-root $cg --cgroup " pinned$s
 	offers_only $sh "cpm-pin --sysroot $sr --nodes " 0 2
 	offers_only $sh 'cpm-pin --mem ' local bind interleave preferred

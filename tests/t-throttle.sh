@@ -114,7 +114,7 @@ check "-O with json selects the members of the groups" 0 \
     '{"version":1,"cumulative":true,"window_s":null,"groups":[{"ratio":0.900000,"pinned_throttled":false},{"ratio":0.250000,"pinned_throttled":false}]}' \
     cpm-throttle --cgroup-root "$V1" --json -O ratio,PINNED_THROTTLED
 check_fail "an unknown column is refused with the valid ones" 2 \
-    "^cpm-throttle: unknown column 'ratioo' \(valid: GROUP, PERIODS, THROTTLED, RATIO, THROTTLED_S, LIMIT, USAGE, RESET, PINNED_THROTTLED, QOS, POD, CONTAINER\)\$" \
+    "^cpm-throttle: unknown column 'ratioo' \(valid: GROUP, PERIODS, THROTTLED, RATIO, THROTTLED_S, LIMIT, USAGE, RESET, PINNED_THROTTLED, QOS, POD, CONTAINER, UNIT\)\$" \
     cpm-throttle --cgroup-root "$V1" -O group,ratioo
 check_fail "-O does not go with -o names" 2 "columns goes with" \
     cpm-throttle --cgroup-root "$V1" -O group -o names

@@ -60,14 +60,14 @@ main(void)
 		  "kubepods/burstable/pod1/abc       10          9  0.900        1.250    0.2    1.5\n"
 		  "/                                  0          0  0.000        0.000    max      -\n");
 	free(s);
-	table_select(&tab, thr_default_columns(true, false), err, sizeof(err));
+	table_select(&tab, thr_default_columns(true, false, false), err, sizeof(err));
 	s = text(&tab, TABLE_TSV);
 	CHECK_STR("--k8s adds QOS POD CONTAINER, '-' outside kubepods", s,
 		  "GROUP\tPERIODS\tTHROTTLED\tRATIO\tTHROTTLED_S\tLIMIT\tUSAGE\tQOS\tPOD\tCONTAINER\n"
 		  "kubepods/burstable/pod1/abc\t10\t9\t0.900\t1.250\t0.2\t1.5\tBurstable\t1\tabc\n"
 		  "/\t0\t0\t0.000\t0.000\tmax\t-\t-\t-\t-\n");
 	free(s);
-	table_select(&tab, thr_default_columns(false, true), err, sizeof(err));
+	table_select(&tab, thr_default_columns(false, false, true), err, sizeof(err));
 	s = json(&tab);
 	CHECK_STR("JSON: more decimals, null for none, reset and pinned", s,
 		  "[{\"group\":\"kubepods/burstable/pod1/abc\",\"periods\":10,"
@@ -78,7 +78,7 @@ main(void)
 		  "\"throttled_s\":0.000000000,\"limit\":null,\"usage\":null,"
 		  "\"reset\":true,\"pinned_throttled\":false}]");
 	free(s);
-	table_select(&tab, thr_default_columns(true, true), err, sizeof(err));
+	table_select(&tab, thr_default_columns(true, false, true), err, sizeof(err));
 	s = json(&tab);
 	CHECK("JSON with --k8s ends with qos, pod, container",
 	      strstr(s, "\"pinned_throttled\":false,\"qos\":null,\"pod\":null,"
