@@ -192,13 +192,17 @@ cli_check_options(const struct cli_parser *p, int command)
 	const struct cli_option *o;
 	const struct cli_exclusion *x;
 
-	for (o = p->opts; o->name && command >= 0; o++)
-		if (o->commands != CLI_ALL_COMMANDS &&
-		    !(o->commands & (1u << command)) &&
-		    cli_option_given(p, o->val))
-			cli_usage_error("option '--%s' does not apply to '%s'",
-					o->name, p->commands ?
-					p->commands[command] : "?");
+	for (o = p->opts; o->name && command >= 0; o++) {
+		if (o->commands == CLI_ALL_COMMANDS ||
+		    (o->commands & (1u << command)) ||
+		    !cli_option_given(p, o->val))
+			continue;
+		if (p->commands == NULL || p->commands[command] == NULL)
+			cli_usage_error("option '--%s' does not apply without a command",
+					o->name);
+		cli_usage_error("option '--%s' does not apply to '%s'", o->name,
+				p->commands[command]);
+	}
 	for (x = p->excl; x && x->a; x++)
 		if (cli_option_given(p, x->a) && cli_option_given(p, x->b))
 			cli_usage_error("--%s and --%s cannot be combined",

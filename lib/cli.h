@@ -158,7 +158,8 @@ bool cli_option_given(const struct cli_parser *p, int val);
 
 /*
  * Refuse options that do not apply to command (an index into
- * commands; -1: no command) and pairs of exclusions given together.
+ * commands; -1: check no command) and pairs of exclusions given
+ * together.  A NULL name in commands stands for "no command given".
  */
 void cli_check_options(const struct cli_parser *p, int command);
 

@@ -14,6 +14,8 @@
 enum { CMD_LIST, CMD_TAKE };
 enum { O_MEM = 256, O_SINCE, O_SYSROOT, O_INTERVAL };
 
+/* The NULL slot stands for "no command given". */
+enum { CMD_NONE = 2 };
 static const char *const commands[] = { "list", "take", NULL };
 
 static const struct cli_option opts[] = {
@@ -51,7 +53,7 @@ parse(char **argv, char *out, size_t outlen)
 	pid = fork();
 	if (pid == 0) {
 		struct cli_parser p;
-		int opt, cmd = -1, i;
+		int opt, cmd = CMD_NONE, i;
 
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
@@ -119,6 +121,9 @@ main(void)
 	PARSE("an option that does not apply to the command", 2,
 	      "97 256=1G cpm-x: option '--mem' does not apply to 'list'\n"
 	      "Try 'cpm-x --help'.\n", "list", "-a", "--mem", "1G");
+	PARSE("an option of a command, given without one", 2,
+	      "256=1G cpm-x: option '--mem' does not apply without a command\n"
+	      "Try 'cpm-x --help'.\n", "--mem", "1G");
 	PARSE("options excluding each other", 2,
 	      "257=f 259=1s cpm-x: --interval and --since cannot be combined\n"
 	      "Try 'cpm-x --help'.\n", "--since", "f", "--interval", "1s");
