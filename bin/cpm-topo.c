@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +32,17 @@ struct ctx {
 	bool ct_loaded;
 	const char *columns;	/* -o LIST, or NULL: the default */
 	bool raw, noheadings;
+	/* cpus */
+	const char **ands, **nots;
+	int nands, nnots;
+	bool count;
+	/* check */
+	struct check_args {
+		const char *nodes, *interval;
+		enum placement_policy policy;
+		uint64_t interval_us;
+		bool irqs;
+	} check;
 };
 
 static void
@@ -65,7 +75,7 @@ usage(void)
 "Commands:\n"
 "  cpus SELECTOR...   print the union of the selectors as a cpulist, then\n"
 "                     intersect with each --and and remove each --not;\n"
-"                     --count prints the number of CPUs instead.\n"
+"                     --count (-c) prints the number of CPUs instead.\n"
 "  nodes CPULIST      print the NUMA nodes that hold those CPUs\n"
 "  check CPULIST      print 'warning: ...'/'error: ...' findings about a\n"
 "                     placement; exit 3 when there are any.  --policy\n"
@@ -85,6 +95,8 @@ usage(void)
 "Topology selectors (node, socket, die, l3, thread, type, capacity) yield\n"
 "online CPUs.\n"
 "CORE is the lowest CPU of a core's SMT siblings; L3 is the cache id.\n"
+"\n"
+"Options may also follow the command and its arguments.\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 invalid input, 3 check findings.\n");
 }
@@ -484,38 +496,10 @@ static int
 cmd_cpus(struct ctx *c, int argc, char **argv)
 {
 	struct cpuset result = CPUSET_INIT, sel = CPUSET_INIT;
-	const char **ands, **nots, **sels;
-	int na = 0, nn = 0, ns = 0, i;
-	bool count = false;
+	const char **ands = c->ands, **nots = c->nots, **sels = (const char **)argv + 1;
+	int na = c->nands, nn = c->nnots, ns = argc - 1, i;
+	bool count = c->count;
 
-	sels = calloc((size_t)argc + 1, sizeof(char *));
-	ands = calloc((size_t)argc + 1, sizeof(char *));
-	nots = calloc((size_t)argc + 1, sizeof(char *));
-	if (!sels || !ands || !nots)
-		oom();
-	/* Parse everything first: an error in the last word changes nothing. */
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "--and") == 0 || strcmp(a, "--not") == 0) {
-			if (i + 1 >= argc)
-				cli_usage_error("option '%s' needs a selector", a);
-			if (a[2] == 'a')
-				ands[na++] = argv[++i];
-			else
-				nots[nn++] = argv[++i];
-		} else if (startswith(a, "--and=")) {
-			ands[na++] = a + 6;
-		} else if (startswith(a, "--not=")) {
-			nots[nn++] = a + 6;
-		} else if (strcmp(a, "--count") == 0 || strcmp(a, "-c") == 0) {
-			count = true;
-		} else if (a[0] == '-' && a[1] != '\0') {
-			cli_usage_error("unknown option '%s'", a);
-		} else {
-			sels[ns++] = a;
-		}
-	}
 	if (ns == 0)
 		cli_usage_error("cpus needs at least one selector");
 	for (i = 0; i < ns; i++) {
@@ -537,9 +521,6 @@ cmd_cpus(struct ctx *c, int argc, char **argv)
 		cli_print_cpuset(&result);
 	cpuset_free(&result);
 	cpuset_free(&sel);
-	free(sels);
-	free(ands);
-	free(nots);
 	return EXIT_OK;
 }
 
@@ -565,81 +546,24 @@ cmd_nodes(struct ctx *c, int argc, char **argv)
 /* ---- check ---- */
 
 /* The arguments of check. */
-struct check_args {
-	const char *list, *nodes, *interval;
-	enum placement_policy policy;
-	uint64_t interval_us;
-	bool irqs;
-};
-
-static void
-parse_check_args(int argc, char **argv, struct check_args *a)
-{
-	int i;
-
-	memset(a, 0, sizeof(*a));
-	a->policy = PLACE_COMPACT;
-	a->interval_us = 1000000;
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		const char *val = NULL;
-
-		if (strcmp(arg, "--irqs") == 0) {
-			a->irqs = true;
-			continue;
-		}
-		if (strcmp(arg, "--policy") == 0 || strcmp(arg, "--nodes") == 0 ||
-		    strcmp(arg, "--interval") == 0) {
-			if (i + 1 >= argc)
-				cli_usage_error("option '%s' needs an argument",
-						arg);
-			val = argv[++i];
-		} else if (startswith(arg, "--policy=") ||
-			   startswith(arg, "--nodes=") ||
-			   startswith(arg, "--interval=")) {
-			val = strchr(arg, '=') + 1;
-		} else if (arg[0] == '-' && arg[1] != '\0') {
-			cli_usage_error("unknown option '%s'", arg);
-		} else {
-			if (a->list)
-				cli_usage_error("check takes one cpulist");
-			a->list = arg;
-			continue;
-		}
-		if (startswith(arg, "--policy")) {
-			if (placement_policy_parse(val, &a->policy) < 0)
-				cli_usage_error("unknown policy '%s' (compact, spread or local)",
-						val);
-		} else if (startswith(arg, "--interval")) {
-			a->interval = val;
-			if (parse_duration_us(val, &a->interval_us) < 0 ||
-			    a->interval_us > 3600ULL * 1000000)
-				cli_usage_error("invalid --interval '%s' (a duration "
-						"such as 500ms or 2s, at most 1h)", val);
-		} else {
-			a->nodes = val;
-		}
-	}
-	if (a->list == NULL)
-		cli_usage_error("check needs a cpulist");
-	if (a->interval && !a->irqs)
-		cli_usage_error("--interval needs --irqs");
-}
 
 static int
 cmd_check(struct ctx *c, int argc, char **argv)
 {
 	struct cpuset cpus = CPUSET_INIT, want_nodes = CPUSET_INIT;
-	struct check_args a;
+	const struct check_args *a = &c->check;
 	struct placement_query q;
 	struct strbuf sb;
 	char err[256];
 	int n;
 
-	parse_check_args(argc, argv, &a);
-	parse_cpus_arg(c, "cpulist", a.list, &cpus);
-	if (a.nodes) {
-		char *text = cli_list_text(a.nodes);
+	if (argc < 2)
+		cli_usage_error("check needs a cpulist");
+	if (argc > 2)
+		cli_usage_error("check takes one cpulist");
+	parse_cpus_arg(c, "cpulist", argv[1], &cpus);
+	if (a->nodes) {
+		char *text = cli_list_text(a->nodes);
 		int r = cpuset_parse_list(text, &want_nodes, err, sizeof(err));
 
 		free(text);
@@ -648,10 +572,10 @@ cmd_check(struct ctx *c, int argc, char **argv)
 	}
 	memset(&q, 0, sizeof(q));
 	q.cpus = &cpus;
-	q.nodes = a.nodes ? &want_nodes : NULL;
-	q.policy = a.policy;
-	q.irqs = a.irqs;
-	q.interval_us = a.interval_us;
+	q.nodes = a->nodes ? &want_nodes : NULL;
+	q.policy = a->policy;
+	q.irqs = a->irqs;
+	q.interval_us = a->interval_us;
 	strbuf_init(&sb);
 	n = placement_report(&c->root, load(c), load_types(c), &q, &sb, err,
 			     sizeof(err));
@@ -690,31 +614,52 @@ cmd_dump(struct ctx *c, int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_RAW = 256, OPT_NOHEADINGS, OPT_SYSROOT };
-	static const struct option opts[] = {
-		{ "extended", no_argument, NULL, 'e' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "columns", required_argument, NULL, 'o' },
-		{ "raw", no_argument, NULL, OPT_RAW },
-		{ "noheadings", no_argument, NULL, OPT_NOHEADINGS },
-		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+	enum { C_NONE, C_CPUS, C_NODES, C_CHECK, C_DUMP, C_NCMDS };
+	static const char *const commands[] = {
+		[C_NONE] = NULL, [C_CPUS] = "cpus", [C_NODES] = "nodes",
+		[C_CHECK] = "check", [C_DUMP] = "dump",
 	};
+	enum { OPT_RAW = 256, OPT_NOHEADINGS, OPT_SYSROOT, OPT_AND, OPT_NOT,
+	       OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL };
+	static const struct cli_option opts[] = {
+		{ "extended", no_argument, 'e', 1u << C_NONE },
+		{ "json", no_argument, 'j', 1u << C_NONE },
+		{ "output", required_argument, 'o', 1u << C_NONE },
+		{ "columns", required_argument, 'o', 1u << C_NONE },
+		{ "raw", no_argument, OPT_RAW, 1u << C_NONE },
+		{ "noheadings", no_argument, OPT_NOHEADINGS, 1u << C_NONE },
+		{ "and", required_argument, OPT_AND, 1u << C_CPUS },
+		{ "not", required_argument, OPT_NOT, 1u << C_CPUS },
+		{ "count", no_argument, 'c', 1u << C_CPUS },
+		{ "policy", required_argument, OPT_POLICY, 1u << C_CHECK },
+		{ "nodes", required_argument, OPT_NODES, 1u << C_CHECK },
+		{ "irqs", no_argument, OPT_IRQS, 1u << C_CHECK },
+		{ "interval", required_argument, OPT_INTERVAL, 1u << C_CHECK },
+		{ "sysroot", required_argument, OPT_SYSROOT, CLI_ALL_COMMANDS },
+		{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
+		{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
+		{ NULL, 0, 0, 0 },
+	};
+	static const struct cli_exclusion excl[] = {
+		{ 'e', 'j' }, { 0, 0 }
+	};
+	struct cli_parser p;
 	struct ctx c = { 0 };
-	int opt, mode = 0, status = EXIT_OK;
-	const char *cmd;
+	int opt, mode = 0, status = EXIT_OK, cmd;
 
 	cli_init("cpm-topo");
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:ejo:hV", opts, NULL)) != -1) {
+	c.ands = calloc((size_t)argc + 1, sizeof(*c.ands));
+	c.nots = calloc((size_t)argc + 1, sizeof(*c.nots));
+	if (c.ands == NULL || c.nots == NULL)
+		oom();
+	c.check.policy = PLACE_COMPACT;
+	c.check.interval_us = 1000000;
+	/* Options may come before or after the command and its arguments. */
+	cli_parser_init(&p, opts, excl, commands, false);
+	while ((opt = cli_next_option(&p, argc, argv)) != -1) {
 		switch (opt) {
 		case 'e':
 		case 'j':
-			if (mode && mode != opt)
-				cli_usage_error("--extended and --json cannot be combined");
 			mode = opt;
 			break;
 		case 'o':
@@ -726,6 +671,33 @@ main(int argc, char **argv)
 		case OPT_NOHEADINGS:
 			c.noheadings = true;
 			break;
+		case OPT_AND:
+			c.ands[c.nands++] = optarg;
+			break;
+		case OPT_NOT:
+			c.nots[c.nnots++] = optarg;
+			break;
+		case 'c':
+			c.count = true;
+			break;
+		case OPT_POLICY:
+			if (placement_policy_parse(optarg, &c.check.policy) < 0)
+				cli_usage_error("unknown policy '%s' (compact, spread or local)",
+						optarg);
+			break;
+		case OPT_NODES:
+			c.check.nodes = optarg;
+			break;
+		case OPT_IRQS:
+			c.check.irqs = true;
+			break;
+		case OPT_INTERVAL:
+			c.check.interval = optarg;
+			if (parse_duration_us(optarg, &c.check.interval_us) < 0 ||
+			    c.check.interval_us > 3600ULL * 1000000)
+				cli_usage_error("invalid --interval '%s' (a duration "
+						"such as 500ms or 2s, at most 1h)", optarg);
+			break;
 		case OPT_SYSROOT:
 			c.sysroot = optarg;
 			break;
@@ -734,38 +706,27 @@ main(int argc, char **argv)
 			cli_exit(EXIT_OK);
 		case 'V':
 			cli_version();
-		case ':':
-			cli_usage_error("option '%s' needs an argument",
-					argv[optind - 1]);
-		default:
-			cli_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	/* --sysroot may also follow the command. */
-	{
-		int i, k = 0;
-
-		for (i = 0; i < argc; i++) {
-			if (strcmp(argv[i], "--sysroot") == 0) {
-				if (i + 1 >= argc)
-					cli_usage_error("option '--sysroot' needs a directory");
-				c.sysroot = argv[++i];
-			} else if (startswith(argv[i], "--sysroot=")) {
-				c.sysroot = argv[i] + 10;
-			} else {
-				argv[k++] = argv[i];
-			}
-		}
-		argc = k;
+	cmd = C_NONE;
+	if (argc > 0) {
+		for (cmd = C_CPUS; cmd < C_NCMDS; cmd++)
+			if (strcmp(argv[0], commands[cmd]) == 0)
+				break;
+		if (cmd == C_NCMDS)
+			cli_usage_error("unknown command '%s'", argv[0]);
 	}
+	cli_check_options(&p, cmd);
+	if (c.check.interval && !c.check.irqs)
+		cli_usage_error("--interval needs --irqs");
 	if (mode == 'j' && (c.raw || c.noheadings))
 		cli_usage_error("--raw and --noheadings go with -e, not --json");
 	/* A column list or a table style asks for the -e table. */
 	if (!mode && (c.columns || c.raw || c.noheadings))
 		mode = 'e';
-	if (argc == 0) {
+	if (cmd == C_NONE) {
 		if (mode == 'e')
 			print_extended(&c);
 		else if (mode == 'j')
@@ -774,22 +735,19 @@ main(int argc, char **argv)
 			print_summary(&c);
 		cli_exit(EXIT_OK);
 	}
-	if (mode)
-		cli_usage_error("-e, -o, --raw, --noheadings and --json go without a command");
-	cmd = argv[0];
-	if (strcmp(cmd, "cpus") == 0)
+	if (cmd == C_CPUS)
 		status = cmd_cpus(&c, argc, argv);
-	else if (strcmp(cmd, "nodes") == 0)
+	else if (cmd == C_NODES)
 		status = cmd_nodes(&c, argc, argv);
-	else if (strcmp(cmd, "check") == 0)
+	else if (cmd == C_CHECK)
 		status = cmd_check(&c, argc, argv);
-	else if (strcmp(cmd, "dump") == 0)
-		status = cmd_dump(&c, argc, argv);
 	else
-		cli_usage_error("unknown command '%s'", cmd);
+		status = cmd_dump(&c, argc, argv);
 	if (c.ct_loaded)
 		coretype_free(&c.ct);
 	if (c.loaded)
 		topo_free(&c.topo);
+	free(c.ands);
+	free(c.nots);
 	cli_exit(status);
 }

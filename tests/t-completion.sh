@@ -126,10 +126,19 @@ for sh in bash zsh; do
 
 	# Every long option of the tool's table is offered after "--"
 	# (cpm-alloc: the union over its commands).
-	for t in cpm-topo cpm-throttle cpm-pin; do
+	for t in cpm-throttle cpm-pin; do
 		# shellcheck disable=SC2046
 		offers $sh "$t --" $(tool_long_options "$t" | sed 's/^/--/')
 	done
+	# cpm-topo: the union over its commands.
+	got=$(for c in '' cpus check; do
+		candidates $sh "cpm-topo $c --" | sed "s/^/$c /"
+	done)
+	miss=
+	for o in $(tool_long_options cpm-topo); do
+		printf '%s\n' "$got" | grep -q -- " --$o\$" || miss="$miss --$o"
+	done
+	assert "$sh: every cpm-topo option is offered after its command" "$miss" ""
 	# cpm-quota: the union over its commands.
 	got=$(for c in '' convert class set get burst restore; do
 		candidates $sh "cpm-quota $c --" | sed "s/^/$c /"

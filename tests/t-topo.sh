@@ -49,8 +49,8 @@ check_fail "a thread beyond the cores' threads" 2 "at most 2 threads" cpm-topo c
 check_fail "a socket that does not exist" 2 "no socket 2" cpm-topo cpus socket:2
 check_fail "a die without a dot" 2 "die:SOCKET.DIE" cpm-topo cpus die:1
 check_fail "cpus without a selector" 2 "at least one selector" cpm-topo cpus
-check_fail "--and without an argument" 2 "needs a selector" cpm-topo cpus all --and
-check_fail "an unknown option" 2 "unknown option '--frob'" cpm-topo --frob
+check_fail "--and without an argument" 2 "option '--and' requires an argument" cpm-topo cpus all --and
+check_fail "an unknown option" 2 "unrecognized option '--frob'" cpm-topo --frob
 check_fail "an unknown command" 2 "unknown command 'frob'" cpm-topo frob
 check_fail "nodes without a cpulist" 2 "needs a cpulist" cpm-topo nodes
 check_fail "--sysroot that does not exist" 2 "cannot open sysroot" cpm-topo --sysroot "$T_TMP/nope"
@@ -94,7 +94,7 @@ check_fail "an unknown column is refused with the valid ones" 2 \
 check_fail "an empty column list is refused" 2 "empty column name" \
     cpm-topo -o ''
 check_fail "--raw does not go with --json" 2 "go with -e" cpm-topo --json --raw
-check_fail "-o does not go with a command" 2 "go without a command" \
+check_fail "-o does not go with a command" 2 "'--output' does not apply to 'cpus'" \
     cpm-topo -o cpu cpus all
 # CPU numbers and cache ids wider than their headers: every line of -e
 # has the same length, so the columns line up.
@@ -124,7 +124,7 @@ assert [(x["id"], x["cpus"], x["size_kb"]) for x in d["l3"]] == [
     (2, "8-11,24-27", 16384), (3, "12-15,28-31", 16384)]
 PY
 then ok "--json holds the spec's machine"; else not_ok "--json holds the spec's machine" "$(cat "$T_TMP/j" | head -c 600)"; fi
-check_fail "-e with a command is refused" 2 "without a command" cpm-topo -e cpus all
+check_fail "-e with a command is refused" 2 "'--extended' does not apply to 'cpus'" cpm-topo -e cpus all
 
 # --- check ---
 check "check: whole cores on one node are clean" 0 "" cpm-topo check 0-3,16-19
