@@ -727,34 +727,36 @@ repin(struct pin_ctx *c)
 	cpuset_free(&res.got);
 }
 
-static noreturn void
-pid_form(struct pin_ctx *c)
+/* --migrate: the pages of the process move to the nodes. */
+static void
+migrate(struct pin_ctx *c)
+{
+	int r;
+
+	r = pin_migrate_process(&c->topo, &c->live, c->pid, &c->nodes, c->err,
+				sizeof(c->err));
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", c->err);
+	if (c->verbose) {
+		char *l = list_or_die(&c->nodes);
+
+		cli_warn("process %d: pages on node%s %s", (int)c->pid,
+			 cpuset_count(&c->nodes) == 1 ? "" : "s", l);
+		free(l);
+	}
+}
+
+/*
+ * Check -p's CPUs against those the process may use, and decide the
+ * nodes --migrate moves its pages to; bad input exits 2.
+ */
+static void
+check_pid_plan(struct pin_ctx *c)
 {
 	struct cpuset allowed = CPUSET_INIT, mems = CPUSET_INIT;
 	const struct cpuset *allowedp = NULL;
 	char whose[64];
 	int r;
-
-	c->pid = parse_pid(c->pid_arg);
-	if (c->mem_arg)
-		cli_die(EXIT_USAGE, "cannot set the memory policy of a running "
-			"process: Linux lets only a thread set its own; start "
-			"it with 'cpm-pin --mem', or move its pages with "
-			"--migrate");
-	if (c->nodes_arg && !c->migrate)
-		cli_usage_error("--nodes with -p needs --migrate");
-	if (c->migrate && !c->nodes_arg && !c->cpulist_arg)
-		cli_usage_error("--migrate needs --nodes or a CPULIST");
-	parse_lists(c, c->nodes_arg);
-	if (sysroot_open(&c->live, "/") < 0)
-		cli_die(EXIT_FAIL, "cannot open '/'");
-	if (!pin_pid_exists(&c->live, c->pid))
-		cli_die(EXIT_USAGE, "no process with pid %d", (int)c->pid);
-	/* Showing needs no topology (and no --sysroot). */
-	if (!c->have_cpus && !c->migrate)
-		print_process(c);
-	sysroot_close(&c->live);
-	load_topology(c);
 
 	snprintf(whose, sizeof(whose), "process %d", (int)c->pid);
 	if (c->have_cpus) {
@@ -778,7 +780,36 @@ pid_form(struct pin_ctx *c)
 				     c->err, sizeof(c->err));
 		die_check(r, c->err);
 	}
+	cpuset_free(&allowed);
+	cpuset_free(&mems);
+}
 
+static noreturn void
+pid_form(struct pin_ctx *c)
+{
+
+	c->pid = parse_pid(c->pid_arg);
+	if (c->mem_arg)
+		cli_die(EXIT_USAGE, "cannot set the memory policy of a running "
+			"process: Linux lets only a thread set its own; start "
+			"it with 'cpm-pin --mem', or move its pages with "
+			"--migrate");
+	if (c->nodes_arg && !c->migrate)
+		cli_usage_error("--nodes with -p needs --migrate");
+	if (c->migrate && !c->nodes_arg && !c->cpulist_arg)
+		cli_usage_error("--migrate needs --nodes or a CPULIST");
+	parse_lists(c, c->nodes_arg);
+	if (sysroot_open(&c->live, "/") < 0)
+		cli_die(EXIT_FAIL, "cannot open '/'");
+	if (!pin_pid_exists(&c->live, c->pid))
+		cli_die(EXIT_USAGE, "no process with pid %d", (int)c->pid);
+	/* Showing needs no topology (and no --sysroot). */
+	if (!c->have_cpus && !c->migrate)
+		print_process(c);
+	sysroot_close(&c->live);
+	load_topology(c);
+
+	check_pid_plan(c);
 	if (c->dry_run) {
 		char buf[32];
 
@@ -793,21 +824,8 @@ pid_form(struct pin_ctx *c)
 
 	if (c->have_cpus)
 		repin(c);
-	if (c->migrate) {
-		r = pin_migrate_process(&c->topo, &c->live, c->pid, &c->nodes,
-					c->err, sizeof(c->err));
-		if (r < 0)
-			cli_die(EXIT_FAIL, "%s", c->err);
-		if (c->verbose) {
-			char *l = list_or_die(&c->nodes);
-
-			cli_warn("process %d: pages on node%s %s", (int)c->pid,
-				 cpuset_count(&c->nodes) == 1 ? "" : "s", l);
-			free(l);
-		}
-	}
-	cpuset_free(&allowed);
-	cpuset_free(&mems);
+	if (c->migrate)
+		migrate(c);
 	cli_exit(EXIT_OK);
 }
 
