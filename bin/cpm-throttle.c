@@ -592,6 +592,49 @@ run_watch(struct ctx *c)
 	}
 }
 
+/*
+ * The groups named on the command line, canonical, and the hierarchy
+ * they are in, opened; a bad name or root exits 2, a missing group 1.
+ */
+static void
+open_groups(struct ctx *c, char **names, int n)
+{
+	char err[512];
+	int r;
+
+	c->ngroups = (size_t)n;
+	c->groups = calloc(c->ngroups ? c->ngroups : 1, sizeof(*c->groups));
+	if (c->groups == NULL)
+		cli_die(EXIT_FAIL, "out of memory");
+	for (size_t i = 0; i < c->ngroups; i++) {
+		char *canon = malloc(CG_PATH_MAX);
+
+		if (canon == NULL)
+			cli_die(EXIT_FAIL, "out of memory");
+		if (cg_path_check(names[i], canon, CG_PATH_MAX, err,
+				  sizeof(err)) < 0)
+			cli_die(EXIT_USAGE, "%s", err);
+		c->groups[i] = canon;
+	}
+
+	c->cgroup_root = cli_cgroup_root(c->cgroup_root);
+	r = cg_open(&c->h, c->cgroup_root, err, sizeof(err));
+	if (r < 0)
+		cli_die(c->cgroup_root ? EXIT_USAGE : EXIT_FAIL, "%s", err);
+	if (!cg_has(&c->h, CG_CPU))
+		cli_die(EXIT_FAIL, "no cpu cgroup hierarchy");
+	for (size_t i = 0; i < c->ngroups; i++) {
+		int fd = cg_open_group(&c->h, CG_CPU, c->groups[i], err,
+				       sizeof(err));
+
+		if (fd == -EINVAL)
+			cli_die(EXIT_USAGE, "%s", err);
+		if (fd < 0)
+			cli_die(EXIT_FAIL, "%s", err);
+		close(fd);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -615,7 +658,6 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ctx c;
-	char err[512];
 	unsigned int top;
 	bool interval_given = false, wait_given = false;
 	int opt, r;
@@ -725,37 +767,7 @@ main(int argc, char **argv)
 		cli_usage_error("--prom-file and --since name the same file");
 	check_output_dir("--prom-file", c.prom_file);
 	check_output_dir("--since", c.since);
-	c.ngroups = (size_t)(argc - optind);
-	c.groups = calloc(c.ngroups ? c.ngroups : 1, sizeof(*c.groups));
-	if (c.groups == NULL)
-		cli_die(EXIT_FAIL, "out of memory");
-	for (size_t i = 0; i < c.ngroups; i++) {
-		char *canon = malloc(CG_PATH_MAX);
-
-		if (canon == NULL)
-			cli_die(EXIT_FAIL, "out of memory");
-		if (cg_path_check(argv[optind + (int)i], canon, CG_PATH_MAX,
-				  err, sizeof(err)) < 0)
-			cli_die(EXIT_USAGE, "%s", err);
-		c.groups[i] = canon;
-	}
-
-	c.cgroup_root = cli_cgroup_root(c.cgroup_root);
-	r = cg_open(&c.h, c.cgroup_root, err, sizeof(err));
-	if (r < 0)
-		cli_die(c.cgroup_root ? EXIT_USAGE : EXIT_FAIL, "%s", err);
-	if (!cg_has(&c.h, CG_CPU))
-		cli_die(EXIT_FAIL, "no cpu cgroup hierarchy");
-	for (size_t i = 0; i < c.ngroups; i++) {
-		int fd = cg_open_group(&c.h, CG_CPU, c.groups[i], err,
-				       sizeof(err));
-
-		if (fd == -EINVAL)
-			cli_die(EXIT_USAGE, "%s", err);
-		if (fd < 0)
-			cli_die(EXIT_FAIL, "%s", err);
-		close(fd);
-	}
+	open_groups(&c, argv + optind, argc - optind);
 	r = c.watch ? run_watch(&c) : run_once(&c);
 	cg_close(&c.h);
 	cli_exit(r);
