@@ -17,6 +17,7 @@
 #include "cgcpuset.h"
 #include "cgroup.h"
 #include "cli.h"
+#include "coretype.h"
 #include "irq.h"
 #include "cpuset.h"
 #include "json.h"
@@ -67,7 +68,8 @@ usage(void)
 "Put work on CPUs and NUMA memory nodes, then read back what the kernel did.\n"
 "\n"
 "Run COMMAND with the CPU affinity CPULIST (the kernel's list grammar;\n"
-"'-' reads it from stdin; or a selector of cpm-topo cpus such as node:1)\n"
+"'-' reads it from stdin; or a selector of cpm-topo cpus such as node:1\n"
+"or type:efficiency)\n"
 "and, with --mem or --nodes, a NUMA memory policy.\n"
 "\n"
 "  -m, --mem MODE          memory policy: local, bind, interleave or\n"
@@ -405,8 +407,18 @@ load_topology(struct pin_ctx *c)
 			  TOPO_NO_CORES | (c->root.live ? 0 : TOPO_PROCESS),
 			  &c->topo);
 	if (c->cpu_selector) {
-		r = select_resolve(&c->topo, c->cpu_selector, &c->cpus, c->err,
-				   sizeof(c->err));
+		struct coretypes ct;
+		bool types = select_needs_types(c->cpu_selector);
+
+		/* type: and capacity: need files the topology does not read */
+		if (types && coretype_load(&ct, &c->root, &c->topo, c->err,
+					   sizeof(c->err)) < 0)
+			cli_die(EXIT_FAIL, "%s", c->err);
+		r = select_resolve_all(&c->topo, types ? &ct : NULL,
+				       c->cpu_selector, &c->cpus, c->err,
+				       sizeof(c->err));
+		if (types)
+			coretype_free(&ct);
 		die_check(r, c->err);
 	}
 }
