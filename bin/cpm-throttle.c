@@ -122,53 +122,12 @@ usage(void)
 	cli_exit(EXIT_OK);
 }
 
-/* A ratio: "0.25", ".25", "1", or a percentage "25%". */
-static int
-parse_ratio(const char *s, double *out)
-{
-	size_t n = strlen(s), i = 0, digits = 0;
-	bool pct = false;
-	char buf[64];
-	double v;
-
-	if (n == 0 || n >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, s, n + 1);
-	if (buf[n - 1] == '%') {
-		pct = true;
-		buf[--n] = '\0';
-	}
-	while (i < n && buf[i] >= '0' && buf[i] <= '9')
-		i++, digits++;
-	if (i < n && buf[i] == '.') {
-		i++;
-		while (i < n && buf[i] >= '0' && buf[i] <= '9')
-			i++, digits++;
-	}
-	if (i != n || digits == 0)
-		return -EINVAL;
-	v = strtod(buf, NULL);
-	if (pct)
-		v /= 100.0;
-	if (!(v >= 0.0 && v <= 1.0))
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
 /* Apply --min-ratio and --top; fill k8s and pinned; returns the count. */
 static size_t
 select_rows(struct ctx *c, struct thr_row *rows, size_t n)
 {
-	size_t w = 0;
+	size_t w = thr_filter(rows, n, c->min_ratio, c->top);
 
-	for (size_t i = 0; i < n; i++) {
-		if (c->min_ratio >= 0 && rows[i].ratio < c->min_ratio)
-			continue;
-		rows[w++] = rows[i];
-	}
-	if (c->top > 0 && w > c->top)
-		w = c->top;
 	for (size_t i = 0; i < w; i++) {
 		struct thr_row *r = &rows[i];
 
@@ -694,12 +653,12 @@ main(int argc, char **argv)
 			c.top = top;
 			break;
 		case 'm':
-			if (parse_ratio(optarg, &c.min_ratio) < 0)
+			if (thr_ratio_parse(optarg, &c.min_ratio) < 0)
 				cli_usage_error("invalid ratio '%s' (want 0 to 1, or a percentage)",
 						optarg);
 			break;
 		case 'f':
-			if (parse_ratio(optarg, &c.fail_above) < 0)
+			if (thr_ratio_parse(optarg, &c.fail_above) < 0)
 				cli_usage_error("invalid ratio '%s' (want 0 to 1, or a percentage)",
 						optarg);
 			break;
