@@ -9,11 +9,10 @@
 . "$(dirname "$0")/lib.sh"
 
 README=$CPM_TOP/README
-awk '/^  # walkthrough: begin$/ { on = 1; next }
-     /^  # walkthrough: end$/ { on = 0; done = 1 }
-     on { print }
-     END { exit !done }' "$README" >"$T_TMP/block"
-if [ $? -ne 0 ] || [ ! -s "$T_TMP/block" ]; then
+if ! awk '/^  # walkthrough: begin$/ { on = 1; next }
+	/^  # walkthrough: end$/ { on = 0; done = 1 }
+	on { print }
+	END { exit !done }' "$README" >"$T_TMP/block" || [ ! -s "$T_TMP/block" ]; then
 	not_ok "README has the walkthrough between its markers"
 	exit 0
 fi
