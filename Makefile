@@ -21,7 +21,7 @@ CPPFLAGS ?=
 LDFLAGS ?=
 WARN    = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter
 CPPFLAGS_CPM = -D_GNU_SOURCE -DCPM_VERSION=\"$(VERSION)\" -Ilib
-LIBS    = -lcgroup -lnuma -lm
+LIBS    = -lcgroup -lnuma -lsystemd -lm
 
 LIB_SRC  = $(sort $(wildcard lib/*.c))
 LIB_OBJ  = $(LIB_SRC:.c=.o)
