@@ -27,6 +27,8 @@ UNIT_SRC = $(sort $(wildcard tests/unit/*.c))
 UNITS    = $(UNIT_SRC:.c=)
 HELPERS_SRC = $(sort $(wildcard tests/helpers/*.c))
 HELPERS  = $(HELPERS_SRC:.c=)
+BENCH_SRC = $(sort $(wildcard tests/bench/*.c))
+BENCH    = $(BENCH_SRC:.c=)
 MANPAGES = $(wildcard man/*.1)
 MANPAGES7 = $(wildcard man/*.7)
 
@@ -47,6 +49,9 @@ tests/unit/%: tests/unit/%.c tests/unit/unit.h tests/unit/machine.h lib/libcpm.a
 
 tests/helpers/%: tests/helpers/%.c
 	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread $(LIBS)
+
+tests/bench/%: tests/bench/%.c
+	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 # Build and test dependencies on Debian: 'make deps', as root, installs
 # them.  Nothing else here runs apt-get: 'make check' and 'make demo'
@@ -81,6 +86,13 @@ check: have-deps
 	$(MAKE) all $(UNITS) $(HELPERS)
 	sh tests/run
 
+# Benchmarks against peers and floors (tests/bench/run; several minutes,
+# creates and removes cgroups named cpm-bench-PID); rewrites
+# tests/bench/RESULTS.md.  Nothing here asserts a time.
+bench: have-deps
+	$(MAKE) all $(BENCH)
+	sh tests/bench/run
+
 # libFuzzer harnesses for the parsers (needs clang).
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz-*.c)
 fuzz: $(FUZZ_SRC:.c=)
@@ -107,7 +119,7 @@ uninstall:
 	for c in completions/_cpm-*; do rm -f $(DESTDIR)$(ZSHCOMPDIR)/$${c#completions/}; done
 
 clean:
-	rm -f lib/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS) $(FUZZ_SRC:.c=)
+	rm -f lib/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS) $(BENCH) $(FUZZ_SRC:.c=)
 	rm -rf tests/out
 
-.PHONY: all deps have-deps demo check check-vm fuzz install uninstall clean
+.PHONY: all deps have-deps demo check check-vm bench fuzz install uninstall clean
