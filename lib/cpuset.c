@@ -88,13 +88,25 @@ cpuset_isset(const struct cpuset *s, unsigned int cpu)
 	       (s->bits[cpu / WBITS] >> (cpu % WBITS) & 1);
 }
 
+/* Bits set in w, without libgcc's table (no popcnt instruction is
+ * assumed): sums of 2, 4 and 8 bits, then one multiply. */
+static inline unsigned int
+popcount64(uint64_t w)
+{
+	w = w - ((w >> 1) & 0x5555555555555555ULL);
+	w = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
+	w = (w + (w >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned int)((w * 0x0101010101010101ULL) >> 56);
+}
+
 unsigned int
 cpuset_count(const struct cpuset *s)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < s->nwords; i++)
-		n += (unsigned int)__builtin_popcountll(s->bits[i]);
+		if (s->bits[i])
+			n += popcount64(s->bits[i]);
 	return n;
 }
 
@@ -234,7 +246,7 @@ cpuset_count_and(const struct cpuset *a, const struct cpuset *b)
 	unsigned int i, n = 0;
 
 	for (i = 0; i < a->nwords && i < b->nwords; i++)
-		n += (unsigned int)__builtin_popcountll(a->bits[i] & b->bits[i]);
+		n += popcount64(a->bits[i] & b->bits[i]);
 	return n;
 }
 
