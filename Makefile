@@ -17,7 +17,15 @@ CFLAGS  = -O2 -g
 LDFLAGS =
 WARN    = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter
 CPPFLAGS_CPM = -D_GNU_SOURCE -DCPM_VERSION=\"$(VERSION)\" -Ilib
-LIBS    = -lcgroup -lnuma -lm
+# libcgroup and libnuma are linked statically when their archives are
+# installed (Debian's -dev packages ship them): loading two more shared
+# objects and resolving their symbols cost cpm-pin more than all its own
+# work before exec.  'make LIBS="-lcgroup -lnuma -lm"' links them
+# dynamically.
+HAVE_STATIC := $(and $(findstring /,$(shell $(CC) -print-file-name=libcgroup.a)),$(findstring /,$(shell $(CC) -print-file-name=libnuma.a)))
+LIBS_STATIC = -Wl,-Bstatic -lcgroup -lnuma -Wl,-Bdynamic -lm
+LIBS_SHARED = -lcgroup -lnuma -lm
+LIBS    = $(if $(HAVE_STATIC),$(LIBS_STATIC),$(LIBS_SHARED))
 
 LIB_SRC  = $(sort $(wildcard lib/*.c))
 LIB_OBJ  = $(LIB_SRC:.c=.o)
