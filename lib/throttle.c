@@ -693,6 +693,8 @@ prom_labels(struct strbuf *sb, const struct thr_row *r, bool k8s)
 		if (r->k8s.container[0])
 			prom_label(sb, "container", r->k8s.container, &first);
 	}
+	if (r->unit[0])
+		prom_label(sb, "unit", r->unit, &first);
 	strbuf_puts(sb, "}");
 }
 
