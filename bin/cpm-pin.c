@@ -149,34 +149,70 @@ enum opt_id {
 	OPT_IRQS_AWAY, OPT_IRQS_RESTORE, OPT_FORCE, OPT_SCOPE, OPT_UNIT,
 };
 
-static const struct opt {
-	const char *name;
-	char shortopt;
-	bool arg;
-	enum opt_id id;
-} opts[] = {
-	{ "help", 'h', false, OPT_HELP },
-	{ "version", 'V', false, OPT_VERSION },
-	{ "mem", 'm', true, OPT_MEM },
-	{ "nodes", 'N', true, OPT_NODES },
-	{ "pid", 'p', true, OPT_PID },
-	{ "migrate", 0, false, OPT_MIGRATE },
-	{ "cgroup", 'g', true, OPT_CGROUP },
-	{ "mems", 0, true, OPT_MEMS },
-	{ "exclusive", 0, false, OPT_EXCLUSIVE },
-	{ "create", 0, false, OPT_CREATE },
-	{ "attach", 0, true, OPT_ATTACH },
-	{ "dry-run", 'n', false, OPT_DRY_RUN },
-	{ "verbose", 'v', false, OPT_VERBOSE },
-	{ "sysroot", 0, true, OPT_SYSROOT },
-	{ "cgroup-root", 0, true, OPT_CGROUP_ROOT },
-	{ "json", 'j', false, OPT_JSON },
-	{ "irqs-away", 0, true, OPT_IRQS_AWAY },
-	{ "irqs-restore", 0, false, OPT_IRQS_RESTORE },
-	{ "force", 0, false, OPT_FORCE },
-	{ "scope", 0, false, OPT_SCOPE },
-	{ "unit", 0, true, OPT_UNIT },
+#define OPT_BASE 256
+
+/* Options with a short letter are known by it, the others by OPT_BASE + id. */
+static const struct cli_option opts[] = {
+	{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
+	{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
+	{ "mem", required_argument, 'm', CLI_ALL_COMMANDS },
+	{ "nodes", required_argument, 'N', CLI_ALL_COMMANDS },
+	{ "pid", required_argument, 'p', CLI_ALL_COMMANDS },
+	{ "migrate", no_argument, OPT_BASE + OPT_MIGRATE, CLI_ALL_COMMANDS },
+	{ "cgroup", required_argument, 'g', CLI_ALL_COMMANDS },
+	{ "mems", required_argument, OPT_BASE + OPT_MEMS, CLI_ALL_COMMANDS },
+	{ "exclusive", no_argument, OPT_BASE + OPT_EXCLUSIVE, CLI_ALL_COMMANDS },
+	{ "create", no_argument, OPT_BASE + OPT_CREATE, CLI_ALL_COMMANDS },
+	{ "attach", required_argument, OPT_BASE + OPT_ATTACH, CLI_ALL_COMMANDS },
+	{ "dry-run", no_argument, 'n', CLI_ALL_COMMANDS },
+	{ "verbose", no_argument, 'v', CLI_ALL_COMMANDS },
+	{ "sysroot", required_argument, OPT_BASE + OPT_SYSROOT, CLI_ALL_COMMANDS },
+	{ "cgroup-root", required_argument, OPT_BASE + OPT_CGROUP_ROOT,
+	  CLI_ALL_COMMANDS },
+	{ "json", no_argument, 'j', CLI_ALL_COMMANDS },
+	{ "irqs-away", required_argument, OPT_BASE + OPT_IRQS_AWAY,
+	  CLI_ALL_COMMANDS },
+	{ "irqs-restore", no_argument, OPT_BASE + OPT_IRQS_RESTORE,
+	  CLI_ALL_COMMANDS },
+	{ "force", no_argument, OPT_BASE + OPT_FORCE, CLI_ALL_COMMANDS },
+	{ "scope", no_argument, OPT_BASE + OPT_SCOPE, CLI_ALL_COMMANDS },
+	{ "unit", required_argument, OPT_BASE + OPT_UNIT, CLI_ALL_COMMANDS },
+	{ NULL, 0, 0, 0 },
 };
+
+static const struct cli_exclusion exclusions[] = {
+	{ OPT_BASE + OPT_IRQS_AWAY, OPT_BASE + OPT_IRQS_RESTORE }, { 0, 0 }
+};
+
+/* The long name of a val cli_next_option() returned. */
+static const char *
+opt_name(int val)
+{
+	const struct cli_option *o;
+
+	for (o = opts; o->name; o++)
+		if (o->val == val)
+			return o->name;
+	return "?";
+}
+
+static enum opt_id
+opt_id_of(int val)
+{
+	switch (val) {
+	case 'h': return OPT_HELP;
+	case 'V': return OPT_VERSION;
+	case 'm': return OPT_MEM;
+	case 'N': return OPT_NODES;
+	case 'p': return OPT_PID;
+	case 'g': return OPT_CGROUP;
+	case 'n': return OPT_DRY_RUN;
+	case 'v': return OPT_VERBOSE;
+	case 'j': return OPT_JSON;
+	default: return (enum opt_id)(val - OPT_BASE);
+	}
+}
+
 
 static bool
 is_pid_word(const char *s)
@@ -194,69 +230,31 @@ set_once(const char **slot, const char *val, const char *name)
 
 /*
  * Options may come before or after the positional arguments, up to "--";
- * "--attach" takes every following PID up to the next option, which is
- * why getopt_long() does not fit.
+ * "--attach" takes every following PID up to the next option.
  */
 static void
 parse_args(struct pin_ctx *c, int argc, char **argv)
 {
 	const char **pos = calloc((size_t)argc, sizeof(*pos));
-	int npos = 0, i;
+	struct cli_parser p;
+	int npos = 0, nopt, opt, i;
 
 	c->attach_args = calloc((size_t)argc, sizeof(*c->attach_args));
 	if (pos == NULL || c->attach_args == NULL)
 		cli_die(EXIT_FAIL, "out of memory");
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL, *eq;
-		const struct opt *o = NULL;
-		const char *shown;
-		size_t k, nlen;
-
-		if (strcmp(a, "--") == 0) {
-			c->dashdash = true;
-			c->command = argv + i + 1;
+	/* The options end at "--": what follows is the command. */
+	for (nopt = 1; nopt < argc; nopt++)
+		if (strcmp(argv[nopt], "--") == 0)
 			break;
-		}
-		if (a[0] != '-' || a[1] == '\0') {
-			pos[npos++] = a;
-			continue;
-		}
-		if (a[1] == '-') {
-			eq = strchr(a + 2, '=');
-			nlen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-			for (k = 0; k < ARRAY_SIZE(opts); k++)
-				if (strlen(opts[k].name) == nlen &&
-				    strncmp(opts[k].name, a + 2, nlen) == 0)
-					o = &opts[k];
-			if (o == NULL)
-				cli_usage_error("unrecognized option '%.*s'",
-						(int)nlen + 2, a);
-			shown = o->name;
-			if (eq && !o->arg)
-				cli_usage_error("option '--%s' doesn't allow an "
-						"argument", o->name);
-			if (eq)
-				val = eq + 1;
-		} else {
-			for (k = 0; k < ARRAY_SIZE(opts); k++)
-				if (opts[k].shortopt && opts[k].shortopt == a[1])
-					o = &opts[k];
-			if (o == NULL)
-				cli_usage_error("invalid option -- '%c'", a[1]);
-			shown = o->name;
-			if (a[2] != '\0') {
-				if (!o->arg)
-					cli_usage_error("invalid option '%s'", a);
-				val = a + 2;
-			}
-		}
-		if (o->arg && val == NULL) {
-			if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0)
-				cli_usage_error("option '--%s' requires an "
-						"argument", shown);
-			val = argv[++i];
-		}
-		switch (o->id) {
+	if (nopt < argc) {
+		c->dashdash = true;
+		c->command = argv + nopt + 1;
+	}
+	cli_parser_init(&p, opts, exclusions, NULL, false);
+	while ((opt = cli_next_option(&p, nopt, argv)) != -1) {
+		const char *val = optarg, *shown = opt_name(opt);
+
+		switch (opt_id_of(opt)) {
 		case OPT_HELP:
 			usage();
 			break;
@@ -289,8 +287,8 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 			break;
 		case OPT_ATTACH:
 			c->attach_args[c->nattach++] = val;
-			while (i + 1 < argc && is_pid_word(argv[i + 1]))
-				c->attach_args[c->nattach++] = argv[++i];
+			while (optind < nopt && is_pid_word(argv[optind]))
+				c->attach_args[c->nattach++] = argv[optind++];
 			break;
 		case OPT_DRY_RUN:
 			c->dry_run = true;
@@ -324,6 +322,9 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 			break;
 		}
 	}
+	cli_check_options(&p, -1);
+	for (i = optind; i < nopt; i++)
+		pos[npos++] = argv[i];
 
 	if (c->irqs_away_arg || c->irqs_restore) {
 		if (c->irqs_away_arg && c->irqs_restore)

@@ -152,6 +152,11 @@ refused 'an unknown option is a usage error' "unrecognized option '--frob'" \
     cpm-pin --frob 0 -- touch "$T_TMP/ran"
 refused 'an option without its argument is a usage error' "requires an argument" \
     cpm-pin 0 --nodes -- touch "$T_TMP/ran"
+refused 'an ambiguous abbreviation names the candidates' \
+    "option '--me' is ambiguous; possibilities: '--mem' '--mems'" \
+    cpm-pin --me bind 0 -- touch "$T_TMP/ran"
+check 'a unique abbreviation is the option' 0 "$(cpm-pin --dry-run 0 -- true)" \
+    cpm-pin --dry 0 -- true
 refused 'an unknown memory policy is refused' "invalid --mem 'fast'" \
     cpm-pin --mem fast 0 -- touch "$T_TMP/ran"
 refused 'a node that does not exist is refused and named' 'node 63 does not exist' \
