@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include <unistd.h>
 
 #include "burst.h"
+#include "burstloop.h"
 #include "cgroup.h"
 #include "cli.h"
 #include "json.h"
@@ -84,7 +84,6 @@ struct quota_ctx {
 
 	struct cg_hier h;
 	bool h_open;
-	int status;			/* worst exit status so far */
 };
 
 static void
@@ -570,116 +569,12 @@ cmd_get(struct quota_ctx *c)
 
 /* ---- burst and restore ---- */
 
-/* One group that burst has seen. */
-struct bgroup {
-	char *name;
-	struct bgroup *next;	/* hash chain */
-	bool boosted;
-	bool queued;		/* in the current batch */
-	bool ever;		/* last_start is valid */
-	uint64_t last_start;	/* monotonic us */
-	uint64_t restore_at;
-	struct burst_entry e;	/* while boosted: what the journal says */
-};
-
-struct burst_state {
-	int64_t factor_m;	/* factor in thousandths */
-	uint64_t for_us, cooldown_us;
-	const char *root;	/* journal ROOT field */
-	pid_t pid;
-	uint64_t start;
-	struct bgroup **tab;
-	size_t nbuckets, n;
-	struct bgroup **active;	/* boosted groups */
-	size_t nactive, capactive;
-};
-
 static volatile sig_atomic_t got_signal;
 
 static void
 on_signal(int sig)
 {
 	got_signal = sig;
-}
-
-static void *
-xmalloc(size_t n)
-{
-	void *p = malloc(n);
-
-	if (p == NULL)
-		cli_die(EXIT_FAIL, "out of memory");
-	return p;
-}
-
-static uint64_t
-hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-static struct bgroup *
-bgroup_get(struct burst_state *b, const char *name)
-{
-	struct bgroup *g;
-	size_t i;
-
-	if (b->n >= b->nbuckets) {	/* grow: keep chains short */
-		size_t nb = b->nbuckets ? b->nbuckets * 2 : 64;
-		struct bgroup **nt = calloc(nb, sizeof(*nt));
-
-		if (nt == NULL)
-			cli_die(EXIT_FAIL, "out of memory");
-		for (i = 0; i < b->nbuckets; i++)
-			while ((g = b->tab[i]) != NULL) {
-				b->tab[i] = g->next;
-				g->next = nt[hash_str(g->name) % nb];
-				nt[hash_str(g->name) % nb] = g;
-			}
-		free(b->tab);
-		b->tab = nt;
-		b->nbuckets = nb;
-	}
-	i = hash_str(name) % b->nbuckets;
-	for (g = b->tab[i]; g; g = g->next)
-		if (strcmp(g->name, name) == 0)
-			return g;
-	g = xmalloc(sizeof(*g));
-	memset(g, 0, sizeof(*g));
-	g->name = strdup(name);
-	if (g->name == NULL)
-		cli_die(EXIT_FAIL, "out of memory");
-	g->next = b->tab[i];
-	b->tab[i] = g;
-	b->n++;
-	return g;
-}
-
-static void
-active_add(struct burst_state *b, struct bgroup *g)
-{
-	if (b->nactive == b->capactive) {
-		size_t nc = b->capactive ? b->capactive * 2 : 16;
-		struct bgroup **na = realloc(b->active, nc * sizeof(*na));
-
-		if (na == NULL)
-			cli_die(EXIT_FAIL, "out of memory");
-		b->active = na;
-		b->capactive = nc;
-	}
-	b->active[b->nactive++] = g;
-	g->boosted = true;
-}
-
-static void
-active_del(struct burst_state *b, size_t i)
-{
-	b->active[i]->boosted = false;
-	b->active[i] = b->active[--b->nactive];
 }
 
 static const char *
@@ -708,339 +603,56 @@ journal_open(struct quota_ctx *c, struct burst_journal *j)
 		cli_die(EXIT_FAIL, "%s", err);
 }
 
-/* journal_open() for the burst loop: warns instead of exiting. */
-static int
-journal_try_open(struct quota_ctx *c, struct burst_journal *j)
-{
-	char err[512];
-	int r;
-
-	r = burst_journal_open_wait(j, journal_path(c), c->wait_ms, err,
-				    sizeof(err));
-	if (r < 0) {
-		cli_warn("%s", err);
-		c->status = r == -EBADMSG ? EXIT_USAGE : EXIT_FAIL;
-	}
-	return r;
-}
-
-static int
-quota_write(const struct cg_hier *h, const char *group, int64_t quota,
-	    uint64_t period, char *err, size_t errlen)
-{
-	char v[64];
-
-	if (cg_version(h, CG_CPU) == 2) {
-		cpu_max_format(quota, period, v, sizeof(v));
-		return cg_write(h, CG_CPU, group, "cpu.max", v, err, errlen);
-	}
-	snprintf(v, sizeof(v), "%lld", (long long)quota);
-	return cg_write(h, CG_CPU, group, "cpu.cfs_quota_us", v, err, errlen);
-}
-
-/*
- * Put back entry e of the journal (the caller holds the lock and removes
- * the entry afterwards unless this fails).  Only a quota still at the
- * boosted value is touched: anything else was changed by someone else
- * since, and is theirs.  Returns 0 or -errno after a message.
- */
-static int
-restore_entry(struct quota_ctx *c, const struct cg_hier *h,
-	      const struct burst_entry *e)
-{
-	struct cg_cpu_limit cur;
-	char err[512];
-	int r;
-
-	r = cg_cpu_limit_read(h, e->group, -1, &cur, err, sizeof(err));
-	if (r == -ENOENT) {
-		if (c->verbose)
-			cli_warn("'%s' is gone; nothing to restore", e->group);
-		return 0;
-	}
-	if (r < 0) {
-		cli_warn("%s", err);
-		return r;
-	}
-	if (cur.quota_us != e->boost_quota || cur.period_us != e->period) {
-		if (cur.quota_us != e->orig_quota)
-			cli_warn("the quota of '%s' changed to %lldus while it "
-				 "was raised; left as it is", e->group,
-				 (long long)cur.quota_us);
-		return 0;
-	}
-	r = quota_write(h, e->group, e->orig_quota, e->period, err,
-			sizeof(err));
-	if (r < 0) {
-		cli_warn("cannot restore '%s': %s", e->group, err);
-		return r;
-	}
-	if (c->verbose)
-		cli_warn("restored '%s' to %lldus", e->group,
-			 (long long)e->orig_quota);
-	return 0;
-}
-
-/* Boost the queued groups: one journal transaction for the batch. */
+/* The burst engine's warnings, as the tool's. */
 static void
-boost_batch(struct quota_ctx *c, struct burst_state *b, struct bgroup **q,
-	    size_t nq)
+engine_warn(void *arg, const char *msg)
 {
-	struct burst_journal j;
-	struct cg_cpu_limit *lims;
-	bool *go;
-	char err[512];
-	size_t i;
-	uint64_t now;
-	int r;
-
-	if (nq == 0)
-		return;
-	if (journal_try_open(c, &j) < 0) {
-		cli_warn("nothing raised");
-		for (i = 0; i < nq; i++)
-			q[i]->queued = false;
-		return;
-	}
-	lims = xmalloc(nq * sizeof(*lims));
-	go = xmalloc(nq * sizeof(*go));
-	for (i = 0; i < nq; i++) {
-		struct bgroup *g = q[i];
-		struct burst_entry e;
-		ssize_t k;
-		__int128 nqta;
-
-		go[i] = false;
-		g->queued = false;
-		r = cg_cpu_limit_read(&c->h, g->name, -1, &lims[i], err,
-				      sizeof(err));
-		if (r < 0) {
-			cli_warn("%s", err);
-			if (r != -ENOENT)
-				c->status = EXIT_FAIL;
-			continue;
-		}
-		if (lims[i].quota_us < 0) {
-			cli_warn("'%s' has no CPU limit; skipped", g->name);
-			continue;
-		}
-		memset(&e, 0, sizeof(e));
-		e.orig_quota = lims[i].quota_us;
-		k = burst_journal_find(&j, b->root, g->name);
-		if (k >= 0) {
-			const struct burst_entry *old = &j.v[k];
-
-			if (burst_owner_alive(old) &&
-			    (old->pid != b->pid || old->start != b->start)) {
-				cli_warn("'%s' is already raised by process %ld; "
-					 "skipped", g->name, (long)old->pid);
-				continue;
-			}
-			/* left raised by a dead process: adopt its original */
-			if (lims[i].quota_us == old->boost_quota &&
-			    lims[i].period_us == old->period)
-				e.orig_quota = old->orig_quota;
-		}
-		nqta = (__int128)e.orig_quota * b->factor_m / 1000;
-		if (nqta > CFS_QUOTA_MAX_US - (__int128)lims[i].burst_us)
-			nqta = CFS_QUOTA_MAX_US - (__int128)lims[i].burst_us;
-		if (nqta <= e.orig_quota) {
-			cli_warn("'%s' is at the kernel's maximum quota; skipped",
-				 g->name);
-			continue;
-		}
-		e.pid = b->pid;
-		e.start = b->start;
-		e.root = (char *)b->root;
-		e.group = g->name;
-		e.period = lims[i].period_us;
-		e.boost_quota = (int64_t)nqta;
-		e.since = (int64_t)time(NULL);
-		if (burst_journal_put(&j, &e) < 0)
-			cli_die(EXIT_FAIL, "out of memory");
-		go[i] = true;
-	}
-	/* The originals are on disk before any quota changes. */
-	r = burst_journal_commit(&j, err, sizeof(err));
-	if (r < 0) {
-		cli_warn("%s; nothing raised", err);
-		c->status = EXIT_FAIL;
-		burst_journal_close(&j);
-		free(lims);
-		free(go);
-		return;
-	}
-	now = now_us();
-	for (i = 0; i < nq; i++) {
-		struct bgroup *g = q[i];
-		ssize_t k;
-
-		if (!go[i])
-			continue;
-		k = burst_journal_find(&j, b->root, g->name);
-		r = quota_write(&c->h, g->name, j.v[k].boost_quota,
-				j.v[k].period, err, sizeof(err));
-		if (r < 0) {
-			cli_warn("%s", err);
-			c->status = EXIT_FAIL;
-			burst_journal_del(&j, (size_t)k);
-			continue;
-		}
-		if (c->verbose)
-			cli_warn("raised '%s' from %lldus to %lldus", g->name,
-				 (long long)lims[i].quota_us,
-				 (long long)j.v[k].boost_quota);
-		g->ever = true;
-		g->last_start = now;
-		g->restore_at = now + b->for_us;
-		g->e = j.v[k];
-		g->e.root = (char *)b->root;
-		g->e.group = g->name;
-		active_add(b, g);
-	}
-	r = burst_journal_commit(&j, err, sizeof(err));
-	if (r < 0) {
-		cli_warn("%s", err);
-		c->status = EXIT_FAIL;
-	}
-	burst_journal_close(&j);
-	free(lims);
-	free(go);
+	(void)arg;
+	cli_warn("%s", msg);
 }
 
-/* Restore every active group due by now (all of them when all is set). */
+/* The engine's settings from the options; bad values exit 2. */
 static void
-restore_due(struct quota_ctx *c, struct burst_state *b, bool all)
+burst_options(struct quota_ctx *c, struct burst_engine *b)
 {
-	struct burst_journal j;
-	char err[512];
-	uint64_t now = now_us();
-	size_t i;
-	bool any = false;
+	if (c->optarg[O_FACTOR]) {
+		char err[160];
+		const char *f = c->optarg[O_FACTOR];
+		int r;
 
-	for (i = 0; i < b->nactive; i++)
-		if (all || b->active[i]->restore_at <= now)
-			any = true;
-	if (!any)
-		return;
-	if (journal_try_open(c, &j) < 0) {
-		/*
-		 * Put the quotas back all the same, from memory; the stale
-		 * entries left behind are harmless: restore only writes a
-		 * quota that still has the raised value.
-		 */
-		for (i = 0; i < b->nactive;) {
-			struct bgroup *g = b->active[i];
-
-			if (!all && g->restore_at > now) {
-				i++;
-				continue;
-			}
-			active_del(b, i);
-			if (restore_entry(c, &c->h, &g->e) < 0)
-				c->status = EXIT_FAIL;
-		}
-		return;
+		r = quantity_parse(f, 3, &b->factor_m, NULL, err, sizeof(err));
+		if (r < 0 || strchr(f, 'm') || strchr(f, 'i'))
+			cli_die(EXIT_USAGE, "invalid --factor '%s': want a "
+				"number such as 2 or 1.5", f);
+		if (b->factor_m <= 1000 || b->factor_m > 1000000)
+			cli_die(EXIT_USAGE, "--factor '%s' is outside (1, 1000]",
+				f);
 	}
-	for (i = 0; i < b->nactive;) {
-		struct bgroup *g = b->active[i];
-		ssize_t k;
-
-		if (!all && g->restore_at > now) {
-			i++;
-			continue;
-		}
-		active_del(b, i);
-		k = burst_journal_find(&j, b->root, g->name);
-		if (k < 0 || j.v[k].pid != b->pid || j.v[k].start != b->start) {
-			/* taken over by a restore --force: theirs now */
-			continue;
-		}
-		if (restore_entry(c, &c->h, &j.v[k]) < 0) {
-			c->status = EXIT_FAIL;
-			continue;	/* keep it for 'cpm-quota restore' */
-		}
-		burst_journal_del(&j, (size_t)k);
-	}
-	if (burst_journal_commit(&j, err, sizeof(err)) < 0) {
-		cli_warn("%s", err);
-		c->status = EXIT_FAIL;
-	}
-	burst_journal_close(&j);
-}
-
-/* Queue one group name for the next batch; bad names are warned about. */
-static void
-queue_group(struct quota_ctx *c, struct burst_state *b, const char *name,
-	    struct bgroup ***q, size_t *nq, size_t *capq)
-{
-	char group[CG_PATH_MAX], err[512];
-	struct bgroup *g;
-	uint64_t now = now_us();
-
-	if (cg_path_check(name, group, sizeof(group), err, sizeof(err)) < 0) {
-		cli_warn("%s", err);
-		c->status = EXIT_USAGE;
-		return;
-	}
-	if (group[0] == '\0') {
-		cli_warn("the root group has no quota to raise; skipped");
-		return;
-	}
-	g = bgroup_get(b, group);
-	if (g->boosted || g->queued)
-		return;
-	if (g->ever && now - g->last_start < b->cooldown_us)
-		return;
-	if (*nq == *capq) {
-		size_t nc = *capq ? *capq * 2 : 64;
-		struct bgroup **nqv = realloc(*q, nc * sizeof(**q));
-
-		if (nqv == NULL)
-			cli_die(EXIT_FAIL, "out of memory");
-		*q = nqv;
-		*capq = nc;
-	}
-	(*q)[(*nq)++] = g;
-	g->queued = true;
+	if (c->optarg[O_FOR])
+		b->for_us = need_duration("--for", c->optarg[O_FOR], 1000,
+					  UINT64_C(86400000000));
+	if (c->optarg[O_COOLDOWN])
+		b->cooldown_us = need_duration("--cooldown",
+					       c->optarg[O_COOLDOWN], 0,
+					       UINT64_C(86400000000));
+	b->journal = journal_path(c);
+	b->wait_ms = c->wait_ms;
+	b->rep.warn = engine_warn;
+	b->rep.verbose = c->verbose;
 }
 
 static int
 cmd_burst(struct quota_ctx *c)
 {
-	struct burst_state b;
-	struct bgroup **q = NULL;
-	size_t nq = 0, capq = 0;
-	char group[CG_PATH_MAX], buf[65536];
-	size_t blen = 0;
-	bool reading = c->nargs == 0, discard = false;
+	struct burst_engine b;
+	struct burst_journal j;
+	char group[CG_PATH_MAX];
 	struct sigaction sa;
 	sigset_t block, orig;
 	int i, r;
 
-	memset(&b, 0, sizeof(b));
-	b.factor_m = 2000;
-	b.for_us = 500000;
-	b.cooldown_us = 5000000;
-	if (c->optarg[O_FACTOR]) {
-		char err[160];
-		const char *f = c->optarg[O_FACTOR];
-
-		r = quantity_parse(f, 3, &b.factor_m, NULL, err, sizeof(err));
-		if (r < 0 || strchr(f, 'm') || strchr(f, 'i'))
-			cli_die(EXIT_USAGE, "invalid --factor '%s': want a "
-				"number such as 2 or 1.5", f);
-		if (b.factor_m <= 1000 || b.factor_m > 1000000)
-			cli_die(EXIT_USAGE, "--factor '%s' is outside (1, 1000]",
-				f);
-	}
-	if (c->optarg[O_FOR])
-		b.for_us = need_duration("--for", c->optarg[O_FOR], 1000,
-					 UINT64_C(86400000000));
-	if (c->optarg[O_COOLDOWN])
-		b.cooldown_us = need_duration("--cooldown",
-					      c->optarg[O_COOLDOWN], 0,
-					      UINT64_C(86400000000));
+	burst_engine_init(&b);
+	burst_options(c, &b);
 	for (i = 0; i < c->nargs; i++) {
 		need_group(c->args[i], group, sizeof(group));
 		if (group[0] == '\0')
@@ -1048,31 +660,23 @@ cmd_burst(struct quota_ctx *c)
 				"raise");
 	}
 	open_hier(c);
+	b.h = &c->h;
 	for (i = 0; i < c->nargs; i++) {
 		need_group(c->args[i], group, sizeof(group));
 		if (!group_exists(c, group))
 			cli_die(EXIT_FAIL, "no cgroup '%s'", group);
 	}
 	/* the journal must name the tree from any directory: make it absolute */
-	{
-		char *key;
-		int kr = burst_root_key(&c->h, &key);
-
-		if (kr < 0)
-			cli_die(EXIT_FAIL, "cannot resolve '%s': %s", c->h.root,
-				strerror(-kr));
-		b.root = key;
-	}
+	r = burst_root_key(&c->h, &b.root);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "cannot resolve '%s': %s", c->h.root,
+			strerror(-r));
 	b.pid = getpid();
 	if (burst_proc_start(b.pid, &b.start) < 0)
 		cli_die(EXIT_FAIL, "cannot read this process's start time");
 	/* Fail now, not at the first boost, when the journal is unusable. */
-	{
-		struct burst_journal j;
-
-		journal_open(c, &j);
-		burst_journal_close(&j);
-	}
+	journal_open(c, &j);
+	burst_journal_close(&j);
 
 	/* Signals only arrive inside ppoll(), so the loop never races them. */
 	memset(&sa, 0, sizeof(sa));
@@ -1089,173 +693,27 @@ cmd_burst(struct quota_ctx *c)
 	sigprocmask(SIG_BLOCK, &block, &orig);
 
 	for (i = 0; i < c->nargs; i++)
-		queue_group(c, &b, c->args[i], &q, &nq, &capq);
-	boost_batch(c, &b, q, nq);
-	nq = 0;
-
-	while (!got_signal && (reading || b.nactive > 0)) {
-		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-		struct timespec ts, *tsp = NULL;
-		uint64_t now = now_us(), next = UINT64_MAX;
-		size_t k;
-
-		for (k = 0; k < b.nactive; k++)
-			if (b.active[k]->restore_at < next)
-				next = b.active[k]->restore_at;
-		if (next != UINT64_MAX) {
-			uint64_t wait = next > now ? next - now : 0;
-
-			ts.tv_sec = (time_t)(wait / 1000000);
-			ts.tv_nsec = (long)(wait % 1000000) * 1000;
-			tsp = &ts;
-		}
-		r = ppoll(&pfd, reading ? 1 : 0, tsp, &orig);
-		if (r < 0 && errno != EINTR) {
-			cli_warn("poll: %s", strerror(errno));
-			c->status = EXIT_FAIL;
-			break;
-		}
-		if (got_signal)
-			break;
-		if (r > 0 && reading) {
-			ssize_t n = read(STDIN_FILENO, buf + blen,
-					 sizeof(buf) - 1 - blen);
-			char *line, *nl;
-
-			if (n < 0 && errno != EINTR && errno != EAGAIN) {
-				/* never die with quotas raised: stop reading */
-				cli_warn("cannot read stdin: %s",
-					 strerror(errno));
-				c->status = EXIT_FAIL;
-				n = 0;
-			}
-			if (n == 0) {
-				reading = false;
-				if (blen > 0 && !discard) { /* unterminated */
-					buf[blen++] = '\n';
-				}
-			}
-			if (n > 0)
-				blen += (size_t)n;
-			/* every complete line read so far is one batch */
-			line = buf;
-			while ((nl = memchr(line, '\n', blen -
-					    (size_t)(line - buf))) != NULL) {
-				*nl = '\0';
-				/*
-				 * Names are data: a line is taken exactly,
-				 * only its newline removed, so that "a " is
-				 * not "a"; a NUL would make a prefix of it.
-				 */
-				if (!discard && strlen(line) !=
-				    (size_t)(nl - line)) {
-					cli_warn("a line on stdin holds a NUL byte; skipped");
-					c->status = EXIT_USAGE;
-				} else if (!discard && *line && *line != '#') {
-					queue_group(c, &b, line, &q, &nq,
-						    &capq);
-				}
-				discard = false;
-				line = nl + 1;
-			}
-			blen -= (size_t)(line - buf);
-			memmove(buf, line, blen);
-			if (blen == sizeof(buf) - 1) {
-				cli_warn("a line on stdin is too long; skipped");
-				c->status = EXIT_USAGE;
-				discard = true;
-				blen = 0;
-			}
-			boost_batch(c, &b, q, nq);
-			nq = 0;
-		}
-		restore_due(c, &b, false);
-	}
-	restore_due(c, &b, true);
-	free(q);
-	free((char *)b.root);
-	return c->status;
+		burst_queue(&b, c->args[i], now_us());
+	burst_boost(&b, now_us());
+	r = burst_run(&b, c->nargs == 0 ? STDIN_FILENO : -1, &orig,
+		      &got_signal);
+	burst_engine_free(&b);
+	return r;
 }
-
-struct hier_cache {
-	char *root;
-	struct cg_hier h;
-	int r;
-};
 
 static int
 cmd_restore(struct quota_ctx *c)
 {
 	struct burst_journal j;
-	struct hier_cache *hc = NULL;
-	size_t nhc = 0, i, k;
-	char err[512];
+	struct burst_report rep = { .warn = engine_warn, .verbose = c->verbose };
 	int r;
 
 	if (c->nargs != 0)
 		cli_usage_error("restore takes no arguments");
 	journal_open(c, &j);
-	for (i = 0; i < j.n; i++) {
-		struct burst_entry *e = &j.v[i];
-		const struct cg_hier *h = NULL;
-
-		if (e->deleted)
-			continue;
-		if (!c->force && burst_owner_alive(e)) {
-			if (c->verbose)
-				cli_warn("'%s' belongs to running process %ld; "
-					 "left to it", e->group, (long)e->pid);
-			continue;
-		}
-		for (k = 0; k < nhc; k++)
-			if (strcmp(hc[k].root, e->root) == 0)
-				break;
-		if (k == nhc) {
-			struct hier_cache *n = realloc(hc, (nhc + 1) *
-						       sizeof(*hc));
-
-			if (n == NULL)
-				cli_die(EXIT_FAIL, "out of memory");
-			hc = n;
-			hc[k].root = e->root;
-			/* "-" is the live system */
-			hc[k].r = cg_open(&hc[k].h, strcmp(e->root, "-") ?
-					  e->root : NULL, err, sizeof(err));
-			if (hc[k].r < 0)
-				cli_warn("%s", err);
-			hc[k].root = strdup(e->root);
-			if (hc[k].root == NULL)
-				cli_die(EXIT_FAIL, "out of memory");
-			nhc++;
-		}
-		if (hc[k].r == 0)
-			h = &hc[k].h;
-		if (h == NULL && hc[k].r == -ENOENT && strcmp(e->root, "-")) {
-			/* the tree is gone, and its groups with it */
-			cli_warn("'%s' is gone; dropped from the journal",
-				 e->group);
-			burst_journal_del(&j, i);
-			continue;
-		}
-		if (h == NULL || restore_entry(c, h, e) < 0) {
-			c->status = EXIT_FAIL;
-			continue;
-		}
-		burst_journal_del(&j, i);
-	}
-	r = burst_journal_commit(&j, err, sizeof(err));
-	if (r < 0) {
-		cli_warn("%s", err);
-		c->status = EXIT_FAIL;
-	}
+	r = burst_restore_journal(&j, c->force, &rep);
 	burst_journal_close(&j);
-	for (k = 0; k < nhc; k++) {
-		if (hc[k].r == 0)
-			cg_close(&hc[k].h);
-		free(hc[k].root);
-	}
-	free(hc);
-	return c->status;
+	return r;
 }
 
 /* ---- main ---- */

@@ -42,8 +42,7 @@ struct ctx {
 	bool watch;
 
 	struct cg_hier h;
-	char **warned;			/* groups already warned about */
-	size_t nwarned;
+	struct thr_warned warned;	/* groups already warned about */
 };
 
 static noreturn void
@@ -157,24 +156,6 @@ parse_ratio(const char *s, double *out)
 	return 0;
 }
 
-static bool
-already_warned(struct ctx *c, const char *group)
-{
-	char **nv;
-
-	for (size_t i = 0; i < c->nwarned; i++)
-		if (strcmp(c->warned[i], group) == 0)
-			return true;
-	nv = realloc(c->warned, (c->nwarned + 1) * sizeof(*nv));
-	if (nv == NULL)
-		return false;
-	c->warned = nv;
-	c->warned[c->nwarned] = strdup(group);
-	if (c->warned[c->nwarned] != NULL)
-		c->nwarned++;
-	return false;
-}
-
 /* Apply --min-ratio and --top; fill k8s and pinned; returns the count. */
 static size_t
 select_rows(struct ctx *c, struct thr_row *rows, size_t n)
@@ -196,7 +177,7 @@ select_rows(struct ctx *c, struct thr_row *rows, size_t n)
 		if (r->limit >= 0 && r->throttled > 0 &&
 		    cg_cpuset_exclusive(&c->h, r->group)) {
 			r->pinned = true;
-			if (!already_warned(c, r->group))
+			if (!thr_warned_once(&c->warned, r->group))
 				cli_warn("warning: '%s' has exclusive CPUs but is still throttled by its CPU quota (ratio %.3f)",
 					 cg_display(r->group), r->ratio);
 		}

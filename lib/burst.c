@@ -333,14 +333,10 @@ burst_journal_close(struct burst_journal *j)
 static uint64_t
 key_hash(const char *root, const char *group)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = fnv1a64(FNV64_INIT, root, strlen(root));
 
-	for (; *root; root++)
-		h = (h ^ (unsigned char)*root) * 1099511628211ULL;
-	h = (h ^ 0xff) * 1099511628211ULL;	/* separator */
-	for (; *group; group++)
-		h = (h ^ (unsigned char)*group) * 1099511628211ULL;
-	return h;
+	h = fnv1a64(h, "\xff", 1);	/* separator */
+	return fnv1a64(h, group, strlen(group));
 }
 
 static void

@@ -758,3 +758,41 @@ thr_prom(const struct thr_row *rows, size_t n, bool windowed, bool k8s,
 	}
 	free(v);
 }
+
+bool
+thr_warned_once(struct thr_warned *w, const char *group)
+{
+	char *copy;
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		if (strcmp(w->name[i], group) == 0)
+			return true;
+	if (w->name == NULL) {
+		w->name = calloc(THR_WARNED_MAX, sizeof(*w->name));
+		if (w->name == NULL)
+			return false;
+	}
+	copy = strdup(group);
+	if (copy == NULL)
+		return false;
+	if (w->n < THR_WARNED_MAX) {
+		w->name[w->n++] = copy;
+	} else {
+		free(w->name[w->next]);
+		w->name[w->next] = copy;
+		w->next = (w->next + 1) % THR_WARNED_MAX;
+	}
+	return false;
+}
+
+void
+thr_warned_free(struct thr_warned *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		free(w->name[i]);
+	free(w->name);
+	memset(w, 0, sizeof(*w));
+}

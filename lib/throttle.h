@@ -148,6 +148,25 @@ int thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
 void thr_prom(const struct thr_row *rows, size_t n, bool windowed, bool k8s,
 	      struct strbuf *sb);
 
+/*
+ * The groups already warned about, so that --watch says a thing about a
+ * group once, not at every interval.  Bounded: past THR_WARNED_MAX
+ * groups the one remembered longest is forgotten (and may be warned
+ * about again), so that a watch over ever new groups does not grow.
+ */
+#define THR_WARNED_MAX 4096
+struct thr_warned {
+	char **name;		/* a ring of up to THR_WARNED_MAX names */
+	size_t n, next;
+};
+
+/*
+ * True when group was seen before; otherwise remembers it and returns
+ * false (also when memory runs out: better a repeated warning than none).
+ */
+bool thr_warned_once(struct thr_warned *w, const char *group);
+void thr_warned_free(struct thr_warned *w);
+
 /* The largest --since snapshot read (far above any real one). */
 #define THR_SNAP_MAX (64u << 20)
 

@@ -146,10 +146,41 @@ test_rows(void)
 	thr_snap_free(&c);
 }
 
+/* --watch's warned-about groups: once each, and bounded. */
+static void
+test_warned(void)
+{
+	struct thr_warned w = { 0 };
+	char name[32];
+	bool again = false;
+	int i;
+
+	CHECK("warned: a new group is not yet warned about",
+	      !thr_warned_once(&w, "pod/a"));
+	CHECK("warned: the second time it is",
+	      thr_warned_once(&w, "pod/a"));
+	CHECK("warned: another group is new", !thr_warned_once(&w, "pod/b"));
+	for (i = 0; i < 3 * THR_WARNED_MAX; i++) {
+		snprintf(name, sizeof(name), "g%d", i);
+		if (thr_warned_once(&w, name))
+			again = true;
+	}
+	CHECK("warned: every new name is new", !again);
+	CHECK("warned: at most THR_WARNED_MAX remembered",
+	      w.n == THR_WARNED_MAX);
+	snprintf(name, sizeof(name), "g%d", 3 * THR_WARNED_MAX - 1);
+	CHECK("warned: the latest are remembered",
+	      thr_warned_once(&w, name));
+	CHECK("warned: the oldest are forgotten",
+	      !thr_warned_once(&w, "pod/a"));
+	thr_warned_free(&w);
+}
+
 int
 main(void)
 {
 	test_snapshot_files();
 	test_rows();
+	test_warned();
 	return unit_failed;
 }
