@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "allocinit.h"
+#include "alloctake.h"
 #include "cli.h"
 #include "coretype.h"
 #include "irq.h"
@@ -630,62 +632,38 @@ print_set(const struct cpuset *s)
 
 /* Commands */
 
+/* Die with the status an allocator error calls for. */
+static noreturn void
+alloc_die(struct ctx *c, int r)
+{
+	cli_die(r == -ENOSPC ? EXIT_UNSAT : r == -EINVAL ? EXIT_USAGE :
+		EXIT_FAIL, "%s", c->err);
+}
+
 static int
 cmd_init(struct ctx *c)
 {
-	struct cpuset reserved = CPUSET_INIT;
-	struct alloc_opts o = c->opts;
-	int r, i;
+	struct cpuset given = CPUSET_INIT, reserved = CPUSET_INIT;
+	struct alloc_init in = {
+		.reserve_n = c->have_reserve ? c->reserve_n : 0,
+		.strict = c->strict,
+		.opts = c->opts,
+	};
+	int r;
 
 	want_args(c, 0, 0, "no arguments");
 	load_machine(c);
 	if (c->have_reserved) {
-		parse_cpus_arg(c, "reserved CPU list", c->reserved_arg,
-			       &reserved);
-		if (!cpuset_subset(&reserved, &c->topo.online)) {
-			struct cpuset off = CPUSET_INIT;
-
-			cpuset_copy(&off, &reserved);
-			cpuset_andnot(&off, &c->topo.online);
-			cli_die(EXIT_USAGE, "invalid reserved CPU list: CPUs %s "
-				"are offline", cpuset_to_list(&off));
-		}
+		parse_cpus_arg(c, "reserved CPU list", c->reserved_arg, &given);
+		in.reserved = &given;
 	}
-	/* The options are recorded only, so validate them alone. */
-	if (o.distribute_auto) {
-		int tpc = c->kt.num_cores ? c->kt.num_cpus / c->kt.num_cores : 1;
-
-		o.k.distribute = o.k.full_cores ? tpc : 1;
-	}
-	if (ktake_opts_check(&c->kt, &o.k, c->err, sizeof(c->err)) < 0)
-		cli_die(EXIT_USAGE, "%s", c->err);
-	if (c->have_reserve && c->reserve_n > 0) {
-		if (c->reserve_n > cpuset_count(&c->kt.all))
-			cli_die(EXIT_UNSAT, "cannot reserve %u CPUs: the machine "
-				"has %u online", c->reserve_n,
-				cpuset_count(&c->kt.all));
-		r = kubelet_take_reserved(&c->kt, (int)c->reserve_n, &o.k,
-					  &reserved, c->err, sizeof(c->err));
-		if (r == -ENOMEM)
-			cli_die(EXIT_FAIL, "out of memory");
-		if (r < 0)
-			cli_die(EXIT_UNSAT, "%s", c->err);
-	}
+	r = alloc_init_reserved(&c->m, &in, &reserved, c->err,
+				sizeof(c->err));
+	if (r < 0)
+		alloc_die(c, r);
 	open_state(c, RW, c->force);
 	if (c->st.exists && !c->force) {
-		struct strbuf a, b;
-		bool same;
-
-		strbuf_init(&a);
-		strbuf_init(&b);
-		alloc_opts_format(&c->opts, &a);
-		alloc_opts_format(&c->st.policy, &b);
-		same = cpuset_equal(&reserved, &c->st.reserved) &&
-			c->strict == c->st.strict &&
-			strcmp(a.buf ? a.buf : "", b.buf ? b.buf : "") == 0;
-		strbuf_free(&a);
-		strbuf_free(&b);
-		if (!same)
+		if (!alloc_init_same(&c->st, &in, &reserved))
 			cli_die(EXIT_UNSAT, "state file '%s' already exists with "
 				"%d allocations and other settings: use --force "
 				"to start over", c->state_path,
@@ -693,27 +671,13 @@ cmd_init(struct ctx *c)
 		print_set(&c->st.reserved);
 		return EXIT_OK;
 	}
-	for (i = c->st.nentries - 1; i >= 0; i--)
-		state_remove(&c->st, i);
-	topo_print_free(&c->st.print);
-	if (topo_print_make(&c->st.print, &c->topo) < 0 ||
-	    cpuset_copy(&c->st.reserved, &reserved) < 0)
+	if (alloc_init_reset(&c->st, &c->topo, &in, &reserved) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
-	c->st.have_print = true;
-	c->st.strict = c->strict;
-	c->st.policy = c->opts;
 	save_state(c);
 	print_set(&reserved);
 	cpuset_free(&reserved);
+	cpuset_free(&given);
 	return EXIT_OK;
-}
-
-/* Die with the status an allocator error calls for. */
-static noreturn void
-alloc_die(struct ctx *c, int r)
-{
-	cli_die(r == -ENOSPC ? EXIT_UNSAT : r == -EINVAL ? EXIT_USAGE :
-		EXIT_FAIL, "%s", c->err);
 }
 
 /* pid:PID or cgroup:PATH; fills the entry's owner fields. */
@@ -751,7 +715,8 @@ warn_lines(const struct strbuf *text)
 static int
 cmd_take(struct ctx *c)
 {
-	struct alloc_entry e, *old;
+	struct alloc_entry e;
+	const struct alloc_entry *held;
 	struct alloc_request rq;
 	struct cpuset from = CPUSET_INIT, prefer = CPUSET_INIT;
 	struct strbuf explain;
@@ -786,23 +751,19 @@ cmd_take(struct ctx *c)
 	open_state(c, c->dry_run ? RO : RW, false);
 	effective_opts(c, &rq.opts);
 
-	old = state_find(&c->st, c->args[0]);
-	if (old) {
-		if (old->n != rq.n)
-			cli_die(EXIT_USAGE, "'%s' already holds %d CPUs: use "
-				"'cpm-alloc resize %s %d'", old->name, old->n,
-				old->name, rq.n);
-		alloc_entry_free(&e);
-		print_set(&old->cpus);
-		return EXIT_OK;
-	}
 	strbuf_init(&explain);
-	r = coretype_take(&c->ct, &c->m, &c->st, &rq, only, &e, &mixed,
-			  c->explain ? &explain : NULL, c->err, sizeof(c->err));
+	r = alloc_take_named(&c->ct, &c->m, &c->st, &rq, only, &e, &held,
+			     &mixed, c->explain ? &explain : NULL, c->err,
+			     sizeof(c->err));
 	warn_lines(&explain);
 	strbuf_free(&explain);
 	if (r < 0)
 		alloc_die(c, r);
+	if (held) {
+		alloc_entry_free(&e);
+		print_set(&held->cpus);
+		return EXIT_OK;
+	}
 	if (mixed)
 		cli_warn("warning: no core type can hold %d CPUs: '%s' mixes "
 			 "core types", rq.n, rq.name);
@@ -1108,66 +1069,30 @@ cmd_pool(struct ctx *c)
 static int
 cmd_hints(struct ctx *c)
 {
-	struct tm_hints h;
+	struct alloc_request rq;
 	struct strbuf sb;
-	int n, i, r, only;
+	int r, only;
 
 	want_args(c, 1, 1, "N");
-	n = parse_count(c->args[0]);
+	memset(&rq, 0, sizeof(rq));
+	rq.name = "hints";
+	rq.n = parse_count(c->args[0]);
+	rq.mode = ALLOC_EXCLUSIVE;
+	rq.have_mem = c->have_mem;
+	rq.mem = c->mem;
 	load_machine(c);
 	load_types(c);
 	only = core_type_arg(c);
 	open_state(c, RO, false);
-	r = alloc_hints(&c->m, &c->st, n, c->st.policy.k.align_socket,
-			c->have_mem, c->mem, &h, c->err, sizeof(c->err));
+	rq.opts = c->st.policy;
+	strbuf_init(&sb);
+	r = alloc_hints_text(&c->ct, &c->m, &c->st, &rq, only, &sb, c->err,
+			     sizeof(c->err));
 	if (r < 0)
 		alloc_die(c, r);
-	strbuf_init(&sb);
-	for (i = 0; i < h.n; i++) {
-		tm_mask_format(h.h[i].mask, &sb);
-		strbuf_puts(&sb, h.h[i].preferred ? " preferred\n" : " -\n");
-	}
-	/* Hybrid machines: which core types can hold the request alone. */
-	if (coretype_hybrid(&c->ct)) {
-		struct alloc_request rq;
-		int k;
-
-		memset(&rq, 0, sizeof(rq));
-		rq.name = "hints";
-		rq.n = n;
-		rq.mode = ALLOC_EXCLUSIVE;
-		rq.opts = c->st.policy;
-		rq.have_mem = c->have_mem;
-		rq.mem = c->mem;
-		effective_opts(c, &rq.opts);
-		for (k = 0; k < c->ct.ntypes; k++) {
-			unsigned int nfree;
-
-			if (only >= 0 && k != only)
-				continue;
-			r = coretype_can_hold(&c->ct, &c->m, &c->st, &rq, k,
-					      &nfree);
-			if (r < 0)
-				cli_die(EXIT_FAIL, "out of memory");
-			strbuf_printf(&sb, "type %s: %u free CPU%s, %s %d\n",
-				      c->ct.types[k].name, nfree,
-				      nfree == 1 ? "" : "s",
-				      r ? "holds" : "cannot hold", n);
-		}
-	}
-	if (sb.oom)
-		cli_die(EXIT_FAIL, "out of memory");
-	if (h.n == 0 && !coretype_hybrid(&c->ct)) {
-		/* Nothing can hold it: say so, as take would. */
-		strbuf_free(&sb);
-		tm_hints_free(&h);
-		cli_die(EXIT_UNSAT, "no set of NUMA nodes can hold %d CPUs%s",
-			n, c->have_mem ? " and the memory asked for" : "");
-	}
 	if (sb.len)
 		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
-	tm_hints_free(&h);
 	return EXIT_OK;
 }
 

@@ -165,17 +165,6 @@ need_cpu(const char *what, const char *s, bool allow_max)
 	return m;
 }
 
-static int64_t
-need_mem(const char *what, const char *s)
-{
-	char err[160];
-	int64_t b;
-
-	if (mem_quantity_parse(s, &b, err, sizeof(err)) < 0)
-		cli_die(EXIT_USAGE, "invalid %s '%s': %s", what, s, err);
-	return b;
-}
-
 static uint64_t
 need_duration(const char *what, const char *s, uint64_t min, uint64_t max)
 {
@@ -342,54 +331,35 @@ cmd_convert(struct quota_ctx *c)
 
 /* ---- class ---- */
 
-static int64_t
-nano_of(const char *what, const char *s)
-{
-	char err[160];
-	int64_t n;
-
-	if (strcmp(s, "max") == 0)
-		return 0;
-	if (quantity_parse(s, 9, &n, NULL, err, sizeof(err)) < 0)
-		cli_die(EXIT_USAGE, "invalid %s '%s': %s", what, s, err);
-	return n;
-}
-
 static int
 cmd_class(struct quota_ctx *c)
 {
-	const char *req = c->optarg[O_REQUEST], *lim = c->optarg[O_LIMIT];
-	const char *mreq = c->optarg[O_MEM_REQUEST], *mlim = c->optarg[O_MEM_LIMIT];
-	struct qos_resources r = { 0 };
+	struct qos_text t = {
+		.cpu_req = c->optarg[O_REQUEST],
+		.cpu_lim = c->optarg[O_LIMIT],
+		.mem_req = c->optarg[O_MEM_REQUEST],
+		.mem_lim = c->optarg[O_MEM_LIMIT],
+	};
+	struct qos_resources r;
 	struct qos_class q;
 	struct strbuf sb;
+	unsigned int rounded;
+	char err[512];
+	int rc;
 
 	if (c->nargs != 0)
 		cli_usage_error("class takes no arguments");
-	/* Parse everything first: millicpu for messages, nanocpu to compare. */
-	if (lim) {
-		need_cpu("CPU limit", lim, true);
-		r.cpu_lim_n = nano_of("CPU limit", lim);
-	}
-	if (req) {
-		r.cpu_req_m = need_cpu("CPU request", req, false);
-		r.cpu_req_n = nano_of("CPU request", req);
-	} else if (r.cpu_lim_n > 0) {
-		r.cpu_req_m = need_cpu("CPU limit", lim, false);
-		r.cpu_req_n = r.cpu_lim_n;
-	}
-	if (mlim)
-		r.mem_lim = strcmp(mlim, "max") ? need_mem("memory limit", mlim) : 0;
-	if (mreq)
-		r.mem_req = need_mem("memory request", mreq);
-	else
-		r.mem_req = r.mem_lim;
-	if (r.cpu_lim_n > 0 && r.cpu_req_n > r.cpu_lim_n)
-		cli_die(EXIT_USAGE, "CPU request '%s' exceeds the CPU limit '%s'",
-			req, lim);
-	if (r.mem_lim > 0 && r.mem_req > r.mem_lim)
-		cli_die(EXIT_USAGE, "memory request '%s' exceeds the memory "
-			"limit '%s'", mreq, mlim);
+	rc = qos_resources_parse(&t, &r, &rounded, err, sizeof(err));
+	if (rounded & QOS_ROUNDED_LIMIT)
+		cli_warn("CPU limit '%s' is finer than 1m; rounded up to %lldm",
+			 t.cpu_lim, (long long)r.cpu_lim_m);
+	if (rounded & QOS_ROUNDED_REQUEST)
+		cli_warn("%s '%s' is finer than 1m; rounded up to %lldm",
+			 t.cpu_req ? "CPU request" : "CPU limit",
+			 t.cpu_req ? t.cpu_req : t.cpu_lim,
+			 (long long)r.cpu_req_m);
+	if (rc < 0)
+		cli_die(EXIT_USAGE, "%s", err);
 
 	qos_classify(&r, &q);
 	strbuf_init(&sb);

@@ -597,89 +597,101 @@ cmd_nodes(struct ctx *c, int argc, char **argv)
 
 /* ---- check ---- */
 
+/* The arguments of check. */
+struct check_args {
+	const char *list, *nodes, *interval;
+	enum placement_policy policy;
+	uint64_t interval_us;
+	bool irqs;
+};
+
+static void
+parse_check_args(int argc, char **argv, struct check_args *a)
+{
+	int i;
+
+	memset(a, 0, sizeof(*a));
+	a->policy = PLACE_COMPACT;
+	a->interval_us = 1000000;
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		const char *val = NULL;
+
+		if (strcmp(arg, "--irqs") == 0) {
+			a->irqs = true;
+			continue;
+		}
+		if (strcmp(arg, "--policy") == 0 || strcmp(arg, "--nodes") == 0 ||
+		    strcmp(arg, "--interval") == 0) {
+			if (i + 1 >= argc)
+				cli_usage_error("option '%s' needs an argument",
+						arg);
+			val = argv[++i];
+		} else if (startswith(arg, "--policy=") ||
+			   startswith(arg, "--nodes=") ||
+			   startswith(arg, "--interval=")) {
+			val = strchr(arg, '=') + 1;
+		} else if (arg[0] == '-' && arg[1] != '\0') {
+			cli_usage_error("unknown option '%s'", arg);
+		} else {
+			if (a->list)
+				cli_usage_error("check takes one cpulist");
+			a->list = arg;
+			continue;
+		}
+		if (startswith(arg, "--policy")) {
+			if (placement_policy_parse(val, &a->policy) < 0)
+				cli_usage_error("unknown policy '%s' (compact, spread or local)",
+						val);
+		} else if (startswith(arg, "--interval")) {
+			a->interval = val;
+			if (parse_duration_us(val, &a->interval_us) < 0 ||
+			    a->interval_us > 3600ULL * 1000000)
+				cli_usage_error("invalid --interval '%s' (a duration "
+						"such as 500ms or 2s, at most 1h)", val);
+		} else {
+			a->nodes = val;
+		}
+	}
+	if (a->list == NULL)
+		cli_usage_error("check needs a cpulist");
+	if (a->interval && !a->irqs)
+		cli_usage_error("--interval needs --irqs");
+}
+
 static int
 cmd_check(struct ctx *c, int argc, char **argv)
 {
 	struct cpuset cpus = CPUSET_INIT, want_nodes = CPUSET_INIT;
-	const char *list = NULL, *nodes_arg = NULL, *interval_arg = NULL;
-	enum placement_policy pol = PLACE_COMPACT;
-	uint64_t interval_us = 1000000;
-	bool irqs = false;
+	struct check_args a;
+	struct placement_query q;
 	struct strbuf sb;
-	int i, n;
+	char err[256];
+	int n;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
-
-		if (strcmp(a, "--irqs") == 0) {
-			irqs = true;
-			continue;
-		}
-		if (strcmp(a, "--policy") == 0 || strcmp(a, "--nodes") == 0 ||
-		    strcmp(a, "--interval") == 0) {
-			if (i + 1 >= argc)
-				cli_usage_error("option '%s' needs an argument", a);
-			val = argv[++i];
-		} else if (startswith(a, "--policy=") || startswith(a, "--nodes=") ||
-			   startswith(a, "--interval=")) {
-			val = strchr(a, '=') + 1;
-		} else if (a[0] == '-' && a[1] != '\0') {
-			cli_usage_error("unknown option '%s'", a);
-		} else {
-			if (list)
-				cli_usage_error("check takes one cpulist");
-			list = a;
-			continue;
-		}
-		if (startswith(a, "--policy")) {
-			if (placement_policy_parse(val, &pol) < 0)
-				cli_usage_error("unknown policy '%s' (compact, spread or local)",
-						val);
-		} else if (startswith(a, "--interval")) {
-			interval_arg = val;
-			if (parse_duration_us(val, &interval_us) < 0 ||
-			    interval_us > 3600ULL * 1000000)
-				cli_usage_error("invalid --interval '%s' (a duration "
-						"such as 500ms or 2s, at most 1h)", val);
-		} else {
-			nodes_arg = val;
-		}
-	}
-	if (list == NULL)
-		cli_usage_error("check needs a cpulist");
-	if (interval_arg && !irqs)
-		cli_usage_error("--interval needs --irqs");
-	parse_cpus_arg(c, "cpulist", list, &cpus);
-	if (nodes_arg) {
-		char err[160];
-		char *text = cli_list_text(nodes_arg);
+	parse_check_args(argc, argv, &a);
+	parse_cpus_arg(c, "cpulist", a.list, &cpus);
+	if (a.nodes) {
+		char *text = cli_list_text(a.nodes);
 		int r = cpuset_parse_list(text, &want_nodes, err, sizeof(err));
 
 		free(text);
 		if (r < 0)
 			cli_die(EXIT_USAGE, "invalid nodelist %s", err);
 	}
+	memset(&q, 0, sizeof(q));
+	q.cpus = &cpus;
+	q.nodes = a.nodes ? &want_nodes : NULL;
+	q.policy = a.policy;
+	q.irqs = a.irqs;
+	q.interval_us = a.interval_us;
 	strbuf_init(&sb);
-	n = placement_check(load(c), &cpus, nodes_arg ? &want_nodes : NULL,
-			    pol, &sb);
+	n = placement_report(&c->root, load(c), load_types(c), &q, &sb, err,
+			     sizeof(err));
+	if (n == -ENOMEM)
+		oom();
 	if (n < 0)
-		oom();
-	i = coretype_check(load_types(c), load(c), &cpus, &sb);
-	if (i < 0)
-		oom();
-	n += i;
-	if (irqs) {
-		char err[256];
-
-		i = irq_check(&c->root, &cpus, load(c)->ncpus, interval_us, &sb,
-			      err, sizeof(err));
-		if (i == -ENOMEM)
-			oom();
-		if (i < 0)
-			cli_die(EXIT_FAIL, "%s", err);
-		n += i;
-	}
+		cli_die(EXIT_FAIL, "%s", err);
 	if (sb.len)
 		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coretype.h"
+#include "irq.h"
 #include "placement.h"
 
 struct findings {
@@ -268,4 +270,28 @@ placement_check(const struct topo *t, const struct cpuset *cpus,
 	free(f.lists[0]);
 	free(f.lists[1]);
 	return out->oom ? -ENOMEM : f.n;
+}
+
+int
+placement_report(const struct sysroot *root, const struct topo *t,
+		 const struct coretypes *ct, const struct placement_query *q,
+		 struct strbuf *out, char *err, size_t errlen)
+{
+	int n, r;
+
+	n = placement_check(t, q->cpus, q->nodes, q->policy, out);
+	if (n < 0)
+		return n;
+	r = coretype_check(ct, t, q->cpus, out);
+	if (r < 0)
+		return r;
+	n += r;
+	if (q->irqs) {
+		r = irq_check(root, q->cpus, t->ncpus, q->interval_us, out, err,
+			      errlen);
+		if (r < 0)
+			return r;
+		n += r;
+	}
+	return n;
 }

@@ -14,6 +14,9 @@
 #ifndef CPM_PLACEMENT_H
 #define CPM_PLACEMENT_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "cpuset.h"
 #include "topo.h"
 #include "util.h"
@@ -31,5 +34,28 @@ int placement_policy_parse(const char *s, enum placement_policy *p);
 int placement_check(const struct topo *t, const struct cpuset *cpus,
 		    const struct cpuset *nodes, enum placement_policy pol,
 		    struct strbuf *out);
+
+struct coretypes;
+struct sysroot;
+
+/* What "cpm-topo check" asks about a set of CPUs. */
+struct placement_query {
+	const struct cpuset *cpus;
+	const struct cpuset *nodes;	/* NULL: any */
+	enum placement_policy policy;
+	bool irqs;			/* also the interrupts reaching cpus */
+	uint64_t interval_us;		/* how long to count them */
+};
+
+/*
+ * The whole check of q->cpus: placement_check(), the core types they mix
+ * (coretype_check() with ct) and, with q->irqs, the interrupts that reach
+ * them (irq_check() below root).  Appends the findings to out.  Returns
+ * their number, -ENOMEM, or irq_check()'s error with err set.
+ */
+int placement_report(const struct sysroot *root, const struct topo *t,
+		     const struct coretypes *ct,
+		     const struct placement_query *q, struct strbuf *out,
+		     char *err, size_t errlen);
 
 #endif

@@ -6,8 +6,10 @@
  * isolated.  The expected findings are worked out by hand.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "coretype.h"
 #include "placement.h"
 #include "machine.h"
 #include "unit.h"
@@ -46,6 +48,54 @@ check(const char *name, const char *list, const char *nodes,
 	strbuf_free(&sb);
 	cpuset_free(&cpus);
 	cpuset_free(&ns);
+}
+
+/*
+ * The whole check: the placement findings, none about core types on a
+ * machine of one type, and the interrupts only when asked for (this tree
+ * has no proc/irq, so asking fails, naming it).
+ */
+static void
+test_report(void)
+{
+	struct cpuset cpus = CPUSET_INIT;
+	struct placement_query q;
+	struct coretypes ct;
+	struct sysroot root;
+	struct strbuf sb;
+	char path[256], err[256] = "";
+	int n;
+
+	snprintf(path, sizeof(path), "%s/root", unit_tmp);
+	if (sysroot_open(&root, path) < 0 ||
+	    coretype_load(&ct, &root, &t, err, sizeof(err)) < 0) {
+		printf("not ok - report: cannot load core types: %s\n", err);
+		unit_failed = 1;
+		return;
+	}
+	cpuset_parse_list("3,7", &cpus, err, sizeof(err));
+	memset(&q, 0, sizeof(q));
+	q.cpus = &cpus;
+	q.policy = PLACE_COMPACT;
+	strbuf_init(&sb);
+	n = placement_report(&root, &t, &ct, &q, &sb, err, sizeof(err));
+	CHECK_STR("report: the placement findings",
+		  n == 2 && sb.buf ? sb.buf : "",
+		  "error: CPUs 7 are offline\n"
+		  "warning: CPUs 3 are isolated (isolcpus): the scheduler will "
+		  "not balance work across them\n");
+	strbuf_free(&sb);
+	q.irqs = true;
+	q.interval_us = 1000;
+	err[0] = '\0';
+	strbuf_init(&sb);
+	n = placement_report(&root, &t, &ct, &q, &sb, err, sizeof(err));
+	CHECK("report: --irqs reads the interrupts, and says what is missing",
+	      n == -ENOENT && err[0] != '\0');
+	strbuf_free(&sb);
+	coretype_free(&ct);
+	sysroot_close(&root);
+	cpuset_free(&cpus);
 }
 
 int
@@ -101,6 +151,7 @@ main(void)
 	      "error: CPUs 2,6 are outside NUMA nodes 0,5\n");
 	check("an empty list", "", NULL, PLACE_COMPACT, 1,
 	      "error: the cpulist is empty\n");
+	test_report();
 	unit_machine_remove();
 	topo_free(&t);
 	return unit_failed;

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Placing a new allocation by name: see alloctake.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "alloctake.h"
+#include "topomgr.h"
+
+int
+alloc_take_named(const struct coretypes *ct, const struct alloc_machine *m,
+		 const struct alloc_state *st, const struct alloc_request *rq,
+		 int only, struct alloc_entry *e,
+		 const struct alloc_entry **held, bool *mixed,
+		 struct strbuf *explain, char *err, size_t errlen)
+{
+	const struct alloc_entry *old = state_find(st, rq->name);
+
+	*held = NULL;
+	*mixed = false;
+	if (old) {
+		if (old->n != rq->n) {
+			snprintf(err, errlen, "'%s' already holds %d CPUs: use "
+				 "'cpm-alloc resize %s %d'", old->name, old->n,
+				 old->name, rq->n);
+			return -EINVAL;
+		}
+		*held = old;
+		return 0;
+	}
+	return coretype_take(ct, m, st, rq, only, e, mixed, explain, err,
+			     errlen);
+}
+
+/* The core type lines of the hints. */
+static int
+type_lines(const struct coretypes *ct, const struct alloc_machine *m,
+	   const struct alloc_state *st, const struct alloc_request *given,
+	   int only, struct strbuf *out, char *err, size_t errlen)
+{
+	struct alloc_request rq = *given;
+	int k, r;
+
+	r = alloc_opts_effective(m, &st->policy, &rq.opts, err, errlen);
+	if (r < 0)
+		return r;
+	for (k = 0; k < ct->ntypes; k++) {
+		unsigned int nfree;
+
+		if (only >= 0 && k != only)
+			continue;
+		r = coretype_can_hold(ct, m, st, &rq, k, &nfree);
+		if (r < 0) {
+			snprintf(err, errlen, "out of memory");
+			return r;
+		}
+		strbuf_printf(out, "type %s: %u free CPU%s, %s %d\n",
+			      ct->types[k].name, nfree, nfree == 1 ? "" : "s",
+			      r ? "holds" : "cannot hold", rq.n);
+	}
+	return 0;
+}
+
+int
+alloc_hints_text(const struct coretypes *ct, const struct alloc_machine *m,
+		 const struct alloc_state *st, const struct alloc_request *rq,
+		 int only, struct strbuf *out, char *err, size_t errlen)
+{
+	struct tm_hints h;
+	int i, r;
+
+	r = alloc_hints(m, st, rq->n, st->policy.k.align_socket, rq->have_mem,
+			rq->mem, &h, err, errlen);
+	if (r < 0)
+		return r;
+	if (h.n == 0 && !coretype_hybrid(ct)) {
+		/* Nothing can hold it: say so, as take would. */
+		tm_hints_free(&h);
+		snprintf(err, errlen, "no set of NUMA nodes can hold %d CPUs%s",
+			 rq->n, rq->have_mem ? " and the memory asked for" : "");
+		return -ENOSPC;
+	}
+	for (i = 0; i < h.n; i++) {
+		tm_mask_format(h.h[i].mask, out);
+		strbuf_puts(out, h.h[i].preferred ? " preferred\n" : " -\n");
+	}
+	tm_hints_free(&h);
+	/* Hybrid machines: which core types can hold the request alone. */
+	if (coretype_hybrid(ct)) {
+		r = type_lines(ct, m, st, rq, only, out, err, errlen);
+		if (r < 0)
+			return r;
+	}
+	if (out->oom) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
