@@ -37,7 +37,7 @@ struct pin_ctx {
 	const char *cpu_selector;	/* CPULIST names a selector */
 	const char *irqs_away_arg;
 	bool irqs_restore;
-	bool dry_run, migrate, exclusive, create, verbose, json;
+	bool dry_run, migrate, exclusive, isolated, create, verbose, json;
 	bool dashdash;
 	char **command;			/* after "--" */
 	const char **attach_args;
@@ -61,8 +61,8 @@ usage(void)
 	printf(
 "Usage: cpm-pin [OPTION...] CPULIST -- COMMAND [ARG...]\n"
 "       cpm-pin -p PID [CPULIST] [--nodes NODELIST --migrate]\n"
-"       cpm-pin --cgroup GROUP CPULIST [--mems NODELIST] [--exclusive]\n"
-"               [--create] [--attach PID...]\n"
+"       cpm-pin --cgroup GROUP CPULIST [--mems NODELIST]\n"
+"               [--exclusive | --isolated] [--create] [--attach PID...]\n"
 "       cpm-pin --irqs-away CPULIST | --irqs-restore\n"
 "Put work on CPUs and NUMA memory nodes, then read back what the kernel did.\n"
 "\n"
@@ -89,6 +89,10 @@ usage(void)
 "                          CPULIST that have memory)\n"
 "      --exclusive         with --cgroup: v1 cpuset.cpu_exclusive=1, v2\n"
 "                          cpuset.cpus.partition=root\n"
+"      --isolated          with --cgroup, v2: cpuset.cpus.partition=isolated\n"
+"                          (no load balancing on its CPUs); v2 partitions\n"
+"                          below a non-partition parent are made remote\n"
+"                          (cpuset.cpus.exclusive up the tree, Linux 6.7+)\n"
 "      --create            with --cgroup: create GROUP if it does not exist\n"
 "      --attach PID...     with --cgroup: move these whole processes into\n"
 "                          GROUP (the PIDs run to the next option or the end)\n"
@@ -125,7 +129,7 @@ usage(void)
 
 enum opt_id {
 	OPT_HELP, OPT_VERSION, OPT_MEM, OPT_NODES, OPT_PID, OPT_MIGRATE,
-	OPT_CGROUP, OPT_MEMS, OPT_EXCLUSIVE, OPT_CREATE, OPT_ATTACH,
+	OPT_CGROUP, OPT_MEMS, OPT_EXCLUSIVE, OPT_ISOLATED, OPT_CREATE, OPT_ATTACH,
 	OPT_DRY_RUN, OPT_VERBOSE, OPT_SYSROOT, OPT_CGROUP_ROOT, OPT_JSON,
 	OPT_IRQS_AWAY, OPT_IRQS_RESTORE,
 };
@@ -145,6 +149,7 @@ static const struct opt {
 	{ "cgroup", 'g', true, OPT_CGROUP },
 	{ "mems", 0, true, OPT_MEMS },
 	{ "exclusive", 0, false, OPT_EXCLUSIVE },
+	{ "isolated", 0, false, OPT_ISOLATED },
 	{ "create", 0, false, OPT_CREATE },
 	{ "attach", 0, true, OPT_ATTACH },
 	{ "dry-run", 'n', false, OPT_DRY_RUN },
@@ -262,6 +267,9 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		case OPT_EXCLUSIVE:
 			c->exclusive = true;
 			break;
+		case OPT_ISOLATED:
+			c->isolated = true;
+			break;
 		case OPT_CREATE:
 			c->create = true;
 			break;
@@ -300,7 +308,8 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 					"be combined");
 		if (c->pid_arg || c->group_arg || c->dashdash || npos > 0 ||
 		    c->mem_arg || c->nodes_arg || c->mems_arg || c->migrate ||
-		    c->exclusive || c->create || c->nattach || c->json)
+		    c->exclusive || c->isolated || c->create || c->nattach ||
+		    c->json)
 			cli_usage_error("--irqs-away and --irqs-restore go alone "
 					"(with --sysroot and --verbose)");
 		if (c->dry_run)
@@ -326,6 +335,8 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 			cli_usage_error("--mems needs --cgroup (use --nodes)");
 		if (c->exclusive)
 			cli_usage_error("--exclusive needs --cgroup");
+		if (c->isolated)
+			cli_usage_error("--isolated needs --cgroup");
 		if (c->create)
 			cli_usage_error("--create needs --cgroup");
 		if (c->nattach)
@@ -334,6 +345,9 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		if (c->mem_arg || c->nodes_arg)
 			cli_usage_error("--mem and --nodes do not go with "
 					"--cgroup (use --mems)");
+		if (c->exclusive && c->isolated)
+			cli_usage_error("--exclusive and --isolated cannot be "
+					"combined");
 	}
 
 	switch (c->form) {
@@ -823,7 +837,7 @@ print_cgroup_plan(const struct pin_ctx *c, const struct cgcpuset_plan *p)
 		print_plan_line("create", cg_display(c->group));
 	print_plan_set(p->files.cpus, &p->cpus);
 	print_plan_set(p->files.mems, &p->mems);
-	if (c->exclusive)
+	if (c->exclusive || c->isolated)
 		print_plan_line(p->files.exclusive, p->files.exclusive_on);
 	for (i = 0; i < c->nattach; i++) {
 		char buf[32];
@@ -869,6 +883,7 @@ cgroup_form(struct pin_ctx *c)
 	rq.cpus = &c->cpus;
 	rq.mems = c->have_nodes ? &c->nodes : NULL;
 	rq.exclusive = c->exclusive;
+	rq.isolated = c->isolated;
 	rq.create = c->create;
 	rq.attach = c->attach;
 	rq.nattach = c->nattach;
@@ -888,7 +903,8 @@ cgroup_form(struct pin_ctx *c)
 
 		cli_warn("cgroup '%s': cpus %s, mems %s%s, %zu process%s "
 			 "attached", cg_display(c->group), l, m,
-			 c->exclusive ? ", exclusive" : "", c->nattach,
+			 c->isolated ? ", isolated" : c->exclusive ?
+			 ", exclusive" : "", c->nattach,
 			 c->nattach == 1 ? "" : "es");
 		free(l);
 		free(m);
