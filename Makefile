@@ -11,13 +11,17 @@ BINPREFIX = $(PREFIX)/bin
 MANPREFIX = $(PREFIX)/share/man
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  = $(PREFIX)/share/zsh/vendor-completions
+DOCDIR    = $(PREFIX)/share/doc/cpm
 
+# CFLAGS, CPPFLAGS and LDFLAGS from the environment (dpkg-buildflags,
+# say) are used as they are.
 CC      = cc
-CFLAGS  = -O2 -g
-LDFLAGS =
+CFLAGS  ?= -O2 -g
+CPPFLAGS ?=
+LDFLAGS ?=
 WARN    = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter
 CPPFLAGS_CPM = -D_GNU_SOURCE -DCPM_VERSION=\"$(VERSION)\" -Ilib
-LIBS    = -lcgroup -lnuma -lm
+LIBS    = -lcgroup -lnuma -lsystemd -lm
 
 LIB_SRC  = $(sort $(wildcard lib/*.c))
 LIB_OBJ  = $(LIB_SRC:.c=.o)
@@ -29,6 +33,7 @@ HELPERS_SRC = $(sort $(wildcard tests/helpers/*.c))
 HELPERS  = $(HELPERS_SRC:.c=)
 MANPAGES = $(wildcard man/*.1)
 MANPAGES7 = $(wildcard man/*.7)
+EXAMPLES = $(sort $(wildcard examples/*))
 
 all: $(TOOLS)
 
@@ -90,14 +95,21 @@ tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIB_SRC) $(LIB_HDR)
 check-vm: all
 	sh tests/vm/run
 
+# The Debian package, built from HEAD in a temporary directory, checked
+# with lintian, installed with apt-get, tried and removed (as root).
+check-deb:
+	sh tests/deb/run
+
 install: all
 	mkdir -p $(DESTDIR)$(BINPREFIX) $(DESTDIR)$(MANPREFIX)/man1 \
-		$(DESTDIR)$(MANPREFIX)/man7 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+		$(DESTDIR)$(MANPREFIX)/man7 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(DOCDIR)/examples
 	for t in $(TOOLS); do cp -f $$t $(DESTDIR)$(BINPREFIX)/; chmod 755 $(DESTDIR)$(BINPREFIX)/$${t#bin/}; done
 	for m in $(MANPAGES); do cp -f $$m $(DESTDIR)$(MANPREFIX)/man1/; chmod 644 $(DESTDIR)$(MANPREFIX)/man1/$${m#man/}; done
 	for m in $(MANPAGES7); do cp -f $$m $(DESTDIR)$(MANPREFIX)/man7/; chmod 644 $(DESTDIR)$(MANPREFIX)/man7/$${m#man/}; done
 	for c in completions/cpm-*; do cp -f $$c $(DESTDIR)$(BASHCOMPDIR)/; chmod 644 $(DESTDIR)$(BASHCOMPDIR)/$${c#completions/}; done
 	for c in completions/_cpm-*; do cp -f $$c $(DESTDIR)$(ZSHCOMPDIR)/; chmod 644 $(DESTDIR)$(ZSHCOMPDIR)/$${c#completions/}; done
+	for e in $(EXAMPLES); do cp -f $$e $(DESTDIR)$(DOCDIR)/examples/; chmod 644 $(DESTDIR)$(DOCDIR)/examples/$${e#examples/}; done
 
 uninstall:
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINPREFIX)/$${t#bin/}; done
@@ -105,9 +117,11 @@ uninstall:
 	for m in $(MANPAGES7); do rm -f $(DESTDIR)$(MANPREFIX)/man7/$${m#man/}; done
 	for c in completions/cpm-*; do rm -f $(DESTDIR)$(BASHCOMPDIR)/$${c#completions/}; done
 	for c in completions/_cpm-*; do rm -f $(DESTDIR)$(ZSHCOMPDIR)/$${c#completions/}; done
+	for e in $(EXAMPLES); do rm -f $(DESTDIR)$(DOCDIR)/examples/$${e#examples/}; done
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
 	rm -f lib/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS) $(FUZZ_SRC:.c=)
 	rm -rf tests/out
 
-.PHONY: all deps have-deps demo check check-vm fuzz install uninstall clean
+.PHONY: all deps have-deps demo check check-vm check-deb fuzz install uninstall clean

@@ -3,6 +3,7 @@
  * cpm-pin: put work on CPUs and memory nodes, and check that it is there.
  *
  *   cpm-pin [--mem MODE] [--nodes NODELIST] CPULIST -- COMMAND [ARG...]
+ *   cpm-pin --scope [--unit NAME] CPULIST -- COMMAND [ARG...]
  *   cpm-pin -p PID [CPULIST] [--nodes NODELIST] [--migrate]
  *   cpm-pin --cgroup GROUP CPULIST [--mems NODELIST] [--exclusive]
  *           [--create] [--attach PID...]
@@ -15,12 +16,14 @@
 #include <unistd.h>
 
 #include "cgcpuset.h"
+#include "cgowner.h"
 #include "cgroup.h"
 #include "cli.h"
 #include "irq.h"
 #include "cpuset.h"
 #include "json.h"
 #include "pin.h"
+#include "sdapply.h"
 #include "select.h"
 #include "sysroot.h"
 #include "topo.h"
@@ -36,8 +39,10 @@ struct pin_ctx {
 	const char *cpulist_arg;
 	const char *cpu_selector;	/* CPULIST names a selector */
 	const char *irqs_away_arg;
+	const char *unit_arg;		/* --unit NAME */
 	bool irqs_restore;
 	bool dry_run, migrate, exclusive, isolated, create, verbose, json;
+	bool force, scope;
 	bool dashdash;
 	char **command;			/* after "--" */
 	const char **attach_args;
@@ -60,6 +65,7 @@ usage(void)
 {
 	printf(
 "Usage: cpm-pin [OPTION...] CPULIST -- COMMAND [ARG...]\n"
+"       cpm-pin --scope [--unit NAME] [OPTION...] CPULIST -- COMMAND [ARG...]\n"
 "       cpm-pin -p PID [CPULIST] [--nodes NODELIST --migrate]\n"
 "       cpm-pin --cgroup GROUP CPULIST [--mems NODELIST]\n"
 "               [--exclusive | --isolated] [--create] [--attach PID...]\n"
@@ -94,6 +100,16 @@ usage(void)
 "                          below a non-partition parent are made remote\n"
 "                          (cpuset.cpus.exclusive up the tree, Linux 6.7+)\n"
 "      --create            with --cgroup: create GROUP if it does not exist\n"
+"      --force             with --cgroup: write the cpuset of a group that\n"
+"                          systemd owns directly (systemd may put its own\n"
+"                          values back); without it such a group is\n"
+"                          changed through its unit's AllowedCPUs and\n"
+"                          AllowedMemoryNodes, or refused (exit 3)\n"
+"      --scope             run COMMAND in a new transient systemd scope unit\n"
+"                          with AllowedCPUs=CPULIST (and AllowedMemoryNodes=\n"
+"                          --nodes), so that the kernel's cpuset enforces it\n"
+"      --unit NAME         with --scope: the scope's name (default\n"
+"                          cpm-pin-PID.scope)\n"
 "      --attach PID...     with --cgroup: move these whole processes into\n"
 "                          GROUP (the PIDs run to the next option or the end)\n"
 "      --irqs-away CPULIST move every movable device interrupt (and the\n"
@@ -119,9 +135,10 @@ usage(void)
 "dropped.  The memory policy of a running process cannot be changed (Linux\n"
 "sets it per thread, from inside): start it with cpm-pin or use --migrate.\n"
 "\n"
-"Exit status: 0 done, 1 the kernel refused or did something else, 2 bad\n"
-"usage or input (nothing changed), 126 COMMAND cannot be run, 127 COMMAND\n"
-"not found.\n");
+"Exit status: 0 done, 1 the kernel refused or did something else (or,\n"
+"with --scope, there is no systemd), 2 bad usage or input (nothing\n"
+"changed), 3 the group is systemd's and cannot be changed through it\n"
+"(nothing changed), 126 COMMAND cannot be run, 127 COMMAND not found.\n");
 	cli_exit(EXIT_OK);
 }
 
@@ -131,7 +148,7 @@ enum opt_id {
 	OPT_HELP, OPT_VERSION, OPT_MEM, OPT_NODES, OPT_PID, OPT_MIGRATE,
 	OPT_CGROUP, OPT_MEMS, OPT_EXCLUSIVE, OPT_ISOLATED, OPT_CREATE, OPT_ATTACH,
 	OPT_DRY_RUN, OPT_VERBOSE, OPT_SYSROOT, OPT_CGROUP_ROOT, OPT_JSON,
-	OPT_IRQS_AWAY, OPT_IRQS_RESTORE,
+	OPT_IRQS_AWAY, OPT_IRQS_RESTORE, OPT_FORCE, OPT_SCOPE, OPT_UNIT,
 };
 
 static const struct opt {
@@ -159,6 +176,9 @@ static const struct opt {
 	{ "json", 'j', false, OPT_JSON },
 	{ "irqs-away", 0, true, OPT_IRQS_AWAY },
 	{ "irqs-restore", 0, false, OPT_IRQS_RESTORE },
+	{ "force", 0, false, OPT_FORCE },
+	{ "scope", 0, false, OPT_SCOPE },
+	{ "unit", 0, true, OPT_UNIT },
 };
 
 static bool
@@ -299,6 +319,15 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		case OPT_IRQS_RESTORE:
 			c->irqs_restore = true;
 			break;
+		case OPT_FORCE:
+			c->force = true;
+			break;
+		case OPT_SCOPE:
+			c->scope = true;
+			break;
+		case OPT_UNIT:
+			set_once(&c->unit_arg, val, shown);
+			break;
 		}
 	}
 
@@ -309,7 +338,7 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		if (c->pid_arg || c->group_arg || c->dashdash || npos > 0 ||
 		    c->mem_arg || c->nodes_arg || c->mems_arg || c->migrate ||
 		    c->exclusive || c->isolated || c->create || c->nattach ||
-		    c->json)
+		    c->json || c->force || c->scope || c->unit_arg)
 			cli_usage_error("--irqs-away and --irqs-restore go alone "
 					"(with --sysroot and --verbose)");
 		if (c->dry_run)
@@ -326,6 +355,13 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 
 	if (c->form != FORM_RUN && c->dashdash)
 		cli_usage_error("'--' COMMAND only goes with the run form");
+	if (c->scope && c->form != FORM_RUN)
+		cli_usage_error("--scope goes with the run form only "
+				"(CPULIST -- COMMAND)");
+	if (c->unit_arg && !c->scope)
+		cli_usage_error("--unit needs --scope");
+	if (c->force && c->form != FORM_CGROUP)
+		cli_usage_error("--force needs --cgroup");
 	if (c->form != FORM_PID && c->migrate)
 		cli_usage_error("--migrate needs -p PID");
 	if (c->json && (c->form != FORM_PID || npos > 0 || c->migrate))
@@ -524,6 +560,44 @@ plan_policy(const struct pin_ctx *c)
 	strbuf_free(&sb);
 }
 
+/*
+ * --scope: this process moves into a new scope unit whose AllowedCPUs
+ * (and AllowedMemoryNodes) are what was asked, then the kernel's
+ * effective cpuset of its group is read back.  The exec follows.
+ */
+static void
+start_scope(struct pin_ctx *c, const char *unit)
+{
+	struct cpuset eff = CPUSET_INIT;
+	struct cg_hier h;
+	char desc[512];
+	int r;
+
+	r = cg_open(&h, cli_cgroup_root(c->cgroup_root), c->err,
+		    sizeof(c->err));
+	if (r < 0)
+		cli_die(EXIT_FAIL, "--scope: %s", c->err);
+	snprintf(desc, sizeof(desc), "cpm-pin %s", c->command[0]);
+	r = sdapply_scope(&h, unit, getpid(), desc, &c->cpus,
+			  c->have_nodes ? &c->nodes : NULL, c->err,
+			  sizeof(c->err));
+	cg_close(&h);
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_FAIL, "--scope: %s", c->err);
+	if (cgcpuset_pid_allowed(&c->live, getpid(), &c->topo.online, &eff) &&
+	    !cpuset_subset(&eff, &c->cpus))
+		die_mismatch("the scope's cpuset", &c->cpus, &eff);
+	if (c->verbose) {
+		char *l = list_or_die(&c->cpus);
+
+		cli_warn("scope %s: AllowedCPUs=%s", unit, l);
+		free(l);
+	}
+	cpuset_free(&eff);
+}
+
 static noreturn void
 run_form(struct pin_ctx *c)
 {
@@ -531,6 +605,7 @@ run_form(struct pin_ctx *c)
 	struct cpuset got = CPUSET_INIT;
 	const struct cpuset *allowedp = NULL, *memsp = NULL;
 	const char *whose;
+	char unit[CGOWNER_UNIT_MAX];
 	int r;
 
 	parse_lists(c, c->nodes_arg);
@@ -553,10 +628,17 @@ run_form(struct pin_ctx *c)
 	die_check(r, c->err);
 	resolve_policy_nodes(c, memsp, whose);
 
+	if (c->scope) {
+		r = sdapply_scope_name(c->unit_arg, getpid(), unit,
+				       sizeof(unit), c->err, sizeof(c->err));
+		die_check(r, c->err);
+	}
 	if (c->dry_run) {
 		struct strbuf sb;
 		char **a;
 
+		if (c->scope)
+			print_plan_line("scope", unit);
 		print_plan_set("cpus", &c->cpus);
 		plan_policy(c);
 		strbuf_init(&sb);
@@ -570,6 +652,8 @@ run_form(struct pin_ctx *c)
 		cli_exit(EXIT_OK);
 	}
 
+	if (c->scope)
+		start_scope(c, unit);
 	r = pin_apply_self(&c->cpus, c->mem, &c->nodes, &got, c->err,
 			   sizeof(c->err));
 	if (r < 0)
@@ -847,12 +931,63 @@ print_cgroup_plan(const struct pin_ctx *c, const struct cgcpuset_plan *p)
 	}
 }
 
+/*
+ * How to change the group: through systemd (*bus connected), by writing
+ * the files, or not at all (exit 3, nothing changed).  systemd has no
+ * property for a partition or for moving processes into a unit's group,
+ * so --exclusive, --isolated and --attach on a unit's group need --force.
+ */
+static enum cgowner_route
+route_cgroup(struct pin_ctx *c, const struct cg_hier *h, struct cgowner *o,
+	     struct sdbus **bus)
+{
+	enum cgowner_route route;
+	char msg[768];
+	int r;
+
+	*bus = NULL;
+	r = cgowner_of(h, c->group, o, c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
+	if (o->kind != CGOWNER_UNIT)
+		return CGOWNER_WRITE_FILES;
+	if ((c->exclusive || c->isolated || c->nattach) && !c->force)
+		cli_die(EXIT_UNSAT, "cgroup '%s' belongs to systemd unit %s, "
+			"and systemd has no property for %s: use systemd-run "
+			"or 'cpm-pin --scope', or --force to write it anyway",
+			cg_display(c->group), o->unit,
+			c->exclusive || c->isolated ? "a cpuset partition" :
+			"moving processes in");
+	r = sdapply_connect(h, o, c->group, bus, c->err, sizeof(c->err));
+	if (r == -ENOENT && !c->force)
+		cli_die(EXIT_UNSAT, "%s; --force writes the files anyway",
+			c->err);
+	route = cgowner_route(o, r == 0 && !c->exclusive && !c->isolated &&
+			      !c->nattach,
+			      c->force);
+	if (route == CGOWNER_REFUSE) {
+		cgowner_refusal(o, c->group, r != -ENOTCONN, msg, sizeof(msg));
+		cli_die(EXIT_UNSAT, "%s", msg);
+	}
+	if (route == CGOWNER_FORCED) {
+		sdbus_close(*bus);
+		*bus = NULL;
+		cli_warn("warning: writing cgroup '%s' of systemd unit %s "
+			 "directly (--force): systemd may put its own values "
+			 "back", cg_display(c->group), o->unit);
+	}
+	return route;
+}
+
 static noreturn void
 cgroup_form(struct pin_ctx *c)
 {
 	struct cg_hier h;
 	struct cgcpuset_request rq;
 	struct cgcpuset_plan plan;
+	struct cgowner o;
+	struct sdbus *bus = NULL;
+	enum cgowner_route route;
 	size_t i;
 	int r;
 
@@ -890,12 +1025,24 @@ cgroup_form(struct pin_ctx *c)
 	r = cgcpuset_plan(&h, &c->topo, &rq, &plan, c->err, sizeof(c->err));
 	if (r < 0)
 		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
+	route = route_cgroup(c, &h, &o, &bus);
 	if (c->dry_run) {
+		if (route == CGOWNER_VIA_SYSTEMD)
+			cli_warn("would apply through systemd unit %s (runtime "
+				 "AllowedCPUs, AllowedMemoryNodes)", o.unit);
 		print_cgroup_plan(c, &plan);
+		sdbus_close(bus);
 		cg_close(&h);
 		cli_exit(EXIT_OK);
 	}
-	r = cgcpuset_apply(&h, &c->live, &plan, c->err, sizeof(c->err));
+	if (route == CGOWNER_VIA_SYSTEMD) {
+		r = sdapply_cpuset(&h, bus, o.unit, c->group, &plan.cpus,
+				   &plan.mems, c->err, sizeof(c->err));
+		sdbus_close(bus);
+	} else {
+		r = cgcpuset_apply(&h, &c->live, &plan, c->err,
+				   sizeof(c->err));
+	}
 	if (r < 0)
 		cli_die(EXIT_FAIL, "%s", c->err);
 	if (c->verbose) {

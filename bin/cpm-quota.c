@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "burst.h"
+#include "cgowner.h"
 #include "burstloop.h"
 #include "cgroup.h"
 #include "cli.h"
@@ -26,6 +27,7 @@
 #include "qos.h"
 #include "quantity.h"
 #include "quota.h"
+#include "sdapply.h"
 #include "util.h"
 
 enum opt_id {
@@ -66,7 +68,7 @@ static const struct {
 	[O_CGROUP_ROOT] = { "cgroup-root", CG_CMDS },
 	[O_WEIGHT_FORMULA] = { "weight-formula", CMD(C_SET) | CMD(C_GET) },
 	[O_VERBOSE] = { "verbose", CMD(C_BURST) | CMD(C_RESTORE) },
-	[O_FORCE] = { "force", CMD(C_RESTORE) },
+	[O_FORCE] = { "force", CMD(C_SET) | CMD(C_RESTORE) },
 	[O_WAIT] = { "wait", CMD(C_BURST) | CMD(C_RESTORE) },
 };
 
@@ -100,9 +102,10 @@ usage(void)
 "        print the QoS class of a container with these resources and\n"
 "        whether it qualifies for exclusive CPUs\n"
 "  set CGROUP [--request Q] [--limit Q|max] [--period D] [--burst Q]\n"
-"             [--create] [--dry-run] [--weight-formula F]\n"
+"             [--create] [--dry-run] [--force] [--weight-formula F]\n"
 "        write the group's shares (v2: weight), quota, period and burst,\n"
-"        checked against the kernel's limits first\n"
+"        checked against the kernel's limits first; a systemd unit's\n"
+"        group gets them as the unit's runtime properties\n"
 "  get CGROUP [--json] [--weight-formula F]\n"
 "        print the group's request, limit, period and burst in CPUs\n"
 "  burst [--factor F] [--for D] [--cooldown D] [--journal FILE] [GROUP...]\n"
@@ -134,7 +137,9 @@ usage(void)
 "                       (default 5s)\n"
 "  --journal FILE       burst journal (env CPM_BURST_JOURNAL, default\n"
 "                       " BURST_JOURNAL_DEFAULT ")\n"
-"  --force              restore: also entries of burst processes still\n"
+"  --force              set: write a group systemd owns directly (systemd\n"
+"                       puts its own values back on its next reload);\n"
+"                       restore: also entries of burst processes still\n"
 "                       running\n"
 "  --wait SECONDS       burst, restore: wait at most this long for the\n"
 "                       journal's lock (default: forever); then exit 1\n"
@@ -143,7 +148,8 @@ usage(void)
 "  -V, --version        show the version\n"
 "\n"
 "Durations take a unit: us, ms, s.  Exit status: 0 ok, 1 failed,\n"
-"2 invalid input (nothing changed).\n");
+"2 invalid input (nothing changed), 3 the group is systemd's and cannot\n"
+"be changed through it (nothing changed).\n");
 	cli_exit(EXIT_OK);
 }
 
@@ -389,6 +395,44 @@ cmd_class(struct quota_ctx *c)
 
 /* ---- set ---- */
 
+/*
+ * How to change group: through systemd (*bus connected), by writing the
+ * files, or not at all (exit 3, nothing changed).  Only v2 hierarchies
+ * can be a systemd host's.
+ */
+static enum cgowner_route
+route_change(struct quota_ctx *c, const char *group, struct cgowner *o,
+	     struct sdbus **bus)
+{
+	char err[512], msg[768];
+	enum cgowner_route route;
+	int r;
+
+	*bus = NULL;
+	r = cgowner_of(&c->h, group, o, err, sizeof(err));
+	if (r < 0)
+		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", err);
+	if (o->kind != CGOWNER_UNIT)
+		return CGOWNER_WRITE_FILES;
+	r = sdapply_connect(&c->h, o, group, bus, err, sizeof(err));
+	if (r == -ENOENT && !c->force)
+		cli_die(EXIT_UNSAT, "%s; --force writes the files anyway",
+			err);
+	route = cgowner_route(o, r == 0, c->force);
+	if (route == CGOWNER_REFUSE) {
+		cgowner_refusal(o, group, r != -ENOTCONN, msg, sizeof(msg));
+		cli_die(EXIT_UNSAT, "%s", msg);
+	}
+	if (route == CGOWNER_FORCED) {
+		sdbus_close(*bus);
+		*bus = NULL;
+		cli_warn("warning: writing cgroup '%s' of systemd unit %s "
+			 "directly (--force): systemd may put its own values "
+			 "back", cg_display(group), o->unit);
+	}
+	return route;
+}
+
 static int
 cmd_set(struct quota_ctx *c)
 {
@@ -398,6 +442,9 @@ cmd_set(struct quota_ctx *c)
 	struct quota_request rq;
 	struct cg_cpu_limit cur;
 	struct quota_plan p;
+	struct cgowner o;
+	struct sdbus *bus = NULL;
+	enum cgowner_route route;
 	bool exists;
 	int i, r;
 
@@ -445,14 +492,27 @@ cmd_set(struct quota_ctx *c)
 	if (r < 0)
 		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", err);
 
+	route = route_change(c, group, &o, &bus);
 	if (c->dry_run) {
 		const char *base = c->h.ctrl[CG_CPU].path;
 
 		if (!exists)
 			cli_warn("would create cgroup '%s'", group);
+		if (route == CGOWNER_VIA_SYSTEMD)
+			cli_warn("would apply through systemd unit %s (runtime "
+				 "properties)", o.unit);
 		for (i = 0; i < p.n; i++)
 			printf("%s/%s/%s %s\n", base, group, p.op[i].file,
 			       p.op[i].value);
+		sdbus_close(bus);
+		return EXIT_OK;
+	}
+	if (route == CGOWNER_VIA_SYSTEMD) {
+		r = sdapply_quota(&c->h, bus, o.unit, group, &p, err,
+				  sizeof(err));
+		sdbus_close(bus);
+		if (r < 0)
+			cli_die(EXIT_FAIL, "%s", err);
 		return EXIT_OK;
 	}
 	if (quota_plan_apply(&c->h, group, !exists, &p, err, sizeof(err)) < 0)
@@ -467,6 +527,7 @@ cmd_get(struct quota_ctx *c)
 {
 	char group[CG_PATH_MAX], req[32], limit[32], burst[32];
 	struct cg_cpu_limit cur;
+	struct cgowner o;
 	int64_t req_m, lim_m, burst_m;
 	int version;
 	struct strbuf sb;
@@ -480,6 +541,13 @@ cmd_get(struct quota_ctx *c)
 	if (!group_exists(c, group))
 		cli_die(EXIT_FAIL, "no cgroup '%s'", cg_display(group));
 	read_limit(c, group, &cur);
+	if (version == 2) {
+		char err[512];
+		int r = cgowner_of(&c->h, group, &o, err, sizeof(err));
+
+		if (r < 0)
+			cli_die(EXIT_FAIL, "%s", err);
+	}
 	if (version == 2)
 		req_m = weight_to_millicpu(cur.weight ? cur.weight : 100,
 					   c->formula);
@@ -518,6 +586,15 @@ cmd_get(struct quota_ctx *c)
 		json_uint(&j, cur.burst_us);
 		json_key(&j, version == 2 ? "weight" : "shares");
 		json_uint(&j, version == 2 ? cur.weight : cur.shares);
+		if (version == 2) {
+			json_key(&j, "owner");
+			json_str(&j, cgowner_kind_name(o.kind));
+			json_key(&j, "unit");
+			if (o.unit[0])
+				json_str(&j, o.unit);
+			else
+				json_null(&j);
+		}
 		json_obj_end(&j);
 		strbuf_puts(&sb, "\n");
 	} else {
@@ -527,8 +604,10 @@ cmd_get(struct quota_ctx *c)
 			      burst, (long long)cur.quota_us,
 			      (unsigned long long)cur.burst_us);
 		if (version == 2)
-			strbuf_printf(&sb, "weight=%llu\n",
-				      (unsigned long long)cur.weight);
+			strbuf_printf(&sb, "weight=%llu\nowner=%s\nunit=%s\n",
+				      (unsigned long long)cur.weight,
+				      cgowner_kind_name(o.kind),
+				      o.unit[0] ? o.unit : "-");
 		else
 			strbuf_printf(&sb, "shares=%llu\n",
 				      (unsigned long long)cur.shares);

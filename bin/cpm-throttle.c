@@ -16,6 +16,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
+#include "cgowner.h"
 #include "cgroup.h"
 #include "cli.h"
 #include "json.h"
@@ -36,6 +37,7 @@ struct ctx {
 	double min_ratio;		/* < 0: not given */
 	double fail_above;		/* < 0: not given */
 	bool k8s;
+	bool systemd;			/* --systemd, or systemd's v2 tree */
 	enum out_fmt fmt;
 	bool fmt_given;
 	const char *prom_file;
@@ -51,6 +53,7 @@ usage(void)
 	printf(
 "Usage: cpm-throttle [GROUP...] [--interval D | --since FILE] [--all]\n"
 "                    [--top N] [--min-ratio R] [--fail-above R] [--k8s]\n"
+"                    [--systemd]\n"
 "                    [-o table|tsv|json|prom|names] [--prom-file PATH] [--watch]\n"
 "\n"
 "Report CFS bandwidth throttling of cgroups: how many enforcement periods\n"
@@ -91,6 +94,10 @@ usage(void)
 "  -k, --k8s             recognise kubepods paths (cgroupfs and systemd\n"
 "                        drivers) and add QOS, POD (UID) and CONTAINER (ID)\n"
 "                        columns, JSON keys and Prometheus labels\n"
+"      --systemd         add a UNIT column (JSON key, Prometheus label): the\n"
+"                        systemd unit whose group holds the group, '-' for\n"
+"                        none; on by itself when systemd runs as PID 1 on\n"
+"                        cgroup v2\n"
 "  -o, --output FMT      table (default), tsv (same columns, tab-separated,\n"
 "                        with a header line), json (one document), prom\n"
 "                        (Prometheus text format), names (one group per\n"
@@ -174,6 +181,13 @@ select_rows(struct ctx *c, struct thr_row *rows, size_t n)
 
 		if (c->k8s)
 			thr_k8s_parse(r->group, &r->k8s);
+		if (c->systemd) {
+			size_t glen;
+
+			if (cgowner_unit_of_path(r->group, r->unit,
+						 sizeof(r->unit), &glen) < 0)
+				r->unit[0] = '\0';
+		}
 		if (r->limit >= 0 && r->throttled > 0 &&
 		    cg_cpuset_exclusive(&c->h, r->group)) {
 			r->pinned = true;
@@ -202,7 +216,8 @@ fmt_cpus(char *buf, size_t size, double v, const char *none)
 		*--e = '\0';
 }
 
-#define NCOLS 10
+#define NCOLS 11
+#define COL_UNIT 10
 
 static void
 row_cells(const struct ctx *c, const struct thr_row *r, char cells[NCOLS][64])
@@ -219,22 +234,37 @@ row_cells(const struct ctx *c, const struct thr_row *r, char cells[NCOLS][64])
 		snprintf(cells[9], 64, "%.63s",
 			 r->k8s.container[0] ? r->k8s.container : "-");
 	}
+	if (c->systemd)
+		snprintf(cells[COL_UNIT], 64, "%.63s", r->unit[0] ? r->unit : "-");
 }
 
 static const char *const headers[NCOLS] = {
 	"GROUP", "PERIODS", "THROTTLED", "RATIO", "THROTTLED_S", "LIMIT",
-	"USAGE", "QOS", "POD", "CONTAINER"
+	"USAGE", "QOS", "POD", "CONTAINER", "UNIT"
 };
+
+/* The columns shown, in order: the seven, the k8s three, UNIT. */
+static size_t
+columns(const struct ctx *c, size_t col[NCOLS])
+{
+	size_t n = 0, k;
+
+	for (k = 0; k < (c->k8s ? 10u : 7u); k++)
+		col[n++] = k;
+	if (c->systemd)
+		col[n++] = COL_UNIT;
+	return n;
+}
 
 static void
 render_text(const struct ctx *c, const struct thr_row *rows, size_t n,
 	    bool tsv, struct strbuf *sb)
 {
-	size_t ncols = c->k8s ? NCOLS : 7, width[NCOLS];
+	size_t col[NCOLS], ncols = columns(c, col), width[NCOLS];
 	char cells[NCOLS][64];
 
 	for (size_t k = 0; k < ncols; k++)
-		width[k] = strlen(headers[k]);
+		width[k] = strlen(headers[col[k]]);
 	if (!tsv) {
 		for (size_t i = 0; i < n; i++) {
 			size_t gl = strlen(cg_display(rows[i].group));
@@ -243,8 +273,8 @@ render_text(const struct ctx *c, const struct thr_row *rows, size_t n,
 			if (gl > width[0])
 				width[0] = gl;
 			for (size_t k = 1; k < ncols; k++)
-				if (strlen(cells[k]) > width[k])
-					width[k] = strlen(cells[k]);
+				if (strlen(cells[col[k]]) > width[k])
+					width[k] = strlen(cells[col[k]]);
 		}
 	}
 	for (size_t i = 0; i <= n; i++) {
@@ -252,12 +282,12 @@ render_text(const struct ctx *c, const struct thr_row *rows, size_t n,
 
 		if (i == 0) {
 			for (size_t k = 0; k < ncols; k++)
-				cell[k] = headers[k];
+				cell[k] = headers[col[k]];
 		} else {
 			row_cells(c, &rows[i - 1], cells);
 			cell[0] = cg_display(rows[i - 1].group);
 			for (size_t k = 1; k < ncols; k++)
-				cell[k] = cells[k];
+				cell[k] = cells[col[k]];
 		}
 		for (size_t k = 0; k < ncols; k++) {
 			bool last = k + 1 == ncols;
@@ -265,7 +295,7 @@ render_text(const struct ctx *c, const struct thr_row *rows, size_t n,
 			if (tsv) {
 				strbuf_puts(sb, cell[k]);
 				strbuf_puts(sb, last ? "\n" : "\t");
-			} else if (k == 0 || k >= 7) {
+			} else if (k == 0 || col[k] >= 7) {
 				/* Text columns: left-aligned. */
 				if (last)
 					strbuf_printf(sb, "%s\n", cell[k]);
@@ -334,6 +364,10 @@ render_json(const struct ctx *c, const struct thr_row *rows, size_t n,
 			json_str(&j, r->k8s.pod[0] ? r->k8s.pod : NULL);
 			json_key(&j, "container");
 			json_str(&j, r->k8s.container[0] ? r->k8s.container : NULL);
+		}
+		if (c->systemd) {
+			json_key(&j, "unit");
+			json_str(&j, r->unit[0] ? r->unit : NULL);
 		}
 		json_obj_end(&j);
 	}
@@ -595,7 +629,7 @@ run_watch(struct ctx *c)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT };
+	enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT, OPT_SYSTEMD };
 	static const struct option longopts[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "since", required_argument, NULL, 's' },
@@ -604,6 +638,7 @@ main(int argc, char **argv)
 		{ "min-ratio", required_argument, NULL, 'm' },
 		{ "fail-above", required_argument, NULL, 'f' },
 		{ "k8s", no_argument, NULL, 'k' },
+		{ "systemd", no_argument, NULL, OPT_SYSTEMD },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "prom-file", required_argument, NULL, 'p' },
@@ -663,6 +698,9 @@ main(int argc, char **argv)
 			break;
 		case 'k':
 			c.k8s = true;
+			break;
+		case OPT_SYSTEMD:
+			c.systemd = true;
 			break;
 		case 'o':
 			c.fmt_given = true;
@@ -746,6 +784,8 @@ main(int argc, char **argv)
 		cli_die(c.cgroup_root ? EXIT_USAGE : EXIT_FAIL, "%s", err);
 	if (!cg_has(&c.h, CG_CPU))
 		cli_die(EXIT_FAIL, "no cpu cgroup hierarchy");
+	if (cgowner_systemd_host(&c.h))
+		c.systemd = true;
 	for (size_t i = 0; i < c.ngroups; i++) {
 		int fd = cg_open_group(&c.h, CG_CPU, c.groups[i], err,
 				       sizeof(err));

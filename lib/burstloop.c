@@ -14,8 +14,10 @@
 
 #include "burstloop.h"
 #include "cgctrl.h"
+#include "cgowner.h"
 #include "cgroup.h"
 #include "quantity.h"
+#include "sdapply.h"
 #include "state.h"
 #include "util.h"
 
@@ -294,13 +296,47 @@ journal_open(struct burst_engine *b, struct burst_journal *j)
 	return r;
 }
 
+/*
+ * Write a quota, raise or restore.  A systemd unit's own group gets it as
+ * a runtime property (systemd would put a written file back on its next
+ * reload, and putting back the property's old value leaves 'systemctl
+ * show' as it was); a raise into any other group of systemd's is refused
+ * (-EPERM, err says why), while a restore there writes the file: putting
+ * the original back is never worse than leaving the raise.
+ */
 static int
 quota_write(const struct cg_hier *h, const char *group, int64_t quota,
-	    uint64_t period, char *err, size_t errlen)
+	    uint64_t period, bool raise, char *err, size_t errlen)
 {
+	struct cgowner o;
+	struct sdbus *bus = NULL;
 	char v[64];
+	int r;
 
 	if (cg_version(h, CG_CPU) == 2) {
+		r = cgowner_of(h, group, &o, err, errlen);
+		if (r < 0)
+			return r;
+		if (o.kind == CGOWNER_UNIT) {
+			r = sdapply_connect(h, &o, group, &bus, err, errlen);
+			if (r == 0) {
+				r = sdapply_cpu_quota(h, bus, o.unit, group,
+						      quota, period, err,
+						      errlen);
+				sdbus_close(bus);
+				return r;
+			}
+			if (raise) {
+				snprintf(err, errlen, "not raising '%s': it is "
+					 "systemd unit %s's and %s", group,
+					 o.unit, !o.is_unit_group ?
+					 "not delegated" : r == -ENOTCONN ?
+					 "systemd's bus is not reachable" :
+					 "systemd does not know it as that "
+					 "unit");
+				return -EPERM;
+			}
+		}
 		cpu_max_format(quota, period, v, sizeof(v));
 		return cg_write(h, CG_CPU, group, "cpu.max", v, err, errlen);
 	}
@@ -333,7 +369,7 @@ burst_restore_entry(struct burst_report *rep, const struct cg_hier *h,
 			    (long long)cur.quota_us);
 		return 0;
 	}
-	r = quota_write(h, e->group, e->orig_quota, e->period, err,
+	r = quota_write(h, e->group, e->orig_quota, e->period, false, err,
 			sizeof(err));
 	if (r < 0) {
 		say(rep, "cannot restore '%s': %s", e->group, err);
@@ -427,10 +463,11 @@ raise_batch(struct burst_engine *b, struct burst_journal *j,
 			continue;
 		k = burst_journal_find(j, b->root, g->name);
 		r = quota_write(b->h, g->name, j->v[k].boost_quota,
-				j->v[k].period, err, sizeof(err));
+				j->v[k].period, true, err, sizeof(err));
 		if (r < 0) {
 			say(&b->rep, "%s", err);
-			b->rep.status = BURST_FAILED;
+			b->rep.status = r == -EPERM ? BURST_REFUSED :
+					BURST_FAILED;
 			burst_journal_del(j, (size_t)k);
 			continue;
 		}

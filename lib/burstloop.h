@@ -36,8 +36,12 @@
 
 struct cg_hier;
 
-/* Status values: the numbers of the exit codes they lead to. */
-enum { BURST_OK = 0, BURST_FAILED = 1, BURST_BADINPUT = 2 };
+/*
+ * Status values: the numbers of the exit codes they lead to.  Refused: a
+ * group systemd owns that cannot be raised through systemd.
+ */
+enum { BURST_OK = 0, BURST_FAILED = 1, BURST_BADINPUT = 2,
+       BURST_REFUSED = 3 };
 
 #define BURST_GROUPS_MAX 65536u
 #define BURST_LINE_MAX 65536u

@@ -643,13 +643,8 @@ thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
 /* ---- Prometheus ---- */
 
 static void
-prom_label(struct strbuf *sb, const char *name, const char *value,
-	   bool *first)
+prom_value(struct strbuf *sb, const char *value)
 {
-	strbuf_puts(sb, *first ? "{" : ",");
-	*first = false;
-	strbuf_puts(sb, name);
-	strbuf_puts(sb, "=\"");
 	for (const char *p = value; *p; p++) {
 		if (*p == '\\')
 			strbuf_puts(sb, "\\\\");
@@ -660,6 +655,17 @@ prom_label(struct strbuf *sb, const char *name, const char *value,
 		else
 			strbuf_add(sb, p, 1);
 	}
+}
+
+static void
+prom_label(struct strbuf *sb, const char *name, const char *value,
+	   bool *first)
+{
+	strbuf_puts(sb, *first ? "{" : ",");
+	*first = false;
+	strbuf_puts(sb, name);
+	strbuf_puts(sb, "=\"");
+	prom_value(sb, value);
 	strbuf_puts(sb, "\"");
 }
 
@@ -669,14 +675,26 @@ prom_labels(struct strbuf *sb, const struct thr_row *r, bool k8s)
 	bool first = true;
 
 	prom_label(sb, "cgroup", cg_display(r->group), &first);
+	/*
+	 * cAdvisor's "id": the path from the hierarchy's root with a
+	 * leading slash, so that cpm's series join container_cpu_cfs_*.
+	 */
+	strbuf_puts(sb, ",id=\"/");
+	prom_value(sb, r->group);
+	strbuf_puts(sb, "\"");
 	if (k8s) {
 		if (r->k8s.qos[0])
 			prom_label(sb, "qos", r->k8s.qos, &first);
-		if (r->k8s.pod[0])
+		if (r->k8s.pod[0]) {
 			prom_label(sb, "pod", r->k8s.pod, &first);
+			/* kube-state-metrics' kube_pod_info{uid} */
+			prom_label(sb, "uid", r->k8s.pod, &first);
+		}
 		if (r->k8s.container[0])
 			prom_label(sb, "container", r->k8s.container, &first);
 	}
+	if (r->unit[0])
+		prom_label(sb, "unit", r->unit, &first);
 	strbuf_puts(sb, "}");
 }
 

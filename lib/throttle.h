@@ -125,6 +125,7 @@ struct thr_row {
 	uint64_t cum_throttled;
 	double cum_throttled_s;
 	struct thr_k8s k8s;
+	char unit[256];		/* systemd unit, "" unless the caller sets it */
 };
 
 /*
@@ -143,7 +144,9 @@ int thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
  * Append the Prometheus text exposition of rows to sb: the three
  * counters (cumulative, as the kernel counts them), the limit gauge for
  * limited groups and, when windowed, the ratio gauge.  Labels: cgroup,
- * and qos/pod/container when k8s is set and known.  No timestamps.
+ * id (cAdvisor's: "/" and the path), when k8s is set and known, qos,
+ * pod and uid (both the pod UID) and container, and unit when the row
+ * has one.  No timestamps.
  */
 void thr_prom(const struct thr_row *rows, size_t n, bool windowed, bool k8s,
 	      struct strbuf *sb);

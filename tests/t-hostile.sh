@@ -55,7 +55,7 @@ evil sh -c 'n=$(cat /proc/sys/kernel/ns_last_pid); i=1
 	while [ $i -le 400 ]; do echo planted >"$1/.m.prom.tmp.$((n + i))"; i=$((i + 1)); done' - "$W"
 run timeout $G cpm-throttle --cgroup-root "$V1" --prom-file "$W/m.prom"
 if [ "$rc" = 0 ] && [ "$(stat -c '%u %a %F' "$W/m.prom")" = "0 644 regular file" ] &&
-    grep -q '^cpm_cpu_cfs_periods_total{cgroup="a"} 10$' "$W/m.prom"; then
+    grep -q '^cpm_cpu_cfs_periods_total{cgroup="a",id="/a"} 10$' "$W/m.prom"; then
 	ok "--prom-file beside planted temporaries is root's, 0644, and cpm's text"
 else
 	not_ok "--prom-file beside planted temporaries is root's, 0644, and cpm's text" \

@@ -34,9 +34,11 @@ period_us=100000
 burst=0.5
 quota_us=150000
 burst_us=50000
-weight=35" $Q --cgroup-root "$V2" get pod/c1
+weight=35
+owner=unmanaged
+unit=-" $Q --cgroup-root "$V2" get pod/c1
 check "get on v2 --json" 0 \
-    '{"cgroup":"pod/c1","version":2,"request":0.25,"limit":1.5,"period_us":100000,"burst":0.5,"quota_us":150000,"burst_us":50000,"weight":35}' \
+    '{"cgroup":"pod/c1","version":2,"request":0.25,"limit":1.5,"period_us":100000,"burst":0.5,"quota_us":150000,"burst_us":50000,"weight":35,"owner":"unmanaged","unit":null}' \
     $Q --cgroup-root "$V2" get pod/c1 --json
 check "CPM_CGROUP_ROOT selects the tree too" 0 "request=0.25" \
     sh -c "CPM_CGROUP_ROOT='$V2' $Q get /pod/c1 | head -1"

@@ -30,7 +30,9 @@ period_us=100000
 burst=0.5
 quota_us=150000
 burst_us=50000
-weight=35" $Q get $G/c
+weight=35
+owner=unmanaged
+unit=-" $Q get $G/c
 run $Q set $G/c --limit 100m --burst 50m --period 50ms
 assert "set lowers burst before cpu.max on live v2" "$rc $(f $G/c)" "0 35|5000 50000|2500|"
 b=$(f $G/c)

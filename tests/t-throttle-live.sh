@@ -110,7 +110,7 @@ assert "--fail-above exits 3 for the throttled group" "$rc:$out" "3:$G
 if command -v promtool >/dev/null; then
 	run cpm-throttle "$G" -o prom
 	if printf '%s' "$out" | promtool check metrics >"$T_TMP/promtool.out" 2>&1 &&
-	    printf '%s' "$out" | grep -qx "cpm_cpu_cfs_throttled_periods_total{cgroup=\"$G\"} $T1"; then
+	    printf '%s' "$out" | grep -qx "cpm_cpu_cfs_throttled_periods_total{cgroup=\"$G\",id=\"/$G\"} $T1"; then
 		ok "live -o prom passes promtool check metrics"
 	else
 		not_ok "live -o prom passes promtool check metrics" "$(cat "$T_TMP/promtool.out")" "$out"

@@ -108,13 +108,13 @@ else
 	skip "-o prom passes promtool check metrics" "promtool not installed"
 fi
 assert "-o prom has the counters of the contract" \
-    "$(grep -c '^cpm_cpu_cfs_periods_total{cgroup="a"} 100$
-^cpm_cpu_cfs_throttled_periods_total{cgroup="a"} 25$
-^cpm_cpu_cfs_throttled_seconds_total{cgroup="a"} 2\.0*$
+    "$(grep -c '^cpm_cpu_cfs_periods_total{cgroup="a",id="/a"} 100$
+^cpm_cpu_cfs_throttled_periods_total{cgroup="a",id="/a"} 25$
+^cpm_cpu_cfs_throttled_seconds_total{cgroup="a",id="/a"} 2\.0*$
 ^# TYPE cpm_cpu_cfs_periods_total counter$
 ^# HELP cpm_cpu_cfs_throttled_seconds_total ' "$T_TMP/out.prom")" 5
 assert "-o prom has a limit gauge but no ratio gauge without a window" \
-    "$(grep -c '^cpm_cpu_cfs_limit_cpus{cgroup="c"} 0.2$' "$T_TMP/out.prom"):$(grep -c ratio "$T_TMP/out.prom")" "1:0"
+    "$(grep -c '^cpm_cpu_cfs_limit_cpus{cgroup="c",id="/c"} 0.2$' "$T_TMP/out.prom"):$(grep -c ratio "$T_TMP/out.prom")" "1:0"
 
 # --prom-file: atomic, nothing on stdout unless -o is given.
 mkdir "$T_TMP/textfile"
@@ -170,7 +170,7 @@ check_fail "--since into a missing directory fails before reporting" 1 "no direc
 run cpm-throttle --cgroup-root "$V1" --since "$SNAP" -o prom
 printf '%s' "$out" >"$T_TMP/since.prom"
 assert "the ratio gauge appears when there is a window" \
-    "$(grep -c '^cpm_cpu_cfs_throttled_ratio{cgroup="a"} 0.000000$' "$T_TMP/since.prom")" 1
+    "$(grep -c '^cpm_cpu_cfs_throttled_ratio{cgroup="a",id="/a"} 0.000000$' "$T_TMP/since.prom")" 1
 if command -v promtool >/dev/null; then
 	if promtool check metrics <"$T_TMP/since.prom" >"$T_TMP/promtool.out" 2>&1; then
 		ok "windowed -o prom passes promtool check metrics"
@@ -279,7 +279,7 @@ system.slice${TAB}-${TAB}-${TAB}-" \
 run cpm-throttle --cgroup-root "$S" --k8s -o prom
 printf '%s' "$out" >"$T_TMP/k8s.prom"
 assert "--k8s adds Prometheus labels" \
-    "$(grep -c '^cpm_cpu_cfs_periods_total{cgroup="[^"]*cri-containerd-beef42.scope",qos="BestEffort",pod="0aa1-bb2",container="beef42"} 10$' "$T_TMP/k8s.prom")" 1
+    "$(grep -c '^cpm_cpu_cfs_periods_total{cgroup="[^"]*cri-containerd-beef42.scope",id="/[^"]*cri-containerd-beef42.scope",qos="BestEffort",pod="0aa1-bb2",uid="0aa1-bb2",container="beef42"} 10$' "$T_TMP/k8s.prom")" 1
 if command -v promtool >/dev/null; then
 	if promtool check metrics <"$T_TMP/k8s.prom" >"$T_TMP/promtool.out" 2>&1; then
 		ok "--k8s -o prom passes promtool check metrics"

@@ -146,6 +146,53 @@ test_rows(void)
 	thr_snap_free(&c);
 }
 
+/*
+ * The Prometheus text: cAdvisor's "id" label (the cgroup path with a
+ * leading slash, "/" for the root) on every series, and with k8s the pod
+ * UID twice, as "pod" and as kube-state-metrics' "uid".
+ */
+static void
+test_prom(void)
+{
+	struct thr_row r[2];
+	struct strbuf sb;
+
+	memset(r, 0, sizeof(r));
+	r[0].group = "";
+	r[0].limit = -1;
+	r[0].cum_periods = 7;
+	r[1].group = "kubepods/burstable/pod1-2/ab\"c";
+	r[1].limit = 0.5;
+	r[1].cum_periods = 40;
+	r[1].cum_throttled = 30;
+	r[1].cum_throttled_s = 1.5;
+	r[1].ratio = 0.75;
+	strcpy(r[1].k8s.qos, "Burstable");
+	strcpy(r[1].k8s.pod, "1-2");
+	strcpy(r[1].k8s.container, "ab\"c");
+
+	strbuf_init(&sb);
+	thr_prom(r, 2, false, false, &sb);
+	CHECK("prom: the root's id is /",
+	      sb.buf && strstr(sb.buf, "\ncpm_cpu_cfs_periods_total{cgroup=\"/\",id=\"/\"} 7\n"));
+	CHECK("prom: a group's id is its path with a leading slash, escaped",
+	      sb.buf && strstr(sb.buf, "\ncpm_cpu_cfs_limit_cpus{cgroup=\"kubepods/burstable/pod1-2/ab\\\"c\","
+			       "id=\"/kubepods/burstable/pod1-2/ab\\\"c\"} 0.5\n"));
+	CHECK("prom: no ratio gauge without a window",
+	      sb.buf && !strstr(sb.buf, "ratio"));
+	strbuf_free(&sb);
+
+	strbuf_init(&sb);
+	thr_prom(r, 2, true, true, &sb);
+	CHECK("prom: k8s labels carry the pod UID as pod and uid",
+	      sb.buf && strstr(sb.buf, "\ncpm_cpu_cfs_throttled_ratio{cgroup=\"kubepods/burstable/pod1-2/ab\\\"c\","
+			       "id=\"/kubepods/burstable/pod1-2/ab\\\"c\",qos=\"Burstable\",pod=\"1-2\","
+			       "uid=\"1-2\",container=\"ab\\\"c\"} 0.750000\n"));
+	CHECK("prom: a group outside kubepods has no k8s labels",
+	      sb.buf && strstr(sb.buf, "\ncpm_cpu_cfs_throttled_ratio{cgroup=\"/\",id=\"/\"} 0.000000\n"));
+	strbuf_free(&sb);
+}
+
 /* --watch's warned-about groups: once each, and bounded. */
 static void
 test_warned(void)
@@ -181,6 +228,7 @@ main(void)
 {
 	test_snapshot_files();
 	test_rows();
+	test_prom();
 	test_warned();
 	return unit_failed;
 }
