@@ -19,6 +19,7 @@
 #include "cgowner.h"
 #include "cgroup.h"
 #include "cli.h"
+#include "coretype.h"
 #include "irq.h"
 #include "cpuset.h"
 #include "json.h"
@@ -73,7 +74,8 @@ usage(void)
 "Put work on CPUs and NUMA memory nodes, then read back what the kernel did.\n"
 "\n"
 "Run COMMAND with the CPU affinity CPULIST (the kernel's list grammar;\n"
-"'-' reads it from stdin; or a selector of cpm-topo cpus such as node:1)\n"
+"'-' reads it from stdin; or a selector of cpm-topo cpus such as node:1\n"
+"or type:efficiency)\n"
 "and, with --mem or --nodes, a NUMA memory policy.\n"
 "\n"
 "  -m, --mem MODE          memory policy: local, bind, interleave or\n"
@@ -442,8 +444,18 @@ load_topology(struct pin_ctx *c)
 			  TOPO_NO_CORES | (c->root.live ? 0 : TOPO_PROCESS),
 			  &c->topo);
 	if (c->cpu_selector) {
-		r = select_resolve(&c->topo, c->cpu_selector, &c->cpus, c->err,
-				   sizeof(c->err));
+		struct coretypes ct;
+		bool types = select_needs_types(c->cpu_selector);
+
+		/* type: and capacity: need files the topology does not read */
+		if (types && coretype_load(&ct, &c->root, &c->topo, c->err,
+					   sizeof(c->err)) < 0)
+			cli_die(EXIT_FAIL, "%s", c->err);
+		r = select_resolve_all(&c->topo, types ? &ct : NULL,
+				       c->cpu_selector, &c->cpus, c->err,
+				       sizeof(c->err));
+		if (types)
+			coretype_free(&ct);
 		die_check(r, c->err);
 	}
 }
@@ -812,34 +824,36 @@ repin(struct pin_ctx *c)
 	cpuset_free(&res.got);
 }
 
-static noreturn void
-pid_form(struct pin_ctx *c)
+/* --migrate: the pages of the process move to the nodes. */
+static void
+migrate(struct pin_ctx *c)
+{
+	int r;
+
+	r = pin_migrate_process(&c->topo, &c->live, c->pid, &c->nodes, c->err,
+				sizeof(c->err));
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", c->err);
+	if (c->verbose) {
+		char *l = list_or_die(&c->nodes);
+
+		cli_warn("process %d: pages on node%s %s", (int)c->pid,
+			 cpuset_count(&c->nodes) == 1 ? "" : "s", l);
+		free(l);
+	}
+}
+
+/*
+ * Check -p's CPUs against those the process may use, and decide the
+ * nodes --migrate moves its pages to; bad input exits 2.
+ */
+static void
+check_pid_plan(struct pin_ctx *c)
 {
 	struct cpuset allowed = CPUSET_INIT, mems = CPUSET_INIT;
 	const struct cpuset *allowedp = NULL;
 	char whose[64];
 	int r;
-
-	c->pid = parse_pid(c->pid_arg);
-	if (c->mem_arg)
-		cli_die(EXIT_USAGE, "cannot set the memory policy of a running "
-			"process: Linux lets only a thread set its own; start "
-			"it with 'cpm-pin --mem', or move its pages with "
-			"--migrate");
-	if (c->nodes_arg && !c->migrate)
-		cli_usage_error("--nodes with -p needs --migrate");
-	if (c->migrate && !c->nodes_arg && !c->cpulist_arg)
-		cli_usage_error("--migrate needs --nodes or a CPULIST");
-	parse_lists(c, c->nodes_arg);
-	if (sysroot_open(&c->live, "/") < 0)
-		cli_die(EXIT_FAIL, "cannot open '/'");
-	if (!pin_pid_exists(&c->live, c->pid))
-		cli_die(EXIT_USAGE, "no process with pid %d", (int)c->pid);
-	/* Showing needs no topology (and no --sysroot). */
-	if (!c->have_cpus && !c->migrate)
-		print_process(c);
-	sysroot_close(&c->live);
-	load_topology(c);
 
 	snprintf(whose, sizeof(whose), "process %d", (int)c->pid);
 	if (c->have_cpus) {
@@ -863,7 +877,36 @@ pid_form(struct pin_ctx *c)
 				     c->err, sizeof(c->err));
 		die_check(r, c->err);
 	}
+	cpuset_free(&allowed);
+	cpuset_free(&mems);
+}
 
+static noreturn void
+pid_form(struct pin_ctx *c)
+{
+
+	c->pid = parse_pid(c->pid_arg);
+	if (c->mem_arg)
+		cli_die(EXIT_USAGE, "cannot set the memory policy of a running "
+			"process: Linux lets only a thread set its own; start "
+			"it with 'cpm-pin --mem', or move its pages with "
+			"--migrate");
+	if (c->nodes_arg && !c->migrate)
+		cli_usage_error("--nodes with -p needs --migrate");
+	if (c->migrate && !c->nodes_arg && !c->cpulist_arg)
+		cli_usage_error("--migrate needs --nodes or a CPULIST");
+	parse_lists(c, c->nodes_arg);
+	if (sysroot_open(&c->live, "/") < 0)
+		cli_die(EXIT_FAIL, "cannot open '/'");
+	if (!pin_pid_exists(&c->live, c->pid))
+		cli_die(EXIT_USAGE, "no process with pid %d", (int)c->pid);
+	/* Showing needs no topology (and no --sysroot). */
+	if (!c->have_cpus && !c->migrate)
+		print_process(c);
+	sysroot_close(&c->live);
+	load_topology(c);
+
+	check_pid_plan(c);
 	if (c->dry_run) {
 		char buf[32];
 
@@ -878,21 +921,8 @@ pid_form(struct pin_ctx *c)
 
 	if (c->have_cpus)
 		repin(c);
-	if (c->migrate) {
-		r = pin_migrate_process(&c->topo, &c->live, c->pid, &c->nodes,
-					c->err, sizeof(c->err));
-		if (r < 0)
-			cli_die(EXIT_FAIL, "%s", c->err);
-		if (c->verbose) {
-			char *l = list_or_die(&c->nodes);
-
-			cli_warn("process %d: pages on node%s %s", (int)c->pid,
-				 cpuset_count(&c->nodes) == 1 ? "" : "s", l);
-			free(l);
-		}
-	}
-	cpuset_free(&allowed);
-	cpuset_free(&mems);
+	if (c->migrate)
+		migrate(c);
 	cli_exit(EXIT_OK);
 }
 

@@ -129,53 +129,12 @@ usage(void)
 	cli_exit(EXIT_OK);
 }
 
-/* A ratio: "0.25", ".25", "1", or a percentage "25%". */
-static int
-parse_ratio(const char *s, double *out)
-{
-	size_t n = strlen(s), i = 0, digits = 0;
-	bool pct = false;
-	char buf[64];
-	double v;
-
-	if (n == 0 || n >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, s, n + 1);
-	if (buf[n - 1] == '%') {
-		pct = true;
-		buf[--n] = '\0';
-	}
-	while (i < n && buf[i] >= '0' && buf[i] <= '9')
-		i++, digits++;
-	if (i < n && buf[i] == '.') {
-		i++;
-		while (i < n && buf[i] >= '0' && buf[i] <= '9')
-			i++, digits++;
-	}
-	if (i != n || digits == 0)
-		return -EINVAL;
-	v = strtod(buf, NULL);
-	if (pct)
-		v /= 100.0;
-	if (!(v >= 0.0 && v <= 1.0))
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
 /* Apply --min-ratio and --top; fill k8s and pinned; returns the count. */
 static size_t
 select_rows(struct ctx *c, struct thr_row *rows, size_t n)
 {
-	size_t w = 0;
+	size_t w = thr_filter(rows, n, c->min_ratio, c->top);
 
-	for (size_t i = 0; i < n; i++) {
-		if (c->min_ratio >= 0 && rows[i].ratio < c->min_ratio)
-			continue;
-		rows[w++] = rows[i];
-	}
-	if (c->top > 0 && w > c->top)
-		w = c->top;
 	for (size_t i = 0; i < w; i++) {
 		struct thr_row *r = &rows[i];
 
@@ -626,6 +585,51 @@ run_watch(struct ctx *c)
 	}
 }
 
+/*
+ * The groups named on the command line, canonical, and the hierarchy
+ * they are in, opened; a bad name or root exits 2, a missing group 1.
+ */
+static void
+open_groups(struct ctx *c, char **names, int n)
+{
+	char err[512];
+	int r;
+
+	c->ngroups = (size_t)n;
+	c->groups = calloc(c->ngroups ? c->ngroups : 1, sizeof(*c->groups));
+	if (c->groups == NULL)
+		cli_die(EXIT_FAIL, "out of memory");
+	for (size_t i = 0; i < c->ngroups; i++) {
+		char *canon = malloc(CG_PATH_MAX);
+
+		if (canon == NULL)
+			cli_die(EXIT_FAIL, "out of memory");
+		if (cg_path_check(names[i], canon, CG_PATH_MAX, err,
+				  sizeof(err)) < 0)
+			cli_die(EXIT_USAGE, "%s", err);
+		c->groups[i] = canon;
+	}
+
+	c->cgroup_root = cli_cgroup_root(c->cgroup_root);
+	r = cg_open(&c->h, c->cgroup_root, err, sizeof(err));
+	if (r < 0)
+		cli_die(c->cgroup_root ? EXIT_USAGE : EXIT_FAIL, "%s", err);
+	if (!cg_has(&c->h, CG_CPU))
+		cli_die(EXIT_FAIL, "no cpu cgroup hierarchy");
+	if (cgowner_systemd_host(&c->h))
+		c->systemd = true;
+	for (size_t i = 0; i < c->ngroups; i++) {
+		int fd = cg_open_group(&c->h, CG_CPU, c->groups[i], err,
+				       sizeof(err));
+
+		if (fd == -EINVAL)
+			cli_die(EXIT_USAGE, "%s", err);
+		if (fd < 0)
+			cli_die(EXIT_FAIL, "%s", err);
+		close(fd);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -650,7 +654,6 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ctx c;
-	char err[512];
 	unsigned int top;
 	bool interval_given = false, wait_given = false;
 	int opt, r;
@@ -687,12 +690,12 @@ main(int argc, char **argv)
 			c.top = top;
 			break;
 		case 'm':
-			if (parse_ratio(optarg, &c.min_ratio) < 0)
+			if (thr_ratio_parse(optarg, &c.min_ratio) < 0)
 				cli_usage_error("invalid ratio '%s' (want 0 to 1, or a percentage)",
 						optarg);
 			break;
 		case 'f':
-			if (parse_ratio(optarg, &c.fail_above) < 0)
+			if (thr_ratio_parse(optarg, &c.fail_above) < 0)
 				cli_usage_error("invalid ratio '%s' (want 0 to 1, or a percentage)",
 						optarg);
 			break;
@@ -763,39 +766,7 @@ main(int argc, char **argv)
 		cli_usage_error("--prom-file and --since name the same file");
 	check_output_dir("--prom-file", c.prom_file);
 	check_output_dir("--since", c.since);
-	c.ngroups = (size_t)(argc - optind);
-	c.groups = calloc(c.ngroups ? c.ngroups : 1, sizeof(*c.groups));
-	if (c.groups == NULL)
-		cli_die(EXIT_FAIL, "out of memory");
-	for (size_t i = 0; i < c.ngroups; i++) {
-		char *canon = malloc(CG_PATH_MAX);
-
-		if (canon == NULL)
-			cli_die(EXIT_FAIL, "out of memory");
-		if (cg_path_check(argv[optind + (int)i], canon, CG_PATH_MAX,
-				  err, sizeof(err)) < 0)
-			cli_die(EXIT_USAGE, "%s", err);
-		c.groups[i] = canon;
-	}
-
-	c.cgroup_root = cli_cgroup_root(c.cgroup_root);
-	r = cg_open(&c.h, c.cgroup_root, err, sizeof(err));
-	if (r < 0)
-		cli_die(c.cgroup_root ? EXIT_USAGE : EXIT_FAIL, "%s", err);
-	if (!cg_has(&c.h, CG_CPU))
-		cli_die(EXIT_FAIL, "no cpu cgroup hierarchy");
-	if (cgowner_systemd_host(&c.h))
-		c.systemd = true;
-	for (size_t i = 0; i < c.ngroups; i++) {
-		int fd = cg_open_group(&c.h, CG_CPU, c.groups[i], err,
-				       sizeof(err));
-
-		if (fd == -EINVAL)
-			cli_die(EXIT_USAGE, "%s", err);
-		if (fd < 0)
-			cli_die(EXIT_FAIL, "%s", err);
-		close(fd);
-	}
+	open_groups(&c, argv + optind, argc - optind);
 	r = c.watch ? run_watch(&c) : run_once(&c);
 	cg_close(&c.h);
 	cli_exit(r);

@@ -502,11 +502,9 @@ resolve_selector(struct ctx *c, const char *sel, struct cpuset *out)
 		return;
 	}
 	/* The core-type selectors need files the topology does not read. */
-	if (startswith(sel, "type:") || startswith(sel, "capacity:"))
-		r = coretype_select(load_types(c), load(c), sel, out, err,
-				    sizeof(err));
-	else
-		r = select_resolve(load(c), sel, out, err, sizeof(err));
+	r = select_resolve_all(load(c), select_needs_types(sel) ?
+			       load_types(c) : NULL, sel, out, err,
+			       sizeof(err));
 	if (r == -ENOMEM)
 		oom();
 	if (r < 0)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "coretype.h"
 #include "select.h"
 #include "util.h"
 
@@ -190,4 +191,26 @@ select_resolve(const struct topo *t, const char *sel, struct cpuset *out,
 	if (colon == NULL)
 		return bad(err, errlen, "unknown selector '%s'", sel);
 	return sel_prefixed(t, sel, colon + 1, out, err, errlen);
+}
+
+bool
+select_needs_types(const char *sel)
+{
+	return startswith(sel, "type:") || startswith(sel, "capacity:");
+}
+
+int
+select_resolve_all(const struct topo *t, const struct coretypes *ct,
+		   const char *sel, struct cpuset *out, char *err,
+		   size_t errlen)
+{
+	if (select_needs_types(sel)) {
+		if (ct == NULL) {
+			snprintf(err, errlen, "selector '%s' needs the core "
+				 "types, which were not read", sel);
+			return -EINVAL;
+		}
+		return coretype_select(ct, t, sel, out, err, errlen);
+	}
+	return select_resolve(t, sel, out, err, errlen);
 }

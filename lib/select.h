@@ -10,6 +10,8 @@
  *   l3:N            the CPUs sharing the L3 cache with id N
  *   siblings:CPU    CPU and its SMT siblings
  *   thread:K        the K-th thread (from 0) of every online core
+ *   type:NAME       the online CPUs of a core type (coretype.h)
+ *   capacity:MIN-MAX  the online CPUs of that capacity (coretype.h)
  *
  * A plain cpulist ("0-3,8") or "-" (stdin) is not a selector: the tool
  * reads those itself, since only it may read stdin.
@@ -34,5 +36,19 @@ bool select_is_cpulist(const char *sel);
  */
 int select_resolve(const struct topo *t, const char *sel, struct cpuset *out,
 		   char *err, size_t errlen);
+
+/* True for the selectors that need the core types (type:, capacity:). */
+bool select_needs_types(const char *sel);
+
+struct coretypes;
+
+/*
+ * Resolve any named selector: the core type ones against ct (loaded by
+ * the caller when select_needs_types(sel); otherwise ct may be NULL), the
+ * others as select_resolve().  Returns as select_resolve().
+ */
+int select_resolve_all(const struct topo *t, const struct coretypes *ct,
+		       const char *sel, struct cpuset *out, char *err,
+		       size_t errlen);
 
 #endif

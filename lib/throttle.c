@@ -814,3 +814,51 @@ thr_warned_free(struct thr_warned *w)
 	free(w->name);
 	memset(w, 0, sizeof(*w));
 }
+
+int
+thr_ratio_parse(const char *s, double *out)
+{
+	size_t n = strlen(s), i = 0, digits = 0;
+	bool pct = false;
+	char buf[64];
+	double v;
+
+	if (n == 0 || n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, n + 1);
+	if (buf[n - 1] == '%') {
+		pct = true;
+		buf[--n] = '\0';
+	}
+	while (i < n && buf[i] >= '0' && buf[i] <= '9')
+		i++, digits++;
+	if (i < n && buf[i] == '.') {
+		i++;
+		while (i < n && buf[i] >= '0' && buf[i] <= '9')
+			i++, digits++;
+	}
+	if (i != n || digits == 0)
+		return -EINVAL;
+	v = strtod(buf, NULL);
+	if (pct)
+		v /= 100.0;
+	if (!(v >= 0.0 && v <= 1.0))
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+size_t
+thr_filter(struct thr_row *rows, size_t n, double min_ratio, size_t top)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (min_ratio >= 0 && rows[i].ratio < min_ratio)
+			continue;
+		rows[w++] = rows[i];
+	}
+	if (top > 0 && w > top)
+		w = top;
+	return w;
+}

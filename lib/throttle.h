@@ -170,6 +170,20 @@ struct thr_warned {
 bool thr_warned_once(struct thr_warned *w, const char *group);
 void thr_warned_free(struct thr_warned *w);
 
+/*
+ * A throttling ratio as --min-ratio and --fail-above take it: a decimal
+ * fraction ("0.25", ".25", "1") or a percentage ("25%"), from 0 to 1.  Returns 0, -EINVAL for text that
+ * is neither, -ERANGE outside 0..1.
+ */
+int thr_ratio_parse(const char *s, double *out);
+
+/*
+ * Keep the rows whose ratio is at least min_ratio (negative: every row),
+ * then the first top of them (0: all), in their order.  Returns how many remain at the front of rows.
+ */
+size_t thr_filter(struct thr_row *rows, size_t n, double min_ratio,
+		  size_t top);
+
 /* The largest --since snapshot read (far above any real one). */
 #define THR_SNAP_MAX (64u << 20)
 

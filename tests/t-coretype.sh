@@ -139,6 +139,14 @@ check "arm4: prime" 0 9 cpm-topo --sysroot "$A4" cpus type:prime
 check "arm4: performance" 0 6-8 cpm-topo --sysroot "$A4" cpus type:big
 check "arm4: mid holds 581 and 604" 0 4-5 cpm-topo --sysroot "$A4" cpus type:mid
 check "arm4: efficiency" 0 0-3 cpm-topo --sysroot "$A4" cpus type:e
+check "arm4: cpm-pin takes a core type selector" 0 "cpus: 9
+mempolicy: inherited
+exec: true" cpm-pin --sysroot "$A4" -n type:prime -- true
+check "arm4: cpm-pin takes a capacity selector" 0 "cpus: 4-5
+mempolicy: inherited
+exec: true" cpm-pin --sysroot "$A4" -n capacity:581-604 -- true
+check_fail "arm4: cpm-pin refuses a type the machine lacks" 2 "type:tiny" \
+    cpm-pin --sysroot "$A4" -n type:tiny -- true
 check "arm4: -e columns" 0 "CPU NODE SOCKET DIE CORE L3 ONLINE        TYPE CAPACITY
   4    0      0   0    4  0    yes         mid      581
   9    0      0   0    9  0    yes       prime     1024" \

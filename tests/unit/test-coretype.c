@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coretype.h"
+#include "select.h"
 #include "unit.h"
 
 static const char *top = ".";
@@ -134,6 +135,26 @@ main(void)
 	      strcmp(ct.types[3].name, "mid2") == 0 &&
 	      strcmp(ct.types[4].name, "efficiency") == 0);
 	CHECK_STR("mid2 is the 300 CPU", sel(&ct, &t, "type:mid2"), "1");
+	{
+		struct cpuset out = CPUSET_INIT;
+		char err[256];
+		int r;
+
+		r = select_resolve_all(&t, &ct, "type:mid2", &out, err,
+				       sizeof(err));
+		CHECK_STR("select_resolve_all: a core type selector",
+			  r == 0 ? list(&out) : err, "1");
+		r = select_resolve_all(&t, &ct, "node:0", &out, err,
+				       sizeof(err));
+		CHECK_STR("select_resolve_all: any other selector",
+			  r == 0 ? list(&out) : err, "0-4");
+		r = select_resolve_all(&t, NULL, "capacity:300", &out, err,
+				       sizeof(err));
+		CHECK_STR("select_resolve_all: core types not read",
+			  r == -EINVAL ? err : "", "selector 'capacity:300' "
+			  "needs the core types, which were not read");
+		cpuset_free(&out);
+	}
 	coretype_free(&ct);
 	topo_free(&t);
 

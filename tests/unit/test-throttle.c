@@ -223,9 +223,50 @@ test_warned(void)
 	thr_warned_free(&w);
 }
 
+/* --min-ratio's grammar and the --min-ratio/--top filter. */
+static void
+test_filter(void)
+{
+	struct thr_row rows[4];
+	double v = -1;
+	size_t n;
+
+	CHECK("ratio: a fraction", thr_ratio_parse("0.25", &v) == 0 &&
+	      v == 0.25);
+	CHECK("ratio: a percentage", thr_ratio_parse("50%", &v) == 0 &&
+	      v == 0.5);
+	CHECK("ratio: 1 and 0 are the bounds",
+	      thr_ratio_parse("1", &v) == 0 && v == 1.0 &&
+	      thr_ratio_parse("0%", &v) == 0 && v == 0.0);
+	CHECK("ratio: above 1 is out of range",
+	      thr_ratio_parse("1.5", &v) == -ERANGE &&
+	      thr_ratio_parse("150%", &v) == -ERANGE);
+	CHECK("ratio: not a number",
+	      thr_ratio_parse("", &v) == -EINVAL &&
+	      thr_ratio_parse("%", &v) == -EINVAL &&
+	      thr_ratio_parse(".", &v) == -EINVAL &&
+	      thr_ratio_parse("-0.5", &v) == -EINVAL &&
+	      thr_ratio_parse("1e-1", &v) == -EINVAL &&
+	      thr_ratio_parse("0.5 ", &v) == -EINVAL);
+
+	memset(rows, 0, sizeof(rows));
+	rows[0].ratio = 0.9;
+	rows[1].ratio = 0.1;
+	rows[2].ratio = 0.5;
+	rows[3].ratio = 0.0;
+	n = thr_filter(rows, 4, -1, 0);
+	CHECK("filter: nothing asked keeps every row", n == 4);
+	n = thr_filter(rows, 4, 0.5, 0);
+	CHECK("filter: --min-ratio keeps those at or above, in order",
+	      n == 2 && rows[0].ratio == 0.9 && rows[1].ratio == 0.5);
+	n = thr_filter(rows, n, -1, 1);
+	CHECK("filter: --top keeps the first", n == 1 && rows[0].ratio == 0.9);
+}
+
 int
 main(void)
 {
+	test_filter();
 	test_snapshot_files();
 	test_rows();
 	test_prom();
