@@ -21,7 +21,17 @@ CPPFLAGS ?=
 LDFLAGS ?=
 WARN    = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter
 CPPFLAGS_CPM = -D_GNU_SOURCE -DCPM_VERSION=\"$(VERSION)\" -Ilib
-LIBS    = -lcgroup -lnuma -lsystemd -lm
+# libcgroup and libnuma are linked statically when their archives are
+# installed (Debian's -dev packages ship them): loading two more shared
+# objects and resolving their symbols cost cpm-pin more than all its own
+# work before exec.  libsystemd (no archive in Debian) is linked only
+# into the tools that call it.  'make LIBS="-lcgroup -lnuma -lsystemd
+# -lm"' links everything dynamically.
+HAVE_STATIC := $(and $(findstring /,$(shell $(CC) -print-file-name=libcgroup.a)),$(findstring /,$(shell $(CC) -print-file-name=libnuma.a)))
+LIBS_STATIC = -Wl,-Bstatic -lcgroup -lnuma -Wl,-Bdynamic \
+	      -Wl,--as-needed -lsystemd -Wl,--no-as-needed -lm
+LIBS_SHARED = -lcgroup -lnuma -lsystemd -lm
+LIBS    = $(if $(HAVE_STATIC),$(LIBS_STATIC),$(LIBS_SHARED))
 
 LIB_SRC  = $(sort $(wildcard lib/*.c))
 LIB_OBJ  = $(LIB_SRC:.c=.o)
@@ -31,6 +41,8 @@ UNIT_SRC = $(sort $(wildcard tests/unit/*.c))
 UNITS    = $(UNIT_SRC:.c=)
 HELPERS_SRC = $(sort $(wildcard tests/helpers/*.c))
 HELPERS  = $(HELPERS_SRC:.c=)
+BENCH_SRC = $(sort $(wildcard tests/bench/*.c))
+BENCH    = $(BENCH_SRC:.c=)
 MANPAGES = $(wildcard man/*.1)
 MANPAGES7 = $(wildcard man/*.7)
 EXAMPLES = $(sort $(wildcard examples/*))
@@ -52,6 +64,9 @@ tests/unit/%: tests/unit/%.c tests/unit/unit.h tests/unit/machine.h lib/libcpm.a
 
 tests/helpers/%: tests/helpers/%.c
 	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread $(LIBS)
+
+tests/bench/%: tests/bench/%.c
+	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 # Build and test dependencies on Debian: 'make deps', as root, installs
 # them.  Nothing else here runs apt-get: 'make check' and 'make demo'
@@ -85,6 +100,13 @@ demo: have-deps
 check: have-deps
 	$(MAKE) all $(UNITS) $(HELPERS)
 	sh tests/run
+
+# Benchmarks against peers and floors (tests/bench/run; several minutes,
+# creates and removes cgroups named cpm-bench-PID); rewrites
+# tests/bench/RESULTS.md.  Nothing here asserts a time.
+bench: have-deps
+	$(MAKE) all $(BENCH)
+	sh tests/bench/run
 
 # libFuzzer harnesses for the parsers (needs clang).
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz-*.c)
@@ -121,7 +143,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
-	rm -f lib/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS) $(FUZZ_SRC:.c=)
+	rm -f lib/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS) $(BENCH) $(FUZZ_SRC:.c=)
 	rm -rf tests/out
 
-.PHONY: all deps have-deps demo check check-vm check-deb fuzz install uninstall clean
+.PHONY: all deps have-deps demo check check-vm check-deb bench fuzz install uninstall clean

@@ -167,19 +167,31 @@ group_by_pmu(struct loader *ld)
 static int
 group_by_midr(struct loader *ld)
 {
-	char *text, *line, *save = NULL;
+	char *text, *line, *next;
 	int64_t parts[16];
 	int nparts = 0, cpu = -1, i;
 	int r = sysroot_read_file(ld->root, "proc/cpuinfo", &text, NULL);
 
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *colon = strchr(line, ':');
+	/* Only "processor" and "CPU part" lines matter: the others (some
+	 * twenty per CPU, thousands of CPUs) are passed over at their
+	 * first character. */
+	for (line = text; *line; line = next) {
+		char *colon, *k = line;
 		unsigned int v;
 		int64_t part;
 
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		while (*k == ' ' || *k == '\t')
+			k++;
+		if (*k != 'p' && *k != 'C')
+			continue;
+		colon = strchr(line, ':');
 		if (colon == NULL)
 			continue;
 		*colon = '\0';

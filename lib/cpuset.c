@@ -88,13 +88,25 @@ cpuset_isset(const struct cpuset *s, unsigned int cpu)
 	       (s->bits[cpu / WBITS] >> (cpu % WBITS) & 1);
 }
 
+/* Bits set in w, without libgcc's table (no popcnt instruction is
+ * assumed): sums of 2, 4 and 8 bits, then one multiply. */
+static inline unsigned int
+popcount64(uint64_t w)
+{
+	w = w - ((w >> 1) & 0x5555555555555555ULL);
+	w = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
+	w = (w + (w >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned int)((w * 0x0101010101010101ULL) >> 56);
+}
+
 unsigned int
 cpuset_count(const struct cpuset *s)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < s->nwords; i++)
-		n += (unsigned int)__builtin_popcountll(s->bits[i]);
+		if (s->bits[i])
+			n += popcount64(s->bits[i]);
 	return n;
 }
 
@@ -234,7 +246,7 @@ cpuset_count_and(const struct cpuset *a, const struct cpuset *b)
 	unsigned int i, n = 0;
 
 	for (i = 0; i < a->nwords && i < b->nwords; i++)
-		n += (unsigned int)__builtin_popcountll(a->bits[i] & b->bits[i]);
+		n += popcount64(a->bits[i] & b->bits[i]);
 	return n;
 }
 
@@ -489,18 +501,33 @@ cpuset_to_list(const struct cpuset *s)
 	return sb.buf;
 }
 
+/*
+ * The kernel's masks are arrays of unsigned long; a cpuset is an array of
+ * 64-bit words.  Both are converted a word at a time: a mask of 65536
+ * CPUs is 1024 words, not 65536 bits.
+ */
+#define LBITS (8 * sizeof(unsigned long))
+#define LPERW (WBITS / LBITS)	/* unsigned longs per 64-bit word */
+
 int
 cpuset_to_mask(const struct cpuset *s, void *mask, size_t bytes)
 {
-	const size_t bits = 8 * sizeof(unsigned long);
 	unsigned long *m = mask;
-	int c;
+	size_t nl = bytes / sizeof(unsigned long), i, k;
 
 	memset(mask, 0, bytes);
-	cpuset_for_each(c, s) {
-		if ((size_t)c / bits >= bytes / sizeof(unsigned long))
-			return -ERANGE;
-		m[(size_t)c / bits] |= 1UL << ((size_t)c % bits);
+	for (i = 0; i < s->nwords; i++) {
+		if (s->bits[i] == 0)
+			continue;
+		for (k = 0; k < LPERW; k++) {
+			unsigned long part = (unsigned long)(s->bits[i] >> (k * LBITS % WBITS));
+
+			if (part == 0)
+				continue;
+			if (i * LPERW + k >= nl)
+				return -ERANGE;
+			m[i * LPERW + k] = part;
+		}
 	}
 	return 0;
 }
@@ -508,14 +535,25 @@ cpuset_to_mask(const struct cpuset *s, void *mask, size_t bytes)
 int
 cpuset_from_mask(struct cpuset *s, const void *mask, size_t bytes)
 {
-	const size_t bits = 8 * sizeof(unsigned long);
 	const unsigned long *m = mask;
-	size_t i, n = bytes / sizeof(unsigned long) * bits;
+	size_t nl = bytes / sizeof(unsigned long), j;
 
 	cpuset_zero(s);
-	for (i = 0; i < n && i < CPUSET_MAX_CPUS; i++)
-		if (m[i / bits] >> (i % bits) & 1)
-			if (cpuset_set(s, (unsigned int)i) < 0)
-				return -ENOMEM;
+	for (j = 0; j < nl && j * LBITS < CPUSET_MAX_CPUS; j++) {
+		unsigned long part = m[j];
+		size_t first = j * LBITS;
+		unsigned int top;
+
+		if (part == 0)
+			continue;
+		if (first + LBITS > CPUSET_MAX_CPUS)
+			part &= (1UL << (CPUSET_MAX_CPUS - first)) - 1;
+		if (part == 0)
+			continue;
+		top = (unsigned int)(first + LBITS - 1 - (size_t)__builtin_clzl(part));
+		if (cpuset_grow(s, top / WBITS + 1) < 0)
+			return -ENOMEM;
+		s->bits[first / WBITS] |= (uint64_t)part << (first % WBITS);
+	}
 	return 0;
 }

@@ -133,11 +133,38 @@ read_int(struct loader *ld, const char *path, int *out)
 	return 0;
 }
 
+/*
+ * CPU_DIR/cpuN/a[b] into ld->path.  Built by hand, not with snprintf: it
+ * runs a few times per core, and a large machine has thousands.
+ */
+static const char *
+cpu_path2(struct loader *ld, int cpu, const char *a, const char *b)
+{
+	static const char dir[] = CPU_DIR "/cpu";
+	char num[12], *p = ld->path, *end = ld->path + sizeof(ld->path) - 1;
+	unsigned int v = (unsigned int)cpu;
+	int n = 0;
+
+	do
+		num[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	memcpy(p, dir, sizeof(dir) - 1);
+	p += sizeof(dir) - 1;
+	while (n > 0)
+		*p++ = num[--n];
+	*p++ = '/';
+	while (*a && p < end)
+		*p++ = *a++;
+	while (b && *b && p < end)
+		*p++ = *b++;
+	*p = '\0';
+	return ld->path;
+}
+
 static const char *
 cpu_path(struct loader *ld, int cpu, const char *file)
 {
-	snprintf(ld->path, sizeof(ld->path), CPU_DIR "/cpu%d/%s", cpu, file);
-	return ld->path;
+	return cpu_path2(ld, cpu, file, NULL);
 }
 
 /* The numeric suffix of "prefixNNN", or -1. */
@@ -293,11 +320,10 @@ read_siblings(struct loader *ld, int cpu, const char *name, struct cpuset *s)
 	char *mask;
 	int r;
 
-	snprintf(file, sizeof(file), "topology/%s_list", name);
-	r = read_list(ld, cpu_path(ld, cpu, file), s);
+	snprintf(file, sizeof(file), "topology/%s", name);
+	r = read_list(ld, cpu_path2(ld, cpu, file, "_list"), s);
 	if (r != -ENOENT)
 		return r;
-	snprintf(file, sizeof(file), "topology/%s", name);
 	r = sysroot_read_file(ld->root, cpu_path(ld, cpu, file), &mask, NULL);
 	if (r < 0)
 		return r;

@@ -217,6 +217,48 @@ test_kernel_mask(void)
 	cpuset_free(&back);
 }
 
+/* Masks as wide as cpm goes, and wider: converted a word at a time. */
+static void
+test_wide_mask(void)
+{
+	struct cpuset s = CPUSET_INIT, back = CPUSET_INIT;
+	size_t bytes = CPU_ALLOC_SIZE(CPUSET_MAX_CPUS + 128);
+	cpu_set_t *m = CPU_ALLOC(CPUSET_MAX_CPUS + 128);
+	char err[64], *l;
+	int i, n = 0;
+
+	cpuset_parse_list("1,62-66,127-128,4000-4100,65535", &s, err, sizeof(err));
+	CHECK("wide: to mask", cpuset_to_mask(&s, m, bytes) == 0);
+	for (i = 0; i < CPUSET_MAX_CPUS + 128; i++)
+		n += CPU_ISSET_S(i, bytes, m) != 0;
+	CHECK("wide: as many bits as CPUs", n == (int)cpuset_count(&s));
+	CHECK("wide: the last CPU", CPU_ISSET_S(CPUSET_MAX_CPUS - 1, bytes, m));
+	CHECK("wide: CPU 128", CPU_ISSET_S(128, bytes, m) && !CPU_ISSET_S(129, bytes, m));
+	/* Bits past the last CPU cpm can name are left out, not wrapped. */
+	CPU_SET_S(CPUSET_MAX_CPUS + 3, bytes, m);
+	CHECK("wide: from mask", cpuset_from_mask(&back, m, bytes) == 0);
+	l = cpuset_to_list(&back);
+	CHECK_STR("wide: the same CPUs back", l, "1,62-66,127-128,4000-4100,65535");
+	free(l);
+	/* Every CPU, as pin_self_allowed_cpus asks for them. */
+	cpuset_set_range(&s, 0, CPUSET_MAX_CPUS - 1);
+	CHECK("wide: every CPU to mask", cpuset_to_mask(&s, m, bytes) == 0);
+	CHECK("wide: every CPU from mask", cpuset_from_mask(&back, m, bytes) == 0);
+	l = cpuset_to_list(&back);
+	CHECK_STR("wide: every CPU back", l, "0-65535");
+	free(l);
+	/* A mask of one word: only CPUs 0-63 fit. */
+	cpuset_zero(&s);
+	cpuset_set(&s, 63);
+	CHECK("wide: one word holds CPU 63", cpuset_to_mask(&s, m, 8) == 0 &&
+	      CPU_ISSET_S(63, 8, m));
+	cpuset_set(&s, 64);
+	CHECK("wide: one word cannot hold CPU 64", cpuset_to_mask(&s, m, 8) == -ERANGE);
+	CPU_FREE(m);
+	cpuset_free(&s);
+	cpuset_free(&back);
+}
+
 int
 main(void)
 {
@@ -224,5 +266,6 @@ main(void)
 	test_algebra();
 	test_mask();
 	test_kernel_mask();
+	test_wide_mask();
 	return unit_failed;
 }

@@ -144,6 +144,44 @@ hostile(const char *dir)
 	      -EFBIG);
 	unlink(tmp);
 
+	/* Readers stop at a file's size without the read that returns 0,
+	 * and still read every byte: around one page, and a sparse page
+	 * (no blocks, like a sysfs attribute's stat). */
+	{
+		static const size_t sizes[] = { 1, 4095, 4096, 4097, 10000 };
+		static char want[10000], small[12000];
+		size_t i;
+
+		for (i = 0; i < sizeof(want); i++)
+			want[i] = (char)('a' + i % 26);
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			char label[80];
+			ssize_t n;
+
+			unlink(tmp);
+			write_file_atomic(tmp, want, sizes[i], 0600);
+			snprintf(label, sizeof(label), "read_file_at reads all %zu bytes", sizes[i]);
+			CHECK(label, read_file_at(AT_FDCWD, tmp, &buf, &len, true) == 0 &&
+			      len == sizes[i] && memcmp(buf, want, len) == 0);
+			if (len == sizes[i])
+				free(buf);
+			n = read_small_at(AT_FDCWD, tmp, small, sizeof(small));
+			snprintf(label, sizeof(label), "read_small_at reads all %zu bytes", sizes[i]);
+			CHECK(label, n == (ssize_t)sizes[i] && memcmp(small, want, sizes[i]) == 0);
+		}
+		unlink(tmp);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		r = fd >= 0 && ftruncate(fd, 4096) == 0;
+		if (fd >= 0)
+			close(fd);
+		CHECK("read_file_at reads a sparse page whole",
+		      r && read_file_at(AT_FDCWD, tmp, &buf, &len, false) == 0 &&
+		      len == 4096 && buf[0] == '\0' && buf[4095] == '\0');
+		if (r && len == 4096)
+			free(buf);
+		unlink(tmp);
+	}
+
 	/* Directories: a symlink someone else planted is not followed. */
 	snprintf(sub, sizeof(sub), "%s/shared", dir);
 	snprintf(target, sizeof(target), "%s/target", dir);
