@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 
 #include "alloc.h"
 #include "allocinit.h"
+#include "alloctable.h"
 #include "alloctake.h"
 #include "cli.h"
 #include "coretype.h"
@@ -54,6 +54,8 @@ struct ctx {
 	/* options */
 	struct alloc_opts opts;
 	bool share, dry_run, nodes, json, strict, force, no_verify, explain;
+	bool noheadings;
+	const char *columns;	/* list -o LIST, or NULL: the default */
 	bool isolate_irqs;
 	const char *core_type_arg;
 	bool have_reserved, have_reserve, have_mem, have_prefer;
@@ -95,7 +97,8 @@ usage(void)
 "  resize NAME N            grow or shrink NAME, keeping its CPUs\n"
 "  mode NAME exclusive|share  switch NAME's mode in place\n"
 "  show NAME [--nodes]      print NAME's CPUs (or its NUMA nodes)\n"
-"  list [--json]            print every allocation\n"
+"  list [--json] [-o LIST] [--noheadings]\n"
+"                           print every allocation\n"
 "  shared                   print the shared pool\n"
 "  reserved                 print the reserved CPUs\n"
 "  hints N [--mem SIZE]     print the NUMA topology hints for N CPUs\n"
@@ -144,6 +147,16 @@ usage(void)
 "                           release (journal: env CPM_IRQ_JOURNAL)\n"
 "  --dry-run                print the result but change nothing\n"
 "\n"
+"List options:\n"
+"  --json                   one JSON document\n"
+"  -o, --output LIST        the columns, or the members of the JSON entries,\n"
+"      --columns LIST       in this order: comma-separated, any case, from\n"
+"                           NAME MODE COUNT CPUS NODES MEMORY OWNER OPTIONS\n"
+"                           (the placement options recorded at take)\n"
+"      --noheadings         no header line\n"
+"      --raw                accepted: list's rows are unaligned already,\n"
+"                           one space between cells, spaces inside escaped\n"
+"\n"
 "Exit status: 0 success, 1 failure, 2 invalid input (nothing changed),\n"
 "3 cannot be satisfied or check found problems.\n");
 	cli_exit(EXIT_OK);
@@ -154,84 +167,65 @@ enum {
 	O_STRICT, O_FORCE, O_SHARE, O_FULL, O_DIST, O_SPREAD, O_L3, O_SOCKET,
 	O_NUMA, O_MEM, O_FROM, O_PREFER, O_OWNER, O_DRY, O_NODES, O_JSON,
 	O_NOVERIFY, O_CLOSEST, O_EXPLAIN, O_CORE_TYPE, O_ISOLATE_IRQS,
-	O_WAIT,
+	O_WAIT, O_RAW, O_NOHEADINGS,
 };
 
-/* Which commands accept each option. */
-static const struct {
-	int opt;
-	unsigned int cmds;
-} opt_cmds[] = {
-	{ O_RESERVED, B(C_INIT) }, { O_RESERVE, B(C_INIT) },
-	{ O_STRICT, B(C_INIT) }, { O_FORCE, B(C_INIT) },
-	{ O_SHARE, B(C_TAKE) }, { O_FULL, PLACEMENT }, { O_DIST, PLACEMENT },
-	{ O_SPREAD, PLACEMENT }, { O_L3, PLACEMENT }, { O_SOCKET, PLACEMENT },
-	{ O_NUMA, B(C_TAKE) }, { O_MEM, B(C_TAKE) | B(C_HINTS) },
-	{ O_FROM, B(C_TAKE) }, { O_PREFER, B(C_TAKE) },
-	{ O_OWNER, B(C_TAKE) }, { O_DRY, B(C_TAKE) | B(C_RECONCILE) },
-	{ O_NODES, B(C_SHOW) }, { O_JSON, B(C_LIST) },
-	{ O_NOVERIFY, B(C_IMPORT) }, { O_CLOSEST, B(C_TAKE) },
-	{ O_EXPLAIN, B(C_TAKE) }, { O_CORE_TYPE, B(C_TAKE) | B(C_HINTS) },
-	{ O_ISOLATE_IRQS, B(C_TAKE) },
+/* Every option, with the commands it applies to. */
+static const struct cli_option opts[] = {
+	{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
+	{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
+	{ "state", required_argument, O_STATE, CLI_ALL_COMMANDS },
+	{ "sysroot", required_argument, O_SYSROOT, CLI_ALL_COMMANDS },
+	{ "cgroup-root", required_argument, O_CGROUP_ROOT, CLI_ALL_COMMANDS },
+	{ "wait", required_argument, O_WAIT, CLI_ALL_COMMANDS },
+	{ "reserved", required_argument, O_RESERVED, B(C_INIT) },
+	{ "reserve", required_argument, O_RESERVE, B(C_INIT) },
+	{ "strict-reserved", no_argument, O_STRICT, B(C_INIT) },
+	{ "force", no_argument, O_FORCE, B(C_INIT) },
+	{ "share", no_argument, O_SHARE, B(C_TAKE) },
+	{ "full-cores", no_argument, O_FULL, PLACEMENT },
+	{ "distribute", optional_argument, O_DIST, PLACEMENT },
+	{ "spread-cores", no_argument, O_SPREAD, PLACEMENT },
+	{ "prefer-l3", no_argument, O_L3, PLACEMENT },
+	{ "align-socket", no_argument, O_SOCKET, PLACEMENT },
+	{ "numa-policy", required_argument, O_NUMA, B(C_TAKE) },
+	{ "mem", required_argument, O_MEM, B(C_TAKE) | B(C_HINTS) },
+	{ "from", required_argument, O_FROM, B(C_TAKE) },
+	{ "prefer-nodes", required_argument, O_PREFER, B(C_TAKE) },
+	{ "owner", required_argument, O_OWNER, B(C_TAKE) },
+	{ "dry-run", no_argument, O_DRY, B(C_TAKE) | B(C_RECONCILE) },
+	{ "nodes", no_argument, O_NODES, B(C_SHOW) },
+	{ "json", no_argument, O_JSON, B(C_LIST) },
+	{ "no-verify", no_argument, O_NOVERIFY, B(C_IMPORT) },
+	{ "closest-numa", no_argument, O_CLOSEST, B(C_TAKE) },
+	{ "explain", no_argument, O_EXPLAIN, B(C_TAKE) },
+	{ "core-type", required_argument, O_CORE_TYPE, B(C_TAKE) | B(C_HINTS) },
+	{ "isolate-irqs", no_argument, O_ISOLATE_IRQS, B(C_TAKE) },
+	{ "output", required_argument, 'o', B(C_LIST) },
+	{ "columns", required_argument, 'o', B(C_LIST) },
+	{ "raw", no_argument, O_RAW, B(C_LIST) },
+	{ "noheadings", no_argument, O_NOHEADINGS, B(C_LIST) },
+	{ NULL, 0, 0, 0 },
 };
 
-static const struct option long_opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ "state", required_argument, NULL, O_STATE },
-	{ "sysroot", required_argument, NULL, O_SYSROOT },
-	{ "cgroup-root", required_argument, NULL, O_CGROUP_ROOT },
-	{ "reserved", required_argument, NULL, O_RESERVED },
-	{ "reserve", required_argument, NULL, O_RESERVE },
-	{ "strict-reserved", no_argument, NULL, O_STRICT },
-	{ "force", no_argument, NULL, O_FORCE },
-	{ "share", no_argument, NULL, O_SHARE },
-	{ "full-cores", no_argument, NULL, O_FULL },
-	{ "distribute", optional_argument, NULL, O_DIST },
-	{ "spread-cores", no_argument, NULL, O_SPREAD },
-	{ "prefer-l3", no_argument, NULL, O_L3 },
-	{ "align-socket", no_argument, NULL, O_SOCKET },
-	{ "numa-policy", required_argument, NULL, O_NUMA },
-	{ "mem", required_argument, NULL, O_MEM },
-	{ "from", required_argument, NULL, O_FROM },
-	{ "prefer-nodes", required_argument, NULL, O_PREFER },
-	{ "owner", required_argument, NULL, O_OWNER },
-	{ "dry-run", no_argument, NULL, O_DRY },
-	{ "nodes", no_argument, NULL, O_NODES },
-	{ "json", no_argument, NULL, O_JSON },
-	{ "no-verify", no_argument, NULL, O_NOVERIFY },
-	{ "closest-numa", no_argument, NULL, O_CLOSEST },
-	{ "explain", no_argument, NULL, O_EXPLAIN },
-	{ "core-type", required_argument, NULL, O_CORE_TYPE },
-	{ "isolate-irqs", no_argument, NULL, O_ISOLATE_IRQS },
-	{ "wait", required_argument, NULL, O_WAIT },
-	{ NULL, 0, NULL, 0 },
+static const struct cli_exclusion exclusions[] = {
+	{ O_RESERVED, O_RESERVE }, { 0, 0 }
 };
-
-static const char *
-opt_name(int opt)
-{
-	const struct option *o;
-
-	for (o = long_opts; o->name; o++)
-		if (o->val == opt)
-			return o->name;
-	return "?";
-}
 
 static void
 parse_args(struct ctx *c, int argc, char **argv)
 {
-	int opt, i, seen[64] = { 0 }, nseen = 0;
+	struct cli_parser p;
 	unsigned int u;
+	int opt, i;
 	const char *env;
 
 	c->state_path = (env = getenv("CPM_STATE")) && *env ? env :
 		STATE_DEFAULT_PATH;
 	c->wait_ms = -1;
 	c->cgroup_root = cli_cgroup_root(NULL);
-	opterr = 0;	/* one message of our own, named "cpm-alloc", not argv[0] */
-	while ((opt = getopt_long(argc, argv, ":hV", long_opts, NULL)) != -1) {
+	cli_parser_init(&p, opts, exclusions, cmd_names, false);
+	while ((opt = cli_next_option(&p, argc, argv)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage();
@@ -344,17 +338,16 @@ parse_args(struct ctx *c, int argc, char **argv)
 						"a duration such as 500ms, or "
 						"forever)", optarg);
 			break;
-		case ':':
-			cli_usage_error("option '%s' requires an argument",
-					argv[optind - 1]);
-		default:
-			if (strncmp(argv[optind - 1], "--", 2) == 0)
-				cli_usage_error("unrecognized option '%s'",
-						argv[optind - 1]);
-			cli_usage_error("invalid option -- '%c'", optopt);
+		case 'o':
+			c->columns = optarg;
+			break;
+		case O_RAW:
+			/* list's rows are unaligned already. */
+			break;
+		case O_NOHEADINGS:
+			c->noheadings = true;
+			break;
 		}
-		if (opt >= O_RESERVED && nseen < 64)
-			seen[nseen++] = opt;
 	}
 	if (optind >= argc)
 		cli_usage_error("missing command");
@@ -366,18 +359,15 @@ parse_args(struct ctx *c, int argc, char **argv)
 	c->cmd = (enum cmd)i;
 	c->args = argv + optind + 1;
 	c->nargs = argc - optind - 1;
-	for (i = 0; i < nseen; i++) {
-		size_t k;
+	cli_check_options(&p, c->cmd);
+	if (c->columns) {
+		/* Refuse a bad list before the state is read. */
+		struct table tab;
 
-		for (k = 0; k < ARRAY_SIZE(opt_cmds); k++)
-			if (opt_cmds[k].opt == seen[i] &&
-			    !(opt_cmds[k].cmds & B(c->cmd)))
-				cli_usage_error("option '--%s' does not apply to '%s'",
-						opt_name(seen[i]),
-						cmd_names[c->cmd]);
+		table_init(&tab, alloc_columns, alloc_ncolumns, " ");
+		if (table_select(&tab, c->columns, c->err, sizeof(c->err)) < 0)
+			cli_usage_error("%s", c->err);
 	}
-	if (c->have_reserved && c->have_reserve)
-		cli_usage_error("--reserved and --reserve exclude each other");
 	if (c->have_prefer && c->opts.numa_policy != TM_NONE)
 		cli_usage_error("--prefer-nodes and --numa-policy exclude each other");
 	/* One file, whatever the spelling: a symlink is resolved once. */
@@ -914,19 +904,29 @@ cmd_show(struct ctx *c)
 	return EXIT_OK;
 }
 
+/* The allocations with the columns asked for. */
 static void
-format_mem(const struct alloc_entry *e, struct strbuf *sb)
+list_table(struct ctx *c, struct table *tab)
 {
-	int k, shown = 0;
+	char err[512];
 
-	for (k = 0; k < e->nmem; k++) {
-		if (!e->mem[k].bytes)
-			continue;
-		strbuf_printf(sb, "%s%d:", shown++ ? "," : "", e->mem[k].node);
-		alloc_size_format(sb, e->mem[k].bytes);
-	}
-	if (!shown)
-		strbuf_puts(sb, "-");
+	if (alloc_list_table(&c->topo, &c->st, tab) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (table_select(tab, c->columns ? c->columns :
+			 alloc_default_columns(c->json), err, sizeof(err)) < 0)
+		cli_usage_error("%s", err);
+}
+
+static void
+json_list(struct json *j, const char *key, const struct cpuset *s)
+{
+	char *l = cpuset_to_list(s);
+
+	if (l == NULL)
+		cli_die(EXIT_FAIL, "out of memory");
+	json_key(j, key);
+	json_str(j, l);
+	free(l);
 }
 
 static int
@@ -934,115 +934,36 @@ cmd_list(struct ctx *c)
 {
 	struct strbuf sb;
 	struct cpuset s = CPUSET_INIT;
-	int i, k;
+	struct table tab;
 
 	want_args(c, 0, 0, "no arguments");
 	load_machine(c);
 	open_state(c, RO, false);
+	list_table(c, &tab);
 	strbuf_init(&sb);
 	if (c->json) {
 		struct json j;
 
 		json_init(&j, &sb);
 		json_obj_begin(&j);
-		json_key(&j, "reserved");
-		{
-			char *l = cpuset_to_list(&c->st.reserved);
-
-			json_str(&j, l);
-			free(l);
-		}
+		json_list(&j, "reserved", &c->st.reserved);
 		json_key(&j, "strict_reserved");
 		json_bool(&j, c->st.strict);
 		state_shared(&c->st, &c->topo.online, &s);
-		json_key(&j, "shared");
-		{
-			char *l = cpuset_to_list(&s);
-
-			json_str(&j, l);
-			free(l);
-		}
+		json_list(&j, "shared", &s);
 		state_available(&c->st, &c->topo.online, NULL, &s);
-		json_key(&j, "available");
-		{
-			char *l = cpuset_to_list(&s);
-
-			json_str(&j, l);
-			free(l);
-		}
+		json_list(&j, "available", &s);
 		json_key(&j, "entries");
-		json_arr_begin(&j);
-		for (i = 0; i < c->st.nentries; i++) {
-			const struct alloc_entry *e = &c->st.entries[i];
-			struct strbuf ob;
-			char *l;
-
-			json_obj_begin(&j);
-			json_key(&j, "name");
-			json_str(&j, e->name);
-			json_key(&j, "mode");
-			json_str(&j, e->mode == ALLOC_SHARE ? "share" :
-				 "exclusive");
-			json_key(&j, "count");
-			json_int(&j, e->n);
-			json_key(&j, "cpus");
-			l = cpuset_to_list(&e->cpus);
-			json_str(&j, l);
-			free(l);
-			entry_nodes(c, e, &s);
-			json_key(&j, "nodes");
-			l = cpuset_to_list(&s);
-			json_str(&j, l);
-			free(l);
-			json_key(&j, "owner");
-			json_str(&j, e->owner);
-			json_key(&j, "memory");
-			json_arr_begin(&j);
-			for (k = 0; k < e->nmem; k++) {
-				json_obj_begin(&j);
-				json_key(&j, "node");
-				json_int(&j, e->mem[k].node);
-				json_key(&j, "bytes");
-				json_uint(&j, e->mem[k].bytes);
-				json_obj_end(&j);
-			}
-			json_arr_end(&j);
-			strbuf_init(&ob);
-			alloc_opts_format(&e->opts, &ob);
-			json_key(&j, "options");
-			json_str(&j, ob.buf ? ob.buf : "");
-			strbuf_free(&ob);
-			json_obj_end(&j);
-		}
-		json_arr_end(&j);
+		table_json(&tab, &j);
 		json_obj_end(&j);
+		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
-	} else {
-		strbuf_puts(&sb, "NAME MODE COUNT CPUS NODES MEMORY OWNER\n");
-		for (i = 0; i < c->st.nentries; i++) {
-			const struct alloc_entry *e = &c->st.entries[i];
-
-			strbuf_printf(&sb, "%s %s %d ", e->name,
-				      e->mode == ALLOC_SHARE ? "share" :
-				      "exclusive", e->n);
-			if (cpuset_empty(&e->cpus))
-				strbuf_puts(&sb, "-");
-			cpuset_format(&e->cpus, &sb);
-			strbuf_puts(&sb, " ");
-			entry_nodes(c, e, &s);
-			if (cpuset_empty(&s))
-				strbuf_puts(&sb, "-");
-			cpuset_format(&s, &sb);
-			strbuf_puts(&sb, " ");
-			format_mem(e, &sb);
-			strbuf_printf(&sb, " %s\n", e->owner ? e->owner : "-");
-		}
-	}
-	if (sb.oom)
+	} else if (table_print(&tab, TABLE_RAW, !c->noheadings, &sb) < 0) {
 		cli_die(EXIT_FAIL, "out of memory");
-	if (sb.len)
-		fwrite(sb.buf, 1, sb.len, stdout);
+	}
+	cli_write(&sb);
 	strbuf_free(&sb);
+	table_free(&tab);
 	cpuset_free(&s);
 	return EXIT_OK;
 }

@@ -777,6 +777,7 @@ print_process(struct pin_ctx *c)
 	if (c->json) {
 		json_arr_end(&j);
 		json_obj_end(&j);
+		cli_check_json(&j);
 		strbuf_puts(&out, "\n");
 	}
 	if (out.oom)

@@ -9,7 +9,6 @@
  *   restore  put back what a killed burst process left raised
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -47,30 +46,40 @@ static const char *const cmd_names[C_NCMDS] = {
 #define CMD(c) (1u << (c))
 #define CG_CMDS (CMD(C_SET) | CMD(C_GET) | CMD(C_BURST) | CMD(C_RESTORE))
 
-/* Which subcommands accept each option. */
-static const struct {
-	const char *name;
-	unsigned int cmds;
-} opt_info[O_NOPTS] = {
-	[O_PERIOD] = { "period", CMD(C_CONVERT) | CMD(C_SET) },
-	[O_JSON] = { "json", CMD(C_CONVERT) | CMD(C_CLASS) | CMD(C_GET) },
-	[O_REQUEST] = { "request", CMD(C_CLASS) | CMD(C_SET) },
-	[O_LIMIT] = { "limit", CMD(C_CLASS) | CMD(C_SET) },
-	[O_MEM_REQUEST] = { "mem-request", CMD(C_CLASS) },
-	[O_MEM_LIMIT] = { "mem-limit", CMD(C_CLASS) },
-	[O_BURST] = { "burst", CMD(C_SET) },
-	[O_CREATE] = { "create", CMD(C_SET) },
-	[O_DRY_RUN] = { "dry-run", CMD(C_SET) },
-	[O_FACTOR] = { "factor", CMD(C_BURST) },
-	[O_FOR] = { "for", CMD(C_BURST) },
-	[O_COOLDOWN] = { "cooldown", CMD(C_BURST) },
-	[O_JOURNAL] = { "journal", CMD(C_BURST) | CMD(C_RESTORE) },
-	[O_CGROUP_ROOT] = { "cgroup-root", CG_CMDS },
-	[O_WEIGHT_FORMULA] = { "weight-formula", CMD(C_SET) | CMD(C_GET) },
-	[O_VERBOSE] = { "verbose", CMD(C_BURST) | CMD(C_RESTORE) },
-	[O_FORCE] = { "force", CMD(C_SET) | CMD(C_RESTORE) },
-	[O_WAIT] = { "wait", CMD(C_BURST) | CMD(C_RESTORE) },
+/* Every option, with the subcommands that accept it. */
+static const struct cli_option opts[] = {
+	{ "period", required_argument, OPT_BASE + O_PERIOD,
+	  CMD(C_CONVERT) | CMD(C_SET) },
+	{ "json", no_argument, OPT_BASE + O_JSON,
+	  CMD(C_CONVERT) | CMD(C_CLASS) | CMD(C_GET) },
+	{ "request", required_argument, OPT_BASE + O_REQUEST,
+	  CMD(C_CLASS) | CMD(C_SET) },
+	{ "limit", required_argument, OPT_BASE + O_LIMIT,
+	  CMD(C_CLASS) | CMD(C_SET) },
+	{ "mem-request", required_argument, OPT_BASE + O_MEM_REQUEST,
+	  CMD(C_CLASS) },
+	{ "mem-limit", required_argument, OPT_BASE + O_MEM_LIMIT, CMD(C_CLASS) },
+	{ "burst", required_argument, OPT_BASE + O_BURST, CMD(C_SET) },
+	{ "create", no_argument, OPT_BASE + O_CREATE, CMD(C_SET) },
+	{ "dry-run", no_argument, OPT_BASE + O_DRY_RUN, CMD(C_SET) },
+	{ "factor", required_argument, OPT_BASE + O_FACTOR, CMD(C_BURST) },
+	{ "for", required_argument, OPT_BASE + O_FOR, CMD(C_BURST) },
+	{ "cooldown", required_argument, OPT_BASE + O_COOLDOWN, CMD(C_BURST) },
+	{ "journal", required_argument, OPT_BASE + O_JOURNAL,
+	  CMD(C_BURST) | CMD(C_RESTORE) },
+	{ "cgroup-root", required_argument, OPT_BASE + O_CGROUP_ROOT, CG_CMDS },
+	{ "weight-formula", required_argument, OPT_BASE + O_WEIGHT_FORMULA,
+	  CMD(C_SET) | CMD(C_GET) },
+	{ "verbose", no_argument, 'v', CMD(C_BURST) | CMD(C_RESTORE) },
+	{ "force", no_argument, OPT_BASE + O_FORCE,
+	  CMD(C_SET) | CMD(C_RESTORE) },
+	{ "wait", required_argument, OPT_BASE + O_WAIT,
+	  CMD(C_BURST) | CMD(C_RESTORE) },
+	{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
+	{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
+	{ NULL, 0, 0, 0 },
 };
+
 
 struct quota_ctx {
 	enum cmd_id cmd;
@@ -335,6 +344,7 @@ cmd_convert(struct quota_ctx *c)
 		json_key(&j, "cpu_max");
 		json_str(&j, cpumax);
 		json_obj_end(&j);
+		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
 	} else {
 		if (m == MILLICPU_MAX)
@@ -403,6 +413,7 @@ cmd_class(struct quota_ctx *c)
 		json_key(&j, "reason");
 		json_str(&j, q.reason);
 		json_obj_end(&j);
+		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
 	} else {
 		strbuf_printf(&sb, "class=%s\nexclusive=%s\ncpus=%lld\n"
@@ -618,6 +629,7 @@ cmd_get(struct quota_ctx *c)
 				json_null(&j);
 		}
 		json_obj_end(&j);
+		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
 	} else {
 		strbuf_printf(&sb, "request=%s\nlimit=%s\nperiod_us=%llu\n"
@@ -792,37 +804,15 @@ cmd_restore(struct quota_ctx *c)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "period", required_argument, NULL, OPT_BASE + O_PERIOD },
-		{ "json", no_argument, NULL, OPT_BASE + O_JSON },
-		{ "request", required_argument, NULL, OPT_BASE + O_REQUEST },
-		{ "limit", required_argument, NULL, OPT_BASE + O_LIMIT },
-		{ "mem-request", required_argument, NULL, OPT_BASE + O_MEM_REQUEST },
-		{ "mem-limit", required_argument, NULL, OPT_BASE + O_MEM_LIMIT },
-		{ "burst", required_argument, NULL, OPT_BASE + O_BURST },
-		{ "create", no_argument, NULL, OPT_BASE + O_CREATE },
-		{ "dry-run", no_argument, NULL, OPT_BASE + O_DRY_RUN },
-		{ "factor", required_argument, NULL, OPT_BASE + O_FACTOR },
-		{ "for", required_argument, NULL, OPT_BASE + O_FOR },
-		{ "cooldown", required_argument, NULL, OPT_BASE + O_COOLDOWN },
-		{ "journal", required_argument, NULL, OPT_BASE + O_JOURNAL },
-		{ "cgroup-root", required_argument, NULL, OPT_BASE + O_CGROUP_ROOT },
-		{ "weight-formula", required_argument, NULL, OPT_BASE + O_WEIGHT_FORMULA },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "force", no_argument, NULL, OPT_BASE + O_FORCE },
-		{ "wait", required_argument, NULL, OPT_BASE + O_WAIT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_parser p;
 	struct quota_ctx c;
 	int opt, i, rc;
 
 	cli_init("cpm-quota");
 	memset(&c, 0, sizeof(c));
 	c.formula = WEIGHT_RUNC;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":hVv", longopts, NULL)) != -1) {
+	cli_parser_init(&p, opts, NULL, cmd_names, false);
+	while ((opt = cli_next_option(&p, argc, argv)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage();
@@ -832,15 +822,6 @@ main(int argc, char **argv)
 			break;
 		case 'v':
 			c.optarg[O_VERBOSE] = "";
-			break;
-		case ':':
-			cli_usage_error("option '%s' needs an argument",
-					argv[optind - 1]);
-			break;
-		case '?':
-			if (optopt)
-				cli_usage_error("unknown option '-%c'", optopt);
-			cli_usage_error("unknown option '%s'", argv[optind - 1]);
 			break;
 		default:
 			c.optarg[opt - OPT_BASE] = optarg ? optarg : "";
@@ -857,10 +838,7 @@ main(int argc, char **argv)
 	c.cmd = (enum cmd_id)i;
 	c.args = argv + optind + 1;
 	c.nargs = argc - optind - 1;
-	for (i = 0; i < O_NOPTS; i++)
-		if (c.optarg[i] && !(opt_info[i].cmds & CMD(c.cmd)))
-			cli_usage_error("option '--%s' does not apply to '%s'",
-					opt_info[i].name, cmd_names[c.cmd]);
+	cli_check_options(&p, c.cmd);
 
 	c.json = c.optarg[O_JSON] != NULL;
 	c.create = c.optarg[O_CREATE] != NULL;

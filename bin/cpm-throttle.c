@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "cgroup.h"
 #include "cli.h"
 #include "json.h"
+#include "thrtable.h"
 #include "throttle.h"
 #include "util.h"
 
@@ -42,6 +42,8 @@ struct ctx {
 	bool fmt_given;
 	const char *prom_file;
 	bool watch;
+	const char *columns;		/* -O LIST, or NULL: the default */
+	bool raw, noheadings;
 
 	struct cg_hier h;
 	struct thr_warned warned;	/* groups already warned about */
@@ -54,7 +56,8 @@ usage(void)
 "Usage: cpm-throttle [GROUP...] [--interval D | --since FILE] [--all]\n"
 "                    [--top N] [--min-ratio R] [--fail-above R] [--k8s]\n"
 "                    [--systemd]\n"
-"                    [-o table|tsv|json|prom|names] [--prom-file PATH] [--watch]\n"
+"                    [-o table|tsv|json|prom|names] [-O LIST] [--raw]\n"
+"                    [--noheadings] [--prom-file PATH] [--watch]\n"
 "\n"
 "Report CFS bandwidth throttling of cgroups: how many enforcement periods\n"
 "each group had and in how many it was throttled.\n"
@@ -103,6 +106,14 @@ usage(void)
 "                        (Prometheus text format), names (one group per\n"
 "                        line, for 'cpm-quota burst')\n"
 "      --json            same as -o json\n"
+"  -O, --columns LIST    the columns of the table and tsv, or the members of\n"
+"                        the JSON groups: comma-separated, any case, from\n"
+"                        the columns above and RESET, PINNED_THROTTLED,\n"
+"                        QOS, POD, CONTAINER, UNIT (these need no --k8s or\n"
+"                        --systemd)\n"
+"      --raw             the table without alignment, one space between\n"
+"                        cells (spaces inside escaped as \\x20)\n"
+"      --noheadings      the table or tsv without its header line\n"
 "  -p, --prom-file PATH  also write the Prometheus text to PATH atomically,\n"
 "                        for node_exporter's textfile collector; stdout then\n"
 "                        stays empty unless -o is given\n"
@@ -138,9 +149,10 @@ select_rows(struct ctx *c, struct thr_row *rows, size_t n)
 	for (size_t i = 0; i < w; i++) {
 		struct thr_row *r = &rows[i];
 
-		if (c->k8s)
+		/* -O may name the Kubernetes columns without --k8s. */
+		if (c->k8s || c->columns)
 			thr_k8s_parse(r->group, &r->k8s);
-		if (c->systemd) {
+		if (c->systemd || c->columns) {
 			size_t glen;
 
 			if (cgowner_unit_of_path(r->group, r->unit,
@@ -158,114 +170,30 @@ select_rows(struct ctx *c, struct thr_row *rows, size_t n)
 	return w;
 }
 
+/* The report's table, with the columns asked for. */
 static void
-fmt_cpus(char *buf, size_t size, double v, const char *none)
+report_table(const struct ctx *c, const struct thr_row *rows, size_t n,
+	     bool json, struct table *tab)
 {
-	char *e;
+	char err[512];
 
-	if (v < 0) {
-		snprintf(buf, size, "%s", none);
-		return;
-	}
-	snprintf(buf, size, "%.3f", v);
-	e = buf + strlen(buf);
-	while (e > buf && e[-1] == '0')
-		*--e = '\0';
-	if (e > buf && e[-1] == '.')
-		*--e = '\0';
-}
-
-#define NCOLS 11
-#define COL_UNIT 10
-
-static void
-row_cells(const struct ctx *c, const struct thr_row *r, char cells[NCOLS][64])
-{
-	snprintf(cells[1], 64, "%llu", (unsigned long long)r->periods);
-	snprintf(cells[2], 64, "%llu", (unsigned long long)r->throttled);
-	snprintf(cells[3], 64, "%.3f", r->ratio);
-	snprintf(cells[4], 64, "%.3f", r->throttled_s);
-	fmt_cpus(cells[5], 64, r->limit, "max");
-	fmt_cpus(cells[6], 64, r->usage, "-");
-	if (c->k8s) {
-		snprintf(cells[7], 64, "%s", r->k8s.qos[0] ? r->k8s.qos : "-");
-		snprintf(cells[8], 64, "%s", r->k8s.pod[0] ? r->k8s.pod : "-");
-		snprintf(cells[9], 64, "%.63s",
-			 r->k8s.container[0] ? r->k8s.container : "-");
-	}
-	if (c->systemd)
-		snprintf(cells[COL_UNIT], 64, "%.63s", r->unit[0] ? r->unit : "-");
-}
-
-static const char *const headers[NCOLS] = {
-	"GROUP", "PERIODS", "THROTTLED", "RATIO", "THROTTLED_S", "LIMIT",
-	"USAGE", "QOS", "POD", "CONTAINER", "UNIT"
-};
-
-/* The columns shown, in order: the seven, the k8s three, UNIT. */
-static size_t
-columns(const struct ctx *c, size_t col[NCOLS])
-{
-	size_t n = 0, k;
-
-	for (k = 0; k < (c->k8s ? 10u : 7u); k++)
-		col[n++] = k;
-	if (c->systemd)
-		col[n++] = COL_UNIT;
-	return n;
+	if (thr_table(rows, n, tab) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (table_select(tab, c->columns ? c->columns :
+			 thr_default_columns(c->k8s, c->systemd, json), err, sizeof(err)) < 0)
+		cli_usage_error("%s", err);
 }
 
 static void
 render_text(const struct ctx *c, const struct thr_row *rows, size_t n,
-	    bool tsv, struct strbuf *sb)
+	    enum table_format fmt, struct strbuf *sb)
 {
-	size_t col[NCOLS], ncols = columns(c, col), width[NCOLS];
-	char cells[NCOLS][64];
+	struct table tab;
 
-	for (size_t k = 0; k < ncols; k++)
-		width[k] = strlen(headers[col[k]]);
-	if (!tsv) {
-		for (size_t i = 0; i < n; i++) {
-			size_t gl = strlen(cg_display(rows[i].group));
-
-			row_cells(c, &rows[i], cells);
-			if (gl > width[0])
-				width[0] = gl;
-			for (size_t k = 1; k < ncols; k++)
-				if (strlen(cells[col[k]]) > width[k])
-					width[k] = strlen(cells[col[k]]);
-		}
-	}
-	for (size_t i = 0; i <= n; i++) {
-		const char *cell[NCOLS];
-
-		if (i == 0) {
-			for (size_t k = 0; k < ncols; k++)
-				cell[k] = headers[col[k]];
-		} else {
-			row_cells(c, &rows[i - 1], cells);
-			cell[0] = cg_display(rows[i - 1].group);
-			for (size_t k = 1; k < ncols; k++)
-				cell[k] = cells[col[k]];
-		}
-		for (size_t k = 0; k < ncols; k++) {
-			bool last = k + 1 == ncols;
-
-			if (tsv) {
-				strbuf_puts(sb, cell[k]);
-				strbuf_puts(sb, last ? "\n" : "\t");
-			} else if (k == 0 || col[k] >= 7) {
-				/* Text columns: left-aligned. */
-				if (last)
-					strbuf_printf(sb, "%s\n", cell[k]);
-				else
-					strbuf_printf(sb, "%-*s  ", (int)width[k], cell[k]);
-			} else {
-				strbuf_printf(sb, "%*s%s", (int)width[k], cell[k],
-					      last ? "\n" : "  ");
-			}
-		}
-	}
+	report_table(c, rows, n, false, &tab);
+	if (table_print(&tab, fmt, !c->noheadings, sb) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	table_free(&tab);
 }
 
 static void
@@ -273,6 +201,7 @@ render_json(const struct ctx *c, const struct thr_row *rows, size_t n,
 	    bool windowed, uint64_t window_us, bool cumulative,
 	    struct strbuf *sb)
 {
+	struct table tab;
 	struct json j;
 
 	json_init(&j, sb);
@@ -287,51 +216,11 @@ render_json(const struct ctx *c, const struct thr_row *rows, size_t n,
 	else
 		json_null(&j);
 	json_key(&j, "groups");
-	json_arr_begin(&j);
-	for (size_t i = 0; i < n; i++) {
-		const struct thr_row *r = &rows[i];
-
-		json_obj_begin(&j);
-		json_key(&j, "group");
-		json_str(&j, cg_display(r->group));
-		json_key(&j, "periods");
-		json_uint(&j, r->periods);
-		json_key(&j, "throttled");
-		json_uint(&j, r->throttled);
-		json_key(&j, "ratio");
-		json_double(&j, r->ratio, 6);
-		json_key(&j, "throttled_s");
-		json_double(&j, r->throttled_s, 9);
-		json_key(&j, "limit");
-		if (r->limit >= 0)
-			json_double(&j, r->limit, 6);
-		else
-			json_null(&j);
-		json_key(&j, "usage");
-		if (r->usage >= 0)
-			json_double(&j, r->usage, 6);
-		else
-			json_null(&j);
-		json_key(&j, "reset");
-		json_bool(&j, r->reset);
-		json_key(&j, "pinned_throttled");
-		json_bool(&j, r->pinned);
-		if (c->k8s) {
-			json_key(&j, "qos");
-			json_str(&j, r->k8s.qos[0] ? r->k8s.qos : NULL);
-			json_key(&j, "pod");
-			json_str(&j, r->k8s.pod[0] ? r->k8s.pod : NULL);
-			json_key(&j, "container");
-			json_str(&j, r->k8s.container[0] ? r->k8s.container : NULL);
-		}
-		if (c->systemd) {
-			json_key(&j, "unit");
-			json_str(&j, r->unit[0] ? r->unit : NULL);
-		}
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
+	report_table(c, rows, n, true, &tab);
+	table_json(&tab, &j);
+	table_free(&tab);
 	json_obj_end(&j);
+	cli_check_json(&j);
 	strbuf_puts(sb, "\n");
 }
 
@@ -359,10 +248,11 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 	if (!c->prom_file || c->fmt_given) {
 		switch (c->fmt) {
 		case OUT_TABLE:
-			render_text(c, rows, n, false, &sb);
+			render_text(c, rows, n, c->raw ? TABLE_RAW :
+				    TABLE_ALIGNED, &sb);
 			break;
 		case OUT_TSV:
-			render_text(c, rows, n, true, &sb);
+			render_text(c, rows, n, TABLE_TSV, &sb);
 			break;
 		case OUT_JSON:
 			render_json(c, rows, n, windowed, window_us, old == NULL,
@@ -574,7 +464,7 @@ run_watch(struct ctx *c)
 			sleep_us(interval - elapsed);
 		collect(c, cur);
 		/* Tables for people: an empty line between rounds. */
-		if (round++ > 0 && c->fmt == OUT_TABLE &&
+		if (round++ > 0 && c->fmt == OUT_TABLE && !c->raw &&
 		    (!c->prom_file || c->fmt_given))
 			putchar('\n');
 		if (report(c, prev, cur, cur->mono_us - prev->mono_us))
@@ -633,29 +523,36 @@ open_groups(struct ctx *c, char **names, int n)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT, OPT_SYSTEMD };
-	static const struct option longopts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "since", required_argument, NULL, 's' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "min-ratio", required_argument, NULL, 'm' },
-		{ "fail-above", required_argument, NULL, 'f' },
-		{ "k8s", no_argument, NULL, 'k' },
-		{ "systemd", no_argument, NULL, OPT_SYSTEMD },
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "prom-file", required_argument, NULL, 'p' },
-		{ "watch", no_argument, NULL, 'w' },
-		{ "cgroup-root", required_argument, NULL, OPT_ROOT },
-		{ "wait", required_argument, NULL, OPT_WAIT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+	enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT, OPT_RAW, OPT_NOHEADINGS,
+	       OPT_SYSTEMD };
+	static const struct cli_option opts[] = {
+		{ "interval", required_argument, 'i', CLI_ALL_COMMANDS },
+		{ "since", required_argument, 's', CLI_ALL_COMMANDS },
+		{ "all", no_argument, 'a', CLI_ALL_COMMANDS },
+		{ "top", required_argument, 'n', CLI_ALL_COMMANDS },
+		{ "min-ratio", required_argument, 'm', CLI_ALL_COMMANDS },
+		{ "fail-above", required_argument, 'f', CLI_ALL_COMMANDS },
+		{ "k8s", no_argument, 'k', CLI_ALL_COMMANDS },
+		{ "systemd", no_argument, OPT_SYSTEMD, CLI_ALL_COMMANDS },
+		{ "output", required_argument, 'o', CLI_ALL_COMMANDS },
+		{ "columns", required_argument, 'O', CLI_ALL_COMMANDS },
+		{ "raw", no_argument, OPT_RAW, CLI_ALL_COMMANDS },
+		{ "noheadings", no_argument, OPT_NOHEADINGS, CLI_ALL_COMMANDS },
+		{ "json", no_argument, OPT_JSON, CLI_ALL_COMMANDS },
+		{ "prom-file", required_argument, 'p', CLI_ALL_COMMANDS },
+		{ "watch", no_argument, 'w', CLI_ALL_COMMANDS },
+		{ "cgroup-root", required_argument, OPT_ROOT, CLI_ALL_COMMANDS },
+		{ "wait", required_argument, OPT_WAIT, CLI_ALL_COMMANDS },
+		{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
+		{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
+		{ NULL, 0, 0, 0 }
 	};
+	static const struct cli_exclusion excl[] = {
+		{ 'i', 's' }, { 'w', 's' }, { 0, 0 }
+	};
+	struct cli_parser p;
 	struct ctx c;
 	unsigned int top;
-	bool interval_given = false, wait_given = false;
 	int opt, r;
 
 	cli_init("cpm-throttle");
@@ -663,9 +560,8 @@ main(int argc, char **argv)
 	c.min_ratio = -1;
 	c.fail_above = -1;
 	c.wait_ms = -1;
-	opterr = 0;	/* one message of our own, not getopt's and ours */
-	while ((opt = getopt_long(argc, argv, ":i:s:an:m:f:ko:p:whV", longopts,
-				  NULL)) != -1) {
+	cli_parser_init(&p, opts, excl, NULL, false);
+	while ((opt = cli_next_option(&p, argc, argv)) != -1) {
 		switch (opt) {
 		case 'i':
 			r = parse_duration_us(optarg, &c.interval_us);
@@ -673,7 +569,6 @@ main(int argc, char **argv)
 			    c.interval_us > 86400ULL * 1000000)
 				cli_usage_error("invalid interval '%s' (want a duration such as 500ms or 2s, at most a day)",
 						optarg);
-			interval_given = true;
 			break;
 		case 's':
 			if (*optarg == '\0')
@@ -721,6 +616,15 @@ main(int argc, char **argv)
 				cli_usage_error("invalid output format '%s' (want table, tsv, json, prom or names)",
 						optarg);
 			break;
+		case 'O':
+			c.columns = optarg;
+			break;
+		case OPT_RAW:
+			c.raw = true;
+			break;
+		case OPT_NOHEADINGS:
+			c.noheadings = true;
+			break;
 		case OPT_JSON:
 			c.fmt_given = true;
 			c.fmt = OUT_JSON;
@@ -740,27 +644,31 @@ main(int argc, char **argv)
 			if (parse_wait(optarg, &c.wait_ms) < 0)
 				cli_usage_error("invalid --wait '%s' (seconds, a duration such as 500ms, or forever)",
 						optarg);
-			wait_given = true;
 			break;
 		case 'h':
 			usage();
 		case 'V':
 			cli_version();
-		case ':':
-			cli_usage_error("option '%s' requires an argument",
-					argv[optind - 1]);
-		default:
-			if (startswith(argv[optind - 1], "--"))
-				cli_usage_error("unrecognized option '%s'",
-						argv[optind - 1]);
-			cli_usage_error("invalid option '-%c'", optopt);
 		}
 	}
-	if (interval_given && c.since)
-		cli_usage_error("--interval and --since cannot be combined");
-	if (c.watch && c.since)
-		cli_usage_error("--watch and --since cannot be combined");
-	if (wait_given && !c.since)
+	cli_check_options(&p, -1);
+	if (c.raw && c.fmt != OUT_TABLE)
+		cli_usage_error("--raw goes with the table output only");
+	if (c.noheadings && c.fmt != OUT_TABLE && c.fmt != OUT_TSV)
+		cli_usage_error("--noheadings goes with the table and tsv outputs only");
+	if (c.columns && (c.fmt == OUT_PROM || c.fmt == OUT_NAMES ||
+			  (c.prom_file && !c.fmt_given)))
+		cli_usage_error("--columns goes with the table, tsv and json outputs only");
+	if (c.columns) {
+		/* Refuse a bad list now, not after sampling. */
+		struct table tab;
+		char err[512];
+
+		table_init(&tab, thr_columns, thr_ncolumns, " ");
+		if (table_select(&tab, c.columns, err, sizeof(err)) < 0)
+			cli_usage_error("%s", err);
+	}
+	if (cli_option_given(&p, OPT_WAIT) && !c.since)
 		cli_usage_error("--wait needs --since");
 	if (c.prom_file && c.since && strcmp(c.prom_file, c.since) == 0)
 		cli_usage_error("--prom-file and --since name the same file");

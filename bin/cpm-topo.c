@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,7 @@
 #include "select.h"
 #include "topo.h"
 #include "topodump.h"
+#include "topotable.h"
 
 struct ctx {
 	const char *sysroot;
@@ -30,13 +30,26 @@ struct ctx {
 	bool loaded;
 	struct coretypes ct;
 	bool ct_loaded;
+	const char *columns;	/* -o LIST, or NULL: the default */
+	bool raw, noheadings;
+	/* cpus */
+	const char **ands, **nots;
+	int nands, nnots;
+	bool count;
+	/* check */
+	struct check_args {
+		const char *nodes, *interval;
+		enum placement_policy policy;
+		uint64_t interval_us;
+		bool irqs;
+	} check;
 };
 
 static void
 usage(void)
 {
 	printf(
-"Usage: cpm-topo [--sysroot DIR] [-e | --json]\n"
+"Usage: cpm-topo [--sysroot DIR] [-e | --json] [-o LIST] [--raw] [--noheadings]\n"
 "       cpm-topo [--sysroot DIR] cpus SELECTOR... [--and SEL]... [--not SEL]... [--count]\n"
 "       cpm-topo [--sysroot DIR] nodes CPULIST\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
@@ -49,6 +62,12 @@ usage(void)
 "  -e, --extended     one row per possible CPU: CPU NODE SOCKET DIE CORE L3 ONLINE\n"
 "                     (and TYPE CAPACITY on a machine with several core types)\n"
 "  -j, --json         the whole topology as one JSON document\n"
+"  -o, --output LIST  the columns of -e (implied), or the members of the\n"
+"      --columns LIST JSON \"cpus\" objects: comma-separated, any case,\n"
+"                     from CPU NODE SOCKET DIE CORE L3 ONLINE TYPE CAPACITY\n"
+"                     SIBLINGS (the core's SMT siblings as a cpulist)\n"
+"      --raw          -e without alignment: one space between cells\n"
+"      --noheadings   -e without its header line\n"
 "      --sysroot DIR  read sys/ and proc/ below DIR (env CPM_SYSROOT)\n"
 "  -h, --help         show this help\n"
 "  -V, --version      show the version\n"
@@ -56,7 +75,7 @@ usage(void)
 "Commands:\n"
 "  cpus SELECTOR...   print the union of the selectors as a cpulist, then\n"
 "                     intersect with each --and and remove each --not;\n"
-"                     --count prints the number of CPUs instead.\n"
+"                     --count (-c) prints the number of CPUs instead.\n"
 "  nodes CPULIST      print the NUMA nodes that hold those CPUs\n"
 "  check CPULIST      print 'warning: ...'/'error: ...' findings about a\n"
 "                     placement; exit 3 when there are any.  --policy\n"
@@ -76,6 +95,8 @@ usage(void)
 "Topology selectors (node, socket, die, l3, thread, type, capacity) yield\n"
 "online CPUs.\n"
 "CORE is the lowest CPU of a core's SMT siblings; L3 is the cache id.\n"
+"\n"
+"Options may also follow the command and its arguments.\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 invalid input, 3 check findings.\n");
 }
@@ -275,51 +296,38 @@ print_summary(struct ctx *c)
 
 /* ---- -e ---- */
 
+/*
+ * The per-CPU table with the columns asked for (default: those of -e, or
+ * of the JSON "cpus" array when json).
+ */
 static void
-put_id(struct strbuf *sb, int v, int width)
+cpu_table(struct ctx *c, bool json, struct table *tab)
 {
-	if (v < 0)
-		strbuf_printf(sb, " %*s", width, "-");
-	else
-		strbuf_printf(sb, " %*d", width, v);
+	struct coretypes *ct = load_types(c);
+	char err[512];
+
+	if (topo_cpu_table(load(c), ct, tab) < 0)
+		oom();
+	if (table_select(tab, c->columns ? c->columns :
+			 topo_cpu_default_columns(coretype_hybrid(ct), json),
+			 err, sizeof(err)) < 0)
+		cli_usage_error("%s", err);
 }
 
 static void
 print_extended(struct ctx *c)
 {
-	struct topo *t = load(c);
-	struct coretypes *ct = load_types(c);
-	bool hybrid = coretype_hybrid(ct);
+	struct table tab;
 	struct strbuf sb;
-	int cpu;
 
+	cpu_table(c, false, &tab);
 	strbuf_init(&sb);
-	strbuf_puts(&sb, hybrid ?
-		    "CPU NODE SOCKET DIE CORE L3 ONLINE        TYPE CAPACITY\n" :
-		    "CPU NODE SOCKET DIE CORE L3 ONLINE\n");
-	cpuset_for_each(cpu, &t->possible) {
-		const struct topo_cpu *tc = &t->cpus[cpu];
-
-		strbuf_printf(&sb, "%3d", cpu);
-		put_id(&sb, tc->node, 4);
-		put_id(&sb, tc->socket, 6);
-		put_id(&sb, tc->die, 3);
-		put_id(&sb, tc->core, 4);
-		put_id(&sb, tc->l3 >= 0 ? t->l3s[tc->l3].id : -1, 2);
-		strbuf_printf(&sb, " %6s", tc->online ? "yes" : "no");
-		if (hybrid) {
-			int ty = ct->type[cpu];
-
-			strbuf_printf(&sb, " %11s", ty >= 0 ? ct->types[ty].name : "-");
-			put_id(&sb, ct->capacity[cpu], 8);
-		}
-		strbuf_puts(&sb, "\n");
-	}
-	if (sb.oom)
+	if (table_print(&tab, c->raw ? TABLE_RAW : TABLE_ALIGNED,
+			!c->noheadings, &sb) < 0)
 		oom();
-	if (sb.len)
-		fwrite(sb.buf, 1, sb.len, stdout);
+	cli_write(&sb);
 	strbuf_free(&sb);
+	table_free(&tab);
 }
 
 /* ---- --json ---- */
@@ -352,10 +360,10 @@ print_json(struct ctx *c)
 	struct topo *t = load(c);
 	struct coretypes *ct = load_types(c);
 	bool hybrid = coretype_hybrid(ct);
-	struct cpuset sib = CPUSET_INIT;
+	struct table tab;
 	struct strbuf sb;
 	struct json j;
-	int cpu, i, k;
+	int i, k;
 
 	strbuf_init(&sb);
 	json_init(&j, &sb);
@@ -374,38 +382,9 @@ print_json(struct ctx *c)
 	else
 		json_null(&j);
 	json_key(&j, "cpus");
-	json_arr_begin(&j);
-	cpuset_for_each(cpu, &t->possible) {
-		const struct topo_cpu *tc = &t->cpus[cpu];
-
-		json_obj_begin(&j);
-		json_id(&j, "cpu", cpu);
-		json_key(&j, "online");
-		json_bool(&j, tc->online);
-		json_id(&j, "node", tc->node);
-		json_id(&j, "socket", tc->socket);
-		json_id(&j, "die", tc->die);
-		json_id(&j, "core", tc->core);
-		json_id(&j, "l3", tc->l3 >= 0 ? t->l3s[tc->l3].id : -1);
-		if (tc->core >= 0) {
-			if (topo_siblings(t, cpu, &sib) < 0)
-				oom();
-			json_list(&j, "siblings", &sib);
-		} else {
-			json_key(&j, "siblings");
-			json_null(&j);
-		}
-		if (hybrid) {
-			json_key(&j, "core_type");
-			if (ct->type[cpu] >= 0)
-				json_str(&j, ct->types[ct->type[cpu]].name);
-			else
-				json_null(&j);
-			json_id(&j, "capacity", ct->capacity[cpu]);
-		}
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
+	cpu_table(c, true, &tab);
+	table_json(&tab, &j);
+	table_free(&tab);
 	json_key(&j, "nodes");
 	json_arr_begin(&j);
 	for (i = 0; i < t->nnodes; i++) {
@@ -475,13 +454,13 @@ print_json(struct ctx *c)
 		json_arr_end(&j);
 	}
 	json_obj_end(&j);
+	cli_check_json(&j);
 	strbuf_add(&sb, "\n", 1);
 	if (sb.oom)
 		oom();
 	if (sb.len)
 		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
-	cpuset_free(&sib);
 }
 
 /* ---- cpus ---- */
@@ -515,38 +494,10 @@ static int
 cmd_cpus(struct ctx *c, int argc, char **argv)
 {
 	struct cpuset result = CPUSET_INIT, sel = CPUSET_INIT;
-	const char **ands, **nots, **sels;
-	int na = 0, nn = 0, ns = 0, i;
-	bool count = false;
+	const char **ands = c->ands, **nots = c->nots, **sels = (const char **)argv + 1;
+	int na = c->nands, nn = c->nnots, ns = argc - 1, i;
+	bool count = c->count;
 
-	sels = calloc((size_t)argc + 1, sizeof(char *));
-	ands = calloc((size_t)argc + 1, sizeof(char *));
-	nots = calloc((size_t)argc + 1, sizeof(char *));
-	if (!sels || !ands || !nots)
-		oom();
-	/* Parse everything first: an error in the last word changes nothing. */
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "--and") == 0 || strcmp(a, "--not") == 0) {
-			if (i + 1 >= argc)
-				cli_usage_error("option '%s' needs a selector", a);
-			if (a[2] == 'a')
-				ands[na++] = argv[++i];
-			else
-				nots[nn++] = argv[++i];
-		} else if (startswith(a, "--and=")) {
-			ands[na++] = a + 6;
-		} else if (startswith(a, "--not=")) {
-			nots[nn++] = a + 6;
-		} else if (strcmp(a, "--count") == 0 || strcmp(a, "-c") == 0) {
-			count = true;
-		} else if (a[0] == '-' && a[1] != '\0') {
-			cli_usage_error("unknown option '%s'", a);
-		} else {
-			sels[ns++] = a;
-		}
-	}
 	if (ns == 0)
 		cli_usage_error("cpus needs at least one selector");
 	for (i = 0; i < ns; i++) {
@@ -568,9 +519,6 @@ cmd_cpus(struct ctx *c, int argc, char **argv)
 		cli_print_cpuset(&result);
 	cpuset_free(&result);
 	cpuset_free(&sel);
-	free(sels);
-	free(ands);
-	free(nots);
 	return EXIT_OK;
 }
 
@@ -596,81 +544,24 @@ cmd_nodes(struct ctx *c, int argc, char **argv)
 /* ---- check ---- */
 
 /* The arguments of check. */
-struct check_args {
-	const char *list, *nodes, *interval;
-	enum placement_policy policy;
-	uint64_t interval_us;
-	bool irqs;
-};
-
-static void
-parse_check_args(int argc, char **argv, struct check_args *a)
-{
-	int i;
-
-	memset(a, 0, sizeof(*a));
-	a->policy = PLACE_COMPACT;
-	a->interval_us = 1000000;
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		const char *val = NULL;
-
-		if (strcmp(arg, "--irqs") == 0) {
-			a->irqs = true;
-			continue;
-		}
-		if (strcmp(arg, "--policy") == 0 || strcmp(arg, "--nodes") == 0 ||
-		    strcmp(arg, "--interval") == 0) {
-			if (i + 1 >= argc)
-				cli_usage_error("option '%s' needs an argument",
-						arg);
-			val = argv[++i];
-		} else if (startswith(arg, "--policy=") ||
-			   startswith(arg, "--nodes=") ||
-			   startswith(arg, "--interval=")) {
-			val = strchr(arg, '=') + 1;
-		} else if (arg[0] == '-' && arg[1] != '\0') {
-			cli_usage_error("unknown option '%s'", arg);
-		} else {
-			if (a->list)
-				cli_usage_error("check takes one cpulist");
-			a->list = arg;
-			continue;
-		}
-		if (startswith(arg, "--policy")) {
-			if (placement_policy_parse(val, &a->policy) < 0)
-				cli_usage_error("unknown policy '%s' (compact, spread or local)",
-						val);
-		} else if (startswith(arg, "--interval")) {
-			a->interval = val;
-			if (parse_duration_us(val, &a->interval_us) < 0 ||
-			    a->interval_us > 3600ULL * 1000000)
-				cli_usage_error("invalid --interval '%s' (a duration "
-						"such as 500ms or 2s, at most 1h)", val);
-		} else {
-			a->nodes = val;
-		}
-	}
-	if (a->list == NULL)
-		cli_usage_error("check needs a cpulist");
-	if (a->interval && !a->irqs)
-		cli_usage_error("--interval needs --irqs");
-}
 
 static int
 cmd_check(struct ctx *c, int argc, char **argv)
 {
 	struct cpuset cpus = CPUSET_INIT, want_nodes = CPUSET_INIT;
-	struct check_args a;
+	const struct check_args *a = &c->check;
 	struct placement_query q;
 	struct strbuf sb;
 	char err[256];
 	int n;
 
-	parse_check_args(argc, argv, &a);
-	parse_cpus_arg(c, "cpulist", a.list, &cpus);
-	if (a.nodes) {
-		char *text = cli_list_text(a.nodes);
+	if (argc < 2)
+		cli_usage_error("check needs a cpulist");
+	if (argc > 2)
+		cli_usage_error("check takes one cpulist");
+	parse_cpus_arg(c, "cpulist", argv[1], &cpus);
+	if (a->nodes) {
+		char *text = cli_list_text(a->nodes);
 		int r = cpuset_parse_list(text, &want_nodes, err, sizeof(err));
 
 		free(text);
@@ -679,10 +570,10 @@ cmd_check(struct ctx *c, int argc, char **argv)
 	}
 	memset(&q, 0, sizeof(q));
 	q.cpus = &cpus;
-	q.nodes = a.nodes ? &want_nodes : NULL;
-	q.policy = a.policy;
-	q.irqs = a.irqs;
-	q.interval_us = a.interval_us;
+	q.nodes = a->nodes ? &want_nodes : NULL;
+	q.policy = a->policy;
+	q.irqs = a->irqs;
+	q.interval_us = a->interval_us;
 	strbuf_init(&sb);
 	n = placement_report(&c->root, load(c), load_types(c), &q, &sb, err,
 			     sizeof(err));
@@ -721,29 +612,91 @@ cmd_dump(struct ctx *c, int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "extended", no_argument, NULL, 'e' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "sysroot", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+	enum { C_NONE, C_CPUS, C_NODES, C_CHECK, C_DUMP, C_NCMDS };
+	static const char *const commands[] = {
+		[C_NONE] = NULL, [C_CPUS] = "cpus", [C_NODES] = "nodes",
+		[C_CHECK] = "check", [C_DUMP] = "dump",
 	};
+	enum { OPT_RAW = 256, OPT_NOHEADINGS, OPT_SYSROOT, OPT_AND, OPT_NOT,
+	       OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL };
+	static const struct cli_option opts[] = {
+		{ "extended", no_argument, 'e', 1u << C_NONE },
+		{ "json", no_argument, 'j', 1u << C_NONE },
+		{ "output", required_argument, 'o', 1u << C_NONE },
+		{ "columns", required_argument, 'o', 1u << C_NONE },
+		{ "raw", no_argument, OPT_RAW, 1u << C_NONE },
+		{ "noheadings", no_argument, OPT_NOHEADINGS, 1u << C_NONE },
+		{ "and", required_argument, OPT_AND, 1u << C_CPUS },
+		{ "not", required_argument, OPT_NOT, 1u << C_CPUS },
+		{ "count", no_argument, 'c', 1u << C_CPUS },
+		{ "policy", required_argument, OPT_POLICY, 1u << C_CHECK },
+		{ "nodes", required_argument, OPT_NODES, 1u << C_CHECK },
+		{ "irqs", no_argument, OPT_IRQS, 1u << C_CHECK },
+		{ "interval", required_argument, OPT_INTERVAL, 1u << C_CHECK },
+		{ "sysroot", required_argument, OPT_SYSROOT, CLI_ALL_COMMANDS },
+		{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
+		{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
+		{ NULL, 0, 0, 0 },
+	};
+	static const struct cli_exclusion excl[] = {
+		{ 'e', 'j' }, { 0, 0 }
+	};
+	struct cli_parser p;
 	struct ctx c = { 0 };
-	int opt, mode = 0, status = EXIT_OK;
-	const char *cmd;
+	int opt, mode = 0, status = EXIT_OK, cmd;
 
 	cli_init("cpm-topo");
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:ejhV", opts, NULL)) != -1) {
+	c.ands = calloc((size_t)argc + 1, sizeof(*c.ands));
+	c.nots = calloc((size_t)argc + 1, sizeof(*c.nots));
+	if (c.ands == NULL || c.nots == NULL)
+		oom();
+	c.check.policy = PLACE_COMPACT;
+	c.check.interval_us = 1000000;
+	/* Options may come before or after the command and its arguments. */
+	cli_parser_init(&p, opts, excl, commands, false);
+	while ((opt = cli_next_option(&p, argc, argv)) != -1) {
 		switch (opt) {
 		case 'e':
 		case 'j':
-			if (mode && mode != opt)
-				cli_usage_error("--extended and --json cannot be combined");
 			mode = opt;
 			break;
-		case 'S':
+		case 'o':
+			c.columns = optarg;
+			break;
+		case OPT_RAW:
+			c.raw = true;
+			break;
+		case OPT_NOHEADINGS:
+			c.noheadings = true;
+			break;
+		case OPT_AND:
+			c.ands[c.nands++] = optarg;
+			break;
+		case OPT_NOT:
+			c.nots[c.nnots++] = optarg;
+			break;
+		case 'c':
+			c.count = true;
+			break;
+		case OPT_POLICY:
+			if (placement_policy_parse(optarg, &c.check.policy) < 0)
+				cli_usage_error("unknown policy '%s' (compact, spread or local)",
+						optarg);
+			break;
+		case OPT_NODES:
+			c.check.nodes = optarg;
+			break;
+		case OPT_IRQS:
+			c.check.irqs = true;
+			break;
+		case OPT_INTERVAL:
+			c.check.interval = optarg;
+			if (parse_duration_us(optarg, &c.check.interval_us) < 0 ||
+			    c.check.interval_us > 3600ULL * 1000000)
+				cli_usage_error("invalid --interval '%s' (a duration "
+						"such as 500ms or 2s, at most 1h)", optarg);
+			break;
+		case OPT_SYSROOT:
 			c.sysroot = optarg;
 			break;
 		case 'h':
@@ -751,33 +704,27 @@ main(int argc, char **argv)
 			cli_exit(EXIT_OK);
 		case 'V':
 			cli_version();
-		case ':':
-			cli_usage_error("option '%s' needs an argument",
-					argv[optind - 1]);
-		default:
-			cli_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	/* --sysroot may also follow the command. */
-	{
-		int i, k = 0;
-
-		for (i = 0; i < argc; i++) {
-			if (strcmp(argv[i], "--sysroot") == 0) {
-				if (i + 1 >= argc)
-					cli_usage_error("option '--sysroot' needs a directory");
-				c.sysroot = argv[++i];
-			} else if (startswith(argv[i], "--sysroot=")) {
-				c.sysroot = argv[i] + 10;
-			} else {
-				argv[k++] = argv[i];
-			}
-		}
-		argc = k;
+	cmd = C_NONE;
+	if (argc > 0) {
+		for (cmd = C_CPUS; cmd < C_NCMDS; cmd++)
+			if (strcmp(argv[0], commands[cmd]) == 0)
+				break;
+		if (cmd == C_NCMDS)
+			cli_usage_error("unknown command '%s'", argv[0]);
 	}
-	if (argc == 0) {
+	cli_check_options(&p, cmd);
+	if (c.check.interval && !c.check.irqs)
+		cli_usage_error("--interval needs --irqs");
+	if (mode == 'j' && (c.raw || c.noheadings))
+		cli_usage_error("--raw and --noheadings go with -e, not --json");
+	/* A column list or a table style asks for the -e table. */
+	if (!mode && (c.columns || c.raw || c.noheadings))
+		mode = 'e';
+	if (cmd == C_NONE) {
 		if (mode == 'e')
 			print_extended(&c);
 		else if (mode == 'j')
@@ -786,22 +733,19 @@ main(int argc, char **argv)
 			print_summary(&c);
 		cli_exit(EXIT_OK);
 	}
-	if (mode)
-		cli_usage_error("-e and --json go without a command");
-	cmd = argv[0];
-	if (strcmp(cmd, "cpus") == 0)
+	if (cmd == C_CPUS)
 		status = cmd_cpus(&c, argc, argv);
-	else if (strcmp(cmd, "nodes") == 0)
+	else if (cmd == C_NODES)
 		status = cmd_nodes(&c, argc, argv);
-	else if (strcmp(cmd, "check") == 0)
+	else if (cmd == C_CHECK)
 		status = cmd_check(&c, argc, argv);
-	else if (strcmp(cmd, "dump") == 0)
-		status = cmd_dump(&c, argc, argv);
 	else
-		cli_usage_error("unknown command '%s'", cmd);
+		status = cmd_dump(&c, argc, argv);
 	if (c.ct_loaded)
 		coretype_free(&c.ct);
 	if (c.loaded)
 		topo_free(&c.topo);
+	free(c.ands);
+	free(c.nots);
 	cli_exit(status);
 }

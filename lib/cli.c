@@ -47,6 +47,169 @@ cli_die(int status, const char *fmt, ...)
 	exit(status);
 }
 
+void
+cli_check_json(const struct json *j)
+{
+	int e = json_error(j);
+
+	if (e == -E2BIG)
+		cli_die(EXIT_FAIL, "cannot write JSON: nested more than %d levels",
+			JSON_MAX_DEPTH);
+	if (e < 0)
+		cli_die(EXIT_FAIL, "cannot write JSON: %s", strerror(-e));
+}
+
+void
+cli_write(const struct strbuf *sb)
+{
+	if (sb->oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (sb->len)
+		fwrite(sb->buf, 1, sb->len, stdout);
+}
+
+void
+cli_parser_init(struct cli_parser *p, const struct cli_option *opts,
+		const struct cli_exclusion *excl, const char *const *commands,
+		bool in_order)
+{
+	size_t n = 0, k = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->opts = opts;
+	p->excl = excl;
+	p->commands = commands;
+	/* "+" stops at the first argument, ":" reports a missing one. */
+	if (in_order)
+		p->shortopts[k++] = '+';
+	p->shortopts[k++] = ':';
+	for (; opts[n].name && n < CLI_MAX_OPTIONS; n++) {
+		p->longopts[n].name = opts[n].name;
+		p->longopts[n].has_arg = opts[n].has_arg;
+		p->longopts[n].val = opts[n].val;
+		if (opts[n].val > 0 && opts[n].val < 256 &&
+		    !strchr(p->shortopts, opts[n].val)) {
+			p->shortopts[k++] = (char)opts[n].val;
+			if (opts[n].has_arg == required_argument)
+				p->shortopts[k++] = ':';
+		}
+	}
+	p->shortopts[k] = '\0';
+}
+
+static const char *
+option_name(const struct cli_parser *p, int val)
+{
+	const struct cli_option *o;
+
+	for (o = p->opts; o->name; o++)
+		if (o->val == val)
+			return o->name;
+	return "?";
+}
+
+/* The long option argv[optind - 1] abbreviates, for the messages. */
+static void
+ambiguous(const struct cli_parser *p, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct cli_option *o;
+	char list[512] = "";
+	size_t used = 0;
+	int n = 0;
+
+	for (o = p->opts; o->name; o++) {
+		if (strncmp(o->name, arg, len) != 0)
+			continue;
+		if (strlen(o->name) == len)
+			return;		/* exact: not ambiguous */
+		n++;
+		if (used < sizeof(list))
+			used += (size_t)snprintf(list + used,
+						 sizeof(list) - used,
+						 " '--%s'", o->name);
+	}
+	if (n > 1)
+		cli_usage_error("option '--%.*s' is ambiguous; possibilities:%s",
+				(int)len, arg, list);
+}
+
+int
+cli_next_option(struct cli_parser *p, int argc, char **argv)
+{
+	const char *arg;
+	int opt, i;
+
+	opterr = 0;	/* one message of ours, not getopt's and ours */
+	opt = getopt_long(argc, argv, p->shortopts, p->longopts, NULL);
+	if (opt == -1)
+		return -1;
+	arg = argv[optind - 1];
+	if (opt == '?' || opt == ':') {
+		if (strncmp(arg, "--", 2) == 0) {
+			const char *eq = strchr(arg, '=');
+			int len = eq ? (int)(eq - arg) : (int)strlen(arg);
+
+			ambiguous(p, arg + 2);
+			if (opt == ':')
+				cli_usage_error("option '%.*s' requires an argument",
+						len, arg);
+			for (i = 0; p->opts[i].name; i++)
+				if (strncmp(p->opts[i].name, arg + 2,
+					    (size_t)len - 2) == 0 && eq)
+					cli_usage_error("option '--%s' doesn't allow an argument",
+							p->opts[i].name);
+			cli_usage_error("unrecognized option '%.*s'", len, arg);
+		}
+		if (opt == ':')
+			cli_usage_error("option requires an argument -- '%c'",
+					optopt);
+		cli_usage_error("invalid option -- '%c'", optopt);
+	}
+	for (i = 0; i < p->nseen; i++)
+		if (p->seen[i] == opt)
+			return opt;
+	if (p->nseen < CLI_MAX_OPTIONS)
+		p->seen[p->nseen++] = opt;
+	return opt;
+}
+
+bool
+cli_option_given(const struct cli_parser *p, int val)
+{
+	int i;
+
+	for (i = 0; i < p->nseen; i++)
+		if (p->seen[i] == val)
+			return true;
+	return false;
+}
+
+void
+cli_check_options(const struct cli_parser *p, int command)
+{
+	const struct cli_option *o;
+	const struct cli_exclusion *x;
+
+	for (o = p->opts; o->name && command >= 0; o++) {
+		if (o->commands == CLI_ALL_COMMANDS ||
+		    (o->commands & (1u << command)) ||
+		    !cli_option_given(p, o->val))
+			continue;
+		if (p->commands == NULL || p->commands[command] == NULL)
+			cli_usage_error("option '--%s' does not apply without a command",
+					o->name);
+		cli_usage_error("option '--%s' does not apply to '%s'", o->name,
+				p->commands[command]);
+	}
+	for (x = p->excl; x && x->a; x++)
+		if (cli_option_given(p, x->a) && cli_option_given(p, x->b))
+			cli_usage_error("--%s and --%s cannot be combined",
+					option_name(p, x->a),
+					option_name(p, x->b));
+}
+
 noreturn void
 cli_usage_error(const char *fmt, ...)
 {

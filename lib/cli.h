@@ -10,10 +10,13 @@
 #ifndef CPM_CLI_H
 #define CPM_CLI_H
 
+#include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdnoreturn.h>
 
 #include "cpuset.h"
+#include "json.h"
 #include "sysroot.h"
 #include "topo.h"
 
@@ -86,6 +89,79 @@ void cli_parse_cpus(const struct topo *t, const char *what, const char *arg,
 
 /* Write a cpuset as a canonical cpulist line to stdout. */
 void cli_print_cpuset(const struct cpuset *s);
+
+/*
+ * Die with exit 1 when the JSON writer refused the document (see
+ * json_error()), rather than print a truncated one.
+ */
+void cli_check_json(const struct json *j);
+
+/* Write sb to stdout; out of memory while building it is exit 1. */
+void cli_write(const struct strbuf *sb);
+
+/*
+ * Options, parsed the same way by every tool: getopt_long() over one
+ * table, unambiguous abbreviations of long options accepted, and one
+ * wording for every mistake:
+ *   unrecognized option '--frob'        invalid option -- 'Z'
+ *   option '--top' requires an argument
+ *   option '--all' doesn't allow an argument
+ *   option '--s' is ambiguous; possibilities: '--since' '--sysroot'
+ *   option '--mem' does not apply to 'list'
+ *   --interval and --since cannot be combined
+ * each followed by "Try 'cpm-X --help'." and exit 2.
+ */
+#define CLI_ALL_COMMANDS 0u	/* cli_option.commands: every command */
+#define CLI_MAX_OPTIONS 64
+
+struct cli_option {
+	const char *name;	/* long name, without "--" */
+	int has_arg;		/* no_argument, required_argument, ... */
+	int val;		/* its short letter, or an id >= 256 */
+	unsigned int commands;	/* bit (1 << command) per command it
+				 * applies to; CLI_ALL_COMMANDS: all */
+};
+
+/* Two options that cannot be given together. */
+struct cli_exclusion {
+	int a, b;
+};
+
+struct cli_parser {
+	const struct cli_option *opts;		/* ends with a NULL name */
+	const struct cli_exclusion *excl;	/* ends with { 0, 0 } */
+	const char *const *commands;		/* command names, or NULL */
+	struct option longopts[CLI_MAX_OPTIONS + 1];
+	char shortopts[2 * CLI_MAX_OPTIONS + 4];
+	int seen[CLI_MAX_OPTIONS];		/* vals given, once each */
+	int nseen;
+};
+
+/*
+ * Set p up for opts; shortopts are derived from the table (letters
+ * with their argument), parsing stops at the first non-option when
+ * in_order (commands and their arguments follow).
+ */
+void cli_parser_init(struct cli_parser *p, const struct cli_option *opts,
+		     const struct cli_exclusion *excl,
+		     const char *const *commands, bool in_order);
+
+/*
+ * The next option's val (its argument in optarg), or -1 at the end of
+ * the options (optind is then the first argument).  Dies with exit 2
+ * and the wording above on a mistake.
+ */
+int cli_next_option(struct cli_parser *p, int argc, char **argv);
+
+/* True when an option with this val was given. */
+bool cli_option_given(const struct cli_parser *p, int val);
+
+/*
+ * Refuse options that do not apply to command (an index into
+ * commands; -1: check no command) and pairs of exclusions given
+ * together.  A NULL name in commands stands for "no command given".
+ */
+void cli_check_options(const struct cli_parser *p, int command);
 
 /* Flush stdout and exit with status; a failed write is exit 1. */
 noreturn void cli_exit(int status);

@@ -104,6 +104,26 @@ case $out in
 *) not_ok "list --json describes the entries" "$(show)" ;;
 esac
 
+# Column selection.
+check "list -o picks columns in its order and any case" 0 "CPUS NAME
+$C c" sh -c 'cpm-alloc list -o cpus,NAME | sed -n "1p;/ c\$/p"'
+check "list --columns --noheadings: rows alone" 0 "b 2
+c 8
+f 2" sh -c 'cpm-alloc list --columns name,count --noheadings | sort'
+check "list --raw is the default output" 0 "$(cpm-alloc list)" cpm-alloc list --raw
+run cpm-alloc take opt 1 --spread-cores
+check "list -o OPTIONS shows the placement options recorded" 0 \
+    "opt spread-cores" sh -c 'cpm-alloc list -o name,options | grep "^opt "'
+check "list --json -o selects the members of the entries" 0 \
+    '"entries":[{"name":"b","count":2},{"name":"c","count":8},{"name":"f","count":2},{"name":"opt","count":1}]}' \
+    sh -c 'cpm-alloc list --json -o name,count | grep -o "\"entries\".*"'
+cpm-alloc release opt
+check_fail "list -o refuses an unknown column with the valid ones" 2 \
+    "^cpm-alloc: unknown column 'owners' \(valid: NAME, MODE, COUNT, CPUS, NODES, MEMORY, OWNER, OPTIONS\)\$" \
+    cpm-alloc list -o name,owners
+check_fail "-o applies to list only" 2 "'--output' does not apply to 'take'" \
+    cpm-alloc take x 1 -o name
+
 # Strict reservation.
 check "init --force --strict-reserved starts over" 0 "0,16" \
 	cpm-alloc init --force --reserved 0,16 --strict-reserved

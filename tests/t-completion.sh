@@ -111,6 +111,12 @@ for sh in bash zsh; do
 	offers_only $sh "cpm-throttle --cgroup-root $cg " batch$s web$s
 	offers_only $sh "cpm-throttle --cgroup-root $cg batch/" batch/job1$s
 	offers_only $sh 'cpm-throttle -o ' table tsv json prom names
+	offers_only $sh 'cpm-topo -o ' CPU NODE SOCKET DIE CORE L3 ONLINE \
+	    TYPE CAPACITY SIBLINGS
+	[ $sh = bash ] && offers_only $sh 'cpm-topo --output cpu,N' cpu,NODE
+	offers_only $sh 'cpm-throttle -O ' GROUP PERIODS THROTTLED RATIO \
+	    THROTTLED_S LIMIT USAGE RESET PINNED_THROTTLED QOS POD CONTAINER \
+	    UNIT
 	offers_only $sh "cpm-pin --cgroup-root $cg --cgroup " pinned$s
 	offers_only $sh "cpm-pin --sysroot $sr --nodes " 0 2
 	offers_only $sh 'cpm-pin --mem ' local bind interleave preferred
@@ -120,10 +126,19 @@ for sh in bash zsh; do
 
 	# Every long option of the tool's table is offered after "--"
 	# (cpm-alloc: the union over its commands).
-	for t in cpm-topo cpm-throttle cpm-pin; do
+	for t in cpm-throttle cpm-pin; do
 		# shellcheck disable=SC2046
 		offers $sh "$t --" $(tool_long_options "$t" | sed 's/^/--/')
 	done
+	# cpm-topo: the union over its commands.
+	got=$(for c in '' cpus check; do
+		candidates $sh "cpm-topo $c --" | sed "s/^/$c /"
+	done)
+	miss=
+	for o in $(tool_long_options cpm-topo); do
+		printf '%s\n' "$got" | grep -q -- " --$o\$" || miss="$miss --$o"
+	done
+	assert "$sh: every cpm-topo option is offered after its command" "$miss" ""
 	# cpm-quota: the union over its commands.
 	got=$(for c in '' convert class set get burst restore; do
 		candidates $sh "cpm-quota $c --" | sed "s/^/$c /"
@@ -138,6 +153,9 @@ for sh in bash zsh; do
 	    --closest-numa --explain --mem --from --prefer-nodes --owner \
 	    --dry-run --state --sysroot --cgroup-root
 	offers $sh 'cpm-alloc init --' --reserved --reserve --strict-reserved --force
-	offers_only $sh 'cpm-alloc list --' --json --state --sysroot \
-	    --cgroup-root --wait --help --version
+	offers_only $sh 'cpm-alloc list --' --json --output --columns \
+	    --noheadings --raw --state --sysroot --cgroup-root --wait --help \
+	    --version
+	offers_only $sh 'cpm-alloc list -o ' NAME MODE COUNT CPUS NODES \
+	    MEMORY OWNER OPTIONS
 done

@@ -159,9 +159,9 @@ else
 fi
 check "--version prints the version" 0 "cpm-quota $(sed -n 's/^VERSION *= *//p' "$CPM_TOP/Makefile")" \
     $Q --version
-check_fail "an unknown option is a usage error" 2 "unknown option '--bogus'" \
+check_fail "an unknown option is a usage error" 2 "unrecognized option '--bogus'" \
     $Q convert 1 --bogus
-check_fail "a missing option argument is a usage error" 2 "needs an argument" \
+check_fail "a missing option argument is a usage error" 2 "option '--period' requires an argument" \
     $Q convert 1 --period
 check_fail "an unknown command is a usage error" 2 "unknown command 'frob'" $Q frob
 check_fail "a missing command is a usage error" 2 "missing COMMAND" $Q

@@ -95,6 +95,39 @@ assert abs(g["a"]["limit"] - 0.5) < 1e-9 and g["a"]["usage"] is None
 '; then ok "json is one document with null usage when cumulative"
 else not_ok "json is one document with null usage when cumulative" "$(show)"; fi
 
+# Column selection: -O/--columns, --raw, --noheadings.
+check "-O picks columns in its order and any case" 0 "RATIO  GROUP
+0.900  c
+0.250  a" cpm-throttle --cgroup-root "$V1" -O ratio,Group
+check "--columns with -o tsv and --noheadings" 0 "c${TAB}no
+a${TAB}no" cpm-throttle --cgroup-root "$V1" --columns group,reset -o tsv --noheadings
+mkdir -p "$V1/cpu/sp ace" "$V1/cpuacct/sp ace"
+v1grp "$V1" "sp ace" 10000 4 1 0 0
+check "--raw: one space between cells, spaces inside escaped" 0 "GROUP RATIO LIMIT
+c 0.900 0.2
+a 0.250 0.5
+sp\\x20ace 0.250 0.1" cpm-throttle --cgroup-root "$V1" -O group,ratio,limit --raw
+rm -r "$V1/cpu/sp ace" "$V1/cpuacct/sp ace"
+check "-O names the Kubernetes columns without --k8s" 0 "c${TAB}-${TAB}-" \
+    sh -c "cpm-throttle --cgroup-root '$V1' -o tsv -O group,qos,pod | sed -n 2p"
+check "-O with json selects the members of the groups" 0 \
+    '{"version":1,"cumulative":true,"window_s":null,"groups":[{"ratio":0.900000,"pinned_throttled":false},{"ratio":0.250000,"pinned_throttled":false}]}' \
+    cpm-throttle --cgroup-root "$V1" --json -O ratio,PINNED_THROTTLED
+check_fail "an unknown column is refused with the valid ones" 2 \
+    "^cpm-throttle: unknown column 'ratioo' \(valid: GROUP, PERIODS, THROTTLED, RATIO, THROTTLED_S, LIMIT, USAGE, RESET, PINNED_THROTTLED, QOS, POD, CONTAINER, UNIT\)\$" \
+    cpm-throttle --cgroup-root "$V1" -O group,ratioo
+check_fail "-O does not go with -o names" 2 "columns goes with" \
+    cpm-throttle --cgroup-root "$V1" -O group -o names
+check_fail "--raw does not go with -o tsv" 2 "raw goes with" \
+    cpm-throttle --cgroup-root "$V1" --raw -o tsv
+check_fail "--noheadings does not go with -o prom" 2 "noheadings goes with" \
+    cpm-throttle --cgroup-root "$V1" --noheadings -o prom
+S0=$T_TMP/cols.snap
+check_fail "a bad column list is refused before the snapshot is touched" 2 \
+    "unknown column" cpm-throttle --cgroup-root "$V1" --since "$S0" -O nope
+[ ! -e "$S0" ] && ok "no snapshot was written for a bad column list" ||
+    not_ok "no snapshot was written for a bad column list"
+
 # Prometheus text, checked by promtool when it is installed.
 run cpm-throttle --cgroup-root "$V1" -o prom
 printf '%s' "$out" >"$T_TMP/out.prom"

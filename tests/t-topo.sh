@@ -49,8 +49,8 @@ check_fail "a thread beyond the cores' threads" 2 "at most 2 threads" cpm-topo c
 check_fail "a socket that does not exist" 2 "no socket 2" cpm-topo cpus socket:2
 check_fail "a die without a dot" 2 "die:SOCKET.DIE" cpm-topo cpus die:1
 check_fail "cpus without a selector" 2 "at least one selector" cpm-topo cpus
-check_fail "--and without an argument" 2 "needs a selector" cpm-topo cpus all --and
-check_fail "an unknown option" 2 "unknown option '--frob'" cpm-topo --frob
+check_fail "--and without an argument" 2 "option '--and' requires an argument" cpm-topo cpus all --and
+check_fail "an unknown option" 2 "unrecognized option '--frob'" cpm-topo --frob
 check_fail "an unknown command" 2 "unknown command 'frob'" cpm-topo frob
 check_fail "nodes without a cpulist" 2 "needs a cpulist" cpm-topo nodes
 check_fail "--sysroot that does not exist" 2 "cannot open sysroot" cpm-topo --sysroot "$T_TMP/nope"
@@ -72,6 +72,40 @@ assert "-e header" "$(printf '%s' "$out" | head -1)" "CPU NODE SOCKET DIE CORE L
 assert "-e row of a second thread" "$(printf '%s' "$out" | awk '$1 == 21')" \
     "$(printf '%3d %4d %6d %3d %4d %2d %6s' 21 1 0 0 5 1 yes)"
 assert "-e has a row per possible CPU" "$(printf '%s' "$out" | wc -l)" 33
+
+# --- column selection: -o/--output/--columns, --raw, --noheadings ---
+check "-o picks columns in its order, in any case, and implies -e" 0 "NODE CPU
+   1  21" sh -c 'cpm-topo -o node,CPU | awk "NR == 1 || \$2 == 21"'
+check "--columns with --raw --noheadings: bare rows" 0 "5 5,21" \
+    sh -c 'cpm-topo --columns cpu,siblings --raw --noheadings | sed -n 6p'
+check "--output with -e is the same table" 0 "$(cpm-topo -o cpu,online)" \
+    cpm-topo -e --output CPU,ONLINE
+check "--noheadings sizes the default columns to their cells" 0 \
+    "21 1 0 0  5 1 yes" sh -c 'cpm-topo --noheadings | sed -n 22p'
+run cpm-topo --json -o cpu,SIBLINGS
+case $out in
+*'"cpus":[{"cpu":0,"siblings":"0,16"},{"cpu":1,"siblings":"1,17"},'*'"nodes":'*)
+	ok "--json -o selects the members of the cpus objects" ;;
+*) not_ok "--json -o selects the members of the cpus objects" "$(show)" ;;
+esac
+check_fail "an unknown column is refused with the valid ones" 2 \
+    "^cpm-topo: unknown column 'nope' \(valid: CPU, NODE, SOCKET, DIE, CORE, L3, ONLINE, TYPE, CAPACITY, SIBLINGS\)\$" \
+    cpm-topo -o cpu,nope
+check_fail "an empty column list is refused" 2 "empty column name" \
+    cpm-topo -o ''
+check_fail "--raw does not go with --json" 2 "go with -e" cpm-topo --json --raw
+check_fail "-o does not go with a command" 2 "'--output' does not apply to 'cpus'" \
+    cpm-topo -o cpu cpus all
+# CPU numbers and cache ids wider than their headers: every line of -e
+# has the same length, so the columns line up.
+printf 'node 0\ncpu 0 core=0 socket=0 node=0 l3=0\ncpu 999 core=1 socket=0 node=0 l3=0\ncpu 1000 core=2 socket=0 node=0 l3=100\ncpu 1001 core=2 socket=0 node=0 l3=100\n' |
+    python3 "$CPM_TOP/tests/gen-sysfs" - "$T_TMP/wide" ||
+    not_ok "generate a machine with CPU 1001"
+check "-e lines up CPUs past 999 and L3 ids past 99" 0 " CPU NODE SOCKET DIE CORE  L3 ONLINE
+   0    0      0   0    0   0    yes
+ 999    0      0   0  999   0    yes
+1000    0      0   0 1000 100    yes
+1001    0      0   0 1000 100    yes" cpm-topo --sysroot "$T_TMP/wide" -e
 run cpm-topo --json
 printf '%s' "$out" >"$T_TMP/j"
 if python3 - "$T_TMP/j" <<'PY'
@@ -90,7 +124,7 @@ assert [(x["id"], x["cpus"], x["size_kb"]) for x in d["l3"]] == [
     (2, "8-11,24-27", 16384), (3, "12-15,28-31", 16384)]
 PY
 then ok "--json holds the spec's machine"; else not_ok "--json holds the spec's machine" "$(cat "$T_TMP/j" | head -c 600)"; fi
-check_fail "-e with a command is refused" 2 "without a command" cpm-topo -e cpus all
+check_fail "-e with a command is refused" 2 "'--extended' does not apply to 'cpus'" cpm-topo -e cpus all
 
 # --- check ---
 check "check: whole cores on one node are clean" 0 "" cpm-topo check 0-3,16-19

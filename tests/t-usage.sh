@@ -82,9 +82,20 @@ done
 
 # The --json output is documented field by field: every key the tool's
 # JSON writer names appears as a tagged item (".It Li key") in its page.
+# Keys of the tool's tables (lib/*table.c column definitions) count too.
 json_keys() {
-	grep -E 'json_(key|id|list|set)\(' "$CPM_TOP/bin/$1.c" |
-	    grep -oE '"[a-z][a-z0-9_]*"' | tr -d '"' | sort -u
+	case $1 in
+	cpm-topo) _tab=topotable ;;
+	cpm-alloc) _tab=alloctable ;;
+	cpm-throttle) _tab=thrtable ;;
+	*) _tab= ;;
+	esac
+	{
+		grep -E 'json_(key|id|list|set)\(' "$CPM_TOP/bin/$1.c" |
+		    grep -oE '"[a-z][a-z0-9_]*"'
+		[ -n "$_tab" ] && grep -oE '\{ "[A-Z][A-Z0-9_]*", "[a-z][a-z0-9_]*"' \
+		    "$CPM_TOP/lib/$_tab.c" | grep -oE '"[a-z][a-z0-9_]*"'
+	} | tr -d '"' | sort -u
 }
 for t in $tools; do
 	keys=$(json_keys "$t")

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdlib.h>
+
+#include "alloc.h"
+#include "alloctable.h"
+
+enum { C_NAME, C_MODE, C_COUNT, C_CPUS, C_NODES, C_MEMORY, C_OWNER,
+       C_OPTIONS, C_NCOLS };
+
+const struct table_column alloc_columns[] = {
+	[C_NAME] = { "NAME", "name", 0, 0 },
+	[C_MODE] = { "MODE", "mode", 0, 0 },
+	[C_COUNT] = { "COUNT", "count", TABLE_RIGHT, 0 },
+	[C_CPUS] = { "CPUS", "cpus", 0, 0 },
+	[C_NODES] = { "NODES", "nodes", 0, 0 },
+	[C_MEMORY] = { "MEMORY", "memory", 0, 0 },
+	[C_OWNER] = { "OWNER", "owner", 0, 0 },
+	[C_OPTIONS] = { "OPTIONS", "options", 0, 0 },
+};
+
+const size_t alloc_ncolumns = C_NCOLS;
+
+const char *
+alloc_default_columns(bool json)
+{
+	return json ? "NAME,MODE,COUNT,CPUS,NODES,OWNER,MEMORY,OPTIONS" :
+		      "NAME,MODE,COUNT,CPUS,NODES,MEMORY,OWNER";
+}
+
+/* A cpulist: "-" when empty in text, "" in JSON. */
+static int
+set_list(struct table *tab, size_t row, size_t col, const struct cpuset *s)
+{
+	char *l = cpuset_to_list(s);
+	struct strbuf q;
+
+	if (l == NULL)
+		return -ENOMEM;
+	strbuf_init(&q);
+	json_quote(&q, l);
+	if (!q.oom)
+		table_set(tab, row, col, *l ? l : "-", q.buf);
+	strbuf_free(&q);
+	free(l);
+	return q.oom ? -ENOMEM : 0;
+}
+
+/* Booked memory: "0:6G,1:2G" (nodes with bytes) and the whole array. */
+static void
+set_memory(struct table *tab, size_t row, const struct alloc_entry *e)
+{
+	struct strbuf text, js;
+	struct json j;
+	int k, shown = 0;
+
+	strbuf_init(&text);
+	strbuf_init(&js);
+	json_init(&j, &js);
+	json_arr_begin(&j);
+	for (k = 0; k < e->nmem; k++) {
+		json_obj_begin(&j);
+		json_key(&j, "node");
+		json_int(&j, e->mem[k].node);
+		json_key(&j, "bytes");
+		json_uint(&j, e->mem[k].bytes);
+		json_obj_end(&j);
+		if (!e->mem[k].bytes)
+			continue;
+		strbuf_printf(&text, "%s%d:", shown++ ? "," : "", e->mem[k].node);
+		alloc_size_format(&text, e->mem[k].bytes);
+	}
+	json_arr_end(&j);
+	if (text.oom || js.oom)
+		tab->oom = true;
+	else
+		table_set(tab, row, C_MEMORY, shown ? text.buf : NULL, js.buf);
+	strbuf_free(&text);
+	strbuf_free(&js);
+}
+
+int
+alloc_list_table(const struct topo *t, const struct alloc_state *st,
+		 struct table *tab)
+{
+	struct cpuset nodes = CPUSET_INIT;
+	char err[256];
+	int i, r;
+
+	table_init(tab, alloc_columns, C_NCOLS, " ");
+	table_select(tab, alloc_default_columns(false), err, sizeof(err));
+	for (i = 0; i < st->nentries; i++) {
+		const struct alloc_entry *e = &st->entries[i];
+		struct strbuf opts, q;
+		size_t row;
+
+		if ((r = table_add_row(tab)) < 0)
+			goto fail;
+		row = (size_t)r;
+		table_set_str(tab, row, C_NAME, e->name);
+		table_set_str(tab, row, C_MODE, e->mode == ALLOC_SHARE ?
+			      "share" : "exclusive");
+		table_set_int(tab, row, C_COUNT, e->n);
+		if (set_list(tab, row, C_CPUS, &e->cpus) < 0 ||
+		    alloc_entry_nodes(t, e, &nodes) < 0 ||
+		    set_list(tab, row, C_NODES, &nodes) < 0)
+			goto fail;
+		set_memory(tab, row, e);
+		table_set_str(tab, row, C_OWNER, e->owner);
+		strbuf_init(&opts);
+		strbuf_init(&q);
+		alloc_opts_format(&e->opts, &opts);
+		json_quote(&q, opts.buf ? opts.buf : "");
+		if (opts.oom || q.oom)
+			tab->oom = true;
+		else
+			table_set(tab, row, C_OPTIONS,
+				  opts.len ? opts.buf : NULL, q.buf);
+		strbuf_free(&opts);
+		strbuf_free(&q);
+		if (tab->oom)
+			goto fail;
+	}
+	cpuset_free(&nodes);
+	return 0;
+fail:
+	cpuset_free(&nodes);
+	table_free(tab);
+	return -ENOMEM;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The allocations of a state as a table: the rows of cpm-alloc list and
+ * the "entries" array of cpm-alloc list --json, defined once.
+ *
+ * Columns: NAME MODE COUNT CPUS NODES MEMORY OWNER OPTIONS.  MEMORY is
+ * NODE:SIZE for each node with memory booked (JSON: an array of
+ * {node, bytes}); OPTIONS the placement options the entry was taken
+ * with, as the state records them.  Empty sets and missing values print
+ * "-"; in JSON empty sets are "" and a missing owner is null.
+ */
+#ifndef CPM_ALLOCTABLE_H
+#define CPM_ALLOCTABLE_H
+
+#include <stdbool.h>
+
+#include "state.h"
+#include "table.h"
+#include "topo.h"
+
+extern const struct table_column alloc_columns[];
+extern const size_t alloc_ncolumns;
+
+/* The default column list of the text, or of the JSON entries. */
+const char *alloc_default_columns(bool json);
+
+/*
+ * Initialise tab with the columns (the default text selection) and one
+ * row per entry of st, in the state's order; t gives each entry's NUMA
+ * nodes.  Returns 0 or -ENOMEM (tab is then freed).
+ */
+int alloc_list_table(const struct topo *t, const struct alloc_state *st,
+		     struct table *tab);
+
+#endif

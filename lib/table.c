@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Tables: column definitions, cells holding text and JSON, and the
+ * printers.  See table.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "table.h"
+
+void
+table_init(struct table *t, const struct table_column *cols, size_t ncols,
+	   const char *sep)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	t->cols = cols;
+	t->ncols = ncols;
+	t->sep = sep;
+	for (i = 0; i < ncols && i < TABLE_MAX_SELECT; i++)
+		t->sel[i] = i;
+	t->nsel = i;
+}
+
+void
+table_free(struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nrows * t->ncols; i++) {
+		free(t->cells[i].text);
+		free(t->cells[i].json);
+	}
+	free(t->cells);
+	t->cells = NULL;
+	t->nrows = t->cap = 0;
+}
+
+int
+table_column(const struct table *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncols; i++)
+		if (strcasecmp(t->cols[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+void
+table_column_names(const struct table *t, struct strbuf *sb)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncols; i++)
+		strbuf_printf(sb, "%s%s", i ? ", " : "", t->cols[i].name);
+}
+
+int
+table_select(struct table *t, const char *list, char *err, size_t errlen)
+{
+	size_t sel[TABLE_MAX_SELECT], n = 0;
+	const char *p = list;
+
+	for (;;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char name[64];
+		int col;
+
+		while (len && (*p == ' ' || *p == '\t')) {
+			p++;
+			len--;
+		}
+		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		if (len == 0) {
+			snprintf(err, errlen, "empty column name in '%s'", list);
+			return -EINVAL;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		col = len < sizeof(name) ? table_column(t, name) : -1;
+		if (col < 0) {
+			struct strbuf sb;
+
+			strbuf_init(&sb);
+			table_column_names(t, &sb);
+			snprintf(err, errlen, "unknown column '%.*s' (valid: %s)",
+				 (int)(len > 40 ? 40 : len), p,
+				 sb.buf ? sb.buf : "");
+			strbuf_free(&sb);
+			return -EINVAL;
+		}
+		if (n == TABLE_MAX_SELECT) {
+			snprintf(err, errlen, "too many columns (at most %d)",
+				 TABLE_MAX_SELECT);
+			return -EINVAL;
+		}
+		sel[n++] = (size_t)col;
+		if (end == NULL)
+			break;
+		p = end + 1;
+	}
+	memcpy(t->sel, sel, n * sizeof(sel[0]));
+	t->nsel = n;
+	return 0;
+}
+
+int
+table_add_row(struct table *t)
+{
+	if (t->nrows == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 16;
+		struct table_cell *c;
+
+		c = reallocarray(t->cells, cap * t->ncols, sizeof(*c));
+		if (c == NULL) {
+			t->oom = true;
+			return -ENOMEM;
+		}
+		t->cells = c;
+		t->cap = cap;
+	}
+	memset(&t->cells[t->nrows * t->ncols], 0,
+	       t->ncols * sizeof(*t->cells));
+	return (int)t->nrows++;
+}
+
+static char *
+dup_or_oom(struct table *t, const char *s)
+{
+	char *d;
+
+	if (s == NULL)
+		return NULL;
+	d = strdup(s);
+	if (d == NULL)
+		t->oom = true;
+	return d;
+}
+
+void
+table_set(struct table *t, size_t row, size_t col, const char *text,
+	  const char *json)
+{
+	struct table_cell *c;
+
+	if (row >= t->nrows || col >= t->ncols)
+		return;
+	c = &t->cells[row * t->ncols + col];
+	free(c->text);
+	free(c->json);
+	c->text = dup_or_oom(t, text);
+	c->json = dup_or_oom(t, json);
+}
+
+void
+table_set_str(struct table *t, size_t row, size_t col, const char *s)
+{
+	struct strbuf q;
+
+	if (s == NULL) {
+		table_set(t, row, col, NULL, NULL);
+		return;
+	}
+	strbuf_init(&q);
+	json_quote(&q, s);
+	if (q.oom)
+		t->oom = true;
+	else
+		table_set(t, row, col, s, q.buf);
+	strbuf_free(&q);
+}
+
+void
+table_set_int(struct table *t, size_t row, size_t col, int64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	table_set(t, row, col, buf, buf);
+}
+
+void
+table_set_uint(struct table *t, size_t row, size_t col, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	table_set(t, row, col, buf, buf);
+}
+
+void
+table_set_id(struct table *t, size_t row, size_t col, int64_t id)
+{
+	if (id < 0)
+		table_set(t, row, col, NULL, NULL);
+	else
+		table_set_int(t, row, col, id);
+}
+
+void
+table_set_bool(struct table *t, size_t row, size_t col, bool v)
+{
+	table_set(t, row, col, v ? "yes" : "no", v ? "true" : "false");
+}
+
+static bool
+must_escape(unsigned char c, enum table_format fmt)
+{
+	return c < 0x20 || c == 0x7f ||
+	       (fmt == TABLE_RAW && (c == ' ' || c == '\\'));
+}
+
+/* Characters the escaped text takes on a terminal (UTF-8 aware). */
+static size_t
+text_width(const char *s, enum table_format fmt)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t w = 0;
+
+	for (; *p; p++) {
+		if (must_escape(*p, fmt))
+			w += 4;
+		else if ((*p & 0xc0) != 0x80)
+			w++;
+	}
+	return w;
+}
+
+static void
+put_text(struct strbuf *sb, const char *s, enum table_format fmt)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++) {
+		if (must_escape(*p, fmt))
+			strbuf_printf(sb, "\\x%02x", *p);
+		else
+			strbuf_add(sb, (const char *)p, 1);
+	}
+}
+
+static void
+put_spaces(struct strbuf *sb, size_t n)
+{
+	while (n--)
+		strbuf_add(sb, " ", 1);
+}
+
+static const char *
+cell_text(const struct table *t, size_t row, size_t col)
+{
+	const char *s = t->cells[row * t->ncols + col].text;
+
+	return s ? s : "-";
+}
+
+/* One line: the header when row == nrows, else that row. */
+static void
+put_line(const struct table *t, size_t row, enum table_format fmt,
+	 const size_t *width, struct strbuf *sb)
+{
+	size_t i;
+
+	for (i = 0; i < t->nsel; i++) {
+		const struct table_column *col = &t->cols[t->sel[i]];
+		const char *s = row == t->nrows ? col->name :
+				cell_text(t, row, t->sel[i]);
+		bool last = i + 1 == t->nsel;
+		size_t w;
+
+		if (i > 0)
+			strbuf_puts(sb, fmt == TABLE_ALIGNED ? t->sep :
+				    fmt == TABLE_TSV ? "\t" : " ");
+		if (fmt != TABLE_ALIGNED) {
+			put_text(sb, s, fmt);
+			continue;
+		}
+		w = text_width(s, fmt);
+		if (col->flags & TABLE_RIGHT)
+			put_spaces(sb, width[i] - w);
+		put_text(sb, s, fmt);
+		if (!(col->flags & TABLE_RIGHT) && !last)
+			put_spaces(sb, width[i] - w);
+	}
+	strbuf_add(sb, "\n", 1);
+}
+
+int
+table_print(const struct table *t, enum table_format fmt, bool headings,
+	    struct strbuf *sb)
+{
+	size_t width[TABLE_MAX_SELECT], i, row;
+
+	if (t->oom)
+		return -ENOMEM;
+	for (i = 0; i < t->nsel; i++) {
+		const struct table_column *col = &t->cols[t->sel[i]];
+
+		width[i] = col->min_width > 0 ? (size_t)col->min_width : 0;
+		if (headings && strlen(col->name) > width[i])
+			width[i] = strlen(col->name);
+		for (row = 0; row < t->nrows; row++) {
+			size_t w = text_width(cell_text(t, row, t->sel[i]), fmt);
+
+			if (w > width[i])
+				width[i] = w;
+		}
+	}
+	if (headings)
+		put_line(t, t->nrows, fmt, width, sb);
+	for (row = 0; row < t->nrows; row++)
+		put_line(t, row, fmt, width, sb);
+	return sb->oom ? -ENOMEM : 0;
+}
+
+void
+table_json(const struct table *t, struct json *j)
+{
+	size_t row, i;
+
+	json_arr_begin(j);
+	for (row = 0; row < t->nrows; row++) {
+		json_obj_begin(j);
+		for (i = 0; i < t->nsel; i++) {
+			const char *v = t->cells[row * t->ncols + t->sel[i]].json;
+
+			json_key(j, t->cols[t->sel[i]].key);
+			if (v)
+				json_raw(j, v);
+			else
+				json_null(j);
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}

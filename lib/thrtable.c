@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cgroup.h"
+#include "thrtable.h"
+
+enum { C_GROUP, C_PERIODS, C_THROTTLED, C_RATIO, C_THROTTLED_S, C_LIMIT,
+       C_USAGE, C_RESET, C_PINNED, C_QOS, C_POD, C_CONTAINER, C_UNIT,
+       C_NCOLS };
+
+const struct table_column thr_columns[] = {
+	[C_GROUP] = { "GROUP", "group", 0, 0 },
+	[C_PERIODS] = { "PERIODS", "periods", TABLE_RIGHT, 0 },
+	[C_THROTTLED] = { "THROTTLED", "throttled", TABLE_RIGHT, 0 },
+	[C_RATIO] = { "RATIO", "ratio", TABLE_RIGHT, 0 },
+	[C_THROTTLED_S] = { "THROTTLED_S", "throttled_s", TABLE_RIGHT, 0 },
+	[C_LIMIT] = { "LIMIT", "limit", TABLE_RIGHT, 0 },
+	[C_USAGE] = { "USAGE", "usage", TABLE_RIGHT, 0 },
+	[C_RESET] = { "RESET", "reset", 0, 0 },
+	[C_PINNED] = { "PINNED_THROTTLED", "pinned_throttled", 0, 0 },
+	[C_QOS] = { "QOS", "qos", 0, 0 },
+	[C_POD] = { "POD", "pod", 0, 0 },
+	[C_CONTAINER] = { "CONTAINER", "container", 0, 0 },
+	[C_UNIT] = { "UNIT", "unit", 0, 0 },
+};
+
+const size_t thr_ncolumns = C_NCOLS;
+
+const char *
+thr_default_columns(bool k8s, bool systemd, bool json)
+{
+	static const char *const lists[8] = {
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE",
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,QOS,POD,CONTAINER",
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,UNIT",
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,QOS,POD,CONTAINER,UNIT",
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,RESET,PINNED_THROTTLED",
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,RESET,PINNED_THROTTLED,QOS,POD,CONTAINER",
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,RESET,PINNED_THROTTLED,UNIT",
+		"GROUP,PERIODS,THROTTLED,RATIO,THROTTLED_S,LIMIT,USAGE,RESET,PINNED_THROTTLED,QOS,POD,CONTAINER,UNIT",
+	};
+
+	return lists[(json ? 4 : 0) + (systemd ? 2 : 0) + (k8s ? 1 : 0)];
+}
+
+/*
+ * A fraction: text with 3 decimals, JSON with json_decimals; in CPUs
+ * (cpus) the text drops trailing zeros.  Negative: none and null.
+ */
+static void
+set_fraction(struct table *tab, size_t row, size_t col, double v,
+	     int json_decimals, bool cpus, const char *none)
+{
+	char text[64], json[64];
+	char *e;
+
+	if (v < 0 || !isfinite(v)) {
+		table_set(tab, row, col, none, NULL);
+		return;
+	}
+	snprintf(text, sizeof(text), "%.3f", v);
+	if (cpus) {
+		e = text + strlen(text);
+		while (e > text && e[-1] == '0')
+			*--e = '\0';
+		if (e > text && e[-1] == '.')
+			*--e = '\0';
+	}
+	snprintf(json, sizeof(json), "%.*f", json_decimals, v);
+	table_set(tab, row, col, text, json);
+}
+
+int
+thr_table(const struct thr_row *rows, size_t n, struct table *tab)
+{
+	char err[256];
+	size_t i;
+	int r;
+
+	table_init(tab, thr_columns, C_NCOLS, "  ");
+	table_select(tab, thr_default_columns(false, false, false), err,
+		     sizeof(err));
+	for (i = 0; i < n; i++) {
+		const struct thr_row *tr = &rows[i];
+		size_t row;
+
+		if ((r = table_add_row(tab)) < 0)
+			break;
+		row = (size_t)r;
+		table_set_str(tab, row, C_GROUP, cg_display(tr->group));
+		table_set_uint(tab, row, C_PERIODS, tr->periods);
+		table_set_uint(tab, row, C_THROTTLED, tr->throttled);
+		set_fraction(tab, row, C_RATIO, tr->ratio, 6, false, "-");
+		set_fraction(tab, row, C_THROTTLED_S, tr->throttled_s, 9, false,
+			     "-");
+		set_fraction(tab, row, C_LIMIT, tr->limit, 6, true, "max");
+		set_fraction(tab, row, C_USAGE, tr->usage, 6, true, "-");
+		table_set_bool(tab, row, C_RESET, tr->reset);
+		table_set_bool(tab, row, C_PINNED, tr->pinned);
+		table_set_str(tab, row, C_QOS, tr->k8s.qos[0] ? tr->k8s.qos : NULL);
+		table_set_str(tab, row, C_POD, tr->k8s.pod[0] ? tr->k8s.pod : NULL);
+		table_set_str(tab, row, C_CONTAINER,
+			      tr->k8s.container[0] ? tr->k8s.container : NULL);
+		table_set_str(tab, row, C_UNIT, tr->unit[0] ? tr->unit : NULL);
+	}
+	if (tab->oom) {
+		table_free(tab);
+		return -ENOMEM;
+	}
+	return 0;
+}

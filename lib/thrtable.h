@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The throttle report as a table: the rows of cpm-throttle's table and
+ * TSV output and the "groups" array of its JSON, defined once.
+ *
+ * Columns: GROUP PERIODS THROTTLED RATIO THROTTLED_S LIMIT USAGE RESET
+ * PINNED_THROTTLED QOS POD CONTAINER UNIT.  Text shows RATIO and THROTTLED_S
+ * with 3 decimals and LIMIT and USAGE in CPUs without trailing zeros
+ * ("max" and "-" when unlimited or unknown); JSON carries 6 (THROTTLED_S:
+ * 9) decimals and null.
+ */
+#ifndef CPM_THRTABLE_H
+#define CPM_THRTABLE_H
+
+#include <stdbool.h>
+
+#include "table.h"
+#include "throttle.h"
+
+extern const struct table_column thr_columns[];
+extern const size_t thr_ncolumns;
+
+/*
+ * The default column list of the table and TSV, or of the JSON groups,
+ * with the Kubernetes columns when k8s and UNIT when systemd.
+ */
+const char *thr_default_columns(bool k8s, bool systemd, bool json);
+
+/*
+ * Initialise tab with the report's columns (the default text selection
+ * without k8s columns) and one row per row of rows.  Returns 0 or
+ * -ENOMEM (tab is then freed).
+ */
+int thr_table(const struct thr_row *rows, size_t n, struct table *tab);
+
+#endif

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdlib.h>
+
+#include "topotable.h"
+
+enum { C_CPU, C_NODE, C_SOCKET, C_DIE, C_CORE, C_L3, C_ONLINE, C_TYPE,
+       C_CAPACITY, C_SIBLINGS, C_NCOLS };
+
+const struct table_column topo_cpu_columns[] = {
+	[C_CPU] = { "CPU", "cpu", TABLE_RIGHT, 0 },
+	[C_NODE] = { "NODE", "node", TABLE_RIGHT, 0 },
+	[C_SOCKET] = { "SOCKET", "socket", TABLE_RIGHT, 0 },
+	[C_DIE] = { "DIE", "die", TABLE_RIGHT, 0 },
+	[C_CORE] = { "CORE", "core", TABLE_RIGHT, 0 },
+	[C_L3] = { "L3", "l3", TABLE_RIGHT, 0 },
+	[C_ONLINE] = { "ONLINE", "online", TABLE_RIGHT, 0 },
+	/* As wide as "performance", the longest name, on every machine. */
+	[C_TYPE] = { "TYPE", "core_type", TABLE_RIGHT, 11 },
+	[C_CAPACITY] = { "CAPACITY", "capacity", TABLE_RIGHT, 0 },
+	[C_SIBLINGS] = { "SIBLINGS", "siblings", 0, 0 },
+};
+
+const size_t topo_cpu_ncolumns = C_NCOLS;
+
+const char *
+topo_cpu_default_columns(bool hybrid, bool json)
+{
+	if (json)
+		return hybrid ?
+		       "CPU,ONLINE,NODE,SOCKET,DIE,CORE,L3,SIBLINGS,TYPE,CAPACITY" :
+		       "CPU,ONLINE,NODE,SOCKET,DIE,CORE,L3,SIBLINGS";
+	return hybrid ? "CPU,NODE,SOCKET,DIE,CORE,L3,ONLINE,TYPE,CAPACITY" :
+			"CPU,NODE,SOCKET,DIE,CORE,L3,ONLINE";
+}
+
+int
+topo_cpu_table(const struct topo *t, const struct coretypes *ct,
+	       struct table *tab)
+{
+	struct cpuset sib = CPUSET_INIT;
+	char err[256];
+	int cpu, r;
+
+	table_init(tab, topo_cpu_columns, C_NCOLS, " ");
+	table_select(tab, topo_cpu_default_columns(ct && coretype_hybrid(ct),
+						   false), err, sizeof(err));
+	cpuset_for_each(cpu, &t->possible) {
+		const struct topo_cpu *tc = &t->cpus[cpu];
+		size_t row;
+
+		if ((r = table_add_row(tab)) < 0)
+			goto fail;
+		row = (size_t)r;
+		table_set_int(tab, row, C_CPU, cpu);
+		table_set_id(tab, row, C_NODE, tc->node);
+		table_set_id(tab, row, C_SOCKET, tc->socket);
+		table_set_id(tab, row, C_DIE, tc->die);
+		table_set_id(tab, row, C_CORE, tc->core);
+		table_set_id(tab, row, C_L3, tc->l3 >= 0 ? t->l3s[tc->l3].id : -1);
+		table_set_bool(tab, row, C_ONLINE, tc->online);
+		if (ct && cpu < ct->ncpus) {
+			int ty = ct->type[cpu];
+
+			/* One type is no information: "-". */
+			if (coretype_hybrid(ct) && ty >= 0)
+				table_set_str(tab, row, C_TYPE,
+					      ct->types[ty].name);
+			table_set_id(tab, row, C_CAPACITY, ct->capacity[cpu]);
+		}
+		if (tc->core >= 0) {
+			char *l;
+
+			if (topo_siblings(t, cpu, &sib) < 0 ||
+			    (l = cpuset_to_list(&sib)) == NULL)
+				goto fail;
+			table_set_str(tab, row, C_SIBLINGS, l);
+			free(l);
+		}
+		if (tab->oom)
+			goto fail;
+	}
+	cpuset_free(&sib);
+	return 0;
+fail:
+	cpuset_free(&sib);
+	table_free(tab);
+	return -ENOMEM;
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The table of cpm-alloc list: text and JSON of each column. */
+#include <string.h>
+
+#include "unit.h"
+#include "machine.h"
+#include "alloctable.h"
+
+static const char spec[] =
+	"node 0\nnode 1\n"
+	"cpu 0 core=0 socket=0 node=0 l3=0\n"
+	"cpu 1 core=1 socket=0 node=0 l3=0\n"
+	"cpu 2 core=0 socket=1 node=1 l3=1\n"
+	"cpu 3 core=1 socket=1 node=1 l3=1\n";
+
+static char *
+text(struct table *tab)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	table_print(tab, TABLE_RAW, true, &sb);
+	strbuf_add(&sb, "", 1);
+	return sb.buf;
+}
+
+int
+main(void)
+{
+	struct mem_booking mem[2] = { { 0, 0 }, { 1, 2ULL << 30 } };
+	struct alloc_entry e[2];
+	struct alloc_state st;
+	struct topo t;
+	struct table tab;
+	struct strbuf sb;
+	struct json j;
+	char err[256], *s;
+
+	unit_machine(spec, 0, &t, NULL);
+	memset(&st, 0, sizeof(st));
+	memset(e, 0, sizeof(e));
+	e[0].name = "db";
+	e[0].n = 2;
+	cpuset_parse_list("2-3", &e[0].cpus, err, sizeof(err));
+	e[0].owner = "cgroup:a b";
+	e[0].nmem = 2;
+	e[0].mem = mem;
+	e[0].opts.k.spread_cores = true;
+	e[1].name = "none";
+	e[1].mode = ALLOC_SHARE;
+	st.entries = e;
+	st.nentries = 2;
+
+	CHECK("the table builds", alloc_list_table(&t, &st, &tab) == 0);
+	s = text(&tab);
+	CHECK_STR("list: '-' for empty sets, memory of booked nodes, escaped spaces",
+		  s, "NAME MODE COUNT CPUS NODES MEMORY OWNER\n"
+		  "db exclusive 2 2-3 1 1:2G cgroup:a\\x20b\n"
+		  "none share 0 - - - -\n");
+	free(s);
+	table_select(&tab, "options,name", err, sizeof(err));
+	s = text(&tab);
+	CHECK_STR("OPTIONS: the recorded placement options", s,
+		  "OPTIONS NAME\nspread-cores db\n- none\n");
+	free(s);
+	table_select(&tab, alloc_default_columns(true), err, sizeof(err));
+	strbuf_init(&sb);
+	json_init(&j, &sb);
+	table_json(&tab, &j);
+	strbuf_add(&sb, "", 1);
+	CHECK_STR("JSON: every booking, \"\" for empty sets, null owner", sb.buf,
+		  "[{\"name\":\"db\",\"mode\":\"exclusive\",\"count\":2,"
+		  "\"cpus\":\"2-3\",\"nodes\":\"1\",\"owner\":\"cgroup:a b\","
+		  "\"memory\":[{\"node\":0,\"bytes\":0},{\"node\":1,\"bytes\":2147483648}],"
+		  "\"options\":\"spread-cores\"},"
+		  "{\"name\":\"none\",\"mode\":\"share\",\"count\":0,\"cpus\":\"\","
+		  "\"nodes\":\"\",\"owner\":null,\"memory\":[],\"options\":\"\"}]");
+	strbuf_free(&sb);
+	table_free(&tab);
+	cpuset_free(&e[0].cpus);
+	topo_free(&t);
+	unit_machine_remove();
+	return unit_failed;
+}

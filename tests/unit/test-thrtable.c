@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The throttle report's table: text and JSON values of each column. */
+#include <string.h>
+
+#include "unit.h"
+#include "thrtable.h"
+
+static char *
+text(struct table *tab, enum table_format fmt)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	table_print(tab, fmt, true, &sb);
+	strbuf_add(&sb, "", 1);
+	return sb.buf;
+}
+
+static char *
+json(struct table *tab)
+{
+	struct strbuf sb;
+	struct json j;
+
+	strbuf_init(&sb);
+	json_init(&j, &sb);
+	table_json(tab, &j);
+	strbuf_add(&sb, "", 1);
+	return sb.buf;
+}
+
+int
+main(void)
+{
+	struct thr_row rows[2];
+	struct table tab;
+	char err[256], *s;
+
+	memset(rows, 0, sizeof(rows));
+	rows[0].group = "kubepods/burstable/pod1/abc";
+	rows[0].periods = 10;
+	rows[0].throttled = 9;
+	rows[0].ratio = 0.9;
+	rows[0].throttled_s = 1.25;
+	rows[0].limit = 0.2;
+	rows[0].usage = 1.5;
+	rows[0].pinned = true;
+	strcpy(rows[0].k8s.qos, "Burstable");
+	strcpy(rows[0].k8s.pod, "1");
+	strcpy(rows[0].k8s.container, "abc");
+	rows[1].group = "";		/* the root */
+	rows[1].limit = -1;
+	rows[1].usage = -1;
+	rows[1].reset = true;
+
+	CHECK("the table builds", thr_table(rows, 2, &tab) == 0);
+	s = text(&tab, TABLE_ALIGNED);
+	CHECK_STR("default columns: numbers right, max and - for none", s,
+		  "GROUP                        PERIODS  THROTTLED  RATIO  THROTTLED_S  LIMIT  USAGE\n"
+		  "kubepods/burstable/pod1/abc       10          9  0.900        1.250    0.2    1.5\n"
+		  "/                                  0          0  0.000        0.000    max      -\n");
+	free(s);
+	table_select(&tab, thr_default_columns(true, false, false), err, sizeof(err));
+	s = text(&tab, TABLE_TSV);
+	CHECK_STR("--k8s adds QOS POD CONTAINER, '-' outside kubepods", s,
+		  "GROUP\tPERIODS\tTHROTTLED\tRATIO\tTHROTTLED_S\tLIMIT\tUSAGE\tQOS\tPOD\tCONTAINER\n"
+		  "kubepods/burstable/pod1/abc\t10\t9\t0.900\t1.250\t0.2\t1.5\tBurstable\t1\tabc\n"
+		  "/\t0\t0\t0.000\t0.000\tmax\t-\t-\t-\t-\n");
+	free(s);
+	table_select(&tab, thr_default_columns(false, false, true), err, sizeof(err));
+	s = json(&tab);
+	CHECK_STR("JSON: more decimals, null for none, reset and pinned", s,
+		  "[{\"group\":\"kubepods/burstable/pod1/abc\",\"periods\":10,"
+		  "\"throttled\":9,\"ratio\":0.900000,\"throttled_s\":1.250000000,"
+		  "\"limit\":0.200000,\"usage\":1.500000,\"reset\":false,"
+		  "\"pinned_throttled\":true},"
+		  "{\"group\":\"/\",\"periods\":0,\"throttled\":0,\"ratio\":0.000000,"
+		  "\"throttled_s\":0.000000000,\"limit\":null,\"usage\":null,"
+		  "\"reset\":true,\"pinned_throttled\":false}]");
+	free(s);
+	table_select(&tab, thr_default_columns(true, false, true), err, sizeof(err));
+	s = json(&tab);
+	CHECK("JSON with --k8s ends with qos, pod, container",
+	      strstr(s, "\"pinned_throttled\":false,\"qos\":null,\"pod\":null,"
+		     "\"container\":null}]") != NULL);
+	free(s);
+	table_free(&tab);
+	return unit_failed;
+}
