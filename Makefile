@@ -24,13 +24,12 @@ CPPFLAGS_CPM = -D_GNU_SOURCE -DCPM_VERSION=\"$(VERSION)\" -Ilib
 # libcgroup and libnuma are linked statically when their archives are
 # installed (Debian's -dev packages ship them): loading two more shared
 # objects and resolving their symbols cost cpm-pin more than all its own
-# work before exec.  libsystemd (no archive in Debian) is linked only
-# into the tools that call it.  'make LIBS="-lcgroup -lnuma -lsystemd
-# -lm"' links everything dynamically.
+# work before exec.  libsystemd is not linked at all: lib/sdload.c opens
+# it on the first sd-bus call.  'make LIBS="-lcgroup -lnuma -lm"' links
+# everything dynamically.
 HAVE_STATIC := $(and $(findstring /,$(shell $(CC) -print-file-name=libcgroup.a)),$(findstring /,$(shell $(CC) -print-file-name=libnuma.a)))
-LIBS_STATIC = -Wl,-Bstatic -lcgroup -lnuma -Wl,-Bdynamic \
-	      -Wl,--as-needed -lsystemd -Wl,--no-as-needed -lm
-LIBS_SHARED = -lcgroup -lnuma -lsystemd -lm
+LIBS_STATIC = -Wl,-Bstatic -lcgroup -lnuma -Wl,-Bdynamic -lm
+LIBS_SHARED = -lcgroup -lnuma -lm
 LIBS    = $(if $(HAVE_STATIC),$(LIBS_STATIC),$(LIBS_SHARED))
 
 LIB_SRC  = $(sort $(wildcard lib/*.c))
