@@ -412,15 +412,21 @@ parse_count(const char *s)
 /* Machine */
 
 static void
-load_machine(struct ctx *c)
+load_machine_flags(struct ctx *c, unsigned int flags)
 {
 	cli_open_sysroot(c->sysroot_dir, &c->root);
-	cli_load_topology(&c->root, 0, &c->topo);
+	cli_load_topology(&c->root, flags, &c->topo);
 	if (ktopo_from_topo(&c->kt, &c->topo) < 0 ||
 	    topo_print_make(&c->print, &c->topo) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	c->m.topo = &c->topo;
 	c->m.kt = &c->kt;
+}
+
+static void
+load_machine(struct ctx *c)
+{
+	load_machine_flags(c, 0);
 }
 
 /* Core types, for the commands that place CPUs (after load_machine). */
@@ -1026,7 +1032,8 @@ cmd_check(struct ctx *c)
 	int count;
 
 	want_args(c, 0, 0, "no arguments");
-	load_machine(c);
+	/* With the process view: the cgroup v2 partitions. */
+	load_machine_flags(c, TOPO_PROCESS);
 	open_state(c, RO, true);
 	have_live = sysroot_open(&live, "/") == 0;
 	strbuf_init(&sb);

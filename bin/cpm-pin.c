@@ -42,7 +42,7 @@ struct pin_ctx {
 	const char *irqs_away_arg;
 	const char *unit_arg;		/* --unit NAME */
 	bool irqs_restore;
-	bool dry_run, migrate, exclusive, create, verbose, json;
+	bool dry_run, migrate, exclusive, isolated, create, verbose, json;
 	bool force, scope;
 	bool dashdash;
 	char **command;			/* after "--" */
@@ -68,8 +68,8 @@ usage(void)
 "Usage: cpm-pin [OPTION...] CPULIST -- COMMAND [ARG...]\n"
 "       cpm-pin --scope [--unit NAME] [OPTION...] CPULIST -- COMMAND [ARG...]\n"
 "       cpm-pin -p PID [CPULIST] [--nodes NODELIST --migrate]\n"
-"       cpm-pin --cgroup GROUP CPULIST [--mems NODELIST] [--exclusive]\n"
-"               [--create] [--attach PID...]\n"
+"       cpm-pin --cgroup GROUP CPULIST [--mems NODELIST]\n"
+"               [--exclusive | --isolated] [--create] [--attach PID...]\n"
 "       cpm-pin --irqs-away CPULIST | --irqs-restore\n"
 "Put work on CPUs and NUMA memory nodes, then read back what the kernel did.\n"
 "\n"
@@ -97,6 +97,10 @@ usage(void)
 "                          CPULIST that have memory)\n"
 "      --exclusive         with --cgroup: v1 cpuset.cpu_exclusive=1, v2\n"
 "                          cpuset.cpus.partition=root\n"
+"      --isolated          with --cgroup, v2: cpuset.cpus.partition=isolated\n"
+"                          (no load balancing on its CPUs); v2 partitions\n"
+"                          below a non-partition parent are made remote\n"
+"                          (cpuset.cpus.exclusive up the tree, Linux 6.7+)\n"
 "      --create            with --cgroup: create GROUP if it does not exist\n"
 "      --force             with --cgroup: write the cpuset of a group that\n"
 "                          systemd owns directly (systemd may put its own\n"
@@ -144,7 +148,7 @@ usage(void)
 
 enum opt_id {
 	OPT_HELP, OPT_VERSION, OPT_MEM, OPT_NODES, OPT_PID, OPT_MIGRATE,
-	OPT_CGROUP, OPT_MEMS, OPT_EXCLUSIVE, OPT_CREATE, OPT_ATTACH,
+	OPT_CGROUP, OPT_MEMS, OPT_EXCLUSIVE, OPT_ISOLATED, OPT_CREATE, OPT_ATTACH,
 	OPT_DRY_RUN, OPT_VERBOSE, OPT_SYSROOT, OPT_CGROUP_ROOT, OPT_JSON,
 	OPT_IRQS_AWAY, OPT_IRQS_RESTORE, OPT_FORCE, OPT_SCOPE, OPT_UNIT,
 };
@@ -164,6 +168,7 @@ static const struct opt {
 	{ "cgroup", 'g', true, OPT_CGROUP },
 	{ "mems", 0, true, OPT_MEMS },
 	{ "exclusive", 0, false, OPT_EXCLUSIVE },
+	{ "isolated", 0, false, OPT_ISOLATED },
 	{ "create", 0, false, OPT_CREATE },
 	{ "attach", 0, true, OPT_ATTACH },
 	{ "dry-run", 'n', false, OPT_DRY_RUN },
@@ -284,6 +289,9 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		case OPT_EXCLUSIVE:
 			c->exclusive = true;
 			break;
+		case OPT_ISOLATED:
+			c->isolated = true;
+			break;
 		case OPT_CREATE:
 			c->create = true;
 			break;
@@ -331,8 +339,8 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 					"be combined");
 		if (c->pid_arg || c->group_arg || c->dashdash || npos > 0 ||
 		    c->mem_arg || c->nodes_arg || c->mems_arg || c->migrate ||
-		    c->exclusive || c->create || c->nattach || c->json ||
-		    c->force || c->scope || c->unit_arg)
+		    c->exclusive || c->isolated || c->create || c->nattach ||
+		    c->json || c->force || c->scope || c->unit_arg)
 			cli_usage_error("--irqs-away and --irqs-restore go alone "
 					"(with --sysroot and --verbose)");
 		if (c->dry_run)
@@ -365,6 +373,8 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 			cli_usage_error("--mems needs --cgroup (use --nodes)");
 		if (c->exclusive)
 			cli_usage_error("--exclusive needs --cgroup");
+		if (c->isolated)
+			cli_usage_error("--isolated needs --cgroup");
 		if (c->create)
 			cli_usage_error("--create needs --cgroup");
 		if (c->nattach)
@@ -373,6 +383,9 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		if (c->mem_arg || c->nodes_arg)
 			cli_usage_error("--mem and --nodes do not go with "
 					"--cgroup (use --mems)");
+		if (c->exclusive && c->isolated)
+			cli_usage_error("--exclusive and --isolated cannot be "
+					"combined");
 	}
 
 	switch (c->form) {
@@ -939,7 +952,7 @@ print_cgroup_plan(const struct pin_ctx *c, const struct cgcpuset_plan *p)
 		print_plan_line("create", cg_display(c->group));
 	print_plan_set(p->files.cpus, &p->cpus);
 	print_plan_set(p->files.mems, &p->mems);
-	if (c->exclusive)
+	if (c->exclusive || c->isolated)
 		print_plan_line(p->files.exclusive, p->files.exclusive_on);
 	for (i = 0; i < c->nattach; i++) {
 		char buf[32];
@@ -953,7 +966,7 @@ print_cgroup_plan(const struct pin_ctx *c, const struct cgcpuset_plan *p)
  * How to change the group: through systemd (*bus connected), by writing
  * the files, or not at all (exit 3, nothing changed).  systemd has no
  * property for a partition or for moving processes into a unit's group,
- * so --exclusive and --attach on a unit's group need --force.
+ * so --exclusive, --isolated and --attach on a unit's group need --force.
  */
 static enum cgowner_route
 route_cgroup(struct pin_ctx *c, const struct cg_hier *h, struct cgowner *o,
@@ -969,17 +982,19 @@ route_cgroup(struct pin_ctx *c, const struct cg_hier *h, struct cgowner *o,
 		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
 	if (o->kind != CGOWNER_UNIT)
 		return CGOWNER_WRITE_FILES;
-	if ((c->exclusive || c->nattach) && !c->force)
+	if ((c->exclusive || c->isolated || c->nattach) && !c->force)
 		cli_die(EXIT_UNSAT, "cgroup '%s' belongs to systemd unit %s, "
 			"and systemd has no property for %s: use systemd-run "
 			"or 'cpm-pin --scope', or --force to write it anyway",
-			cg_display(c->group), o->unit, c->exclusive ?
-			"a cpuset partition" : "moving processes in");
+			cg_display(c->group), o->unit,
+			c->exclusive || c->isolated ? "a cpuset partition" :
+			"moving processes in");
 	r = sdapply_connect(h, o, c->group, bus, c->err, sizeof(c->err));
 	if (r == -ENOENT && !c->force)
 		cli_die(EXIT_UNSAT, "%s; --force writes the files anyway",
 			c->err);
-	route = cgowner_route(o, r == 0 && !c->exclusive && !c->nattach,
+	route = cgowner_route(o, r == 0 && !c->exclusive && !c->isolated &&
+			      !c->nattach,
 			      c->force);
 	if (route == CGOWNER_REFUSE) {
 		cgowner_refusal(o, c->group, r != -ENOTCONN, msg, sizeof(msg));
@@ -1034,6 +1049,7 @@ cgroup_form(struct pin_ctx *c)
 	rq.cpus = &c->cpus;
 	rq.mems = c->have_nodes ? &c->nodes : NULL;
 	rq.exclusive = c->exclusive;
+	rq.isolated = c->isolated;
 	rq.create = c->create;
 	rq.attach = c->attach;
 	rq.nattach = c->nattach;
@@ -1065,7 +1081,8 @@ cgroup_form(struct pin_ctx *c)
 
 		cli_warn("cgroup '%s': cpus %s, mems %s%s, %zu process%s "
 			 "attached", cg_display(c->group), l, m,
-			 c->exclusive ? ", exclusive" : "", c->nattach,
+			 c->isolated ? ", isolated" : c->exclusive ?
+			 ", exclusive" : "", c->nattach,
 			 c->nattach == 1 ? "" : "es");
 		free(l);
 		free(m);

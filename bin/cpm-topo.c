@@ -229,6 +229,11 @@ print_summary(struct ctx *c)
 	print_list_field("Online CPUs:", &t->online);
 	print_list_field("Offline CPUs:", &t->offline);
 	print_list_field("Isolated CPUs:", &t->isolated);
+	/* cgroup v2 partitions, when there are any. */
+	if (t->part_cpus_known && !cpuset_empty(&t->part_cpus))
+		print_list_field("Partition CPUs:", &t->part_cpus);
+	if (t->part_isolated_known && !cpuset_empty(&t->part_isolated))
+		print_list_field("Isolated (partitions):", &t->part_isolated);
 	shape(t, &dies, &cores);
 	printf("%-22s%d\n", "Sockets:", t->nsockets);
 	printf("%-22s%d\n", "Dies per socket:", dies);
@@ -354,6 +359,19 @@ json_list(struct json *j, const char *key, const struct cpuset *s)
 	free(l);
 }
 
+/* A cpulist field, or null when not known. */
+static void
+json_list_known(struct json *j, const char *key, const struct cpuset *s,
+		bool known)
+{
+	if (known) {
+		json_list(j, key, s);
+	} else {
+		json_key(j, key);
+		json_null(j);
+	}
+}
+
 static void
 print_json(struct ctx *c)
 {
@@ -374,6 +392,10 @@ print_json(struct ctx *c)
 	json_list(&j, "offline", &t->offline);
 	json_list(&j, "isolated", &t->isolated);
 	json_list(&j, "allowed", &t->allowed);
+	json_list_known(&j, "partition_cpus", &t->part_cpus,
+			t->part_cpus_known);
+	json_list_known(&j, "partition_isolated", &t->part_isolated,
+			t->part_isolated_known);
 	json_key(&j, "threads_per_core");
 	json_int(&j, t->threads_per_core);
 	json_key(&j, "cpu_limit");

@@ -880,6 +880,39 @@ check_entries(struct findings *f, const struct topo *t,
 	cpuset_free(&x);
 }
 
+/*
+ * CPUs of the pool (online, not reserved) that cgroup v2 partitions have
+ * taken from the root group: a group outside the partition cannot be
+ * given them, whatever cpm-alloc hands out.
+ */
+static void
+check_partitions(struct findings *f, const struct topo *t,
+		 const struct alloc_state *st)
+{
+	struct cpuset taken = CPUSET_INIT;
+	char *l = NULL;
+
+	if (!t->part_cpus_known && !t->part_isolated_known)
+		return;
+	if ((t->part_cpus_known && cpuset_or(&taken, &t->part_cpus) < 0) ||
+	    (t->part_isolated_known &&
+	     cpuset_or(&taken, &t->part_isolated) < 0)) {
+		f->sb->oom = true;
+		cpuset_free(&taken);
+		return;
+	}
+	cpuset_and(&taken, &t->online);
+	cpuset_andnot(&taken, &st->reserved);
+	if (!cpuset_empty(&taken))
+		finding(f, "warning", "CPUs %s belong to cgroup partitions "
+			"(cpuset.cpus.partition) but are in the pool: only "
+			"groups inside those partitions can use them; keep "
+			"them out with 'cpm-alloc init --force --reserved "
+			"LIST'", list_of(f, &taken, &l));
+	free(l);
+	cpuset_free(&taken);
+}
+
 int
 alloc_check(const struct alloc_machine *m, const struct alloc_state *st,
 	    const struct topo_print *now, enum topo_match match,
@@ -912,6 +945,7 @@ alloc_check(const struct alloc_machine *m, const struct alloc_state *st,
 	free(l);
 	cpuset_free(&gone);
 	check_entries(&f, t, st);
+	check_partitions(&f, t, st);
 	for (i = 0; i < t->nnodes; i++) {
 		const struct topo_node *n = &t->nodes[i];
 		uint64_t b = state_mem_booked(st, n->id);

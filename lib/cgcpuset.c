@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cgcpuset.h"
+#include "partition.h"
 #include "pin.h"
 #include "proc.h"
 #include "util.h"
@@ -145,6 +146,11 @@ cgcpuset_plan(const struct cg_hier *h, const struct topo *t,
 	p->version = cg_version(h, CG_CPUSET);
 	cgcpuset_files(p->version, &p->files);
 	p->exists = cg_exists(h, CG_CPUSET, rq->group);
+	if (rq->isolated && p->version != 2)
+		return fail(err, errlen, -EINVAL, "an isolated partition needs "
+			    "cgroup v2 (the cpuset hierarchy is v1)");
+	if (rq->isolated)
+		p->files.exclusive_on = "isolated";
 	if (!p->exists && !rq->create)
 		return fail(err, errlen, -ENOENT, "cgroup '%s' does not exist "
 			    "(--create makes it)", cg_display(rq->group));
@@ -232,7 +238,7 @@ write_sets(const struct cg_hier *h, const struct cgcpuset_plan *p, char *err,
 		if (r == 0)
 			r = cg_write(h, CG_CPUSET, group, p->files.mems, ml, err,
 				     errlen);
-		if (r == 0 && p->rq->exclusive)
+		if (r == 0 && p->rq->exclusive && p->version == 1)
 			r = cg_write(h, CG_CPUSET, group, p->files.exclusive,
 				     p->files.exclusive_on, err, errlen);
 	} else {
@@ -283,7 +289,8 @@ verify(const struct cg_hier *h, const struct cgcpuset_plan *p, char *err,
 			r = 0;
 	}
 	cpuset_free(&got);
-	if (r < 0 || !p->rq->exclusive)
+	/* v2: part_make() read the partition back. */
+	if (r < 0 || !p->rq->exclusive || p->version == 2)
 		return r;
 	n = cg_read(h, CG_CPUSET, group, p->files.exclusive, buf, sizeof(buf),
 		    err, errlen);
@@ -326,19 +333,44 @@ attach(const struct cg_hier *h, const struct sysroot *live,
 	return r;
 }
 
+/* An existing group's list file, to put back on failure (NULL: unread). */
+static char *
+snapshot(const struct cg_hier *h, const char *group, const char *file)
+{
+	char buf[65536];
+
+	if (cg_read(h, CG_CPUSET, group, file, buf, sizeof(buf), NULL, 0) < 0)
+		return NULL;
+	strstrip(buf);
+	/* An empty v2 list is written back as a bare newline. */
+	return strdup(buf[0] ? buf : "\n");
+}
+
 int
 cgcpuset_apply(const struct cg_hier *h, const struct sysroot *live,
 	       const struct cgcpuset_plan *p, char *err, size_t errlen)
 {
 	enum { UNDO_MAX = 64 };
 	static char was[UNDO_MAX][CG_PATH_MAX];
+	const char *group = p->rq->group;
 	bool known[UNDO_MAX];
+	bool part = p->version == 2 && (p->rq->exclusive || p->rq->isolated);
+	char *old_cpus = NULL, *old_mems = NULL;
+	struct part_undo pu;
 	size_t i, nattached = 0;
 	int r;
 
+	memset(&pu, 0, sizeof(pu));
+	if (p->exists) {
+		old_cpus = snapshot(h, group, p->files.cpus);
+		old_mems = snapshot(h, group, p->files.mems);
+	}
 	r = make_group(h, p, err, errlen);
 	if (r == 0)
 		r = write_sets(h, p, err, errlen);
+	if (r == 0 && part)
+		r = part_make(h, group, p->rq->isolated ? PART_ISOLATED :
+			      PART_ROOT, &p->cpus, &pu, err, errlen);
 	if (r == 0)
 		r = verify(h, p, err, errlen);
 	for (i = 0; r == 0 && i < p->rq->nattach; i++) {
@@ -356,17 +388,33 @@ cgcpuset_apply(const struct cg_hier *h, const struct sysroot *live,
 		nattached = i + 1;
 	}
 	/*
-	 * Any failure undoes what the call created: the processes moved go
-	 * back where they were (a zombie, or one that exited, never moved)
-	 * and the new group is removed.
+	 * Any failure undoes what the call changed: the processes moved go
+	 * back where they were (a zombie, or one that exited, never moved),
+	 * the partition and the ancestors' exclusive CPUs are put back, and
+	 * then the new group is removed or the existing one gets its CPUs
+	 * and memory nodes back.
 	 */
-	if (r < 0 && !p->exists && cg_exists(h, CG_CPUSET, p->rq->group)) {
+	if (r < 0 && !p->exists && cg_exists(h, CG_CPUSET, group))
 		for (i = 0; i < nattached && i < UNDO_MAX; i++)
 			if (known[i])
 				cg_attach(h, CG_CPUSET, was[i],
 					  p->rq->attach[i], NULL, 0);
-		cg_remove(h, CG_CPUSET, p->rq->group, NULL, 0);
+	if (r < 0)
+		part_undo(h, group, &pu);
+	else
+		part_undo_free(&pu);
+	if (r < 0 && !p->exists && cg_exists(h, CG_CPUSET, group))
+		cg_remove(h, CG_CPUSET, group, NULL, 0);
+	if (r < 0 && p->exists) {
+		if (old_cpus)
+			cg_write(h, CG_CPUSET, group, p->files.cpus, old_cpus,
+				 NULL, 0);
+		if (old_mems)
+			cg_write(h, CG_CPUSET, group, p->files.mems, old_mems,
+				 NULL, 0);
 	}
+	free(old_cpus);
+	free(old_mems);
 	return r;
 }
 

@@ -11,6 +11,7 @@
  *              parent's effective set (v1 cpuset.effective_cpus, v2
  *              cpuset.cpus.effective)
  *   exclusive  v1 cpuset.cpu_exclusive=1, v2 cpuset.cpus.partition=root
+ *   isolated   v2 cpuset.cpus.partition=isolated (see partition.h)
  */
 #ifndef CPM_CGCPUSET_H
 #define CPM_CGCPUSET_H
@@ -48,6 +49,7 @@ struct cgcpuset_request {
 	const struct cpuset *cpus;
 	const struct cpuset *mems;	/* NULL: the nodes of cpus with memory */
 	bool exclusive;
+	bool isolated;			/* v2 only: an isolated partition */
 	bool create;			/* make the group (and its parents) */
 	const pid_t *attach;		/* whole processes to move in */
 	size_t nattach;
@@ -57,7 +59,8 @@ struct cgcpuset_request {
 struct cgcpuset_plan {
 	const struct cgcpuset_request *rq;
 	int version;
-	struct cgcpuset_files files;
+	struct cgcpuset_files files;	/* exclusive_on: "isolated" when
+					 * rq->isolated */
 	bool exists;			/* the group exists already */
 	struct cpuset cpus, mems;	/* what will be written */
 };
@@ -79,12 +82,15 @@ void cgcpuset_plan_free(struct cgcpuset_plan *p);
 
 /*
  * Apply a plan: create the group when needed, write its CPUs, memory
- * nodes and exclusivity, read them back (and, live, the effective CPUs),
- * then attach the processes and check, through live, that each one's
- * cpuset and affinity followed.  A group this call created is removed
- * again when a write fails.  Returns 0 or -errno with err saying what
- * the kernel refused or what differs ("cpuset.cpus is 1, not 0-1 as
- * asked (missing: 0)").
+ * nodes and exclusivity (v2: a partition, made by part_make(), remote
+ * where the parent is no partition root), read them back (and, live, the
+ * effective CPUs), then attach the processes and check, through live,
+ * that each one's cpuset and affinity followed.  Any failure undoes what
+ * the call changed: a group it created is removed, an existing group
+ * gets its CPUs, memory nodes and partition back, ancestors their
+ * cpuset.cpus.exclusive.  Returns 0 or -errno with err saying what the
+ * kernel refused or what differs ("cpuset.cpus is 1, not 0-1 as asked
+ * (missing: 0)", "cgroup 'a' is an invalid root partition: REASON").
  */
 int cgcpuset_apply(const struct cg_hier *h, const struct sysroot *live,
 		   const struct cgcpuset_plan *p, char *err, size_t errlen);

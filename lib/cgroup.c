@@ -658,8 +658,15 @@ cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		       file, cg_display(canon), "no such file");
 		return r;
 	}
-	/* libcgroup 2.0.2 stores values in 4096-byte buffers. */
-	if (h->use_libcgroup && strlen(value) < 4000) {
+	/*
+	 * libcgroup 2.0.2 stores values in 4096-byte buffers, and writes
+	 * nothing at all for an empty one (it writes line by line): an
+	 * empty list ("" or a bare newline: a v2 cpuset's "inherit") is
+	 * written directly, as one newline.
+	 */
+	if (value[strspn(value, " \t\n")] == '\0')
+		value = "\n";
+	else if (h->use_libcgroup && strlen(value) < 4000) {
 		struct cgroup_controller *ctl;
 		struct cgroup *cg;
 		int lr;
@@ -685,8 +692,9 @@ cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	r = write_value_at(fd, file, value, false, !h->ctrl[c].kernel);
 	close(fd);
 	if (r < 0)
-		err_set(err, errlen, "cannot write '%s' to %s of %s: %s", value,
-		       file, cg_display(canon), strerror(-r));
+		err_set(err, errlen, "cannot write '%s' to %s of %s: %s",
+			strcmp(value, "\n") ? value : "", file,
+			cg_display(canon), strerror(-r));
 	return r;
 }
 

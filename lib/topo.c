@@ -849,6 +849,34 @@ cpu_limit_of(struct loader *ld, const char *mnt, const char *group, bool v2)
 	return best;
 }
 
+/* What partitions took from the root group of the v2 hierarchy at mnt. */
+static int
+load_partitions(struct loader *ld, const char *mnt)
+{
+	struct topo *t = ld->t;
+	struct cpuset eff = CPUSET_INIT;
+	int r;
+
+	join_cg(ld->path, sizeof(ld->path), mnt, "", "cpuset.cpus.effective");
+	r = read_list(ld, ld->path, &eff);
+	if (r == 0 && !cpuset_empty(&eff)) {
+		r = cpuset_copy(&t->part_cpus, &t->online);
+		if (r == 0) {
+			cpuset_andnot(&t->part_cpus, &eff);
+			cpuset_andnot(&t->part_cpus, &t->isolated);
+			t->part_cpus_known = true;
+		}
+	}
+	cpuset_free(&eff);
+	if (r == -ENOMEM)
+		return r;
+	join_cg(ld->path, sizeof(ld->path), mnt, "", "cpuset.cpus.isolated");
+	r = read_list(ld, ld->path, &t->part_isolated);
+	if (r == 0)
+		t->part_isolated_known = true;
+	return r == -ENOMEM ? r : 0;
+}
+
 static int
 load_process(struct loader *ld)
 {
@@ -884,6 +912,9 @@ load_process(struct loader *ld)
 			cpuset_and(&t->allowed, &cs);
 		cpuset_free(&cs);
 		t->cpu_limit = cpu_limit_of(ld, mnt, group, true);
+		r = load_partitions(ld, mnt);
+		if (r < 0)
+			goto out;
 	}
 	noprefix = false;
 	if (proc_cgroup_mount(mounts, "cpuset", mnt, sizeof(mnt), &noprefix) == 0) {
@@ -1001,6 +1032,8 @@ topo_free(struct topo *t)
 	cpuset_free(&t->offline);
 	cpuset_free(&t->isolated);
 	cpuset_free(&t->allowed);
+	cpuset_free(&t->part_cpus);
+	cpuset_free(&t->part_isolated);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -72,6 +72,15 @@ struct topo {
 	struct topo_socket *sockets;	/* sorted by id */
 	int threads_per_core;	/* max siblings over online CPUs */
 	double cpu_limit;	/* cgroup CPU quota in CPUs, < 0 none */
+	/*
+	 * cgroup v2 partitions (with TOPO_PROCESS): the online CPUs the
+	 * root group has lost to partition roots below it (not in its
+	 * cpuset.cpus.effective, boot-time isolated ones aside), and those
+	 * of isolated partitions (the root's cpuset.cpus.isolated, Linux
+	 * 6.8+).  Known only where the files are.
+	 */
+	struct cpuset part_cpus, part_isolated;
+	bool part_cpus_known, part_isolated_known;
 };
 
 enum topo_flags {

@@ -23,19 +23,30 @@
 #   OFFLINE    cpulist taken offline inside the VM before the tests
 #   ALLOC_*    cpm-alloc expectations, derived by hand from the kubelet
 #              rules on this topology (see the comments there)
+#   GUEST      what runs as PID 1: busybox (the default: the tests run
+#              from the initramfs) or systemd (the host's own Debian
+#              userland, shared read-only over 9p under a tmpfs overlay,
+#              with systemd as PID 1 on cgroup v2)
+#   KERNELS    kernel versions to boot this machine with, each its own VM
+#              (e.g. "6.1 6.12"; default: the one kernel of tests/vm/run)
+#   TESTS      guest tests to run (default: tests/vm/run's list)
+#   TIMEOUT    seconds the VM may take (default: tests/vm/run's)
 #
 # Linux numbers CPUs in QEMU's order, so CPU c sits on
 #   thread c % THREADS, core (c / THREADS) % CORES,
 #   die (c / (THREADS*CORES)) % DIES, socket c / (THREADS*CORES*DIES).
 # The kernel's L3 cache id is the APIC id shifted past the die bits:
 #   socket * 2^ceil(log2 DIES) + die.
+# So is the kernel's die_id since the x86 topology rework of Linux 6.9;
+# before, die_id counts the dies of each socket from 0.  TOPO_KERNEL (the
+# kernel release, `uname -r`) says which; unset, the older numbering.
 
 # topo_load NAME DIR: read DIR/NAME and derive the counts.
 topo_load() {
 	TOPO_NAME=$1
 	MODEL=Skylake-Server SOCKETS=1 DIES=1 CORES=1 THREADS=1 CPUS=
 	NODES_PER_SOCKET=1 MEM_NODES=0 NODE_MB=256 DIST= OFFLINE=
-	ALLOC_CASES=
+	ALLOC_CASES= GUEST=busybox KERNELS= TESTS= TIMEOUT=
 	. "$2/$1" || return 1
 	T_MAXCPUS=$((SOCKETS * DIES * CORES * THREADS))
 	T_PRESENT=${CPUS:-$T_MAXCPUS}
@@ -46,6 +57,13 @@ topo_load() {
 	_b=1
 	while [ "$_b" -lt "$DIES" ]; do _b=$((_b * 2)); done
 	T_DIE_SPAN=$_b
+	T_DIE_APIC=0
+	_v=${TOPO_KERNEL:-0.0}
+	_v=${_v%%-*}
+	_m=${_v#*.}
+	_m=${_m%%[!0-9]*}
+	[ "${_v%%.*}" -gt 6 ] || { [ "${_v%%.*}" -eq 6 ] && [ "${_m:-0}" -ge 9 ]; } &&
+	    T_DIE_APIC=1
 	T_OFFLINE_SET=" $(list_expand "$OFFLINE") "
 }
 
@@ -72,6 +90,9 @@ cpu_online() {
 cpu_socket() { echo $(($1 / T_PER_SOCKET)); }
 cpu_die() { echo $((($1 / (CORES * THREADS)) % DIES)); }
 cpu_node() { echo $(($1 / T_PER_NODE)); }
+# die_id S D: the kernel's die_id of die D (counted from 0) of socket S.
+die_id() { [ "$T_DIE_APIC" = 1 ] && echo $(($1 * T_DIE_SPAN + $2)) || echo "$2"; }
+cpu_die_id() { die_id "$(cpu_socket $1)" "$(cpu_die $1)"; }
 cpu_l3() { echo $(($1 / T_PER_SOCKET * T_DIE_SPAN + ($1 / (CORES * THREADS)) % DIES)); }
 # The first thread of CPU's core: cpm's (and the kubelet's) core number
 # when that thread is online.
@@ -171,7 +192,7 @@ topo_expect() {
 	_c=0
 	while [ "$_c" -lt "$T_MAXCPUS" ]; do
 		if cpu_online "$_c"; then
-			echo "cpu$_c=online node=$(cpu_node $_c) socket=$(cpu_socket $_c) die=$(cpu_die $_c) core=$(exp_siblings $_c | sed 's/[-,].*//') l3=$(cpu_l3 $_c) siblings=$(exp_siblings $_c)"
+			echo "cpu$_c=online node=$(cpu_node $_c) socket=$(cpu_socket $_c) die=$(cpu_die_id $_c) core=$(exp_siblings $_c | sed 's/[-,].*//') l3=$(cpu_l3 $_c) siblings=$(exp_siblings $_c)"
 		elif cpu_present "$_c"; then
 			echo "cpu$_c=offline node=$(cpu_node $_c)"
 		else

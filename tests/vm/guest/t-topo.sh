@@ -30,8 +30,9 @@ while [ "$s" -lt "$SOCKETS" ]; do
 	check "cpus socket:$s lists the CPUs of socket $s" 0 "$(exp_socket_cpus $s)" cpm-topo cpus socket:$s
 	d=0
 	while [ "$d" -lt "$DIES" ]; do
-		check "cpus die:$s.$d lists the CPUs of die $d of socket $s" 0 \
-		    "$(exp_die_cpus $s $d)" cpm-topo cpus die:$s.$d
+		i=$(die_id $s $d)
+		check "cpus die:$s.$i lists the CPUs of die $i of socket $s" 0 \
+		    "$(exp_die_cpus $s $d)" cpm-topo cpus die:$s.$i
 		d=$((d + 1))
 	done
 	s=$((s + 1))
@@ -71,7 +72,7 @@ bad= kbad=
 for c in $(list_expand "$(exp_possible)"); do
 	row=$(awk -v c=$c 'NR > 1 && $1 == c { print $2, $3, $4, $5, $6 }' "$T_TMP/e")
 	if cpu_online $c; then
-		want="$(cpu_node $c) $(cpu_socket $c) $(cpu_die $c) $(exp_siblings $c | sed 's/[-,].*//') $(cpu_l3 $c)"
+		want="$(cpu_node $c) $(cpu_socket $c) $(cpu_die_id $c) $(exp_siblings $c | sed 's/[-,].*//') $(cpu_l3 $c)"
 		t=$SYS/cpu/cpu$c/topology
 		node=$(ls -d $SYS/cpu/cpu$c/node* | sed 's/.*node//')
 		kern="$node $(kfile $t/physical_package_id) $(kfile $t/die_id) $(kfile $t/thread_siblings_list | sed 's/[-,].*//') $(kfile $SYS/cpu/cpu$c/cache/index3/id)"
@@ -147,6 +148,8 @@ last=$(exp_node_cpus $((T_CPU_NODES - 1)))
 first=$(list_expand "$last" | awk '{ print $1 }')
 cg_rm cpmvm-topo
 at_exit "cg_rm cpmvm-topo"
+# Under systemd the root enables only the controllers its units need.
+echo "+cpu +cpuset" >$CG/cgroup.subtree_control
 mkdir $CG/cpmvm-topo
 echo "$last" >$CG/cpmvm-topo/cpuset.cpus
 echo "150000 100000" >$CG/cpmvm-topo/cpu.max
