@@ -268,6 +268,26 @@ read_limit(struct quota_ctx *c, const char *group, struct cg_cpu_limit *lim)
 		cli_die(EXIT_FAIL, "%s", err);
 }
 
+/*
+ * read_limit() for a unit's group changed through systemd: a unit that no
+ * CPU property has asked for has no cpu files yet (its slice has not
+ * enabled the controller); it has the kernel's defaults, and systemd
+ * makes the files when it applies the properties.
+ */
+static void
+read_limit_or_none(struct quota_ctx *c, const char *group,
+		   struct cg_cpu_limit *lim)
+{
+	char probe[8];
+
+	if (cg_read(&c->h, CG_CPU, group, "cpu.max", probe, sizeof(probe),
+		    NULL, 0) == -ENOENT) {
+		quota_new_group(lim);
+		return;
+	}
+	read_limit(c, group, lim);
+}
+
 static void
 print_doc(struct strbuf *sb)
 {
@@ -491,7 +511,10 @@ cmd_set(struct quota_ctx *c)
 	exists = group_exists(c, group);
 	if (!exists && !c->create)
 		cli_die(EXIT_FAIL, "no cgroup '%s' (use --create)", group);
-	if (exists)
+	route = route_change(c, group, &o, &bus);
+	if (exists && route == CGOWNER_VIA_SYSTEMD)
+		read_limit_or_none(c, group, &cur);
+	else if (exists)
 		read_limit(c, group, &cur);
 	else
 		quota_new_group(&cur);
@@ -503,7 +526,6 @@ cmd_set(struct quota_ctx *c)
 	if (r < 0)
 		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", err);
 
-	route = route_change(c, group, &o, &bus);
 	if (c->dry_run) {
 		const char *base = c->h.ctrl[CG_CPU].path;
 

@@ -97,9 +97,21 @@ ancestor_bounds(const struct cg_hier *h, struct cgcpuset_plan *p,
 		const struct cpuset **cpus, const struct cpuset **mems,
 		char *err, size_t errlen)
 {
+	char up[CG_PATH_MAX];
 	int r;
 
 	*cpus = *mems = NULL;
+	/*
+	 * On v2 a group whose parent has not enabled the cpuset controller
+	 * (a systemd unit no property asked it for) has no cpuset files:
+	 * its bounds are those of the nearest ancestor that has them.
+	 */
+	snprintf(up, sizeof(up), "%s", parent);
+	while (p->version == 2 && up[0] &&
+	       cgcpuset_read_list(h, up, p->files.eff_cpus, pcpus, NULL,
+				  0) == -ENOENT)
+		parent_of(up, up, sizeof(up));
+	parent = up;
 	r = cgcpuset_read_list(h, parent, p->files.eff_cpus, pcpus, err,
 			       errlen);
 	if (r < 0 && (r != -ENOENT || h->live))

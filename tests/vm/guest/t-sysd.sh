@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cpm's systemd features on the real thing (the systemd machine of
+# tests/vm/run: systemd as PID 1 on a pure cgroup v2 tree, node N = CPUs
+# 4N..4N+3): who owns a group, changes made through systemd that outlive
+# daemon-reload, refusals that change nothing, burst and restore that
+# leave 'systemctl show' as it was, and cpm-pin --scope.  Skips itself
+# under any other PID 1.
+. /cpm/tests/vm/guest/common.sh
+if [ "$(cat /proc/1/comm 2>/dev/null)" != systemd ]; then
+	skip "cpm on systemd" "PID 1 is not systemd"
+	exit 0
+fi
+have cpm-quota && have cpm-pin && have cpm-throttle || exit 0
+
+unit_cg() { systemctl show -P ControlGroup "$1" | sed 's,^/,,'; }
+show_cpu() { systemctl show -p CPUQuotaPerSecUSec -p CPUQuotaPeriodUSec -p CPUWeight -p AllowedCPUs -p AllowedMemoryNodes "$1"; }
+# wait_for CMD...: up to 20s for CMD to succeed.
+wait_for() {
+	_w=0
+	while ! "$@" >/dev/null 2>&1; do
+		_w=$((_w + 1))
+		[ $_w -gt 100 ] && return 1
+		sleep 0.2
+	done
+}
+
+U=cpmsd-svc
+systemctl stop $U.service 2>/dev/null
+systemctl reset-failed $U.service 2>/dev/null
+at_exit "systemctl stop $U.service 2>/dev/null; systemctl revert $U.service >/dev/null 2>&1"
+run systemd-run --quiet --unit=$U -p CPUQuota=50% /bin/sleep 3600
+g=$(unit_cg $U.service)
+assert "a transient service to work on" "$rc $g" "0 system.slice/$U.service"
+
+# --- sysd: who owns a group ------------------------------------------------
+run cpm-quota get "$g"
+assert "cpm-quota get names the service's group as its unit's" \
+    "$rc $(printf '%s' "$out" | sed -n 's/^owner=//p') $(printf '%s' "$out" | sed -n 's/^unit=//p')" \
+    "0 unit $U.service"
+run cpm-quota get system.slice --json
+case $out in
+*'"owner":"unit","unit":"system.slice"'*) ok "cpm-quota get --json names a slice" ;;
+*) not_ok "cpm-quota get --json names a slice" "$(show)" ;;
+esac
+run cpm-throttle "$g" -o tsv
+assert "cpm-throttle adds the UNIT column by itself under systemd" \
+    "$rc $(printf '%s' "$out" | head -1 | awk -F'\t' '{ print $NF }') $(printf '%s' "$out" | sed -n 2p | awk -F'\t' '{ print $NF }')" \
+    "0 UNIT $U.service"
+run cpm-throttle "$g" -o prom
+case $out in
+*"unit=\"$U.service\""*) ok "cpm-throttle labels the unit in Prometheus text" ;;
+*) not_ok "cpm-throttle labels the unit in Prometheus text" "$(show)" ;;
+esac
+
+# --- sysd: cpm-quota set through systemd outlives daemon-reload -------------
+run cpm-quota set "$g" --limit 1.5 --request 1
+assert "set on a unit's group applies through systemd" \
+    "$rc $(kfile $CG/$g/cpu.max) $(systemctl show -P CPUQuotaPerSecUSec $U.service) $err" \
+    "0 150000 100000 1.500000s "
+w=$(kfile $CG/$g/cpu.weight)
+assert "... the weight too" "$(systemctl show -P CPUWeight $U.service)" "$w"
+systemctl daemon-reload
+assert "after daemon-reload the kernel still has cpm's quota and weight" \
+    "$(kfile $CG/$g/cpu.max) $(kfile $CG/$g/cpu.weight)" "150000 100000 $w"
+run cpm-quota set "$g" --limit 250m --period 20ms
+systemctl daemon-reload
+assert "a period set through systemd outlives daemon-reload too" \
+    "$rc $(kfile $CG/$g/cpu.max)" "0 5000 20000"
+assert "only runtime properties: no persistent drop-in" \
+    "$(ls /etc/systemd/system.control/$U.service.d 2>/dev/null | wc -l)" "0"
+
+# --- sysd: cpm-pin --cgroup through systemd outlives daemon-reload ----------
+run cpm-pin --cgroup "$g" 2-3 --mems 0
+assert "cpm-pin --cgroup on a unit sets AllowedCPUs and AllowedMemoryNodes" \
+    "$rc $(kfile $CG/$g/cpuset.cpus) $(systemctl show -P AllowedCPUs $U.service) $(systemctl show -P AllowedMemoryNodes $U.service) $err" \
+    "0 2-3 2-3 0 "
+systemctl daemon-reload
+assert "after daemon-reload the kernel still has cpm's cpuset" \
+    "$(kfile $CG/$g/cpuset.cpus) $(kfile $CG/$g/cpuset.cpus.effective) $(kfile $CG/$g/cpuset.mems)" \
+    "2-3 2-3 0"
+
+# --- sysd: direct writes into a non-delegated unit are refused --------------
+before="$(kfile $CG/$g/cpu.max) $(kfile $CG/$g/cpuset.cpus) $(kfile $CG/$g/cpuset.cpus.partition)"
+run cpm-quota set "$g/sub" --create --limit 1
+assert "set --create inside a non-delegated unit is refused with exit 3" \
+    "$rc $(test -d $CG/$g/sub && echo made)" "3 "
+run cpm-pin --cgroup "$g" 2-3 --exclusive
+assert "cpm-pin --exclusive on a unit's group is refused with exit 3" "$rc $err" \
+    "3 cpm-pin: cgroup '$g' belongs to systemd unit $U.service, and systemd has no property for a cpuset partition: use systemd-run or 'cpm-pin --scope', or --force to write it anyway
+"
+run cpm-pin --cgroup "$g" 1 --attach $$
+assert "cpm-pin --attach into a unit's group is refused with exit 3" "$rc" "3"
+assert "... and nothing changed" \
+    "$(kfile $CG/$g/cpu.max) $(kfile $CG/$g/cpuset.cpus) $(kfile $CG/$g/cpuset.cpus.partition)" "$before"
+
+# --- sysd: a delegated subtree is written directly --------------------------
+D=cpmsd-dlg
+systemctl stop $D.service 2>/dev/null
+systemctl reset-failed $D.service 2>/dev/null
+at_exit "systemctl stop $D.service 2>/dev/null"
+run systemd-run --quiet --unit=$D -p Delegate=yes /bin/sleep 3600
+dg=$(unit_cg $D.service)
+pid=$(systemctl show -P MainPID $D.service)
+mkdir -p "$CG/$dg/leaf" && echo "$pid" >"$CG/$dg/leaf/cgroup.procs" &&
+    echo +cpu >"$CG/$dg/cgroup.subtree_control"
+run cpm-quota get "$dg/leaf"
+assert "a group below Delegate=yes is delegated" \
+    "$rc $(printf '%s' "$out" | sed -n 's/^owner=//p') $err" "0 delegated "
+run cpm-quota set "$dg/work" --create --limit 500m
+assert "set --create inside a delegated subtree writes the files" \
+    "$rc $(kfile $CG/$dg/work/cpu.max)" "0 50000 100000"
+rmdir "$CG/$dg/work" 2>/dev/null
+
+# --- sysd: burst and restore leave 'systemctl show' as it was ---------------
+cpm-quota set "$g" --limit 1 --period 100ms >/dev/null
+was=$(show_cpu $U.service)
+J=/tmp/cpmsd-burst.journal
+rm -f $J
+# Long boosts, ended by SIGTERM (which restores) or SIGKILL (which leaves
+# the raise for restore): daemon-reload alone takes seconds under TCG.
+cpm-quota burst --journal $J --factor 2 --for 120s "$g" 2>$T_TMP/burst.err &
+bp=$!
+wait_for grep -qx "200000 100000" $CG/$g/cpu.max
+assert "a burst raises a unit's quota through systemd" \
+    "$(kfile $CG/$g/cpu.max) $(systemctl show -P CPUQuotaPerSecUSec $U.service) $(cat $T_TMP/burst.err)" \
+    "200000 100000 2s "
+systemctl daemon-reload
+assert "... and the raise outlives daemon-reload" "$(kfile $CG/$g/cpu.max)" "200000 100000"
+kill -TERM $bp
+wait $bp
+assert "after the burst the kernel and systemctl show are as before" \
+    "$(kfile $CG/$g/cpu.max) $(show_cpu $U.service)" "100000 100000 $was"
+cpm-quota burst --journal $J --factor 3 --for 120s "$g" &
+bp=$!
+wait_for grep -qx "300000 100000" $CG/$g/cpu.max
+assert "a second burst raises it again" "$(kfile $CG/$g/cpu.max)" "300000 100000"
+kill -9 $bp
+wait $bp 2>/dev/null
+run cpm-quota restore --journal $J
+systemctl daemon-reload
+assert "restore after a killed burst puts systemctl show back as before" \
+    "$rc $(kfile $CG/$g/cpu.max) $(show_cpu $U.service)" "0 100000 100000 $was"
+assert "burst and restore leave no persistent drop-in" \
+    "$(ls /etc/systemd/system.control/$U.service.d 2>/dev/null | wc -l)" "0"
+
+# --- sysd: cpm-pin --scope ---------------------------------------------------
+S=cpmsd-scope
+systemctl stop $S.scope 2>/dev/null || :
+at_exit "systemctl stop $S.scope 2>/dev/null"
+cpm-pin --scope --unit $S --nodes 1 4-5 -- /bin/sleep 3600 &
+sp=$!
+if wait_for systemctl is-active --quiet $S.scope; then
+	sg=$(unit_cg $S.scope)
+	assert "cpm-pin --scope shows the CPUs in systemctl show -p AllowedCPUs" \
+	    "$(systemctl show -p AllowedCPUs $S.scope) $(systemctl show -P AllowedMemoryNodes $S.scope)" \
+	    "AllowedCPUs=4-5 1"
+	assert "... and in the scope's cpuset.cpus.effective" \
+	    "$(kfile $CG/$sg/cpuset.cpus.effective)" "4-5"
+	assert "... with the command in it, on those CPUs" \
+	    "$(grep -c "^$sp\$" $CG/$sg/cgroup.procs) $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$sp/status)" "1 4-5"
+	run cpm-pin --scope --unit $S 4-5 -- true
+	assert "cpm-pin --scope refuses a name in use, exit 1" "$rc" "1"
+else
+	not_ok "cpm-pin --scope starts a scope unit" "$(systemctl status $S.scope 2>&1 | head -5)"
+fi
+kill $sp 2>/dev/null
+wait $sp 2>/dev/null
+systemctl stop $S.scope 2>/dev/null || :
