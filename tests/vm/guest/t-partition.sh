@@ -117,3 +117,28 @@ else
 	else not_ok "without cpuset.cpus.exclusive a partition below a member is refused with the kernel's reason and undone" "$(show)"; fi
 fi
 cg_rm cpmvm-rp
+
+# --- a remote partition below a systemd slice --------------------------
+if [ "$(cat /proc/1/comm)" = systemd ] && [ -f $CG/system.slice/cpuset.cpus.exclusive ]; then
+	# systemd enables the cpuset controller down to a slice only for
+	# units that ask for CPUs: the slice's service does, and keeps off
+	# the partition's CPUs (a sibling's cpuset.cpus over them would make
+	# the partition invalid: "Cpu list in cpuset.cpus not exclusive").
+	systemctl start cpmvm-sleep.service
+	at_exit "systemctl stop cpmvm-sleep.service 2>/dev/null; systemctl revert cpmvm-sleep.service >/dev/null 2>&1"
+	systemctl set-property --runtime cpmvm-sleep.service AllowedCPUs="$rest"
+	run cpm-pin --cgroup cpmvm.slice/cpmvm-part "$C" --create --isolated --force
+	if [ "$rc $(kfile $CG/cpmvm.slice/cpmvm-part/cpuset.cpus.partition) $(kfile $CG/cpmvm.slice/cpmvm-part/cpuset.cpus.effective)" = "0 isolated $C" ]; then
+		ok "an isolated partition below a systemd slice (remote, --force)"
+	else not_ok "an isolated partition below a systemd slice (remote, --force)" "$(show)" \
+	    "slice: cpus '$(kfile $CG/cpmvm.slice/cpuset.cpus)' excl '$(kfile $CG/cpmvm.slice/cpuset.cpus.exclusive)' eff '$(kfile $CG/cpmvm.slice/cpuset.cpus.effective)' procs '$(cat $CG/cpmvm.slice/cgroup.procs | tr '\n' ' ')' sub '$(cat $CG/cpmvm.slice/cgroup.subtree_control)'"; fi
+	systemctl daemon-reload
+	assert "systemctl daemon-reload leaves the partition below the slice valid" \
+	    "$(kfile $CG/cpmvm.slice/cpmvm-part/cpuset.cpus.partition) $(kfile $CG/cpuset.cpus.effective)" \
+	    "isolated $rest"
+	part_off cpmvm.slice/cpmvm-part
+	echo >$CG/cpmvm.slice/cpuset.cpus.exclusive
+	systemctl stop cpmvm-sleep.service
+	systemctl revert cpmvm-sleep.service >/dev/null 2>&1
+	assert "torn down, the root has every CPU back" "$(kfile $CG/cpuset.cpus.effective)" "$online"
+fi
