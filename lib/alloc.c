@@ -16,26 +16,9 @@
 #include "proc.h"
 
 static int
-set_err(char *err, size_t errlen, int r, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int
-set_err(char *err, size_t errlen, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return r;
-}
-
-static int
 oom(char *err, size_t errlen)
 {
-	return set_err(err, errlen, -ENOMEM, "out of memory");
+	return err_ret(err, errlen, -ENOMEM, "out of memory");
 }
 
 static int
@@ -258,7 +241,7 @@ request_hints(const struct alloc_machine *m, const struct alloc_state *st,
 	else
 		mem_h->dont_care = true;
 	if (r == -ERANGE)
-		return set_err(err, errlen, -ENOSPC, "NUMA hints need at most "
+		return err_ret(err, errlen, -ENOSPC, "NUMA hints need at most "
 			       "%d NUMA nodes, numbered below 64",
 			       TM_MAX_NODES);
 	if (r < 0)
@@ -313,7 +296,7 @@ book_memory(const struct alloc_machine *m, const struct alloc_request *rq,
 		strbuf_free(&sb);
 		return oom(err, errlen);
 	}
-	set_err(err, errlen, -ENOSPC, "%s", sb.buf);
+	err_ret(err, errlen, -ENOSPC, "%s", sb.buf);
 	strbuf_free(&sb);
 	return -ENOSPC;
 }
@@ -388,7 +371,7 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 			explain_refusal(m, rq, &avail, &cpu_h, &mem_h, &best,
 					&sb);
 			r = sb.oom ? oom(err, errlen) :
-				set_err(err, errlen, -ENOSPC, "%s", sb.buf);
+				err_ret(err, errlen, -ENOSPC, "%s", sb.buf);
 			strbuf_free(&sb);
 			goto out;
 		}
@@ -419,7 +402,7 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 			goto out;
 		}
 		if (got & ~best.mask) {
-			r = set_err(err, errlen, -ENOSPC, "topology affinity "
+			r = err_ret(err, errlen, -ENOSPC, "topology affinity "
 				    "error: %d CPUs do not fit on the NUMA "
 				    "nodes the %s policy chose", rq->n,
 				    tm_policy_name(o->numa_policy));
@@ -580,7 +563,7 @@ grow(const struct alloc_machine *m, const struct alloc_state *st,
 		if (r == -ENOMEM)
 			goto out;
 		if (r < 0) {
-			r = set_err(err, errlen, -ENOSPC, "cannot grow '%s' to "
+			r = err_ret(err, errlen, -ENOSPC, "cannot grow '%s' to "
 				    "%d CPUs: %s", e->name, n, why);
 			goto out;
 		}
@@ -608,7 +591,7 @@ alloc_resize(const struct alloc_machine *m, struct alloc_state *st,
 	int tpc = threads_per_core(m->kt), r = 0;
 
 	if (o->k.full_cores && tpc > 1 && n % tpc)
-		return set_err(err, errlen, -ENOSPC, "SMT Alignment Error: "
+		return err_ret(err, errlen, -ENOSPC, "SMT Alignment Error: "
 			       "requested %d cpus not multiple cpus per core = "
 			       "%d", n, tpc);
 	if (n < e->n) {
@@ -617,7 +600,7 @@ alloc_resize(const struct alloc_machine *m, struct alloc_state *st,
 		if (r == -ENOMEM)
 			r = oom(err, errlen);
 		else if (r < 0)
-			r = set_err(err, errlen, -ENOSPC, "cannot shrink '%s' "
+			r = err_ret(err, errlen, -ENOSPC, "cannot shrink '%s' "
 				    "to %d CPUs in whole cores", e->name, n);
 		else
 			cpuset_andnot(&e->cpus, &more);
@@ -649,10 +632,10 @@ owner_cgroup(const char *owner, const char *root, struct alloc_entry *e,
 	while (*p == '/')
 		p++;
 	if (!*p || strstr(p, "..") || strlen(p) > 2048)
-		return set_err(err, errlen, -EINVAL, "invalid owner '%s'", owner);
+		return err_ret(err, errlen, -EINVAL, "invalid owner '%s'", owner);
 	for (q = p; *q; q++)
 		if ((unsigned char)*q < 0x20)
-			return set_err(err, errlen, -EINVAL, "invalid owner "
+			return err_ret(err, errlen, -EINVAL, "invalid owner "
 				       "'%s'", owner);
 	snprintf(path, sizeof(path), "%s/cgroup.controllers", root);
 	if (access(path, F_OK) == 0) {
@@ -664,12 +647,12 @@ owner_cgroup(const char *owner, const char *root, struct alloc_entry *e,
 		found = stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 	}
 	if (!found)
-		return set_err(err, errlen, -EINVAL, "invalid owner '%s': no "
+		return err_ret(err, errlen, -EINVAL, "invalid owner '%s': no "
 			       "such cgroup below '%s'", owner, root);
 	if (!realpath(path, real)) {
 		int r = -errno;
 
-		return set_err(err, errlen, r, "cannot resolve '%s': %s", path,
+		return err_ret(err, errlen, r, "cannot resolve '%s': %s", path,
 			       strerror(-r));
 	}
 	if (!(e->owner_dir = strdup(real)))
@@ -688,17 +671,17 @@ alloc_owner_resolve(const char *o, const char *cgroup_root,
 		unsigned int pid;
 
 		if (parse_uint(o + 4, INT_MAX, &pid) < 0 || pid == 0)
-			return set_err(err, errlen, -EINVAL, "invalid owner "
+			return err_ret(err, errlen, -EINVAL, "invalid owner "
 				       "'%s'", o);
 		if (proc_start_time(live, (pid_t)pid, &e->owner_start) < 0)
-			return set_err(err, errlen, -EINVAL, "invalid owner "
+			return err_ret(err, errlen, -EINVAL, "invalid owner "
 				       "'%s': no such process", o);
 	} else if (startswith(o, "cgroup:")) {
 		r = owner_cgroup(o, cgroup_root, e, err, errlen);
 		if (r < 0)
 			return r;
 	} else {
-		return set_err(err, errlen, -EINVAL, "invalid owner '%s' "
+		return err_ret(err, errlen, -EINVAL, "invalid owner '%s' "
 			       "(pid:PID or cgroup:PATH)", o);
 	}
 	if (!(e->owner = strdup(o)))
@@ -989,7 +972,7 @@ adopt_machine(const struct alloc_machine *m, struct alloc_state *st,
 	if (r == 0 && !cpuset_empty(&bad)) {
 		char *l = cpuset_to_list(&bad);
 
-		r = l ? set_err(err, errlen, -ENOSPC, "the state still uses "
+		r = l ? err_ret(err, errlen, -ENOSPC, "the state still uses "
 				"CPUs %s that are not online: release or resize "
 				"what holds them (see 'cpm-alloc check'), then "
 				"reconcile again", l) : -ENOMEM;
@@ -1070,13 +1053,13 @@ import_entry(const struct kstate *ks, const struct kstate_entry *ke,
 	char why[256];
 
 	if (!state_name_valid(ke->name))
-		return set_err(err, errlen, -EINVAL, "'%s': entry '%s' is not "
+		return err_ret(err, errlen, -EINVAL, "'%s': entry '%s' is not "
 			       "a valid name", file, ke->name);
 	if (cpuset_parse_list(ke->cpus, &e->cpus, why, sizeof(why)) < 0)
-		return set_err(err, errlen, -EINVAL, "'%s': bad cpuset of "
+		return err_ret(err, errlen, -EINVAL, "'%s': bad cpuset of "
 			       "'%s': %s", file, ke->name, why);
 	if (cpuset_intersects(&e->cpus, def))
-		return set_err(err, errlen, -EINVAL, "'%s': entry '%s' cpuset "
+		return err_ret(err, errlen, -EINVAL, "'%s': entry '%s' cpuset "
 			       "\"%s\" overlaps with default cpuset \"%s\"",
 			       file, ke->name, ke->cpus, ks->default_set);
 	if (cpuset_intersects(&e->cpus, all)) {
@@ -1090,7 +1073,7 @@ import_entry(const struct kstate *ks, const struct kstate_entry *ke,
 		cpuset_free(&s);
 		if (!l)
 			return oom(err, errlen);
-		set_err(err, errlen, -EINVAL, "'%s': CPUs %s are assigned "
+		err_ret(err, errlen, -EINVAL, "'%s': CPUs %s are assigned "
 			"twice (again in '%s')", file, l, ke->name);
 		free(l);
 		return -EINVAL;
@@ -1114,7 +1097,7 @@ alloc_import_read(const struct topo *t, const struct kstate *ks,
 
 	memset(im, 0, sizeof(*im));
 	if (cpuset_parse_list(ks->default_set, &def, why, sizeof(why)) < 0) {
-		r = set_err(err, errlen, -EINVAL, "'%s': bad defaultCpuSet: %s",
+		r = err_ret(err, errlen, -EINVAL, "'%s': bad defaultCpuSet: %s",
 			    file, why);
 		goto out;
 	}
@@ -1132,7 +1115,7 @@ alloc_import_read(const struct topo *t, const struct kstate *ks,
 	if (r == 0 && !cpuset_subset(&all, &t->online)) {
 		cpuset_andnot(&all, &t->online);
 		l = cpuset_to_list(&all);
-		r = l ? set_err(err, errlen, -EINVAL, "'%s' uses CPUs %s, which "
+		r = l ? err_ret(err, errlen, -EINVAL, "'%s' uses CPUs %s, which "
 				"are not online on this machine", file, l) :
 			oom(err, errlen);
 		free(l);
@@ -1160,7 +1143,7 @@ import_fits(const struct alloc_state *st, const struct alloc_entry *e,
 	if (old) {
 		l = cpuset_to_list(&old->cpus);
 		if (l)
-			set_err(err, errlen, -ENOSPC, "'%s' already exists with "
+			err_ret(err, errlen, -ENOSPC, "'%s' already exists with "
 				"CPUs %s: release it first", e->name, l);
 	} else {
 		if (cpuset_copy(&s, &e->cpus) < 0)
@@ -1169,7 +1152,7 @@ import_fits(const struct alloc_state *st, const struct alloc_entry *e,
 		l = cpuset_to_list(&s);
 		cpuset_free(&s);
 		if (l)
-			set_err(err, errlen, -ENOSPC, "CPUs %s of '%s' are "
+			err_ret(err, errlen, -ENOSPC, "CPUs %s of '%s' are "
 				"already reserved or allocated here", l,
 				e->name);
 	}

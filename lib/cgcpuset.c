@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A group's cpuset: see cgcpuset.h. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,23 +10,6 @@
 #include "pin.h"
 #include "proc.h"
 #include "util.h"
-
-static int
-fail(char *err, size_t errlen, int r, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int
-fail(char *err, size_t errlen, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return r;
-}
 
 void
 cgcpuset_files(int version, struct cgcpuset_files *f)
@@ -59,7 +41,7 @@ cgcpuset_read_list(const struct cg_hier *h, const char *group,
 	if (n < 0)
 		return (int)n;
 	if (cpuset_parse_list(buf, out, NULL, 0) < 0)
-		return fail(err, errlen, -EBADMSG, "%s of cgroup '%s' holds "
+		return err_ret(err, errlen, -EBADMSG, "%s of cgroup '%s' holds "
 			    "'%.100s', not a list", file, cg_display(group),
 			    buf);
 	return 0;
@@ -140,19 +122,19 @@ cgcpuset_plan(const struct cg_hier *h, const struct topo *t,
 	memset(p, 0, sizeof(*p));
 	p->rq = rq;
 	if (!cg_has(h, CG_CPUSET))
-		return fail(err, errlen, -ENODEV, "no cpuset cgroup "
+		return err_ret(err, errlen, -ENODEV, "no cpuset cgroup "
 			    "hierarchy%s%s", h->live ? "" : " in ",
 			    h->live ? "" : h->root);
 	p->version = cg_version(h, CG_CPUSET);
 	cgcpuset_files(p->version, &p->files);
 	p->exists = cg_exists(h, CG_CPUSET, rq->group);
 	if (rq->isolated && p->version != 2)
-		return fail(err, errlen, -EINVAL, "an isolated partition needs "
+		return err_ret(err, errlen, -EINVAL, "an isolated partition needs "
 			    "cgroup v2 (the cpuset hierarchy is v1)");
 	if (rq->isolated)
 		p->files.exclusive_on = "isolated";
 	if (!p->exists && !rq->create)
-		return fail(err, errlen, -ENOENT, "cgroup '%s' does not exist "
+		return err_ret(err, errlen, -ENOENT, "cgroup '%s' does not exist "
 			    "(--create makes it)", cg_display(rq->group));
 	/* With create, missing parents are made too: the nearest existing
 	 * ancestor is the bound. */
@@ -176,7 +158,7 @@ cgcpuset_plan(const struct cg_hier *h, const struct topo *t,
 		r = misfit(pin_check_nodes(t, &p->mems, pmemsp, whose, err,
 					   errlen));
 	if (r == -ENOMEM)
-		fail(err, errlen, r, "out of memory");
+		err_ret(err, errlen, r, "out of memory");
 	cpuset_free(&pcpus);
 	cpuset_free(&pmems);
 	return r;
@@ -242,7 +224,7 @@ write_sets(const struct cg_hier *h, const struct cgcpuset_plan *p, char *err,
 			r = cg_write(h, CG_CPUSET, group, p->files.exclusive,
 				     p->files.exclusive_on, err, errlen);
 	} else {
-		fail(err, errlen, r, "out of memory");
+		err_ret(err, errlen, r, "out of memory");
 	}
 	free(cl);
 	free(ml);
@@ -297,7 +279,7 @@ verify(const struct cg_hier *h, const struct cgcpuset_plan *p, char *err,
 	if (n < 0)
 		return (int)n;
 	if (strcmp(strstrip(buf), p->files.exclusive_on) != 0)
-		return fail(err, errlen, -EIO, "cgroup '%s' is not exclusive: "
+		return err_ret(err, errlen, -EIO, "cgroup '%s' is not exclusive: "
 			    "%s reads '%s'", cg_display(group),
 			    p->files.exclusive, buf);
 	return 0;
@@ -319,7 +301,7 @@ attach(const struct cg_hier *h, const struct sysroot *live,
 	if (proc_cpuset(live, pid, cs, sizeof(cs)) >= 0 &&
 	    cg_path_check(cs, canon, sizeof(canon), NULL, 0) == 0 &&
 	    strcmp(canon, group) != 0)
-		return fail(err, errlen, -EIO, "process %d is in cpuset '%s', "
+		return err_ret(err, errlen, -EIO, "process %d is in cpuset '%s', "
 			    "not '%s'", (int)pid, cs, cg_display(group));
 	r = proc_status_list(live, pid, "Cpus_allowed_list", &got);
 	if (r == 0 && !cpuset_subset(&got, &p->cpus)) {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cgroup v2 cpuset partitions: see partition.h. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,23 +10,6 @@
 
 #define PART_FILE "cpuset.cpus.partition"
 #define EXCL_FILE "cpuset.cpus.exclusive"
-
-static int
-fail(char *err, size_t errlen, int r, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int
-fail(char *err, size_t errlen, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return r;
-}
 
 const char *
 part_type_name(enum part_type type)
@@ -110,7 +92,7 @@ part_read(const struct cg_hier *h, const char *group, struct part_state *st,
 	if (n < 0)
 		return (int)n;
 	if (part_parse(buf, st) < 0)
-		return fail(err, errlen, -EBADMSG, "%s of cgroup '%s' holds "
+		return err_ret(err, errlen, -EBADMSG, "%s of cgroup '%s' holds "
 			    "'%.100s'", PART_FILE, cg_display(group), buf);
 	return 0;
 }
@@ -129,11 +111,11 @@ read_excl(const struct cg_hier *h, const char *group, char **text,
 		return (int)n;
 	strstrip(buf);
 	if (cpuset_parse_list(buf, set, NULL, 0) < 0)
-		return fail(err, errlen, -EBADMSG, "%s of cgroup '%s' holds "
+		return err_ret(err, errlen, -EBADMSG, "%s of cgroup '%s' holds "
 			    "'%.100s', not a list", EXCL_FILE,
 			    cg_display(group), buf);
 	*text = strdup(buf);
-	return *text ? 0 : fail(err, errlen, -ENOMEM, "out of memory");
+	return *text ? 0 : err_ret(err, errlen, -ENOMEM, "out of memory");
 }
 
 /* Write set into group's cpuset.cpus.exclusive. */
@@ -145,7 +127,7 @@ write_excl(const struct cg_hier *h, const char *group,
 	int r;
 
 	if (l == NULL)
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return err_ret(err, errlen, -ENOMEM, "out of memory");
 	r = cg_write(h, CG_CPUSET, group, EXCL_FILE, l, err, errlen);
 	free(l);
 	return r;
@@ -177,13 +159,13 @@ chain(const struct cg_hier *h, const char *group, struct part_undo *u,
 		if (r == 0 && st.valid && st.type != PART_MEMBER)
 			break;
 		if (n == PART_DEPTH_MAX) {
-			r = fail(err, errlen, -E2BIG, "cgroup '%s' is nested "
+			r = err_ret(err, errlen, -E2BIG, "cgroup '%s' is nested "
 				 "too deeply", cg_display(group));
 			goto out;
 		}
 		list[n] = strdup(anc);
 		if (list[n] == NULL) {
-			r = fail(err, errlen, -ENOMEM, "out of memory");
+			r = err_ret(err, errlen, -ENOMEM, "out of memory");
 			goto out;
 		}
 		n++;
@@ -210,7 +192,7 @@ part_make(const struct cg_hier *h, const char *group, enum part_type type,
 	memset(u, 0, sizeof(*u));
 	r = part_read(h, group, &st, err, errlen);
 	if (r == -ENOENT)
-		return fail(err, errlen, r, "cgroup '%s' has no %s (cgroup v2 "
+		return err_ret(err, errlen, r, "cgroup '%s' has no %s (cgroup v2 "
 			    "with the cpuset controller enabled for it is "
 			    "needed)", cg_display(group), PART_FILE);
 	if (r < 0)
@@ -268,12 +250,12 @@ part_make(const struct cg_hier *h, const char *group, enum part_type type,
 	if (r < 0)
 		goto out;
 	if (!st.valid)
-		r = fail(err, errlen, -EIO, "cgroup '%s' is an invalid %s "
+		r = err_ret(err, errlen, -EIO, "cgroup '%s' is an invalid %s "
 			 "partition: %s", cg_display(group),
 			 part_type_name(type),
 			 st.reason[0] ? st.reason : "the kernel gives no reason");
 	else if (st.type != type)
-		r = fail(err, errlen, -EIO, "cgroup '%s' is a %s partition, "
+		r = err_ret(err, errlen, -EIO, "cgroup '%s' is a %s partition, "
 			 "not %s", cg_display(group), part_type_name(st.type),
 			 part_type_name(type));
 out:

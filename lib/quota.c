@@ -6,23 +6,7 @@
 #include <string.h>
 
 #include "quota.h"
-
-static int
-bad(char *err, size_t errlen, int r, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int
-bad(char *err, size_t errlen, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return r;
-}
+#include "util.h"
 
 static void
 plan_add(struct quota_plan *p, const char *file, const char *old,
@@ -76,7 +60,7 @@ targets(const char *group, const struct cg_cpu_limit *cur,
 	int64_t quota;
 
 	if (period < CFS_PERIOD_MIN_US || period > CFS_PERIOD_MAX_US)
-		return bad(err, errlen, -EINVAL, "the period of '%s' is %lluus, "
+		return err_ret(err, errlen, -EINVAL, "the period of '%s' is %lluus, "
 			   "outside the kernel's range 1ms..1s; give --period",
 			   group, (unsigned long long)cur->period_us);
 	if (rq->have_limit)
@@ -93,12 +77,12 @@ targets(const char *group, const struct cg_cpu_limit *cur,
 				   cur->period_us);
 	if (quota != CFS_QUOTA_UNLIMITED && quota < CFS_QUOTA_MIN_US) {
 		if (rq->have_limit)
-			return bad(err, errlen, -EINVAL, "a limit of %s CPU at "
+			return err_ret(err, errlen, -EINVAL, "a limit of %s CPU at "
 				   "period %lluus is a quota of %lldus, below "
 				   "the kernel's minimum of 1000us",
 				   rq->limit_text, (unsigned long long)period,
 				   (long long)quota);
-		return bad(err, errlen, -EINVAL, "the group's limit at period "
+		return err_ret(err, errlen, -EINVAL, "the group's limit at period "
 			   "%lluus is a quota of %lldus, below the kernel's "
 			   "minimum of 1000us", (unsigned long long)period,
 			   (long long)quota);
@@ -107,22 +91,22 @@ targets(const char *group, const struct cg_cpu_limit *cur,
 	    1000 > CPU_SHARES_MAX)
 		p->request_clamped = true;
 	if (quota > CFS_QUOTA_MAX_US)
-		return bad(err, errlen, -EINVAL, "a quota of %lldus is above the "
+		return err_ret(err, errlen, -EINVAL, "a quota of %lldus is above the "
 			   "kernel's maximum of %lldus", (long long)quota,
 			   (long long)CFS_QUOTA_MAX_US);
 	if (rq->have_burst && !cur->has_burst)
-		return bad(err, errlen, -EOPNOTSUPP, "this kernel has no CPU "
+		return err_ret(err, errlen, -EOPNOTSUPP, "this kernel has no CPU "
 			   "burst control");
 	if (rq->have_burst && burst > 0 && quota == CFS_QUOTA_UNLIMITED)
-		return bad(err, errlen, -EINVAL, "--burst needs a CPU limit");
+		return err_ret(err, errlen, -EINVAL, "--burst needs a CPU limit");
 	if (quota != CFS_QUOTA_UNLIMITED && burst > (uint64_t)quota)
-		return bad(err, errlen, -EINVAL, "a burst of %lluus is above the "
+		return err_ret(err, errlen, -EINVAL, "a burst of %lluus is above the "
 			   "quota of %lldus%s", (unsigned long long)burst,
 			   (long long)quota, rq->have_burst ? "" :
 			   "; lower it with --burst");
 	if (quota != CFS_QUOTA_UNLIMITED &&
 	    burst + (uint64_t)quota > (uint64_t)CFS_QUOTA_MAX_US)
-		return bad(err, errlen, -EINVAL, "quota plus burst is above the "
+		return err_ret(err, errlen, -EINVAL, "quota plus burst is above the "
 			   "kernel's maximum of %lldus",
 			   (long long)CFS_QUOTA_MAX_US);
 	*periodp = period;

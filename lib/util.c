@@ -943,6 +943,17 @@ err_set(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+int
+err_ret(char *err, size_t errlen, int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_vset(err, errlen, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
 void
 str_escape(struct strbuf *sb, const char *s)
 {

@@ -158,6 +158,9 @@ void err_set(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void err_vset(char *err, size_t errlen, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
+/* err_set(), then return r: for 'return err_ret(err, errlen, -EINVAL, ...)'. */
+int err_ret(char *err, size_t errlen, int r, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* Growable byte buffer, for building output before writing it at once. */
 struct strbuf {
