@@ -32,6 +32,7 @@ struct ctx {
 	bool ct_loaded;
 	const char *columns;	/* -o LIST, or NULL: the default */
 	bool raw, noheadings;
+	int mode;		/* 0, 'e' (-e) or 'j' (--json) */
 	/* cpus */
 	const char **ands, **nots;
 	int nands, nnots;
@@ -373,6 +374,93 @@ json_list_known(struct json *j, const char *key, const struct cpuset *s,
 }
 
 static void
+json_nodes(struct json *j, const struct topo *t)
+{
+	int i, k;
+
+	json_key(j, "nodes");
+	json_arr_begin(j);
+	for (i = 0; i < t->nnodes; i++) {
+		const struct topo_node *n = &t->nodes[i];
+
+		json_obj_begin(j);
+		json_id(j, "node", n->id);
+		json_list(j, "cpus", &n->cpus);
+		json_key(j, "memory_total_kb");
+		if (n->mem_total_kb >= 0)
+			json_int(j, n->mem_total_kb);
+		else
+			json_null(j);
+		json_key(j, "memory_free_kb");
+		if (n->mem_free_kb >= 0)
+			json_int(j, n->mem_free_kb);
+		else
+			json_null(j);
+		json_key(j, "distances");
+		if (n->distance) {
+			json_arr_begin(j);
+			for (k = 0; k < t->nnodes; k++)
+				json_int(j, n->distance[k]);
+			json_arr_end(j);
+		} else {
+			json_null(j);
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void
+json_sockets_l3(struct json *j, const struct topo *t)
+{
+	int i;
+
+	json_key(j, "sockets");
+	json_arr_begin(j);
+	for (i = 0; i < t->nsockets; i++) {
+		json_obj_begin(j);
+		json_id(j, "socket", t->sockets[i].id);
+		json_list(j, "cpus", &t->sockets[i].cpus);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "l3");
+	json_arr_begin(j);
+	for (i = 0; i < t->nl3; i++) {
+		json_obj_begin(j);
+		json_id(j, "id", t->l3s[i].id);
+		json_list(j, "cpus", &t->l3s[i].cpus);
+		json_key(j, "size_kb");
+		if (t->l3s[i].size_kb >= 0)
+			json_int(j, t->l3s[i].size_kb);
+		else
+			json_null(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void
+json_core_types(struct json *j, const struct coretypes *ct)
+{
+	int i;
+
+	json_key(j, "core_types");
+	json_arr_begin(j);
+	for (i = 0; i < ct->ntypes; i++) {
+		json_obj_begin(j);
+		json_key(j, "core_type");
+		json_str(j, ct->types[i].name);
+		json_list(j, "cpus", &ct->types[i].cpus);
+		json_key(j, "cores");
+		json_int(j, ct->types[i].cores);
+		json_id(j, "capacity", ct->types[i].capacity);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void
 print_json(struct ctx *c)
 {
 	struct topo *t = load(c);
@@ -381,7 +469,6 @@ print_json(struct ctx *c)
 	struct table tab;
 	struct strbuf sb;
 	struct json j;
-	int i, k;
 
 	strbuf_init(&sb);
 	json_init(&j, &sb);
@@ -407,74 +494,10 @@ print_json(struct ctx *c)
 	cpu_table(c, true, &tab);
 	table_json(&tab, &j);
 	table_free(&tab);
-	json_key(&j, "nodes");
-	json_arr_begin(&j);
-	for (i = 0; i < t->nnodes; i++) {
-		const struct topo_node *n = &t->nodes[i];
-
-		json_obj_begin(&j);
-		json_id(&j, "node", n->id);
-		json_list(&j, "cpus", &n->cpus);
-		json_key(&j, "memory_total_kb");
-		if (n->mem_total_kb >= 0)
-			json_int(&j, n->mem_total_kb);
-		else
-			json_null(&j);
-		json_key(&j, "memory_free_kb");
-		if (n->mem_free_kb >= 0)
-			json_int(&j, n->mem_free_kb);
-		else
-			json_null(&j);
-		json_key(&j, "distances");
-		if (n->distance) {
-			json_arr_begin(&j);
-			for (k = 0; k < t->nnodes; k++)
-				json_int(&j, n->distance[k]);
-			json_arr_end(&j);
-		} else {
-			json_null(&j);
-		}
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-	json_key(&j, "sockets");
-	json_arr_begin(&j);
-	for (i = 0; i < t->nsockets; i++) {
-		json_obj_begin(&j);
-		json_id(&j, "socket", t->sockets[i].id);
-		json_list(&j, "cpus", &t->sockets[i].cpus);
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-	json_key(&j, "l3");
-	json_arr_begin(&j);
-	for (i = 0; i < t->nl3; i++) {
-		json_obj_begin(&j);
-		json_id(&j, "id", t->l3s[i].id);
-		json_list(&j, "cpus", &t->l3s[i].cpus);
-		json_key(&j, "size_kb");
-		if (t->l3s[i].size_kb >= 0)
-			json_int(&j, t->l3s[i].size_kb);
-		else
-			json_null(&j);
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-	if (hybrid) {
-		json_key(&j, "core_types");
-		json_arr_begin(&j);
-		for (i = 0; i < ct->ntypes; i++) {
-			json_obj_begin(&j);
-			json_key(&j, "core_type");
-			json_str(&j, ct->types[i].name);
-			json_list(&j, "cpus", &ct->types[i].cpus);
-			json_key(&j, "cores");
-			json_int(&j, ct->types[i].cores);
-			json_id(&j, "capacity", ct->types[i].capacity);
-			json_obj_end(&j);
-		}
-		json_arr_end(&j);
-	}
+	json_nodes(&j, t);
+	json_sockets_l3(&j, t);
+	if (hybrid)
+		json_core_types(&j, ct);
 	json_obj_end(&j);
 	cli_check_json(&j);
 	strbuf_add(&sb, "\n", 1);
@@ -631,95 +654,92 @@ cmd_dump(struct ctx *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
-int
-main(int argc, char **argv)
-{
-	enum { C_NONE, C_CPUS, C_NODES, C_CHECK, C_DUMP, C_NCMDS };
-	static const char *const commands[] = {
-		[C_NONE] = NULL, [C_CPUS] = "cpus", [C_NODES] = "nodes",
-		[C_CHECK] = "check", [C_DUMP] = "dump",
-	};
-	enum { OPT_RAW = 256, OPT_NOHEADINGS, OPT_SYSROOT, OPT_AND, OPT_NOT,
-	       OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL };
-	static const struct cli_option opts[] = {
-		{ "extended", no_argument, 'e', 1u << C_NONE },
-		{ "json", no_argument, 'j', 1u << C_NONE },
-		{ "output", required_argument, 'o', 1u << C_NONE },
-		{ "columns", required_argument, 'o', 1u << C_NONE },
-		{ "raw", no_argument, OPT_RAW, 1u << C_NONE },
-		{ "noheadings", no_argument, OPT_NOHEADINGS, 1u << C_NONE },
-		{ "and", required_argument, OPT_AND, 1u << C_CPUS },
-		{ "not", required_argument, OPT_NOT, 1u << C_CPUS },
-		{ "count", no_argument, 'c', 1u << C_CPUS },
-		{ "policy", required_argument, OPT_POLICY, 1u << C_CHECK },
-		{ "nodes", required_argument, OPT_NODES, 1u << C_CHECK },
-		{ "irqs", no_argument, OPT_IRQS, 1u << C_CHECK },
-		{ "interval", required_argument, OPT_INTERVAL, 1u << C_CHECK },
-		{ "sysroot", required_argument, OPT_SYSROOT, CLI_ALL_COMMANDS },
-		{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
-		{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
-		{ NULL, 0, 0, 0 },
-	};
-	static const struct cli_exclusion excl[] = {
-		{ 'e', 'j' }, { 0, 0 }
-	};
-	struct cli_parser p;
-	struct ctx c = { 0 };
-	int opt, mode = 0, status = EXIT_OK, cmd;
+enum { C_NONE, C_CPUS, C_NODES, C_CHECK, C_DUMP, C_NCMDS };
+static const char *const commands[] = {
+	[C_NONE] = NULL, [C_CPUS] = "cpus", [C_NODES] = "nodes",
+	[C_CHECK] = "check", [C_DUMP] = "dump",
+};
+enum { OPT_RAW = 256, OPT_NOHEADINGS, OPT_SYSROOT, OPT_AND, OPT_NOT,
+       OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL };
+static const struct cli_option opts[] = {
+	{ "extended", no_argument, 'e', 1u << C_NONE },
+	{ "json", no_argument, 'j', 1u << C_NONE },
+	{ "output", required_argument, 'o', 1u << C_NONE },
+	{ "columns", required_argument, 'o', 1u << C_NONE },
+	{ "raw", no_argument, OPT_RAW, 1u << C_NONE },
+	{ "noheadings", no_argument, OPT_NOHEADINGS, 1u << C_NONE },
+	{ "and", required_argument, OPT_AND, 1u << C_CPUS },
+	{ "not", required_argument, OPT_NOT, 1u << C_CPUS },
+	{ "count", no_argument, 'c', 1u << C_CPUS },
+	{ "policy", required_argument, OPT_POLICY, 1u << C_CHECK },
+	{ "nodes", required_argument, OPT_NODES, 1u << C_CHECK },
+	{ "irqs", no_argument, OPT_IRQS, 1u << C_CHECK },
+	{ "interval", required_argument, OPT_INTERVAL, 1u << C_CHECK },
+	{ "sysroot", required_argument, OPT_SYSROOT, CLI_ALL_COMMANDS },
+	{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
+	{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
+	{ NULL, 0, 0, 0 },
+};
+static const struct cli_exclusion excl[] = {
+	{ 'e', 'j' }, { 0, 0 }
+};
 
-	cli_init("cpm-topo");
-	c.ands = calloc((size_t)argc + 1, sizeof(*c.ands));
-	c.nots = calloc((size_t)argc + 1, sizeof(*c.nots));
-	if (c.ands == NULL || c.nots == NULL)
-		oom();
-	c.check.policy = PLACE_COMPACT;
-	c.check.interval_us = 1000000;
+/*
+ * Parse the options and the command word; on return *argcp and *argvp
+ * hold the command and its arguments, and c->mode the output mode.
+ */
+static int
+parse_args(struct ctx *c, int *argcp, char ***argvp)
+{
+	struct cli_parser p;
+	int opt, cmd;
+
 	/* Options may come before or after the command and its arguments. */
 	cli_parser_init(&p, opts, excl, commands, false);
-	while ((opt = cli_next_option(&p, argc, argv)) != -1) {
+	while ((opt = cli_next_option(&p, *argcp, *argvp)) != -1) {
 		switch (opt) {
 		case 'e':
 		case 'j':
-			mode = opt;
+			c->mode = opt;
 			break;
 		case 'o':
-			c.columns = optarg;
+			c->columns = optarg;
 			break;
 		case OPT_RAW:
-			c.raw = true;
+			c->raw = true;
 			break;
 		case OPT_NOHEADINGS:
-			c.noheadings = true;
+			c->noheadings = true;
 			break;
 		case OPT_AND:
-			c.ands[c.nands++] = optarg;
+			c->ands[c->nands++] = optarg;
 			break;
 		case OPT_NOT:
-			c.nots[c.nnots++] = optarg;
+			c->nots[c->nnots++] = optarg;
 			break;
 		case 'c':
-			c.count = true;
+			c->count = true;
 			break;
 		case OPT_POLICY:
-			if (placement_policy_parse(optarg, &c.check.policy) < 0)
+			if (placement_policy_parse(optarg, &c->check.policy) < 0)
 				cli_usage_error("unknown policy '%s' (compact, spread or local)",
 						optarg);
 			break;
 		case OPT_NODES:
-			c.check.nodes = optarg;
+			c->check.nodes = optarg;
 			break;
 		case OPT_IRQS:
-			c.check.irqs = true;
+			c->check.irqs = true;
 			break;
 		case OPT_INTERVAL:
-			c.check.interval = optarg;
-			if (parse_duration_us(optarg, &c.check.interval_us) < 0 ||
-			    c.check.interval_us > 3600ULL * 1000000)
+			c->check.interval = optarg;
+			if (parse_duration_us(optarg, &c->check.interval_us) < 0 ||
+			    c->check.interval_us > 3600ULL * 1000000)
 				cli_usage_error("invalid --interval '%s' (a duration "
 						"such as 500ms or 2s, at most 1h)", optarg);
 			break;
 		case OPT_SYSROOT:
-			c.sysroot = optarg;
+			c->sysroot = optarg;
 			break;
 		case 'h':
 			usage();
@@ -728,41 +748,64 @@ main(int argc, char **argv)
 			cli_version();
 		}
 	}
-	argc -= optind;
-	argv += optind;
+	*argcp -= optind;
+	*argvp += optind;
 	cmd = C_NONE;
-	if (argc > 0) {
+	if (*argcp > 0) {
 		for (cmd = C_CPUS; cmd < C_NCMDS; cmd++)
-			if (strcmp(argv[0], commands[cmd]) == 0)
+			if (strcmp((*argvp)[0], commands[cmd]) == 0)
 				break;
 		if (cmd == C_NCMDS)
-			cli_usage_error("unknown command '%s'", argv[0]);
+			cli_usage_error("unknown command '%s'",
+					(*argvp)[0]);
 	}
 	cli_check_options(&p, cmd);
-	if (c.check.interval && !c.check.irqs)
+	if (c->check.interval && !c->check.irqs)
 		cli_usage_error("--interval needs --irqs");
-	if (mode == 'j' && (c.raw || c.noheadings))
+	if (c->mode == 'j' && (c->raw || c->noheadings))
 		cli_usage_error("--raw and --noheadings go with -e, not --json");
 	/* A column list or a table style asks for the -e table. */
-	if (!mode && (c.columns || c.raw || c.noheadings))
-		mode = 'e';
+	if (!c->mode && (c->columns || c->raw || c->noheadings))
+		c->mode = 'e';
+	return cmd;
+}
+
+static int
+run_command(struct ctx *c, int cmd, int argc, char **argv)
+{
 	if (cmd == C_NONE) {
-		if (mode == 'e')
-			print_extended(&c);
-		else if (mode == 'j')
-			print_json(&c);
+		if (c->mode == 'e')
+			print_extended(c);
+		else if (c->mode == 'j')
+			print_json(c);
 		else
-			print_summary(&c);
-		cli_exit(EXIT_OK);
+			print_summary(c);
+		return EXIT_OK;
 	}
 	if (cmd == C_CPUS)
-		status = cmd_cpus(&c, argc, argv);
-	else if (cmd == C_NODES)
-		status = cmd_nodes(&c, argc, argv);
-	else if (cmd == C_CHECK)
-		status = cmd_check(&c, argc, argv);
-	else
-		status = cmd_dump(&c, argc, argv);
+		return cmd_cpus(c, argc, argv);
+	if (cmd == C_NODES)
+		return cmd_nodes(c, argc, argv);
+	if (cmd == C_CHECK)
+		return cmd_check(c, argc, argv);
+	return cmd_dump(c, argc, argv);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ctx c = { 0 };
+	int status, cmd;
+
+	cli_init("cpm-topo");
+	c.ands = calloc((size_t)argc + 1, sizeof(*c.ands));
+	c.nots = calloc((size_t)argc + 1, sizeof(*c.nots));
+	if (c.ands == NULL || c.nots == NULL)
+		oom();
+	c.check.policy = PLACE_COMPACT;
+	c.check.interval_us = 1000000;
+	cmd = parse_args(&c, &argc, &argv);
+	status = run_command(&c, cmd, argc, argv);
 	if (c.ct_loaded)
 		coretype_free(&c.ct);
 	if (c.loaded)
