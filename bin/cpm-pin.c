@@ -701,98 +701,135 @@ json_set(struct json *j, const char *key, const struct cpuset *s)
  * its memory policy, its allowed memory nodes and the threads whose
  * affinity differs; or all of it, every thread, as one JSON object.
  */
+/* What print_process shows of one process. */
+struct proc_view {
+	pid_t pid;
+	struct cpuset aff, mems;
+	struct pin_policy policy;
+	bool have_policy, have_mems;
+};
+
+static void
+process_json_head(const struct proc_view *v, struct json *j)
+{
+	const struct pin_policy *p = &v->policy;
+
+	json_obj_begin(j);
+	json_key(j, "pid");
+	json_int(j, v->pid);
+	json_set(j, "cpus", &v->aff);
+	json_key(j, "mempolicy");
+	if (v->have_policy) {
+		json_obj_begin(j);
+		json_key(j, "mode");
+		json_str(j, p->mode == PIN_MEM_PREFERRED && p->many ?
+			 "preferred-many" : pin_mem_name(p->mode));
+		json_key(j, "flags");
+		json_str(j, p->flags);
+		json_set(j, "nodes", &p->nodes);
+		json_obj_end(j);
+	} else {
+		json_null(j);
+	}
+	json_key(j, "mems_allowed");
+	if (v->have_mems) {
+		char *l = list_or_die(&v->mems);
+
+		json_str(j, l);
+		free(l);
+	} else {
+		json_null(j);
+	}
+	json_key(j, "threads");
+	json_arr_begin(j);
+}
+
+static void
+process_text_head(const struct proc_view *v, struct strbuf *out)
+{
+	struct strbuf sb;
+
+	cpuset_format(&v->aff, out);
+	strbuf_puts(out, "\nmempolicy: ");
+	strbuf_init(&sb);
+	if (v->have_policy)
+		pin_policy_format(&v->policy, &sb);
+	else
+		strbuf_puts(&sb, "unknown");
+	strbuf_printf(out, "%s\n", sb.buf ? sb.buf : "?");
+	strbuf_free(&sb);
+	if (v->have_mems) {
+		strbuf_puts(out, "mems_allowed: ");
+		cpuset_format(&v->mems, out);
+		strbuf_puts(out, "\n");
+	}
+}
+
+/*
+ * One entry per thread in JSON (j non-NULL); in text only the threads
+ * whose affinity differs from the process's.
+ */
+static void
+process_threads(const struct proc_view *v, const pid_t *tids, int n,
+		struct json *j, struct strbuf *out)
+{
+	struct cpuset t = CPUSET_INIT;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (pin_get_affinity(tids[i], &t) < 0)
+			continue;	/* exited meanwhile */
+		if (j) {
+			json_obj_begin(j);
+			json_key(j, "tid");
+			json_int(j, tids[i]);
+			json_set(j, "cpus", &t);
+			json_obj_end(j);
+		} else if (tids[i] != v->pid && !cpuset_equal(&t, &v->aff)) {
+			/* Only threads that differ from the process. */
+			strbuf_printf(out, "thread %d: ", (int)tids[i]);
+			cpuset_format(&t, out);
+			strbuf_puts(out, "\n");
+		}
+	}
+	cpuset_free(&t);
+}
+
 static void
 print_process(struct pin_ctx *c)
 {
-	struct cpuset aff = CPUSET_INIT, mems = CPUSET_INIT, t = CPUSET_INIT;
-	struct pin_policy p;
-	struct strbuf sb, out;
+	struct proc_view v = { .pid = c->pid, .aff = CPUSET_INIT,
+			       .mems = CPUSET_INIT };
+	struct strbuf out;
 	struct json j;
 	pid_t *tids = NULL;
-	bool have_policy, have_mems;
-	int r, n, i;
+	int r, n;
 
-	r = pin_get_affinity(c->pid, &aff);
+	r = pin_get_affinity(c->pid, &v.aff);
 	if (r == -ESRCH)
 		cli_die(EXIT_USAGE, "no process with pid %d", (int)c->pid);
 	if (r < 0)
 		cli_die(EXIT_FAIL, "cannot read the affinity of process %d: %s",
 			(int)c->pid, strerror(-r));
-	pin_policy_init(&p);
-	have_policy = pin_read_task_policy(&c->live, c->pid, &p) == 0 &&
-		      p.mode != PIN_MEM_UNKNOWN;
-	have_mems = proc_status_list(&c->live, c->pid, "Mems_allowed_list",
-				    &mems) == 0;
+	pin_policy_init(&v.policy);
+	v.have_policy = pin_read_task_policy(&c->live, c->pid, &v.policy) == 0 &&
+			v.policy.mode != PIN_MEM_UNKNOWN;
+	v.have_mems = proc_status_list(&c->live, c->pid, "Mems_allowed_list",
+				       &v.mems) == 0;
 	n = pin_list_threads(&c->live, c->pid, &tids);
 
 	strbuf_init(&out);
 	if (c->json) {
 		json_init(&j, &out);
-		json_obj_begin(&j);
-		json_key(&j, "pid");
-		json_int(&j, c->pid);
-		json_set(&j, "cpus", &aff);
-		json_key(&j, "mempolicy");
-		if (have_policy) {
-			json_obj_begin(&j);
-			json_key(&j, "mode");
-			json_str(&j, p.mode == PIN_MEM_PREFERRED && p.many ?
-				 "preferred-many" : pin_mem_name(p.mode));
-			json_key(&j, "flags");
-			json_str(&j, p.flags);
-			json_set(&j, "nodes", &p.nodes);
-			json_obj_end(&j);
-		} else {
-			json_null(&j);
-		}
-		json_key(&j, "mems_allowed");
-		if (have_mems) {
-			char *l = list_or_die(&mems);
-
-			json_str(&j, l);
-			free(l);
-		} else {
-			json_null(&j);
-		}
-		json_key(&j, "threads");
-		json_arr_begin(&j);
-	} else {
-		cpuset_format(&aff, &out);
-		strbuf_puts(&out, "\nmempolicy: ");
-		strbuf_init(&sb);
-		if (have_policy)
-			pin_policy_format(&p, &sb);
-		else
-			strbuf_puts(&sb, "unknown");
-		strbuf_printf(&out, "%s\n", sb.buf ? sb.buf : "?");
-		strbuf_free(&sb);
-		if (have_mems) {
-			strbuf_puts(&out, "mems_allowed: ");
-			cpuset_format(&mems, &out);
-			strbuf_puts(&out, "\n");
-		}
-	}
-	for (i = 0; i < n; i++) {
-		if (pin_get_affinity(tids[i], &t) < 0)
-			continue;	/* exited meanwhile */
-		if (c->json) {
-			json_obj_begin(&j);
-			json_key(&j, "tid");
-			json_int(&j, tids[i]);
-			json_set(&j, "cpus", &t);
-			json_obj_end(&j);
-		} else if (tids[i] != c->pid && !cpuset_equal(&t, &aff)) {
-			/* Only threads that differ from the process. */
-			strbuf_printf(&out, "thread %d: ", (int)tids[i]);
-			cpuset_format(&t, &out);
-			strbuf_puts(&out, "\n");
-		}
-	}
-	if (c->json) {
+		process_json_head(&v, &j);
+		process_threads(&v, tids, n, &j, &out);
 		json_arr_end(&j);
 		json_obj_end(&j);
 		cli_check_json(&j);
 		strbuf_puts(&out, "\n");
+	} else {
+		process_text_head(&v, &out);
+		process_threads(&v, tids, n, NULL, &out);
 	}
 	if (out.oom)
 		cli_die(EXIT_FAIL, "out of memory");
@@ -800,10 +837,9 @@ print_process(struct pin_ctx *c)
 	strbuf_free(&out);
 	if (n > 0)
 		free(tids);
-	pin_policy_free(&p);
-	cpuset_free(&aff);
-	cpuset_free(&mems);
-	cpuset_free(&t);
+	pin_policy_free(&v.policy);
+	cpuset_free(&v.aff);
+	cpuset_free(&v.mems);
 	cli_exit(EXIT_OK);
 }
 
