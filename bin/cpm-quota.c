@@ -464,20 +464,16 @@ route_change(struct quota_ctx *c, const char *group, struct cgowner *o,
 	return route;
 }
 
-static int
-cmd_set(struct quota_ctx *c)
+/*
+ * The request that set's options and CGROUP argument describe, checked
+ * before anything is opened: every refusal here is a usage error.
+ */
+static void
+set_request(struct quota_ctx *c, char *group, size_t size,
+	    struct quota_request *rq)
 {
-	char group[CG_PATH_MAX], err[512];
 	const char *sreq = c->optarg[O_REQUEST], *slim = c->optarg[O_LIMIT];
 	const char *sburst = c->optarg[O_BURST];
-	struct quota_request rq;
-	struct cg_cpu_limit cur;
-	struct quota_plan p;
-	struct cgowner o;
-	struct sdbus *bus = NULL;
-	enum cgowner_route route;
-	bool exists;
-	int i, r;
 
 	if (c->nargs != 1)
 		cli_usage_error(c->nargs ? "set takes one CGROUP" :
@@ -485,28 +481,62 @@ cmd_set(struct quota_ctx *c)
 	if (!sreq && !slim && !sburst && !c->period_us)
 		cli_usage_error("set needs --request, --limit, --period or "
 				"--burst");
-	memset(&rq, 0, sizeof(rq));
-	if ((rq.have_request = sreq != NULL))
-		rq.request_m = need_cpu("--request", sreq, false);
-	if ((rq.have_limit = slim != NULL))
-		rq.limit_m = need_cpu("--limit", slim, true);
-	if ((rq.have_burst = sburst != NULL))
-		rq.burst_m = need_cpu("--burst", sburst, false);
-	rq.limit_text = slim;
-	rq.period_us = c->period_us;
-	rq.formula = c->formula;
-	need_group(c->args[0], group, sizeof(group));
+	memset(rq, 0, sizeof(*rq));
+	if ((rq->have_request = sreq != NULL))
+		rq->request_m = need_cpu("--request", sreq, false);
+	if ((rq->have_limit = slim != NULL))
+		rq->limit_m = need_cpu("--limit", slim, true);
+	if ((rq->have_burst = sburst != NULL))
+		rq->burst_m = need_cpu("--burst", sburst, false);
+	rq->limit_text = slim;
+	rq->period_us = c->period_us;
+	rq->formula = c->formula;
+	need_group(c->args[0], group, size);
 	if (group[0] == '\0')
 		cli_die(EXIT_USAGE, "the root group has no CPU limits to set");
-	if (slim && rq.limit_m == 0)
+	if (slim && rq->limit_m == 0)
 		cli_die(EXIT_USAGE, "--limit '%s' allows no CPU time; use 'max' "
 			"for no limit", slim);
 	/* The rule 'class' applies: a request above the limit is refused. */
-	if (sreq && slim && rq.limit_m != MILLICPU_MAX &&
-	    rq.request_m > rq.limit_m)
+	if (sreq && slim && rq->limit_m != MILLICPU_MAX &&
+	    rq->request_m > rq->limit_m)
 		cli_die(EXIT_USAGE, "CPU request '%s' exceeds the CPU limit '%s'",
 			sreq, slim);
+}
 
+/* set --dry-run: say what would be done and print the planned writes. */
+static void
+set_dry_run(struct quota_ctx *c, const char *group, bool exists,
+	    enum cgowner_route route, const struct cgowner *o,
+	    const struct quota_plan *p)
+{
+	const char *base = c->h.ctrl[CG_CPU].path;
+	int i;
+
+	if (!exists)
+		cli_warn("would create cgroup '%s'", group);
+	if (route == CGOWNER_VIA_SYSTEMD)
+		cli_warn("would apply through systemd unit %s (runtime "
+			 "properties)", o->unit);
+	for (i = 0; i < p->n; i++)
+		printf("%s/%s/%s %s\n", base, group, p->op[i].file,
+		       p->op[i].value);
+}
+
+static int
+cmd_set(struct quota_ctx *c)
+{
+	char group[CG_PATH_MAX], err[512];
+	struct quota_request rq;
+	struct cg_cpu_limit cur;
+	struct quota_plan p;
+	struct cgowner o;
+	struct sdbus *bus = NULL;
+	enum cgowner_route route;
+	bool exists;
+	int r;
+
+	set_request(c, group, sizeof(group), &rq);
 	open_hier(c);
 	exists = group_exists(c, group);
 	if (!exists && !c->create)
@@ -522,21 +552,12 @@ cmd_set(struct quota_ctx *c)
 			    err, sizeof(err));
 	if (p.request_clamped)
 		cli_warn("--request '%s' is above the kernel's maximum of %d "
-			 "shares; clamped", sreq, CPU_SHARES_MAX);
+			 "shares; clamped", c->optarg[O_REQUEST], CPU_SHARES_MAX);
 	if (r < 0)
 		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", err);
 
 	if (c->dry_run) {
-		const char *base = c->h.ctrl[CG_CPU].path;
-
-		if (!exists)
-			cli_warn("would create cgroup '%s'", group);
-		if (route == CGOWNER_VIA_SYSTEMD)
-			cli_warn("would apply through systemd unit %s (runtime "
-				 "properties)", o.unit);
-		for (i = 0; i < p.n; i++)
-			printf("%s/%s/%s %s\n", base, group, p.op[i].file,
-			       p.op[i].value);
+		set_dry_run(c, group, exists, route, &o, &p);
 		sdbus_close(bus);
 		return EXIT_OK;
 	}
@@ -555,14 +576,82 @@ cmd_set(struct quota_ctx *c)
 
 /* ---- get ---- */
 
+/* What cmd_get prints of one group. */
+struct quota_view {
+	const char *group;
+	int version;
+	struct cg_cpu_limit cur;
+	struct cgowner o;		/* v2 only */
+	int64_t lim_m;
+	char req[32], limit[32], burst[32];
+};
+
+static void
+get_json(const struct quota_view *v, struct strbuf *sb)
+{
+	struct json j;
+
+	json_init(&j, sb);
+	json_obj_begin(&j);
+	json_key(&j, "cgroup");
+	json_str(&j, cg_display(v->group));
+	json_key(&j, "version");
+	json_int(&j, v->version);
+	json_key(&j, "request");
+	json_raw(&j, v->req);
+	json_key(&j, "limit");
+	if (v->lim_m == MILLICPU_MAX)
+		json_null(&j);
+	else
+		json_raw(&j, v->limit);
+	json_key(&j, "period_us");
+	json_uint(&j, v->cur.period_us);
+	json_key(&j, "burst");
+	json_raw(&j, v->burst);
+	json_key(&j, "quota_us");
+	json_int(&j, v->cur.quota_us);
+	json_key(&j, "burst_us");
+	json_uint(&j, v->cur.burst_us);
+	json_key(&j, v->version == 2 ? "weight" : "shares");
+	json_uint(&j, v->version == 2 ? v->cur.weight : v->cur.shares);
+	if (v->version == 2) {
+		json_key(&j, "owner");
+		json_str(&j, cgowner_kind_name(v->o.kind));
+		json_key(&j, "unit");
+		if (v->o.unit[0])
+			json_str(&j, v->o.unit);
+		else
+			json_null(&j);
+	}
+	json_obj_end(&j);
+	cli_check_json(&j);
+	strbuf_puts(sb, "\n");
+}
+
+static void
+get_text(const struct quota_view *v, struct strbuf *sb)
+{
+	strbuf_printf(sb, "request=%s\nlimit=%s\nperiod_us=%llu\n"
+		      "burst=%s\nquota_us=%lld\nburst_us=%llu\n",
+		      v->req, v->limit, (unsigned long long)v->cur.period_us,
+		      v->burst, (long long)v->cur.quota_us,
+		      (unsigned long long)v->cur.burst_us);
+	if (v->version == 2)
+		strbuf_printf(sb, "weight=%llu\nowner=%s\nunit=%s\n",
+			      (unsigned long long)v->cur.weight,
+			      cgowner_kind_name(v->o.kind),
+			      v->o.unit[0] ? v->o.unit : "-");
+	else
+		strbuf_printf(sb, "shares=%llu\n",
+			      (unsigned long long)v->cur.shares);
+}
+
 static int
 cmd_get(struct quota_ctx *c)
 {
-	char group[CG_PATH_MAX], req[32], limit[32], burst[32];
-	struct cg_cpu_limit cur;
-	struct cgowner o;
-	int64_t req_m, lim_m, burst_m;
-	int version;
+	char group[CG_PATH_MAX];
+	struct quota_view v = { .group = group };
+	int64_t req_m, burst_m;
 	struct strbuf sb;
 
 	if (c->nargs != 1)
@@ -570,82 +659,33 @@ cmd_get(struct quota_ctx *c)
 				"get needs a CGROUP");
 	need_group(c->args[0], group, sizeof(group));
 	open_hier(c);
-	version = cg_version(&c->h, CG_CPU);
+	v.version = cg_version(&c->h, CG_CPU);
 	if (!group_exists(c, group))
 		cli_die(EXIT_FAIL, "no cgroup '%s'", cg_display(group));
-	read_limit(c, group, &cur);
-	if (version == 2) {
+	read_limit(c, group, &v.cur);
+	if (v.version == 2) {
 		char err[512];
-		int r = cgowner_of(&c->h, group, &o, err, sizeof(err));
+		int r = cgowner_of(&c->h, group, &v.o, err, sizeof(err));
 
 		if (r < 0)
 			cli_die(EXIT_FAIL, "%s", err);
 	}
-	if (version == 2)
-		req_m = weight_to_millicpu(cur.weight ? cur.weight : 100,
+	if (v.version == 2)
+		req_m = weight_to_millicpu(v.cur.weight ? v.cur.weight : 100,
 					   c->formula);
 	else
-		req_m = shares_to_millicpu(cur.shares);
-	lim_m = quota_to_millicpu(cur.quota_us, cur.period_us);
-	burst_m = quota_to_millicpu((int64_t)cur.burst_us, cur.period_us);
-	millicpu_format(req_m, req, sizeof(req));
-	millicpu_format(lim_m, limit, sizeof(limit));
-	millicpu_format(burst_m, burst, sizeof(burst));
+		req_m = shares_to_millicpu(v.cur.shares);
+	v.lim_m = quota_to_millicpu(v.cur.quota_us, v.cur.period_us);
+	burst_m = quota_to_millicpu((int64_t)v.cur.burst_us, v.cur.period_us);
+	millicpu_format(req_m, v.req, sizeof(v.req));
+	millicpu_format(v.lim_m, v.limit, sizeof(v.limit));
+	millicpu_format(burst_m, v.burst, sizeof(v.burst));
 
 	strbuf_init(&sb);
-	if (c->json) {
-		struct json j;
-
-		json_init(&j, &sb);
-		json_obj_begin(&j);
-		json_key(&j, "cgroup");
-		json_str(&j, cg_display(group));
-		json_key(&j, "version");
-		json_int(&j, version);
-		json_key(&j, "request");
-		json_raw(&j, req);
-		json_key(&j, "limit");
-		if (lim_m == MILLICPU_MAX)
-			json_null(&j);
-		else
-			json_raw(&j, limit);
-		json_key(&j, "period_us");
-		json_uint(&j, cur.period_us);
-		json_key(&j, "burst");
-		json_raw(&j, burst);
-		json_key(&j, "quota_us");
-		json_int(&j, cur.quota_us);
-		json_key(&j, "burst_us");
-		json_uint(&j, cur.burst_us);
-		json_key(&j, version == 2 ? "weight" : "shares");
-		json_uint(&j, version == 2 ? cur.weight : cur.shares);
-		if (version == 2) {
-			json_key(&j, "owner");
-			json_str(&j, cgowner_kind_name(o.kind));
-			json_key(&j, "unit");
-			if (o.unit[0])
-				json_str(&j, o.unit);
-			else
-				json_null(&j);
-		}
-		json_obj_end(&j);
-		cli_check_json(&j);
-		strbuf_puts(&sb, "\n");
-	} else {
-		strbuf_printf(&sb, "request=%s\nlimit=%s\nperiod_us=%llu\n"
-			      "burst=%s\nquota_us=%lld\nburst_us=%llu\n",
-			      req, limit, (unsigned long long)cur.period_us,
-			      burst, (long long)cur.quota_us,
-			      (unsigned long long)cur.burst_us);
-		if (version == 2)
-			strbuf_printf(&sb, "weight=%llu\nowner=%s\nunit=%s\n",
-				      (unsigned long long)cur.weight,
-				      cgowner_kind_name(o.kind),
-				      o.unit[0] ? o.unit : "-");
-		else
-			strbuf_printf(&sb, "shares=%llu\n",
-				      (unsigned long long)cur.shares);
-	}
+	if (c->json)
+		get_json(&v, &sb);
+	else
+		get_text(&v, &sb);
 	print_doc(&sb);
 	return EXIT_OK;
 }
