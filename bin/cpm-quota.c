@@ -841,16 +841,13 @@ cmd_restore(struct quota_ctx *c)
 
 /* ---- main ---- */
 
-int
-main(int argc, char **argv)
+/* The options into c->optarg[], and the command and its arguments. */
+static void
+parse_args(struct quota_ctx *c, int argc, char **argv)
 {
 	struct cli_parser p;
-	struct quota_ctx c;
-	int opt, i, rc;
+	int opt, i;
 
-	cli_init("cpm-quota");
-	memset(&c, 0, sizeof(c));
-	c.formula = WEIGHT_RUNC;
 	cli_parser_init(&p, opts, NULL, cmd_names, false);
 	while ((opt = cli_next_option(&p, argc, argv)) != -1) {
 		switch (opt) {
@@ -861,10 +858,10 @@ main(int argc, char **argv)
 			cli_version();
 			break;
 		case 'v':
-			c.optarg[O_VERBOSE] = "";
+			c->optarg[O_VERBOSE] = "";
 			break;
 		default:
-			c.optarg[opt - OPT_BASE] = optarg ? optarg : "";
+			c->optarg[opt - OPT_BASE] = optarg ? optarg : "";
 			break;
 		}
 	}
@@ -875,55 +872,72 @@ main(int argc, char **argv)
 			break;
 	if (i == C_NCMDS)
 		cli_usage_error("unknown command '%s'", argv[optind]);
-	c.cmd = (enum cmd_id)i;
-	c.args = argv + optind + 1;
-	c.nargs = argc - optind - 1;
-	cli_check_options(&p, c.cmd);
+	c->cmd = (enum cmd_id)i;
+	c->args = argv + optind + 1;
+	c->nargs = argc - optind - 1;
+	cli_check_options(&p, c->cmd);
+}
 
-	c.json = c.optarg[O_JSON] != NULL;
-	c.create = c.optarg[O_CREATE] != NULL;
-	c.dry_run = c.optarg[O_DRY_RUN] != NULL;
-	c.verbose = c.optarg[O_VERBOSE] != NULL;
-	c.force = c.optarg[O_FORCE] != NULL;
-	c.cgroup_root = c.optarg[O_CGROUP_ROOT];
-	c.journal = c.optarg[O_JOURNAL];
-	if (c.cgroup_root && *c.cgroup_root == '\0')
+/* The typed settings the options' text asks for, checked. */
+static void
+resolve_options(struct quota_ctx *c)
+{
+	c->json = c->optarg[O_JSON] != NULL;
+	c->create = c->optarg[O_CREATE] != NULL;
+	c->dry_run = c->optarg[O_DRY_RUN] != NULL;
+	c->verbose = c->optarg[O_VERBOSE] != NULL;
+	c->force = c->optarg[O_FORCE] != NULL;
+	c->cgroup_root = c->optarg[O_CGROUP_ROOT];
+	c->journal = c->optarg[O_JOURNAL];
+	if (c->cgroup_root && *c->cgroup_root == '\0')
 		cli_usage_error("--cgroup-root needs a directory");
-	c.cgroup_root = cli_cgroup_root(c.cgroup_root);
-	if (c.journal && *c.journal == '\0')
+	c->cgroup_root = cli_cgroup_root(c->cgroup_root);
+	if (c->journal && *c->journal == '\0')
 		cli_usage_error("--journal needs a file name");
-	c.wait_ms = -1;
-	if (c.optarg[O_WAIT] && parse_wait(c.optarg[O_WAIT], &c.wait_ms) < 0)
+	c->wait_ms = -1;
+	if (c->optarg[O_WAIT] && parse_wait(c->optarg[O_WAIT], &c->wait_ms) < 0)
 		cli_usage_error("invalid --wait '%s' (seconds, a duration such "
-				"as 500ms, or forever)", c.optarg[O_WAIT]);
-	if (c.optarg[O_PERIOD])
-		c.period_us = need_period(c.optarg[O_PERIOD]);
-	if (c.optarg[O_WEIGHT_FORMULA] &&
-	    weight_formula_parse(c.optarg[O_WEIGHT_FORMULA], &c.formula) < 0)
+				"as 500ms, or forever)", c->optarg[O_WAIT]);
+	if (c->optarg[O_PERIOD])
+		c->period_us = need_period(c->optarg[O_PERIOD]);
+	if (c->optarg[O_WEIGHT_FORMULA] &&
+	    weight_formula_parse(c->optarg[O_WEIGHT_FORMULA], &c->formula) < 0)
 		cli_usage_error("unknown --weight-formula '%s' (runc, kubelet "
-				"or systemd)", c.optarg[O_WEIGHT_FORMULA]);
+				"or systemd)", c->optarg[O_WEIGHT_FORMULA]);
+}
 
-	switch (c.cmd) {
+static int
+run_command(struct quota_ctx *c)
+{
+	switch (c->cmd) {
 	case C_CONVERT:
-		rc = cmd_convert(&c);
-		break;
+		return cmd_convert(c);
 	case C_CLASS:
-		rc = cmd_class(&c);
-		break;
+		return cmd_class(c);
 	case C_SET:
-		rc = cmd_set(&c);
-		break;
+		return cmd_set(c);
 	case C_GET:
-		rc = cmd_get(&c);
-		break;
+		return cmd_get(c);
 	case C_BURST:
-		rc = cmd_burst(&c);
-		break;
+		return cmd_burst(c);
 	case C_RESTORE:
 	default:
-		rc = cmd_restore(&c);
-		break;
+		return cmd_restore(c);
 	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct quota_ctx c;
+	int rc;
+
+	cli_init("cpm-quota");
+	memset(&c, 0, sizeof(c));
+	c.formula = WEIGHT_RUNC;
+	parse_args(&c, argc, argv);
+	resolve_options(&c);
+	rc = run_command(&c);
 	if (c.h_open)
 		cg_close(&c.h);
 	cli_exit(rc);
