@@ -520,128 +520,156 @@ open_groups(struct ctx *c, char **names, int n)
 	}
 }
 
-int
-main(int argc, char **argv)
+enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT, OPT_RAW, OPT_NOHEADINGS,
+       OPT_SYSTEMD };
+static const struct cli_option opts[] = {
+	{ "interval", required_argument, 'i', CLI_ALL_COMMANDS },
+	{ "since", required_argument, 's', CLI_ALL_COMMANDS },
+	{ "all", no_argument, 'a', CLI_ALL_COMMANDS },
+	{ "top", required_argument, 'n', CLI_ALL_COMMANDS },
+	{ "min-ratio", required_argument, 'm', CLI_ALL_COMMANDS },
+	{ "fail-above", required_argument, 'f', CLI_ALL_COMMANDS },
+	{ "k8s", no_argument, 'k', CLI_ALL_COMMANDS },
+	{ "systemd", no_argument, OPT_SYSTEMD, CLI_ALL_COMMANDS },
+	{ "output", required_argument, 'o', CLI_ALL_COMMANDS },
+	{ "columns", required_argument, 'O', CLI_ALL_COMMANDS },
+	{ "raw", no_argument, OPT_RAW, CLI_ALL_COMMANDS },
+	{ "noheadings", no_argument, OPT_NOHEADINGS, CLI_ALL_COMMANDS },
+	{ "json", no_argument, OPT_JSON, CLI_ALL_COMMANDS },
+	{ "prom-file", required_argument, 'p', CLI_ALL_COMMANDS },
+	{ "watch", no_argument, 'w', CLI_ALL_COMMANDS },
+	{ "cgroup-root", required_argument, OPT_ROOT, CLI_ALL_COMMANDS },
+	{ "wait", required_argument, OPT_WAIT, CLI_ALL_COMMANDS },
+	{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
+	{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
+	{ NULL, 0, 0, 0 }
+};
+static const struct cli_exclusion excl[] = {
+	{ 'i', 's' }, { 'w', 's' }, { 0, 0 }
+};
+
+static enum out_fmt
+parse_format(const char *arg)
 {
-	enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT, OPT_RAW, OPT_NOHEADINGS,
-	       OPT_SYSTEMD };
-	static const struct cli_option opts[] = {
-		{ "interval", required_argument, 'i', CLI_ALL_COMMANDS },
-		{ "since", required_argument, 's', CLI_ALL_COMMANDS },
-		{ "all", no_argument, 'a', CLI_ALL_COMMANDS },
-		{ "top", required_argument, 'n', CLI_ALL_COMMANDS },
-		{ "min-ratio", required_argument, 'm', CLI_ALL_COMMANDS },
-		{ "fail-above", required_argument, 'f', CLI_ALL_COMMANDS },
-		{ "k8s", no_argument, 'k', CLI_ALL_COMMANDS },
-		{ "systemd", no_argument, OPT_SYSTEMD, CLI_ALL_COMMANDS },
-		{ "output", required_argument, 'o', CLI_ALL_COMMANDS },
-		{ "columns", required_argument, 'O', CLI_ALL_COMMANDS },
-		{ "raw", no_argument, OPT_RAW, CLI_ALL_COMMANDS },
-		{ "noheadings", no_argument, OPT_NOHEADINGS, CLI_ALL_COMMANDS },
-		{ "json", no_argument, OPT_JSON, CLI_ALL_COMMANDS },
-		{ "prom-file", required_argument, 'p', CLI_ALL_COMMANDS },
-		{ "watch", no_argument, 'w', CLI_ALL_COMMANDS },
-		{ "cgroup-root", required_argument, OPT_ROOT, CLI_ALL_COMMANDS },
-		{ "wait", required_argument, OPT_WAIT, CLI_ALL_COMMANDS },
-		{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
-		{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
-		{ NULL, 0, 0, 0 }
-	};
-	static const struct cli_exclusion excl[] = {
-		{ 'i', 's' }, { 'w', 's' }, { 0, 0 }
-	};
-	struct cli_parser p;
-	struct ctx c;
+	if (strcmp(arg, "table") == 0)
+		return OUT_TABLE;
+	if (strcmp(arg, "tsv") == 0)
+		return OUT_TSV;
+	if (strcmp(arg, "json") == 0)
+		return OUT_JSON;
+	if (strcmp(arg, "prom") == 0)
+		return OUT_PROM;
+	if (strcmp(arg, "names") == 0)
+		return OUT_NAMES;
+	cli_usage_error("invalid output format '%s' (want table, tsv, json, prom or names)",
+			arg);
+}
+
+/* The options' combinations, refused before anything is sampled. */
+static void
+check_args(const struct ctx *c, const struct cli_parser *p)
+{
+	cli_check_options(p, -1);
+	if (c->raw && c->fmt != OUT_TABLE)
+		cli_usage_error("--raw goes with the table output only");
+	if (c->noheadings && c->fmt != OUT_TABLE && c->fmt != OUT_TSV)
+		cli_usage_error("--noheadings goes with the table and tsv outputs only");
+	if (c->columns && (c->fmt == OUT_PROM || c->fmt == OUT_NAMES ||
+			  (c->prom_file && !c->fmt_given)))
+		cli_usage_error("--columns goes with the table, tsv and json outputs only");
+	if (c->columns) {
+		/* Refuse a bad list now, not after sampling. */
+		struct table tab;
+		char err[512];
+
+		table_init(&tab, thr_columns, thr_ncolumns, " ");
+		if (table_select(&tab, c->columns, err, sizeof(err)) < 0)
+			cli_usage_error("%s", err);
+	}
+	if (cli_option_given(p, OPT_WAIT) && !c->since)
+		cli_usage_error("--wait needs --since");
+	if (c->prom_file && c->since && strcmp(c->prom_file, c->since) == 0)
+		cli_usage_error("--prom-file and --since name the same file");
+	check_output_dir("--prom-file", c->prom_file);
+	check_output_dir("--since", c->since);
+}
+
+static void
+parse_args(struct ctx *c, struct cli_parser *p, int argc, char **argv)
+{
 	unsigned int top;
 	int opt, r;
 
-	cli_init("cpm-throttle");
-	memset(&c, 0, sizeof(c));
-	c.min_ratio = -1;
-	c.fail_above = -1;
-	c.wait_ms = -1;
-	cli_parser_init(&p, opts, excl, NULL, false);
-	while ((opt = cli_next_option(&p, argc, argv)) != -1) {
+	cli_parser_init(p, opts, excl, NULL, false);
+	while ((opt = cli_next_option(p, argc, argv)) != -1) {
 		switch (opt) {
 		case 'i':
-			r = parse_duration_us(optarg, &c.interval_us);
-			if (r < 0 || c.interval_us == 0 ||
-			    c.interval_us > 86400ULL * 1000000)
+			r = parse_duration_us(optarg, &c->interval_us);
+			if (r < 0 || c->interval_us == 0 ||
+			    c->interval_us > 86400ULL * 1000000)
 				cli_usage_error("invalid interval '%s' (want a duration such as 500ms or 2s, at most a day)",
 						optarg);
 			break;
 		case 's':
 			if (*optarg == '\0')
 				cli_usage_error("empty snapshot file name");
-			c.since = optarg;
+			c->since = optarg;
 			break;
 		case 'a':
-			c.all = true;
+			c->all = true;
 			break;
 		case 'n':
 			if (parse_uint(optarg, 1000000000, &top) < 0 || top == 0)
 				cli_usage_error("invalid --top '%s' (want a whole number of at least 1)",
 						optarg);
-			c.top = top;
+			c->top = top;
 			break;
 		case 'm':
-			if (thr_ratio_parse(optarg, &c.min_ratio) < 0)
+			if (thr_ratio_parse(optarg, &c->min_ratio) < 0)
 				cli_usage_error("invalid ratio '%s' (want 0 to 1, or a percentage)",
 						optarg);
 			break;
 		case 'f':
-			if (thr_ratio_parse(optarg, &c.fail_above) < 0)
+			if (thr_ratio_parse(optarg, &c->fail_above) < 0)
 				cli_usage_error("invalid ratio '%s' (want 0 to 1, or a percentage)",
 						optarg);
 			break;
 		case 'k':
-			c.k8s = true;
+			c->k8s = true;
 			break;
 		case OPT_SYSTEMD:
-			c.systemd = true;
+			c->systemd = true;
 			break;
 		case 'o':
-			c.fmt_given = true;
-			if (strcmp(optarg, "table") == 0)
-				c.fmt = OUT_TABLE;
-			else if (strcmp(optarg, "tsv") == 0)
-				c.fmt = OUT_TSV;
-			else if (strcmp(optarg, "json") == 0)
-				c.fmt = OUT_JSON;
-			else if (strcmp(optarg, "prom") == 0)
-				c.fmt = OUT_PROM;
-			else if (strcmp(optarg, "names") == 0)
-				c.fmt = OUT_NAMES;
-			else
-				cli_usage_error("invalid output format '%s' (want table, tsv, json, prom or names)",
-						optarg);
+			c->fmt_given = true;
+			c->fmt = parse_format(optarg);
 			break;
 		case 'O':
-			c.columns = optarg;
+			c->columns = optarg;
 			break;
 		case OPT_RAW:
-			c.raw = true;
+			c->raw = true;
 			break;
 		case OPT_NOHEADINGS:
-			c.noheadings = true;
+			c->noheadings = true;
 			break;
 		case OPT_JSON:
-			c.fmt_given = true;
-			c.fmt = OUT_JSON;
+			c->fmt_given = true;
+			c->fmt = OUT_JSON;
 			break;
 		case 'p':
 			if (*optarg == '\0')
 				cli_usage_error("empty --prom-file name");
-			c.prom_file = optarg;
+			c->prom_file = optarg;
 			break;
 		case 'w':
-			c.watch = true;
+			c->watch = true;
 			break;
 		case OPT_ROOT:
-			c.cgroup_root = optarg;
+			c->cgroup_root = optarg;
 			break;
 		case OPT_WAIT:
-			if (parse_wait(optarg, &c.wait_ms) < 0)
+			if (parse_wait(optarg, &c->wait_ms) < 0)
 				cli_usage_error("invalid --wait '%s' (seconds, a duration such as 500ms, or forever)",
 						optarg);
 			break;
@@ -651,29 +679,22 @@ main(int argc, char **argv)
 			cli_version();
 		}
 	}
-	cli_check_options(&p, -1);
-	if (c.raw && c.fmt != OUT_TABLE)
-		cli_usage_error("--raw goes with the table output only");
-	if (c.noheadings && c.fmt != OUT_TABLE && c.fmt != OUT_TSV)
-		cli_usage_error("--noheadings goes with the table and tsv outputs only");
-	if (c.columns && (c.fmt == OUT_PROM || c.fmt == OUT_NAMES ||
-			  (c.prom_file && !c.fmt_given)))
-		cli_usage_error("--columns goes with the table, tsv and json outputs only");
-	if (c.columns) {
-		/* Refuse a bad list now, not after sampling. */
-		struct table tab;
-		char err[512];
+	check_args(c, p);
+}
 
-		table_init(&tab, thr_columns, thr_ncolumns, " ");
-		if (table_select(&tab, c.columns, err, sizeof(err)) < 0)
-			cli_usage_error("%s", err);
-	}
-	if (cli_option_given(&p, OPT_WAIT) && !c.since)
-		cli_usage_error("--wait needs --since");
-	if (c.prom_file && c.since && strcmp(c.prom_file, c.since) == 0)
-		cli_usage_error("--prom-file and --since name the same file");
-	check_output_dir("--prom-file", c.prom_file);
-	check_output_dir("--since", c.since);
+int
+main(int argc, char **argv)
+{
+	struct cli_parser p;
+	struct ctx c;
+	int r;
+
+	cli_init("cpm-throttle");
+	memset(&c, 0, sizeof(c));
+	c.min_ratio = -1;
+	c.fail_above = -1;
+	c.wait_ms = -1;
+	parse_args(&c, &p, argc, argv);
 	open_groups(&c, argv + optind, argc - optind);
 	r = c.watch ? run_watch(&c) : run_once(&c);
 	cg_close(&c.h);
