@@ -1000,51 +1000,29 @@ print_cgroup_plan(const struct pin_ctx *c, const struct cgcpuset_plan *p)
 }
 
 /*
- * How to change the group: through systemd (*bus connected), by writing
- * the files, or not at all (exit 3, nothing changed).  systemd has no
- * property for a partition or for moving processes into a unit's group,
- * so --exclusive, --isolated and --attach on a unit's group need --force.
+ * How to change the group (sdapply_route()'s rule); systemd has no
+ * property for a partition or for moving processes in, so --exclusive,
+ * --isolated and --attach on a unit's group need --force.
  */
 static enum cgowner_route
 route_cgroup(struct pin_ctx *c, const struct cg_hier *h, struct cgowner *o,
 	     struct sdbus **bus)
 {
-	enum cgowner_route route;
-	char msg[768];
+	const char *unsupported = NULL;
 	int r;
 
-	*bus = NULL;
-	r = cgowner_of(h, c->group, o, c->err, sizeof(c->err));
+	if (c->exclusive || c->isolated)
+		unsupported = "a cpuset partition";
+	else if (c->nattach)
+		unsupported = "moving processes in";
+	r = sdapply_route(h, c->group, unsupported, c->force, o, bus, c->err,
+			  sizeof(c->err));
 	if (r < 0)
-		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
-	if (o->kind != CGOWNER_UNIT)
-		return CGOWNER_WRITE_FILES;
-	if ((c->exclusive || c->isolated || c->nattach) && !c->force)
-		cli_die(EXIT_UNSAT, "cgroup '%s' belongs to systemd unit %s, "
-			"and systemd has no property for %s: use systemd-run "
-			"or 'cpm-pin --scope', or --force to write it anyway",
-			cg_display(c->group), o->unit,
-			c->exclusive || c->isolated ? "a cpuset partition" :
-			"moving processes in");
-	r = sdapply_connect(h, o, c->group, bus, c->err, sizeof(c->err));
-	if (r == -ENOENT && !c->force)
-		cli_die(EXIT_UNSAT, "%s; --force writes the files anyway",
-			c->err);
-	route = cgowner_route(o, r == 0 && !c->exclusive && !c->isolated &&
-			      !c->nattach,
-			      c->force);
-	if (route == CGOWNER_REFUSE) {
-		cgowner_refusal(o, c->group, r != -ENOTCONN, msg, sizeof(msg));
-		cli_die(EXIT_UNSAT, "%s", msg);
-	}
-	if (route == CGOWNER_FORCED) {
-		sdbus_close(*bus);
-		*bus = NULL;
-		cli_warn("warning: writing cgroup '%s' of systemd unit %s "
-			 "directly (--force): systemd may put its own values "
-			 "back", cg_display(c->group), o->unit);
-	}
-	return route;
+		cli_die(r == -EINVAL ? EXIT_USAGE :
+			r == -ECANCELED ? EXIT_UNSAT : EXIT_FAIL, "%s", c->err);
+	if (r == CGOWNER_FORCED)
+		cli_warn("warning: %s", c->err);
+	return r;
 }
 
 static noreturn void

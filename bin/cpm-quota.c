@@ -426,42 +426,22 @@ cmd_class(struct quota_ctx *c)
 
 /* ---- set ---- */
 
-/*
- * How to change group: through systemd (*bus connected), by writing the
- * files, or not at all (exit 3, nothing changed).  Only v2 hierarchies
- * can be a systemd host's.
- */
+/* How to change group: sdapply_route()'s rule. */
 static enum cgowner_route
 route_change(struct quota_ctx *c, const char *group, struct cgowner *o,
 	     struct sdbus **bus)
 {
-	char err[512], msg[768];
-	enum cgowner_route route;
+	char err[768];
 	int r;
 
-	*bus = NULL;
-	r = cgowner_of(&c->h, group, o, err, sizeof(err));
+	r = sdapply_route(&c->h, group, NULL, c->force, o, bus, err,
+			  sizeof(err));
 	if (r < 0)
-		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", err);
-	if (o->kind != CGOWNER_UNIT)
-		return CGOWNER_WRITE_FILES;
-	r = sdapply_connect(&c->h, o, group, bus, err, sizeof(err));
-	if (r == -ENOENT && !c->force)
-		cli_die(EXIT_UNSAT, "%s; --force writes the files anyway",
-			err);
-	route = cgowner_route(o, r == 0, c->force);
-	if (route == CGOWNER_REFUSE) {
-		cgowner_refusal(o, group, r != -ENOTCONN, msg, sizeof(msg));
-		cli_die(EXIT_UNSAT, "%s", msg);
-	}
-	if (route == CGOWNER_FORCED) {
-		sdbus_close(*bus);
-		*bus = NULL;
-		cli_warn("warning: writing cgroup '%s' of systemd unit %s "
-			 "directly (--force): systemd may put its own values "
-			 "back", cg_display(group), o->unit);
-	}
-	return route;
+		cli_die(r == -EINVAL ? EXIT_USAGE :
+			r == -ECANCELED ? EXIT_UNSAT : EXIT_FAIL, "%s", err);
+	if (r == CGOWNER_FORCED)
+		cli_warn("warning: %s", err);
+	return r;
 }
 
 /*

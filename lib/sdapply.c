@@ -12,6 +12,7 @@
 
 #include "cgcpuset.h"
 #include "sdapply.h"
+#include "util.h"
 
 int
 sdapply_connect(const struct cg_hier *h, const struct cgowner *o,
@@ -274,4 +275,46 @@ sdapply_scope(const struct cg_hier *h, const char *unit, pid_t pid,
 	sdprops_free(&props);
 	sdbus_close(b);
 	return r;
+}
+
+int
+sdapply_route(const struct cg_hier *h, const char *group,
+	      const char *unsupported, bool force, struct cgowner *o,
+	      struct sdbus **b, char *err, size_t errlen)
+{
+	enum cgowner_route route;
+	char why[512];
+	int r;
+
+	*b = NULL;
+	r = cgowner_of(h, group, o, err, errlen);
+	if (r < 0)
+		return r;
+	if (o->kind != CGOWNER_UNIT)
+		return CGOWNER_WRITE_FILES;
+	if (unsupported != NULL && !force)
+		return err_ret(err, errlen, -ECANCELED, "cgroup '%s' belongs "
+			       "to systemd unit %s, and systemd has no "
+			       "property for %s: use systemd-run or 'cpm-pin "
+			       "--scope', or --force to write it anyway",
+			       cg_display(group), o->unit, unsupported);
+	r = sdapply_connect(h, o, group, b, why, sizeof(why));
+	if (r == -ENOENT && !force)
+		return err_ret(err, errlen, -ECANCELED,
+			       "%s; --force writes the files anyway", why);
+	route = cgowner_route(o, r == 0 && unsupported == NULL, force);
+	if (route == CGOWNER_REFUSE) {
+		sdbus_close(*b);
+		*b = NULL;
+		cgowner_refusal(o, group, r != -ENOTCONN, err, errlen);
+		return -ECANCELED;
+	}
+	if (route == CGOWNER_FORCED) {
+		sdbus_close(*b);
+		*b = NULL;
+		err_set(err, errlen, "writing cgroup '%s' of systemd unit %s "
+			"directly (--force): systemd may put its own values "
+			"back", cg_display(group), o->unit);
+	}
+	return route;
 }

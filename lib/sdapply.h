@@ -34,6 +34,22 @@ int sdapply_connect(const struct cg_hier *h, const struct cgowner *o,
 		    size_t errlen);
 
 /*
+ * How a change to group is to be made, the whole decision a tool needs:
+ * fills *o with who owns the group and, for CGOWNER_VIA_SYSTEMD, *b with
+ * a connection to systemd (close with sdbus_close()).  unsupported names
+ * what the change asks that systemd has no property for ("a cpuset
+ * partition", say; NULL when nothing), which a unit's group cannot take
+ * without force.  Returns the route (CGOWNER_WRITE_FILES,
+ * CGOWNER_VIA_SYSTEMD, or CGOWNER_FORCED with err holding the warning to
+ * show), -ECANCELED when the change is refused (err: why, and what to do
+ * instead; nothing was changed), -EINVAL for a group path that is not
+ * one, or the error that stopped the decision.
+ */
+int sdapply_route(const struct cg_hier *h, const char *group,
+		  const char *unsupported, bool force, struct cgowner *o,
+		  struct sdbus **b, char *err, size_t errlen);
+
+/*
  * The properties for a cpm-quota plan (cgroup v2 files): cpu.weight and
  * cpu.max become CPUWeight, CPUQuotaPerSecUSec and CPUQuotaPeriodUSec;
  * *direct is set when the plan also writes a file systemd never writes

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cgowner.h"
+#include "sdapply.h"
 #include "unit.h"
 
 static char tmp[] = "/tmp/cpm-test-cgowner-XXXXXX";
@@ -91,6 +92,7 @@ test_tree(void)
 {
 	struct cg_hier h;
 	struct cgowner o;
+	struct sdbus *bus;
 	char err[512], path[4096];
 	bool marked;
 
@@ -127,6 +129,33 @@ test_tree(void)
 	CHECK("a group still to be made is classified by its path",
 	      kind_of(&h, "system.slice/new.service", &o) == CGOWNER_UNIT &&
 	      !o.exists);
+
+	/* The whole decision a tool asks for.  A tree in /tmp is no
+	 * cgroupfs, so there is no systemd to reach: a unit's group is
+	 * refused, or written with force. */
+	CHECK("route: an unmanaged group is written",
+	      sdapply_route(&h, "top", NULL, false, &o, &bus, err,
+			    sizeof(err)) == CGOWNER_WRITE_FILES && bus == NULL);
+	CHECK("route: a unit's group without systemd is refused",
+	      sdapply_route(&h, "system.slice/db.service", NULL, false, &o,
+			    &bus, err, sizeof(err)) == -ECANCELED &&
+	      strstr(err, "db.service") && strstr(err, "--force"));
+	CHECK("route: ... written with force, with a warning",
+	      sdapply_route(&h, "system.slice/db.service", NULL, true, &o,
+			    &bus, err, sizeof(err)) == CGOWNER_FORCED &&
+	      bus == NULL && strstr(err, "directly (--force)"));
+	CHECK("route: what systemd has no property for is refused, named",
+	      sdapply_route(&h, "system.slice/db.service",
+			    "a cpuset partition", false, &o, &bus, err,
+			    sizeof(err)) == -ECANCELED &&
+	      strstr(err, "no property for a cpuset partition"));
+	CHECK("route: ... and forced with force",
+	      sdapply_route(&h, "system.slice/db.service",
+			    "a cpuset partition", true, &o, &bus, err,
+			    sizeof(err)) == CGOWNER_FORCED);
+	CHECK("route: a path that is no group is a usage error",
+	      sdapply_route(&h, "../etc", NULL, false, &o, &bus, err,
+			    sizeof(err)) == -EINVAL);
 
 	snprintf(path, sizeof(path), "%s/system.slice/web.service", tmp);
 	marked = setxattr(path, "user.delegate", "1", 1, 0) == 0;
