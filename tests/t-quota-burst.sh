@@ -101,24 +101,27 @@ assert "a bad line on stdin is reported and the others still processed" \
     "2 1 1 50000 100000"
 T_IN=
 
-# --cooldown: a group is raised at most once per cooldown.
+# --cooldown: a group is raised at most once per cooldown.  Each round
+# writes its own log: the shell opens the FIFO before it truncates a
+# shared one, so a reused log could still show the last round's
+# "restored" when this round's first line is sent.
 mkfifo "$T_TMP/fifo"
 for cd in 3600s 0s; do
-	$QV burst --for 50ms --cooldown $cd -v <"$T_TMP/fifo" 2>"$T_TMP/cd.err" &
+	$QV burst --for 50ms --cooldown $cd -v <"$T_TMP/fifo" 2>"$T_TMP/cd-$cd.err" &
 	bp=$!
 	exec 7>"$T_TMP/fifo"
 	echo pod/c1 >&7
-	wait_until "grep -q restored '$T_TMP/cd.err'"
+	wait_until "grep -q restored '$T_TMP/cd-$cd.err'"
 	echo pod/c1 >&7
 	if [ $cd = 0s ]; then
-		wait_until "[ \$(grep -c restored '$T_TMP/cd.err') = 2 ]"
+		wait_until "[ \$(grep -c restored '$T_TMP/cd-$cd.err') = 2 ]"
 	else
 		echo pod/c2 >&7	# a later line proves the second pod/c1 was seen
-		wait_until "grep -q \"restored 'pod/c2'\" '$T_TMP/cd.err'"
+		wait_until "grep -q \"restored 'pod/c2'\" '$T_TMP/cd-$cd.err'"
 	fi
 	exec 7>&-
 	wait $bp
-	n=$(grep -c "raised 'pod/c1'" "$T_TMP/cd.err")
+	n=$(grep -c "raised 'pod/c1'" "$T_TMP/cd-$cd.err")
 	if [ $cd = 3600s ]; then want=1; else want=2; fi
 	assert "--cooldown $cd: pod/c1 raised $want time(s)" "$n $(max pod/c1)" "$want 50000 100000"
 done
