@@ -71,7 +71,7 @@ tests/bench/%: tests/bench/%.c
 # them.  Nothing else here runs apt-get: 'make check' and 'make demo'
 # only name what is missing.
 DEBIAN_BUILD_DEPS = build-essential pkg-config libnuma-dev libcgroup-dev \
-		    libsystemd-dev libsmartcols-dev
+		    libsystemd-dev
 DEBIAN_TEST_DEPS  = util-linux hwloc-nox numactl cgroup-tools prometheus \
 		    python3 bzip2 procps mandoc zsh bash-completion hyperfine \
 		    valgrind debhelper fakeroot lintian
