@@ -96,9 +96,12 @@ demo: have-deps
 	$(MAKE) all
 	./bin/cpm-topo
 
-check: have-deps
-	$(MAKE) all $(UNITS) $(HELPERS)
+check: have-deps test-progs
 	sh tests/run
+
+# The tools and every program the tests run (unit tests, helpers), for
+# running single suites with 'sh tests/run t-NAME'.
+test-progs: all $(UNITS) $(HELPERS)
 
 # Benchmarks against peers and floors (tests/bench/run; several minutes,
 # creates and removes cgroups named cpm-bench-PID); rewrites
@@ -145,4 +148,4 @@ clean:
 	rm -f lib/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS) $(BENCH) $(FUZZ_SRC:.c=)
 	rm -rf tests/out
 
-.PHONY: all deps have-deps demo check check-vm check-deb bench fuzz install uninstall clean
+.PHONY: all deps have-deps demo check test-progs check-vm check-deb bench fuzz install uninstall clean
