@@ -30,7 +30,7 @@ systemctl reset-failed $U.service 2>/dev/null
 at_exit "systemctl stop $U.service 2>/dev/null; systemctl revert $U.service >/dev/null 2>&1"
 run systemd-run --quiet --unit=$U -p CPUQuota=50% /bin/sleep 3600
 g=$(unit_cg $U.service)
-assert "a transient service to work on" "$rc $g" "0 system.slice/$U.service"
+assert "a transient service to change" "$rc $g" "0 system.slice/$U.service"
 
 # --- sysd: who owns a group ------------------------------------------------
 run cpm-quota get "$g"
@@ -106,10 +106,10 @@ mkdir -p "$CG/$dg/leaf" && echo "$pid" >"$CG/$dg/leaf/cgroup.procs" &&
 run cpm-quota get "$dg/leaf"
 assert "a group below Delegate=yes is delegated" \
     "$rc $(printf '%s' "$out" | sed -n 's/^owner=//p') $err" "0 delegated "
-run cpm-quota set "$dg/work" --create --limit 500m
+run cpm-quota set "$dg/inner" --create --limit 500m
 assert "set --create inside a delegated subtree writes the files" \
-    "$rc $(kfile $CG/$dg/work/cpu.max)" "0 50000 100000"
-rmdir "$CG/$dg/work" 2>/dev/null
+    "$rc $(kfile $CG/$dg/inner/cpu.max)" "0 50000 100000"
+rmdir "$CG/$dg/inner" 2>/dev/null
 
 # --- sysd: burst and restore leave 'systemctl show' as it was ---------------
 cpm-quota set "$g" --limit 1 --period 100ms >/dev/null
