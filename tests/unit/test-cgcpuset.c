@@ -23,41 +23,6 @@ static const char spec[] =
 
 static struct topo t;
 
-static void
-put(const char *dir, const char *file, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
-/* The first line of dir/file, or "(missing)". */
-static const char *
-get(const char *dir, const char *file)
-{
-	static char buf[2][256];
-	static int i;
-	char path[512];
-	FILE *f;
-
-	i = !i;
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "r");
-	if (!f)
-		return "(missing)";
-	if (!fgets(buf[i], sizeof(buf[i]), f))
-		buf[i][0] = '\0';
-	fclose(f);
-	buf[i][strcspn(buf[i], "\n")] = '\0';
-	return buf[i];
-}
-
 static int
 plan(struct cg_hier *h, const char *group, const char *cpus, bool create,
      bool exclusive, struct cgcpuset_plan *p, char *err, size_t errlen)
@@ -102,10 +67,10 @@ test_v2(void)
 
 	snprintf(dir, sizeof(dir), "%s/v2", unit_tmp);
 	mkdir(dir, 0755);
-	put(dir, "cgroup.controllers", "cpuset cpu\n");
-	put(dir, "cgroup.subtree_control", "");
-	put(dir, "cpuset.cpus.effective", "0-2\n");
-	put(dir, "cpuset.mems.effective", "0\n");
+	unit_put(dir, "cgroup.controllers", "cpuset cpu\n");
+	unit_put(dir, "cgroup.subtree_control", "");
+	unit_put(dir, "cpuset.cpus.effective", "0-2\n");
+	unit_put(dir, "cpuset.mems.effective", "0\n");
 	r = cg_open(&h, dir, err, sizeof(err));
 	CHECK("v2: the tree opens", r == 0);
 	if (r < 0)
@@ -133,9 +98,9 @@ test_v2(void)
 	CHECK("v2: applied", r == 0);
 	cgcpuset_plan_free(&p);
 	snprintf(gdir, sizeof(gdir), "%s/a/b", dir);
-	CHECK_STR("v2: cpuset.cpus written", get(gdir, "cpuset.cpus"), "0-1");
-	CHECK_STR("v2: cpuset.mems written", get(gdir, "cpuset.mems"), "0");
-	CHECK_STR("v2: a root partition", get(gdir, "cpuset.cpus.partition"),
+	CHECK_STR("v2: cpuset.cpus written", unit_get(gdir, "cpuset.cpus"), "0-1");
+	CHECK_STR("v2: cpuset.mems written", unit_get(gdir, "cpuset.mems"), "0");
+	CHECK_STR("v2: a root partition", unit_get(gdir, "cpuset.cpus.partition"),
 		  "root");
 
 	r = plan(&h, "a/b", "2", false, false, &p, err, sizeof(err));
@@ -143,7 +108,7 @@ test_v2(void)
 	      r == -EINVAL);
 	cgcpuset_plan_free(&p);
 
-	put(gdir, "cpuset.cpus", "zero\n");
+	unit_put(gdir, "cpuset.cpus", "zero\n");
 	r = cgcpuset_read_list(&h, "a/b", "cpuset.cpus", &s, err,
 			       sizeof(err));
 	CHECK("v2: a file that holds no list", r == -EBADMSG);
@@ -178,8 +143,8 @@ test_v1(void)
 	CHECK("v1: applied", r == 0);
 	cgcpuset_plan_free(&p);
 	snprintf(sub, sizeof(sub), "%s/cpuset/job", dir);
-	CHECK_STR("v1: cpuset.cpus written", get(sub, "cpuset.cpus"), "1");
-	CHECK_STR("v1: exclusive", get(sub, "cpuset.cpu_exclusive"), "1");
+	CHECK_STR("v1: cpuset.cpus written", unit_get(sub, "cpuset.cpus"), "1");
+	CHECK_STR("v1: exclusive", unit_get(sub, "cpuset.cpu_exclusive"), "1");
 	r = plan(&h, "job", "4", false, false, &p, err, sizeof(err));
 	CHECK("v1: a CPU the machine lacks does not fit", r == -EINVAL);
 	cgcpuset_plan_free(&p);

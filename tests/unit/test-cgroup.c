@@ -21,20 +21,6 @@
 static char tmpdir[] = "/tmp/cpm-unit-cgroup.XXXXXX";
 
 static void
-put(const char *dir, const char *file, const char *text)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
-static void
 test_paths(void)
 {
 	char out[CG_PATH_MAX], err[256];
@@ -74,12 +60,12 @@ test_v1_tree(void)
 	mkdir(dir, 0755);
 	snprintf(path, sizeof(path), "%s/cpu", dir);
 	mkdir(path, 0755);
-	put(path, "cpu.cfs_quota_us", "-1\n");
-	put(path, "cpu.cfs_period_us", "100000\n");
+	unit_put(path, "cpu.cfs_quota_us", "-1\n");
+	unit_put(path, "cpu.cfs_period_us", "100000\n");
 	snprintf(path, sizeof(path), "%s/cpuset", dir);
 	mkdir(path, 0755);
-	put(path, "cpuset.cpus", "0-3\n");
-	put(path, "cpuset.mems", "0\n");
+	unit_put(path, "cpuset.cpus", "0-3\n");
+	unit_put(path, "cpuset.mems", "0\n");
 	snprintf(path, sizeof(path), "%s/cpuacct", dir);
 	symlink("cpu", path);
 
@@ -122,24 +108,24 @@ test_v1_tree(void)
 	r = cg_create(&h, CG_CPU, "a/escape/x", err, sizeof(err));
 	CHECK("create does not follow a symlink", r == -EINVAL);
 
-	put(dir, "cpu/a/b/cpu.stat", "nr_periods -2147483647\nnr_throttled 7\nthrottled_time 900\n");
-	put(dir, "cpu/a/b/cpuacct.usage", "123456\n");
+	unit_put(dir, "cpu/a/b/cpu.stat", "nr_periods -2147483647\nnr_throttled 7\nthrottled_time 900\n");
+	unit_put(dir, "cpu/a/b/cpuacct.usage", "123456\n");
 	r = cg_cpu_stat_read(&h, "a/b", -1, &st, err, sizeof(err));
 	CHECK("cpu.stat reads wrapped counters as printed", r == 0 && st.has_bandwidth &&
 	      st.nr_periods == -2147483647 && st.nr_throttled == 7 &&
 	      st.throttled_ns == 900 && st.has_usage && st.usage_ns == 123456);
-	put(dir, "cpu/a/b/cpu.stat", "nr_periods x\n");
+	unit_put(dir, "cpu/a/b/cpu.stat", "nr_periods x\n");
 	r = cg_cpu_stat_read(&h, "a/b", -1, &st, err, sizeof(err));
 	CHECK("a malformed cpu.stat is -EBADMSG", r == -EBADMSG);
 
-	put(dir, "cpu/a/b/cgroup.procs", "");
+	unit_put(dir, "cpu/a/b/cgroup.procs", "");
 	r = cg_attach(&h, CG_CPU, "a/b", 4242, err, sizeof(err));
 	CHECK("attach writes cgroup.procs",
 	      r == 0 && cg_read(&h, CG_CPU, "a/b", "cgroup.procs", buf, sizeof(buf), NULL, 0) > 0 &&
 	      strcmp(buf, "4242") == 0);
 	r = cg_remove(&h, CG_CPU, "a/b", err, sizeof(err));
 	CHECK("remove refuses a group with processes", r == -EBUSY);
-	put(dir, "cpu/a/b/cgroup.procs", "");
+	unit_put(dir, "cpu/a/b/cgroup.procs", "");
 	r = cg_remove(&h, CG_CPU, "a", err, sizeof(err));
 	CHECK("remove refuses a group with children", r == -EBUSY);
 	r = cg_remove(&h, CG_CPU, "a/b", err, sizeof(err));
@@ -174,9 +160,9 @@ test_v2_tree(void)
 
 	snprintf(dir, sizeof(dir), "%s/v2", tmpdir);
 	mkdir(dir, 0755);
-	put(dir, "cgroup.controllers", "cpuset cpu io memory\n");
-	put(dir, "cgroup.subtree_control", "");
-	put(dir, "cpuset.cpus.effective", "0-7\n");
+	unit_put(dir, "cgroup.controllers", "cpuset cpu io memory\n");
+	unit_put(dir, "cgroup.subtree_control", "");
+	unit_put(dir, "cpuset.cpus.effective", "0-7\n");
 	r = cg_open(&h, dir, err, sizeof(err));
 	CHECK("a v2 tree opens", r == 0 && h.version == 2 &&
 	      cg_same_hier(&h, CG_CPU, CG_CPUSET));

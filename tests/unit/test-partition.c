@@ -16,40 +16,6 @@
 #include "unit.h"
 
 static void
-put(const char *dir, const char *file, const char *text)
-{
-	char path[1024];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
-static const char *
-get(const char *dir, const char *file)
-{
-	static char buf[4][256];
-	static int i;
-	char path[1024];
-	FILE *f;
-
-	i = (i + 1) % 4;
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "r");
-	if (!f)
-		return "(missing)";
-	if (!fgets(buf[i], sizeof(buf[i]), f))
-		buf[i][0] = '\0';
-	fclose(f);
-	buf[i][strcspn(buf[i], "\n")] = '\0';
-	return buf[i];
-}
-
-static void
 test_parse(void)
 {
 	struct part_state st;
@@ -98,21 +64,21 @@ tree(struct cg_hier *h, char *dir, size_t size, bool exclusive_files)
 
 	snprintf(dir, size, "%s/v2-%d", unit_tmp, n++);
 	mkdir(dir, 0755);
-	put(dir, "cgroup.controllers", "cpuset cpu\n");
-	put(dir, "cpuset.cpus.effective", "0-7\n");
-	put(dir, "cpuset.mems.effective", "0\n");
+	unit_put(dir, "cgroup.controllers", "cpuset cpu\n");
+	unit_put(dir, "cpuset.cpus.effective", "0-7\n");
+	unit_put(dir, "cpuset.mems.effective", "0\n");
 	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
 		snprintf(g, sizeof(g), "%s/%s", dir, groups[i]);
 		mkdir(g, 0755);
-		put(g, "cpuset.cpus", "\n");
-		put(g, "cpuset.cpus.partition",
+		unit_put(g, "cpuset.cpus", "\n");
+		unit_put(g, "cpuset.cpus.partition",
 		    strcmp(groups[i], "p") ? "member\n" : "root\n");
 		if (exclusive_files)
-			put(g, "cpuset.cpus.exclusive", "\n");
+			unit_put(g, "cpuset.cpus.exclusive", "\n");
 	}
 	if (exclusive_files) {
 		snprintf(g, sizeof(g), "%s/a", dir);
-		put(g, "cpuset.cpus.exclusive", "6\n");
+		unit_put(g, "cpuset.cpus.exclusive", "6\n");
 	}
 	return cg_open(h, dir, NULL, 0);
 }
@@ -144,32 +110,32 @@ test_make(void)
 	r = part_make(&h, "a/b/c", PART_ISOLATED, &cpus, &u, err, sizeof(err));
 	CHECK("remote: made", r == 0);
 	CHECK_STR("remote: the top ancestor adds the CPUs to its exclusive "
-		  "ones", get(a, "cpuset.cpus.exclusive"), "2-3,6");
+		  "ones", unit_get(a, "cpuset.cpus.exclusive"), "2-3,6");
 	CHECK_STR("remote: the parent lists them",
-		  get(b, "cpuset.cpus.exclusive"), "2-3");
-	CHECK_STR("remote: so does the group", get(c, "cpuset.cpus.exclusive"),
+		  unit_get(b, "cpuset.cpus.exclusive"), "2-3");
+	CHECK_STR("remote: so does the group", unit_get(c, "cpuset.cpus.exclusive"),
 		  "2-3");
 	CHECK_STR("remote: the group is an isolated partition",
-		  get(c, "cpuset.cpus.partition"), "isolated");
+		  unit_get(c, "cpuset.cpus.partition"), "isolated");
 	CHECK("remote: the undo record names both ancestors, top-down",
 	      u.n == 2 && strcmp(u.group[0], "a") == 0 &&
 	      strcmp(u.group[1], "a/b") == 0);
 	part_undo(&h, "a/b/c", &u);
 	CHECK_STR("undo: the partition is a member again",
-		  get(c, "cpuset.cpus.partition"), "member");
+		  unit_get(c, "cpuset.cpus.partition"), "member");
 	CHECK_STR("undo: the group's exclusive CPUs are put back",
-		  get(c, "cpuset.cpus.exclusive"), "");
-	CHECK_STR("undo: the parent's too", get(b, "cpuset.cpus.exclusive"),
+		  unit_get(c, "cpuset.cpus.exclusive"), "");
+	CHECK_STR("undo: the parent's too", unit_get(b, "cpuset.cpus.exclusive"),
 		  "");
 	CHECK_STR("undo: the top ancestor's too",
-		  get(a, "cpuset.cpus.exclusive"), "6");
+		  unit_get(a, "cpuset.cpus.exclusive"), "6");
 
 	r = part_make(&h, "p/q", PART_ROOT, &cpus, &u, err, sizeof(err));
 	CHECK("local: below a partition root nothing else is written",
 	      r == 0 && u.n == 0 && u.self_old == NULL &&
-	      strcmp(get(q, "cpuset.cpus.exclusive"), "") == 0 &&
-	      strcmp(get(p, "cpuset.cpus.exclusive"), "") == 0);
-	CHECK_STR("local: a root partition", get(q, "cpuset.cpus.partition"),
+	      strcmp(unit_get(q, "cpuset.cpus.exclusive"), "") == 0 &&
+	      strcmp(unit_get(p, "cpuset.cpus.exclusive"), "") == 0);
+	CHECK_STR("local: a root partition", unit_get(q, "cpuset.cpus.partition"),
 		  "root");
 	part_undo_free(&u);
 
@@ -178,7 +144,7 @@ test_make(void)
 	      r == 0 && u.n == 0 && u.self_old == NULL);
 	part_undo(&h, "p", &u);
 	CHECK_STR("undo: back to the type it had",
-		  get(p, "cpuset.cpus.partition"), "root");
+		  unit_get(p, "cpuset.cpus.partition"), "root");
 	cg_close(&h);
 
 	/* Before Linux 6.7 there is no cpuset.cpus.exclusive. */
@@ -188,8 +154,8 @@ test_make(void)
 	r = part_make(&h, "a/b/c", PART_ROOT, &cpus, &u, err, sizeof(err));
 	CHECK("no exclusive files: the partition alone is written",
 	      r == 0 && u.n == 0 &&
-	      strcmp(get(c, "cpuset.cpus.partition"), "root") == 0 &&
-	      strcmp(get(a, "cpuset.cpus.exclusive"), "(missing)") == 0);
+	      strcmp(unit_get(c, "cpuset.cpus.partition"), "root") == 0 &&
+	      strcmp(unit_get(a, "cpuset.cpus.exclusive"), "(missing)") == 0);
 	part_undo_free(&u);
 	r = part_make(&h, "a/none", PART_ROOT, &cpus, &u, err, sizeof(err));
 	CHECK("a group without the partition file is refused",

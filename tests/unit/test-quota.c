@@ -170,40 +170,6 @@ test_limits(void)
 }
 
 static void
-put(const char *dir, const char *file, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
-static const char *
-get(const char *dir, const char *file)
-{
-	static char buf[2][64];
-	static int i;
-	char path[512];
-	FILE *f;
-
-	i = !i;
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "r");
-	if (!f)
-		return "(missing)";
-	if (!fgets(buf[i], sizeof(buf[i]), f))
-		buf[i][0] = '\0';
-	fclose(f);
-	buf[i][strcspn(buf[i], "\n")] = '\0';
-	return buf[i];
-}
-
-static void
 test_apply(void)
 {
 	char dir[256], g[300], err[512];
@@ -219,9 +185,9 @@ test_apply(void)
 	snprintf(g, sizeof(g), "%s/cpu/g", tmp);
 	mkdir(g, 0755);
 	/* A group whose kernel has no burst file. */
-	put(g, "cpu.shares", "1024\n");
-	put(g, "cpu.cfs_quota_us", "-1\n");
-	put(g, "cpu.cfs_period_us", "100000\n");
+	unit_put(g, "cpu.shares", "1024\n");
+	unit_put(g, "cpu.cfs_quota_us", "-1\n");
+	unit_put(g, "cpu.cfs_period_us", "100000\n");
 	if (cg_open(&h, tmp, err, sizeof(err)) < 0) {
 		printf("not ok - cg_open: %s\n", err);
 		unit_failed = 1;
@@ -241,21 +207,21 @@ test_apply(void)
 	CHECK("apply: the burst write is refused", r < 0 &&
 	      strstr(err, "cpu.cfs_burst_us"));
 	CHECK_STR("apply: the quota is put back",
-		  get(g, "cpu.cfs_quota_us"), "-1");
-	CHECK_STR("apply: the shares are put back", get(g, "cpu.shares"),
+		  unit_get(g, "cpu.cfs_quota_us"), "-1");
+	CHECK_STR("apply: the shares are put back", unit_get(g, "cpu.shares"),
 		  "1024");
 
 	rq.have_burst = false;
 	r = quota_plan_make(1, "g", &cur, &rq, &p, err, sizeof(err));
 	r = r == 0 ? quota_plan_apply(&h, "g", false, &p, err, sizeof(err)) : r;
 	CHECK("apply: without burst it goes through", r == 0);
-	CHECK_STR("apply: the quota", get(g, "cpu.cfs_quota_us"), "100000");
-	CHECK_STR("apply: the shares", get(g, "cpu.shares"), "2048");
+	CHECK_STR("apply: the quota", unit_get(g, "cpu.cfs_quota_us"), "100000");
+	CHECK_STR("apply: the shares", unit_get(g, "cpu.shares"), "2048");
 
 	r = quota_plan_apply(&h, "new", true, &p, err, sizeof(err));
 	snprintf(g, sizeof(g), "%s/cpu/new", tmp);
 	CHECK("apply: a new group is created", r == 0 && stat(g, &sb) == 0);
-	CHECK_STR("apply: and given its quota", get(g, "cpu.cfs_quota_us"),
+	CHECK_STR("apply: and given its quota", unit_get(g, "cpu.cfs_quota_us"),
 		  "100000");
 	cg_close(&h);
 }

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int unit_failed;
 
@@ -28,5 +29,44 @@ static int unit_failed;
 		unit_failed = 1;					\
 	}								\
 } while (0)
+
+/* Write text into dir/file, as a fake kernel file. */
+static inline void
+unit_put(const char *dir, const char *file, const char *text)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/*
+ * The first line of dir/file without its newline, or "(missing)"; the
+ * last four answers stay valid, so several can be compared at once.
+ */
+static inline const char *
+unit_get(const char *dir, const char *file)
+{
+	static char buf[4][256];
+	static int i;
+	char path[1024];
+	FILE *f;
+
+	i = (i + 1) % 4;
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return "(missing)";
+	if (!fgets(buf[i], sizeof(buf[i]), f))
+		buf[i][0] = '\0';
+	fclose(f);
+	buf[i][strcspn(buf[i], "\n")] = '\0';
+	return buf[i];
+}
 
 #endif
