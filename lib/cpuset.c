@@ -516,23 +516,46 @@ cpuset_parse_mask(const char *text, struct cpuset *s)
 	return cpuset_walk_mask(text, set_range_fn, s);
 }
 
+/* The first CPU from c on that is not in s (c itself when it is not). */
+static unsigned int
+next_clear(const struct cpuset *s, unsigned int c)
+{
+	unsigned int w = c / WBITS;
+	uint64_t word;
+
+	if (w >= s->nwords)
+		return c;
+	word = ~s->bits[w] & (~0ULL << (c % WBITS));
+	while (word == 0) {
+		if (++w >= s->nwords)
+			return w * WBITS;
+		word = ~s->bits[w];
+	}
+	return w * WBITS + (unsigned int)__builtin_ctzll(word);
+}
+
 void
 cpuset_format(const struct cpuset *s, struct strbuf *sb)
 {
 	int c = cpuset_first(s);
 	bool first = true;
+	char buf[48];
 
+	/* A run at a time, a word at a time: "0-8191" is one step. */
 	while (c >= 0) {
-		int e = c, n;
+		int e = (int)next_clear(s, (unsigned int)c) - 1;
+		size_t n = 0;
 
-		while ((n = cpuset_next(s, e)) == e + 1)
-			e = n;
-		if (e == c)
-			strbuf_printf(sb, first ? "%d" : ",%d", c);
-		else
-			strbuf_printf(sb, first ? "%d-%d" : ",%d-%d", c, e);
+		if (!first)
+			buf[n++] = ',';
 		first = false;
-		c = n;
+		n += fmt_int(buf + n, c);
+		if (e != c) {
+			buf[n++] = '-';
+			n += fmt_int(buf + n, e);
+		}
+		strbuf_add(sb, buf, n);
+		c = cpuset_next(s, e);
 	}
 }
 
