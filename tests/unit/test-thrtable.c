@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The throttle report's table: text and JSON values of each column. */
+#include <errno.h>
 #include <string.h>
 
 #include "unit.h"
@@ -84,6 +85,24 @@ main(void)
 	      strstr(s, "\"pinned_throttled\":false,\"qos\":null,\"pod\":null,"
 		     "\"container\":null}]") != NULL);
 	free(s);
+	table_free(&tab);
+
+	/* thr_table_select: the list's columns, only their cells filled */
+	CHECK("a bad column list is refused",
+	      thr_table_select(rows, 2, "GROUP,NOPE", &tab, err,
+			       sizeof(err)) == -EINVAL);
+	CHECK("thr_table_select builds",
+	      thr_table_select(rows, 2, "ratio,limit,group", &tab, err,
+			       sizeof(err)) == 0);
+	s = text(&tab, TABLE_TSV);
+	CHECK_STR("the selected columns, in the list's order", s,
+		  "RATIO\tLIMIT\tGROUP\n"
+		  "0.900\t0.2\tkubepods/burstable/pod1/abc\n"
+		  "0.000\tmax\t/\n");
+	free(s);
+	CHECK("unselected cells are left empty",
+	      tab.cells[0 * tab.ncols + 1].text == NULL &&
+	      tab.cells[0 * tab.ncols + 0].text != NULL);
 	table_free(&tab);
 	return unit_failed;
 }
