@@ -179,8 +179,8 @@ report_table(const struct ctx *c, const struct thr_row *rows, size_t n,
 	int r;
 
 	r = thr_table_select(rows, n, c->columns ? c->columns :
-			     thr_default_columns(c->k8s, c->systemd, json), tab,
-			     err, sizeof(err));
+			     thr_default_columns(c->k8s, c->systemd, json), json,
+			     tab, err, sizeof(err));
 	if (r == -EINVAL)
 		cli_usage_error("%s", err);
 	if (r < 0)

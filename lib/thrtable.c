@@ -53,7 +53,7 @@ thr_default_columns(bool k8s, bool systemd, bool json)
  */
 static void
 set_fraction(struct table *tab, size_t row, size_t col, double v,
-	     int json_decimals, bool cpus, const char *none)
+	     int json_decimals, bool cpus, const char *none, bool with_json)
 {
 	char text[NUMFMT_MAX], json[NUMFMT_MAX];
 	char *e;
@@ -69,22 +69,47 @@ set_fraction(struct table *tab, size_t row, size_t col, double v,
 		if (e > text && e[-1] == '.')
 			*--e = '\0';
 	}
-	numfmt_fixed(json, v, json_decimals);
-	table_set(tab, row, col, text, json);
+	if (with_json)
+		numfmt_fixed(json, v, json_decimals);
+	table_set(tab, row, col, text, with_json ? json : NULL);
 }
 
 static void
-set_count(struct table *tab, size_t row, size_t col, uint64_t v)
+set_count(struct table *tab, size_t row, size_t col, uint64_t v,
+	  bool with_json)
 {
 	char buf[NUMFMT_MAX];
 
 	numfmt_u64(buf, v);
-	table_set(tab, row, col, buf, buf);
+	table_set(tab, row, col, buf, with_json ? buf : NULL);
 }
 
-/* Fill the cells of the columns in want[] (all when want is NULL). */
+/* A string cell; its JSON literal only when with_json. */
+static void
+set_str(struct table *tab, size_t row, size_t col, const char *v,
+	bool with_json)
+{
+	if (with_json)
+		table_set_str(tab, row, col, v);
+	else
+		table_set(tab, row, col, v, NULL);
+}
+
+static void
+set_bool(struct table *tab, size_t row, size_t col, bool v, bool with_json)
+{
+	if (with_json)
+		table_set_bool(tab, row, col, v);
+	else
+		table_set(tab, row, col, v ? "yes" : "no", NULL);
+}
+
+/*
+ * Fill the cells of the columns in want[] (all when want is NULL), with
+ * their JSON values when js.
+ */
 static int
-fill(const struct thr_row *rows, size_t n, const bool *want,
+fill(const struct thr_row *rows, size_t n, const bool *want, bool js,
      struct table *tab)
 {
 	size_t i;
@@ -99,40 +124,40 @@ fill(const struct thr_row *rows, size_t n, const bool *want,
 			break;
 		row = (size_t)r;
 		if (WANT(C_GROUP))
-			table_set_str(tab, row, C_GROUP, cg_display(tr->group));
+			set_str(tab, row, C_GROUP, cg_display(tr->group), js);
 		if (WANT(C_PERIODS))
-			set_count(tab, row, C_PERIODS, tr->periods);
+			set_count(tab, row, C_PERIODS, tr->periods, js);
 		if (WANT(C_THROTTLED))
-			set_count(tab, row, C_THROTTLED, tr->throttled);
+			set_count(tab, row, C_THROTTLED, tr->throttled, js);
 		if (WANT(C_RATIO))
 			set_fraction(tab, row, C_RATIO, tr->ratio, 6, false,
-				     "-");
+				     "-", js);
 		if (WANT(C_THROTTLED_S))
 			set_fraction(tab, row, C_THROTTLED_S, tr->throttled_s,
-				     9, false, "-");
+				     9, false, "-", js);
 		if (WANT(C_LIMIT))
 			set_fraction(tab, row, C_LIMIT, tr->limit, 6, true,
-				     "max");
+				     "max", js);
 		if (WANT(C_USAGE))
 			set_fraction(tab, row, C_USAGE, tr->usage, 6, true,
-				     "-");
+				     "-", js);
 		if (WANT(C_RESET))
-			table_set_bool(tab, row, C_RESET, tr->reset);
+			set_bool(tab, row, C_RESET, tr->reset, js);
 		if (WANT(C_PINNED))
-			table_set_bool(tab, row, C_PINNED, tr->pinned);
+			set_bool(tab, row, C_PINNED, tr->pinned, js);
 		if (WANT(C_QOS))
-			table_set_str(tab, row, C_QOS,
-				      tr->k8s.qos[0] ? tr->k8s.qos : NULL);
+			set_str(tab, row, C_QOS,
+				tr->k8s.qos[0] ? tr->k8s.qos : NULL, js);
 		if (WANT(C_POD))
-			table_set_str(tab, row, C_POD,
-				      tr->k8s.pod[0] ? tr->k8s.pod : NULL);
+			set_str(tab, row, C_POD,
+				tr->k8s.pod[0] ? tr->k8s.pod : NULL, js);
 		if (WANT(C_CONTAINER))
-			table_set_str(tab, row, C_CONTAINER,
-				      tr->k8s.container[0] ? tr->k8s.container
-							   : NULL);
+			set_str(tab, row, C_CONTAINER,
+				tr->k8s.container[0] ? tr->k8s.container : NULL,
+				js);
 		if (WANT(C_UNIT))
-			table_set_str(tab, row, C_UNIT,
-				      tr->unit[0] ? tr->unit : NULL);
+			set_str(tab, row, C_UNIT, tr->unit[0] ? tr->unit : NULL,
+				js);
 	}
 #undef WANT
 	if (tab->oom) {
@@ -150,12 +175,12 @@ thr_table(const struct thr_row *rows, size_t n, struct table *tab)
 	table_init(tab, thr_columns, C_NCOLS, "  ");
 	table_select(tab, thr_default_columns(false, false, false), err,
 		     sizeof(err));
-	return fill(rows, n, NULL, tab);
+	return fill(rows, n, NULL, true, tab);
 }
 
 int
 thr_table_select(const struct thr_row *rows, size_t n, const char *columns,
-		 struct table *tab, char *err, size_t errlen)
+		 bool json, struct table *tab, char *err, size_t errlen)
 {
 	bool want[C_NCOLS] = { false };
 	int r;
@@ -166,5 +191,5 @@ thr_table_select(const struct thr_row *rows, size_t n, const char *columns,
 		return r;
 	for (size_t i = 0; i < tab->nsel; i++)
 		want[tab->sel[i]] = true;
-	return fill(rows, n, want, tab);
+	return fill(rows, n, want, json, tab);
 }

@@ -35,12 +35,13 @@ int thr_table(const struct thr_row *rows, size_t n, struct table *tab);
 
 /*
  * The same with the columns of the list columns selected, and only their
- * cells filled: what printing the table needs, half the work of
- * thr_table() for the default columns.  Returns 0, -EINVAL (a bad list;
- * message in err, tab needs no freeing) or -ENOMEM (tab is freed).
+ * cells filled, with their JSON values only when json (table_json() then
+ * prints null for the rest): what printing the table needs, a fraction
+ * of the work of thr_table().  Returns 0, -EINVAL (a bad list; message
+ * in err, tab needs no freeing) or -ENOMEM (tab is freed).
  */
 int thr_table_select(const struct thr_row *rows, size_t n,
-		     const char *columns, struct table *tab, char *err,
-		     size_t errlen);
+		     const char *columns, bool json, struct table *tab,
+		     char *err, size_t errlen);
 
 #endif
