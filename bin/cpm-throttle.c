@@ -295,7 +295,10 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 static void
 collect(struct ctx *c, struct thr_snap *s)
 {
-	struct thr_select sel = { c->groups, c->ngroups, c->all };
+	/* Without a window (no --since, --interval or --watch) the rows
+	 * are the cumulative counters: no inode or usage needed. */
+	struct thr_select sel = { c->groups, c->ngroups, c->all,
+				  !c->since && !c->interval_us && !c->watch };
 	char err[512];
 	int r;
 
