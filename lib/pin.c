@@ -7,12 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <numa.h>
 #include <numaif.h>
 
+#include "numaload.h"
 #include "pin.h"
 #include "proc.h"
 #include "util.h"
@@ -42,7 +43,9 @@
 
 /*
  * libnuma reports failures of its void setters through these two weak
- * hooks, whose defaults print to stderr.  cpm records them instead.
+ * hooks, whose defaults print to stderr.  cpm records them instead.  The
+ * library is opened at run time (lib/numaload.c): the Makefile exports
+ * both from the program so that the library's calls find them.
  */
 static int numa_failed_errno;
 static char numa_failed_where[128];
@@ -610,10 +613,29 @@ pin_repin_process(const struct sysroot *r, pid_t pid,
 
 /* ---- memory policy ---- */
 
+/*
+ * libnuma, opened on first use, into *nl.  Its constructor probes
+ * MPOL_PREFERRED_MANY on this thread and puts the policy it read back: a
+ * failure there is reported by the call that opens it.  Returns 0, -ENOSYS (no library, no
+ * NUMA support) or the -errno libnuma saw; err explains.
+ */
 static int
-numa_ready(char *err, size_t errlen)
+numa_ready(const struct numaload **nl, char *err, size_t errlen)
 {
-	if (numa_available() < 0) {
+	bool opening = !numaload_loaded();
+	char why[256];
+	int r;
+
+	*nl = numaload(err, errlen);
+	if (*nl == NULL)
+		return -ENOSYS;
+	r = opening ? pin_numa_status(why, sizeof(why)) : 0;
+	if (r < 0) {
+		snprintf(err, errlen, "the memory policy may have been changed "
+			 "when libnuma started: %s", why);
+		return r;
+	}
+	if ((*nl)->available() < 0) {
 		snprintf(err, errlen, "this kernel has no NUMA memory policy "
 			 "support");
 		return -ENOSYS;
@@ -623,10 +645,10 @@ numa_ready(char *err, size_t errlen)
 
 /* A libnuma node mask holding nodes; -ERANGE names a node too high. */
 static int
-to_nodemask(const struct cpuset *nodes, struct bitmask **out, char *err,
-	    size_t errlen)
+to_nodemask(const struct numaload *nl, const struct cpuset *nodes,
+	    struct bitmask **out, char *err, size_t errlen)
 {
-	struct bitmask *bm = numa_allocate_nodemask();
+	struct bitmask *bm = nl->allocate_nodemask();
 	int n;
 
 	if (bm == NULL)
@@ -637,10 +659,10 @@ to_nodemask(const struct cpuset *nodes, struct bitmask **out, char *err,
 		if ((unsigned long)n >= bm->size) {
 			snprintf(err, errlen, "node %d is beyond the %lu nodes "
 				 "libnuma supports", n, bm->size);
-			numa_bitmask_free(bm);
+			nl->bitmask_free(bm);
 			return -ERANGE;
 		}
-		numa_bitmask_setbit(bm, (unsigned int)n);
+		nl->bitmask_setbit(bm, (unsigned int)n);
 	}
 	*out = bm;
 	return 0;
@@ -650,15 +672,16 @@ int
 pin_set_mempolicy(enum pin_mem mode, const struct cpuset *nodes, char *err,
 		  size_t errlen)
 {
+	const struct numaload *nl;
 	struct bitmask *bm = NULL;
 	const char *what = pin_mem_name(mode);
 	int r;
 
-	r = numa_ready(err, errlen);
+	r = numa_ready(&nl, err, errlen);
 	if (r < 0)
 		return r;
 	if (mode != PIN_MEM_LOCAL) {
-		r = to_nodemask(nodes, &bm, err, errlen);
+		r = to_nodemask(nl, nodes, &bm, err, errlen);
 		if (r < 0)
 			return r;
 	}
@@ -667,35 +690,35 @@ pin_set_mempolicy(enum pin_mem mode, const struct cpuset *nodes, char *err,
 	errno = 0;
 	switch (mode) {
 	case PIN_MEM_LOCAL:
-		numa_set_localalloc();
+		nl->set_localalloc();
 		break;
 	case PIN_MEM_BIND:
-		numa_set_membind(bm);
+		nl->set_membind(bm);
 		break;
 	case PIN_MEM_INTERLEAVE:
-		numa_set_interleave_mask(bm);
+		nl->set_interleave_mask(bm);
 		break;
 	case PIN_MEM_PREFERRED:
 		if (cpuset_count(nodes) == 1) {
-			numa_set_preferred(cpuset_first(nodes));
-		} else if (numa_has_preferred_many() > 0) {
+			nl->set_preferred(cpuset_first(nodes));
+		} else if (nl->has_preferred_many() > 0) {
 			what = "preferred-many";
-			numa_set_preferred_many(bm);
+			nl->set_preferred_many(bm);
 		} else {
 			snprintf(err, errlen, "this kernel cannot prefer several "
 				 "nodes (no MPOL_PREFERRED_MANY); name one node");
-			numa_bitmask_free(bm);
+			nl->bitmask_free(bm);
 			return -EOPNOTSUPP;
 		}
 		break;
 	default:
 		if (bm)
-			numa_bitmask_free(bm);
+			nl->bitmask_free(bm);
 		snprintf(err, errlen, "memory policy '%s' cannot be set", what);
 		return -EINVAL;
 	}
 	if (bm)
-		numa_bitmask_free(bm);
+		nl->bitmask_free(bm);
 	if (numa_failed_errno) {
 		r = -numa_failed_errno;
 		snprintf(err, errlen, "cannot set memory policy %s: %s: %s",
@@ -728,7 +751,8 @@ get_policy_raw(int *mode, struct cpuset *nodes, unsigned long flags)
 
 		if (mask == NULL)
 			return -ENOMEM;
-		if (get_mempolicy(mode, mask, nbits, NULL, flags) < 0) {
+		if (syscall(SYS_get_mempolicy, mode, mask, nbits, NULL,
+			    flags) < 0) {
 			r = -errno;
 			free(mask);
 			if (r == -EINVAL && nbits < CPUSET_MAX_CPUS) {
@@ -949,18 +973,19 @@ pin_migrate_pages(pid_t pid, const struct cpuset *from,
 		  const struct cpuset *to, long *not_moved, char *err,
 		  size_t errlen)
 {
+	const struct numaload *nl;
 	struct bitmask *f = NULL, *t = NULL;
 	int r;
 
-	r = numa_ready(err, errlen);
+	r = numa_ready(&nl, err, errlen);
 	if (r < 0)
 		return r;
-	r = to_nodemask(from, &f, err, errlen);
+	r = to_nodemask(nl, from, &f, err, errlen);
 	if (r == 0)
-		r = to_nodemask(to, &t, err, errlen);
+		r = to_nodemask(nl, to, &t, err, errlen);
 	if (r == 0) {
 		numa_failed_errno = 0;
-		*not_moved = numa_migrate_pages((int)pid, f, t);
+		*not_moved = nl->migrate_pages((int)pid, f, t);
 		if (*not_moved < 0) {
 			r = -errno;
 			snprintf(err, errlen, "cannot move the pages of process "
@@ -968,9 +993,9 @@ pin_migrate_pages(pid_t pid, const struct cpuset *from,
 		}
 	}
 	if (f)
-		numa_bitmask_free(f);
+		nl->bitmask_free(f);
 	if (t)
-		numa_bitmask_free(t);
+		nl->bitmask_free(t);
 	return r;
 }
 
@@ -1149,17 +1174,8 @@ pin_apply_self(const struct cpuset *cpus, enum pin_mem mode,
 	}
 	if (!cpuset_equal(got, cpus))
 		return pin_mismatch("the affinity", cpus, got, err, errlen);
-	/* Even when no policy is set, the inherited one went through
-	 * libnuma's start-up probe: make sure it came back. */
-	r = pin_numa_status(err, errlen);
-	if (r < 0) {
-		char why[512];
-
-		snprintf(why, sizeof(why), "%s", err);
-		snprintf(err, errlen, "the inherited memory policy may have "
-			 "been changed: %s", why);
-		return r;
-	}
+	/* Without a policy libnuma is never opened, so its start-up probe
+	 * never touches the inherited policy. */
 	return mode == PIN_MEM_KEEP ? 0 : apply_policy(mode, nodes, err,
 						       errlen);
 }

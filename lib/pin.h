@@ -16,7 +16,8 @@
  *   migrate      moving the pages a process already has to other nodes
  *                (migrate_pages(2)).
  *
- * Memory policies are set through libnuma.  Its numa_error()/numa_warn()
+ * Memory policies are set through libnuma, opened only when a policy is
+ * set or pages are moved (lib/numaload.c).  Its numa_error()/numa_warn()
  * hooks are overridden here so that nothing is printed; failures come
  * back as -errno with a message.
  */
@@ -163,10 +164,11 @@ int pin_repin_process(const struct sysroot *r, pid_t pid,
 /* ---- memory policy of the calling thread ---- */
 
 /*
- * Set the calling thread's memory policy through libnuma: local, bind or
- * interleave over nodes, preferred (several nodes: preferred-many where
- * the kernel has it).  Node numbers must be checked first.  Returns 0,
- * -ENOSYS (no NUMA support), -EOPNOTSUPP (preferred-many unsupported),
+ * Set the calling thread's memory policy through libnuma (opened on the
+ * first call): local, bind or interleave over nodes, preferred (several
+ * nodes: preferred-many where the kernel has it).  Node numbers must be
+ * checked first.  Returns 0, -ENOSYS (no NUMA support, or libnuma cannot
+ * be opened), -EOPNOTSUPP (preferred-many unsupported),
  * -ERANGE (a node beyond libnuma's node mask) or -errno from the kernel;
  * err explains.
  */
@@ -174,12 +176,11 @@ int pin_set_mempolicy(enum pin_mem mode, const struct cpuset *nodes,
 		      char *err, size_t errlen);
 
 /*
- * Whether libnuma has reported a failure since the program started or
- * since the last pin_set_mempolicy(): libnuma 2.0.16's constructor
- * probes MPOL_PREFERRED_MANY by setting it on the calling thread and then
- * restores the policy it read, so an inherited policy passes through
- * libnuma even when cpm sets none.  Returns 0, or the -errno libnuma
- * saw (err says where).
+ * Whether libnuma has reported a failure since it was opened or since the
+ * last pin_set_mempolicy(): libnuma 2.0.16's constructor, run when the
+ * first policy is set, probes MPOL_PREFERRED_MANY by setting it on the
+ * calling thread and then restores the policy it read.  Returns 0, or the
+ * -errno libnuma saw (err says where).
  */
 int pin_numa_status(char *err, size_t errlen);
 
