@@ -294,21 +294,18 @@ out:
 
 /* ---- affinity ---- */
 
-/* Number of CPUs a kernel mask must be able to hold; grows on EINVAL. */
-static size_t
-initial_mask_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-
-	if (n < 1024)
-		n = 1024;
-	return (size_t)n;
-}
+/*
+ * CPUs in the masks given to the kernel: enough for most machines, and
+ * doubled (and kept, for the next call) when the kernel's is larger.
+ * Asking sysconf() instead read /sys/devices/system/cpu/possible on
+ * every call, three system calls per thread of a process being re-pinned.
+ */
+static size_t mask_cpus = 1024;
 
 int
 pin_get_affinity(pid_t tid, struct cpuset *out)
 {
-	size_t n = initial_mask_cpus();
+	size_t n = mask_cpus;
 
 	for (;;) {
 		size_t bytes = CPU_ALLOC_SIZE(n);
@@ -329,6 +326,7 @@ pin_get_affinity(pid_t tid, struct cpuset *out)
 		if (r != -EINVAL || n >= CPUSET_MAX_CPUS)
 			return r;
 		n *= 2;
+		mask_cpus = n;
 	}
 }
 
@@ -352,7 +350,9 @@ pin_set_affinity(pid_t tid, const struct cpuset *cpus)
 int
 pin_self_allowed_cpus(struct cpuset *out)
 {
-	struct cpuset old = CPUSET_INIT, all = CPUSET_INIT;
+	struct cpuset old = CPUSET_INIT;
+	size_t bytes = CPU_ALLOC_SIZE(CPUSET_MAX_CPUS);
+	cpu_set_t *all;
 	int r;
 
 	r = pin_get_affinity(0, &old);
@@ -360,15 +360,32 @@ pin_self_allowed_cpus(struct cpuset *out)
 		return r;
 	/* Ask for every CPU cpm can name: the kernel keeps what the
 	 * cpuset allows and is online. */
-	r = cpuset_set_range(&all, 0, CPUSET_MAX_CPUS - 1);
-	if (r == 0)
-		r = pin_set_affinity(0, &all);
+	all = CPU_ALLOC(CPUSET_MAX_CPUS);
+	if (all == NULL) {
+		cpuset_free(&old);
+		return -ENOMEM;
+	}
+	memset(all, 0xff, bytes);
+	r = sched_setaffinity(0, bytes, all) < 0 ? -errno : 0;
+	CPU_FREE(all);
 	if (r == 0)
 		r = pin_get_affinity(0, out);
 	if (pin_set_affinity(0, &old) < 0 && r == 0)
 		r = -EIO;
 	cpuset_free(&old);
-	cpuset_free(&all);
+	return r;
+}
+
+int
+pin_within_affinity(pid_t tid, const struct cpuset *cpus)
+{
+	struct cpuset cur = CPUSET_INIT;
+	int r;
+
+	r = pin_get_affinity(tid, &cur);
+	if (r == 0)
+		r = !cpuset_empty(cpus) && cpuset_subset(cpus, &cur);
+	cpuset_free(&cur);
 	return r;
 }
 

@@ -118,6 +118,16 @@ int pin_set_affinity(pid_t tid, const struct cpuset *cpus);
 int pin_self_allowed_cpus(struct cpuset *out);
 
 /*
+ * Whether cpus (not empty) lie within the affinity of thread tid (0: the
+ * calling thread).  The kernel's affinity holds only CPUs that exist, are
+ * online (active) and are in the thread's cpuset, so when they do,
+ * pin_check_cpus() would accept them without a topology or a probe of
+ * the cpuset.  Returns 1, 0 (empty, or some CPU outside: ask
+ * pin_check_cpus() why), or -errno (-ESRCH: no such thread).
+ */
+int pin_within_affinity(pid_t tid, const struct cpuset *cpus);
+
+/*
  * The CPUs process pid may be given, when it can be learnt without the
  * cgroup file system: when pid shares this process's cpuset (same
  * /proc/PID/cpuset), what pin_self_allowed_cpus() finds.  Returns 0,

@@ -243,6 +243,25 @@ main(void)
 	      pin_get_affinity(0, &got) == 0 && cpuset_count(&got) == 1 &&
 	      cpuset_isset(&got, (unsigned int)cpuset_first(&old)));
 	CHECK("affinity restored", pin_set_affinity(0, &old) == 0);
+	CHECK("CPUs of the affinity lie within it",
+	      pin_within_affinity(0, &old) == 1);
+	setl(&s, "");
+	CHECK("the empty set does not", pin_within_affinity(0, &s) == 0);
+	cpuset_copy(&s, &old);
+	cpuset_set(&s, 5000);
+	CHECK("a CPU beyond the machine does not",
+	      pin_within_affinity(0, &s) == 0);
+	setl(&s, "");
+	cpuset_set(&s, (unsigned int)cpuset_first(&old));
+	if (cpuset_count(&old) > 1 && pin_set_affinity(0, &s) == 0) {
+		cpuset_copy(&got, &old);
+		cpuset_clear(&got, (unsigned int)cpuset_first(&old));
+		CHECK("nor a CPU outside a narrower affinity",
+		      pin_within_affinity(0, &got) == 0 &&
+		      pin_within_affinity(0, &s) == 1);
+		CHECK("affinity restored again",
+		      pin_set_affinity(0, &old) == 0);
+	}
 	CHECK("allowed CPUs found", pin_self_allowed_cpus(&got) == 0 && !cpuset_empty(&got));
 	CHECK("and the affinity left alone",
 	      pin_get_affinity(0, &s) == 0 && cpuset_equal(&s, &old));
