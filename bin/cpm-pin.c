@@ -24,6 +24,7 @@
 #include "cpuset.h"
 #include "json.h"
 #include "pin.h"
+#include "repin.h"
 #include "sdapply.h"
 #include "select.h"
 #include "sysroot.h"
@@ -893,9 +894,9 @@ repin(struct pin_ctx *c)
 	if (c->verbose) {
 		char *l = list_or_die(&c->cpus);
 
-		cli_warn("process %d: %u thread%s on CPUs %s (%u changed, %u "
+		cli_warn("process %d: %u thread%s on CPUs %s (%u set, %u "
 			 "pass%s)", (int)c->pid, res.threads,
-			 res.threads == 1 ? "" : "s", l, res.changed,
+			 res.threads == 1 ? "" : "s", l, res.set,
 			 res.passes, res.passes == 1 ? "" : "es");
 		free(l);
 	}

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <numaif.h>
@@ -32,12 +31,6 @@
 #define MPOL_PREFERRED_MANY 5
 #endif
 #define PIN_MPOL_WEIGHTED_INTERLEAVE 6
-
-/* Passes over /proc/PID/task before giving up on a process that keeps
- * undoing what is set. */
-#define PIN_MAX_PASSES 1000
-/* Passes after which threads exiting unread no longer count against quiet. */
-#define PIN_VANISH_PASSES 200
 
 #define BITS_PER_LONG (8 * sizeof(unsigned long))
 
@@ -480,152 +473,6 @@ pin_list_threads(const struct sysroot *r, pid_t pid, pid_t **tids)
 	qsort(v, n, sizeof(*v), cmp_pid);
 	*tids = v;
 	return (int)n;
-}
-
-/* One pass over the task directory; *changed counts threads re-pinned. */
-static int
-repin_pass(const struct sysroot *r, pid_t pid, const struct cpuset *cpus,
-	   struct cpuset *seen, struct pin_repin *res, unsigned int *changed,
-	   unsigned int *vanished, char *err, size_t errlen)
-{
-	struct cpuset have = CPUSET_INIT;
-	pid_t *tids = NULL;
-	int n, i, ret = 0;
-
-	*changed = *vanished = 0;
-	n = pin_list_threads(r, pid, &tids);
-	if (n <= 0) {
-		ret = n < 0 ? n : -ESRCH;
-		if (ret == -ESRCH)
-			snprintf(err, errlen, "process %d has exited", (int)pid);
-		else
-			snprintf(err, errlen, "cannot list the threads of "
-				 "process %d: %s", (int)pid, strerror(-ret));
-		return ret;
-	}
-	for (i = 0; i < n && ret == 0; i++) {
-		pid_t tid = tids[i];
-		int g;
-
-		if (!cpuset_isset(seen, (unsigned int)tid)) {
-			if (cpuset_set(seen, (unsigned int)tid) < 0) {
-				ret = -ENOMEM;
-				break;
-			}
-			res->threads++;
-		}
-		g = pin_get_affinity(tid, &have);
-		if (g == -ESRCH) {
-			(*vanished)++;	/* exited before it could be read */
-			continue;
-		}
-		if (g < 0) {
-			ret = g;
-			snprintf(err, errlen, "cannot read the affinity of "
-				 "thread %d: %s", (int)tid, strerror(-g));
-			break;
-		}
-		if (cpuset_equal(&have, cpus))
-			continue;
-		g = pin_set_affinity(tid, cpus);
-		if (g == -ESRCH) {
-			(*vanished)++;
-			continue;
-		}
-		if (g < 0) {
-			ret = g;
-			snprintf(err, errlen, "cannot set the affinity of "
-				 "thread %d: %s", (int)tid, strerror(-g));
-			break;
-		}
-		res->changed++;
-		(*changed)++;
-		g = pin_get_affinity(tid, &have);
-		if (g == -ESRCH)
-			continue;
-		if (g < 0) {
-			ret = g;
-			snprintf(err, errlen, "cannot read the affinity of "
-				 "thread %d back: %s", (int)tid, strerror(-g));
-			break;
-		}
-		if (!cpuset_equal(&have, cpus)) {
-			char *want = cpuset_to_list(cpus);
-			char *got = cpuset_to_list(&have);
-
-			res->bad_tid = tid;
-			cpuset_copy(&res->got, &have);
-			snprintf(err, errlen, "thread %d of process %d has CPUs "
-				 "%s, not %s as asked", (int)tid, (int)pid,
-				 got ? got : "?", want ? want : "?");
-			free(want);
-			free(got);
-			ret = -EDOM;
-		}
-	}
-	free(tids);
-	cpuset_free(&have);
-	return ret;
-}
-
-int
-pin_repin_process(const struct sysroot *r, pid_t pid,
-		  const struct cpuset *cpus, struct pin_repin *res, char *err,
-		  size_t errlen)
-{
-	static const long settle_ms[] = { 1, 4, 16 };
-	struct timespec settle = { 0, 0 };
-	struct cpuset seen = CPUSET_INIT;
-	unsigned int changed, vanished, before;
-	size_t quiet = 0;
-	bool churn = false;
-	int ret;
-
-	res->threads = res->changed = res->passes = 0;
-	res->bad_tid = 0;
-	/*
-	 * Repeat until passes change nothing: then every thread listed
-	 * had the affinity before the pass began, and any thread created
-	 * since inherited it from one of them.  A clone(2) already under
-	 * way copies its parent's mask before the new thread shows up in
-	 * /proc, so one quiet pass could miss it: one more, a moment
-	 * later, has to agree, and for a process seen creating threads,
-	 * three more after growing pauses (a clone(2) preempted half-way
-	 * can take a scheduler time slice to finish).  A thread that exits
-	 * before its mask is read may have passed the old mask on to a
-	 * child not yet listed (short-lived threads that each start the
-	 * next one): such a pass is not quiet either, unless threads vanish
-	 * on every pass, as when a process churns faster than it can be
-	 * read; then quiet means only that nothing changed.
-	 */
-	for (;;) {
-		if (res->passes >= PIN_MAX_PASSES) {
-			snprintf(err, errlen, "the threads of process %d keep "
-				 "changing their affinity", (int)pid);
-			ret = -EAGAIN;
-			break;
-		}
-		res->passes++;
-		before = res->threads;
-		ret = repin_pass(r, pid, cpus, &seen, res, &changed, &vanished,
-				 err, errlen);
-		if (ret < 0)
-			break;
-		if (res->passes > 1 && res->threads > before)
-			churn = true;
-		if (changed > 0 ||
-		    (vanished > 0 && res->passes < PIN_VANISH_PASSES)) {
-			quiet = 0;
-			continue;
-		}
-		/* A process that makes threads gets longer to show them. */
-		if (quiet >= (churn ? ARRAY_SIZE(settle_ms) : 1))
-			break;
-		settle.tv_nsec = settle_ms[quiet++] * 1000000L;
-		nanosleep(&settle, NULL);
-	}
-	cpuset_free(&seen);
-	return ret;
 }
 
 /* ---- memory policy ---- */

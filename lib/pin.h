@@ -146,31 +146,6 @@ int pin_list_threads(const struct sysroot *r, pid_t pid, pid_t **tids);
 /* True when /proc/PID exists below r. */
 bool pin_pid_exists(const struct sysroot *r, pid_t pid);
 
-/* The result of re-pinning a process's threads. */
-struct pin_repin {
-	unsigned int threads;	/* distinct threads seen */
-	unsigned int changed;	/* threads whose affinity was changed */
-	unsigned int passes;	/* passes over /proc/PID/task */
-	pid_t bad_tid;		/* on -EDOM: the thread */
-	struct cpuset got;	/* on -EDOM: what it has instead */
-};
-
-/*
- * Give every thread of process pid the affinity cpus, passing over
- * /proc/PID/task until passes find every thread already pinned: threads
- * created meanwhile by unpinned threads inherit the old affinity, so one
- * pass is not enough, and a clone(2) under way shows its thread only
- * later, so a quiet pass is confirmed by one more 1 ms later, or, for a
- * process seen creating threads, by three more after 1, 4 and 16 ms.
- * Each change is read back.  res->got must be initialised.  Returns 0,
- * -ESRCH (the process is gone), -EDOM (a thread read back a different
- * affinity: res->bad_tid, res->got), -EAGAIN (still changing after many
- * passes) or another -errno from the kernel; err explains.
- */
-int pin_repin_process(const struct sysroot *r, pid_t pid,
-		      const struct cpuset *cpus, struct pin_repin *res,
-		      char *err, size_t errlen);
-
 /* ---- memory policy of the calling thread ---- */
 
 /*
