@@ -551,9 +551,10 @@ open_state(struct ctx *c, int rw, bool tolerate_foreign)
 	/* Commands that need an existing allocation must not create the
 	 * state's directory just to find out there is none. */
 	if (rw && (c->cmd == C_RELEASE || c->cmd == C_RESIZE ||
-		   c->cmd == C_MODE) && access(c->state_path, F_OK) < 0 &&
-	    errno == ENOENT)
-		cli_die(EXIT_USAGE, "no allocation named '%s'", c->args[0]);
+		   c->cmd == C_MODE) &&
+	    state_need_file(c->state_path, c->args[0], c->err,
+			    sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "%s", c->err);
 	if (rw) {
 		c->lockfd = state_lock_wait(c->state_path, c->wait_ms, c->err,
 					    sizeof(c->err));
@@ -603,10 +604,11 @@ save_state(struct ctx *c)
 static struct alloc_entry *
 need_entry(struct ctx *c, const char *name)
 {
-	struct alloc_entry *e = state_find(&c->st, name);
+	struct alloc_entry *e = state_need(&c->st, name, c->err,
+					   sizeof(c->err));
 
 	if (!e)
-		cli_die(EXIT_USAGE, "no allocation named '%s'", name);
+		cli_die(EXIT_USAGE, "%s", c->err);
 	return e;
 }
 
@@ -838,10 +840,9 @@ cmd_resize(struct ctx *c)
 	load_machine(c);
 	open_state(c, RW, false);
 	e = need_entry(c, c->args[0]);
-	o = e->opts;
-	if (o.distribute_auto)
-		o.k.distribute = 0;
-	effective_opts(c, &o);
+	if (alloc_resize_opts(&c->m, &c->st.policy, e, &o, c->err,
+			      sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "%s", c->err);
 	have = e->n;
 	r = alloc_resize(&c->m, &c->st, e, n, &o, c->err, sizeof(c->err));
 	if (r < 0)

@@ -221,6 +221,24 @@ test_resize(void)
 		  "SMT Alignment Error: requested 3 cpus not multiple cpus "
 		  "per core = 2");
 	CHECK("resize: a refused resize keeps the count", e->n == 1);
+
+	/* An automatic --distribute group is decided again at each resize:
+	 * taken without whole cores it groups by 1, and once the policy asks
+	 * for whole cores, by the 2 threads of a core. */
+	e->opts.distribute_auto = true;
+	e->opts.k.distribute = 1;
+	e->opts.closest = true;
+	CHECK("resize opts: the entry's own options",
+	      alloc_resize_opts(&m, &st.policy, e, &o, err, sizeof(err)) == 0 &&
+	      o.distribute_auto && o.k.distribute == 1 && o.closest &&
+	      !o.k.full_cores);
+	st.policy.k.full_cores = true;
+	CHECK("resize opts: the policy's whole cores regroup --distribute",
+	      alloc_resize_opts(&m, &st.policy, e, &o, err, sizeof(err)) == 0 &&
+	      o.k.full_cores && o.k.distribute == 2);
+	CHECK("resize opts: the entry keeps its stored options",
+	      e->opts.k.distribute == 1 && !e->opts.k.full_cores);
+	st.policy.k.full_cores = false;
 	cpuset_free(&from);
 	state_free(&st);
 }
