@@ -438,38 +438,18 @@ load_types(struct ctx *c)
 		cli_die(EXIT_FAIL, "%s", c->err);
 }
 
-/*
- * The type --core-type names: its index, or -1 for none (also on a
- * machine with one type, where performance and efficiency name all).
- */
+/* The type --core-type names: its index, or -1 for none. */
 static int
 core_type_arg(struct ctx *c)
 {
-	char names[160];
 	int k;
 
 	if (!c->core_type_arg)
 		return -1;
-	if (!coretype_hybrid(&c->ct)) {
-		struct cpuset s = CPUSET_INIT;
-		char sel[96];
-		int r;
-
-		snprintf(sel, sizeof(sel), "type:%s", c->core_type_arg);
-		r = coretype_select(&c->ct, &c->topo, sel, &s, c->err,
-				    sizeof(c->err));
-		cpuset_free(&s);
-		if (r < 0)
-			cli_die(EXIT_USAGE, "invalid --core-type '%s': this machine "
-				"has one core type", c->core_type_arg);
-		return -1;
-	}
-	k = coretype_find(&c->ct, c->core_type_arg);
-	if (k < 0) {
-		coretype_list_names(&c->ct, names, sizeof(names));
-		cli_die(EXIT_USAGE, "invalid --core-type '%s' (%s)",
-			c->core_type_arg, names);
-	}
+	k = coretype_arg(&c->ct, &c->topo, c->core_type_arg, c->err,
+			 sizeof(c->err));
+	if (k == -EINVAL)
+		cli_die(EXIT_USAGE, "%s", c->err);
 	return k;
 }
 
