@@ -1069,35 +1069,13 @@ cmd_reconcile(struct ctx *c)
 static void
 read_checkpoint(struct ctx *c, struct kstate *ks)
 {
-	char *text;
-	size_t len;
-	uint32_t sum;
-	int r;
+	int r = kstate_load(ks, c->args[0], !c->no_verify, c->err,
+			    sizeof(c->err));
 
-	r = read_file_at(AT_FDCWD, c->args[0], &text, &len, true);
 	if (r < 0)
-		cli_die(r == -ENOENT || r == -EILSEQ || r == -EFBIG ||
-			r == -EFTYPE_CPM ? EXIT_USAGE : EXIT_FAIL,
-			"cannot read '%s': %s", c->args[0], r == -EILSEQ ?
-			"it holds a NUL byte" : read_strerror(r));
-	if (kstate_parse(ks, text, len, c->err, sizeof(c->err)) < 0)
-		cli_die(EXIT_USAGE, "'%s' is not a kubelet CPU manager "
-			"checkpoint: %s", c->args[0], c->err);
-	free(text);
-	if (!c->no_verify) {
-		r = kstate_verify(ks, &sum);
-		if (r == -EBADMSG)
-			cli_die(EXIT_USAGE, "'%s': checksum mismatch (stored %llu, "
-				"computed %u): the file is damaged, or a kubelet "
-				"older than cpm knows wrote it (--no-verify "
-				"imports it anyway)", c->args[0],
-				(unsigned long long)ks->checksum, sum);
-		if (r == -ENOMEM)
-			cli_die(EXIT_FAIL, "out of memory");
-	}
-	if (strcmp(ks->policy, "static") != 0)
-		cli_die(EXIT_USAGE, "'%s' is a checkpoint of the '%s' policy: it "
-			"holds no CPU assignments", c->args[0], ks->policy);
+		cli_die(r == -EINVAL || r == -ENOENT || r == -EILSEQ ||
+			r == -EFBIG || r == -EFTYPE_CPM ? EXIT_USAGE :
+			EXIT_FAIL, "%s", c->err);
 }
 
 static int
