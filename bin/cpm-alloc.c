@@ -54,7 +54,7 @@ struct ctx {
 	/* options */
 	struct alloc_opts opts;
 	bool share, dry_run, nodes, json, strict, force, no_verify, explain;
-	bool noheadings;
+	struct cli_table_opts table;	/* list: --raw, --noheadings */
 	const char *columns;	/* list -o LIST, or NULL: the default */
 	bool isolate_irqs;
 	const char *core_type_arg;
@@ -167,7 +167,7 @@ enum {
 	O_STRICT, O_FORCE, O_SHARE, O_FULL, O_DIST, O_SPREAD, O_L3, O_SOCKET,
 	O_NUMA, O_MEM, O_FROM, O_PREFER, O_OWNER, O_DRY, O_NODES, O_JSON,
 	O_NOVERIFY, O_CLOSEST, O_EXPLAIN, O_CORE_TYPE, O_ISOLATE_IRQS,
-	O_WAIT, O_RAW, O_NOHEADINGS,
+	O_WAIT,
 };
 
 /* Every option, with the commands it applies to. */
@@ -203,8 +203,7 @@ static const struct cli_option opts[] = {
 	{ "isolate-irqs", no_argument, O_ISOLATE_IRQS, B(C_TAKE) },
 	{ "output", required_argument, 'o', B(C_LIST) },
 	{ "columns", required_argument, 'o', B(C_LIST) },
-	{ "raw", no_argument, O_RAW, B(C_LIST) },
-	{ "noheadings", no_argument, O_NOHEADINGS, B(C_LIST) },
+	CLI_TABLE_OPTIONS(B(C_LIST)),
 	{ NULL, 0, 0, 0 },
 };
 
@@ -226,6 +225,8 @@ parse_args(struct ctx *c, int argc, char **argv)
 	c->cgroup_root = cli_cgroup_root(NULL);
 	cli_parser_init(&p, opts, exclusions, cmd_names, false);
 	while ((opt = cli_next_option(&p, argc, argv)) != -1) {
+		if (cli_table_option(opt, &c->table))
+			continue;
 		switch (opt) {
 		case 'h':
 			usage();
@@ -340,12 +341,6 @@ parse_args(struct ctx *c, int argc, char **argv)
 			break;
 		case 'o':
 			c->columns = optarg;
-			break;
-		case O_RAW:
-			/* list's rows are unaligned already. */
-			break;
-		case O_NOHEADINGS:
-			c->noheadings = true;
 			break;
 		}
 	}
@@ -945,7 +940,8 @@ cmd_list(struct ctx *c)
 		json_obj_end(&j);
 		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
-	} else if (table_print(&tab, TABLE_RAW, !c->noheadings, &sb) < 0) {
+	} else if (table_print(&tab, TABLE_RAW, !c->table.noheadings,
+			       &sb) < 0) {	/* unaligned, --raw or not */
 		cli_die(EXIT_FAIL, "out of memory");
 	}
 	cli_write(&sb);
