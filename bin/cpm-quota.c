@@ -402,6 +402,7 @@ set_request(struct quota_ctx *c, char *group, size_t size,
 {
 	const char *sreq = c->optarg[O_REQUEST], *slim = c->optarg[O_LIMIT];
 	const char *sburst = c->optarg[O_BURST];
+	char err[1024];
 
 	if (c->nargs != 1)
 		cli_usage_error(c->nargs ? "set takes one CGROUP" :
@@ -416,20 +417,13 @@ set_request(struct quota_ctx *c, char *group, size_t size,
 		rq->limit_m = need_cpu("--limit", slim, true);
 	if ((rq->have_burst = sburst != NULL))
 		rq->burst_m = need_cpu("--burst", sburst, false);
+	rq->request_text = sreq;
 	rq->limit_text = slim;
 	rq->period_us = c->period_us;
 	rq->formula = c->formula;
 	need_group(c->args[0], group, size);
-	if (group[0] == '\0')
-		cli_die(EXIT_USAGE, "the root group has no CPU limits to set");
-	if (slim && rq->limit_m == 0)
-		cli_die(EXIT_USAGE, "--limit '%s' allows no CPU time; use 'max' "
-			"for no limit", slim);
-	/* The rule 'class' applies: a request above the limit is refused. */
-	if (sreq && slim && rq->limit_m != MILLICPU_MAX &&
-	    rq->request_m > rq->limit_m)
-		cli_die(EXIT_USAGE, "CPU request '%s' exceeds the CPU limit '%s'",
-			sreq, slim);
+	if (quota_request_check(rq, group, err, sizeof(err)) < 0)
+		cli_die(EXIT_USAGE, "%s", err);
 }
 
 /* set --dry-run: say what would be done and print the planned writes. */
