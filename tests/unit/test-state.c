@@ -58,6 +58,30 @@ test_need(void)
 	state_free(&st);
 }
 
+/*
+ * A state of n entries e0..e(n-1) of no CPU, entry dup (>= 0) named like
+ * entry 0 (or, with dup_of >= 0, like entry dup_of), with its checksum.
+ */
+static void
+many_entries(struct strbuf *out, int n, int dup, int dup_of)
+{
+	struct strbuf b;
+	int i;
+
+	strbuf_init(&b);
+	strbuf_puts(&b, "topology possible=0-7 online=0-7 nodes=0 sockets=1 "
+		    "cores=8 threads=1 hash=0123456789abcdef\n"
+		    "reserved \nstrict no\npolicy -\n");
+	for (i = 0; i < n; i++)
+		strbuf_printf(&b, "entry e%d n=0 cpus= mode=exclusive\n",
+			      i == dup ? dup_of : i);
+	strbuf_init(out);
+	strbuf_printf(out, "cpm-alloc-state 1\nchecksum fnv1a64:%016llx\n%s",
+		      (unsigned long long)fnv1a64(FNV64_INIT, b.buf, b.len),
+		      b.buf);
+	strbuf_free(&b);
+}
+
 int
 main(void)
 {
@@ -124,6 +148,28 @@ main(void)
 	      !state_name_valid("a b") && !state_name_valid("a\"") &&
 	      !state_name_valid("") && !state_name_valid("a\n"));
 	strbuf_free(&a);
+	strbuf_free(&b);
+	/*
+	 * Repeated names, among enough entries that the name index grows
+	 * several times: the first repetition is named with its line (the
+	 * entries start on line 7).
+	 */
+	many_entries(&b, 1000, -1, 0);
+	r = state_parse(&st, b.buf, b.len, err, sizeof(err));
+	CHECK("1000 distinct names parse", r == 0 && st.nentries == 1000);
+	if (r == 0)
+		state_free(&st);
+	strbuf_free(&b);
+	many_entries(&b, 1000, 700, 3);
+	r = state_parse(&st, b.buf, b.len, err, sizeof(err));
+	CHECK_STR("a name repeated far down is refused at its line", err,
+		  "line 707: entry 'e3' appears twice");
+	CHECK("... as damage", r == -EBADMSG);
+	strbuf_free(&b);
+	many_entries(&b, 1000, 999, 998);
+	r = state_parse(&st, b.buf, b.len, err, sizeof(err));
+	CHECK_STR("the last two names alike are refused", err,
+		  "line 1006: entry 'e998' appears twice");
 	strbuf_free(&b);
 	test_need();
 	return unit_failed;
