@@ -62,7 +62,7 @@ lib/%.o: lib/%.c $(LIB_HDR)
 bin/%: bin/%.c lib/libcpm.a $(LIB_HDR)
 	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS_CPM) $(LDFLAGS) -o $@ $< lib/libcpm.a $(LIBS)
 
-tests/unit/%: tests/unit/%.c tests/unit/unit.h tests/unit/machine.h lib/libcpm.a $(LIB_HDR)
+tests/unit/%: tests/unit/%.c tests/unit/unit.h tests/unit/machine.h tests/unit/allocmachine.h lib/libcpm.a $(LIB_HDR)
 	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS_CPM) $(LDFLAGS) -o $@ $< lib/libcpm.a $(LIBS)
 
 tests/helpers/%: tests/helpers/%.c
