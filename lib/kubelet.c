@@ -131,7 +131,7 @@ count_distinct(int *v, int n)
 {
 	int i, d = 0;
 
-	qsort(v, (size_t)n, sizeof(*v), cmp_int);
+	sort_ints(v, (size_t)n);
 	for (i = 0; i < n; i++)
 		if (i == 0 || v[i] != v[i - 1])
 			d++;
@@ -231,6 +231,31 @@ struct kindex {
 	bool numa_first;
 };
 
+/*
+ * The index of id in the ascending uid[0..m), where it is.  CPUs in
+ * ascending order mostly stay in a unit or move to the next, so the
+ * previous answer (hint) is tried first, then a binary search.
+ */
+static int
+unit_of(const int *uid, int m, int id, int hint)
+{
+	int lo = 0, hi = m - 1;
+
+	if (uid[hint] == id)
+		return hint;
+	if (hint + 1 < m && uid[hint + 1] == id)
+		return hint + 1;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (uid[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static void
 kindex_free(struct kindex *ix)
 {
@@ -282,11 +307,11 @@ kindex_build(struct kindex *ix, const struct ktopo *kt)
 			ix->all[n++] = c;
 	ix->nall = n;
 	for (k = 0; k < K_N; k++) {
-		int m = 0, *cnt;
+		int m = 0, last = 0, *cnt;
 
 		for (i = 0; i < n; i++)
 			tmp[i] = cpu_attr(kt, ix->all[i], k);
-		qsort(tmp, (size_t)n, sizeof(int), cmp_int);
+		sort_ints(tmp, (size_t)n);
 		for (i = 0; i < n; i++)
 			if (i == 0 || tmp[i] != tmp[i - 1])
 				tmp[m++] = tmp[i];
@@ -302,11 +327,11 @@ kindex_build(struct kindex *ix, const struct ktopo *kt)
 			ix->unit[k][c] = -1;
 		for (i = 0; i < n; i++) {
 			int id = cpu_attr(kt, ix->all[i], k);
-			int *p = bsearch(&id, ix->uid[k], (size_t)m,
-					 sizeof(int), cmp_int);
+			int u = unit_of(ix->uid[k], m, id, last);
 
-			ix->unit[k][ix->all[i]] = (int)(p - ix->uid[k]);
-			ix->off[k][p - ix->uid[k] + 1]++;
+			last = u;
+			ix->unit[k][ix->all[i]] = u;
+			ix->off[k][u + 1]++;
 		}
 		for (i = 0; i < m; i++)
 			ix->off[k][i + 1] += ix->off[k][i];

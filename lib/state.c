@@ -570,10 +570,65 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e)
 	return 0;
 }
 
+/*
+ * The names of the entries read so far, hashed (open addressing over
+ * indexes into st->entries), so that a file of n entries is checked for
+ * repeated names in O(n), not O(n^2) string comparisons.
+ */
+struct name_index {
+	int *slot;		/* entry index + 1, 0 empty */
+	size_t size;		/* a power of two, or 0 */
+};
+
+static size_t
+name_slot(const struct name_index *ix, const struct alloc_state *st,
+	  const char *name)
+{
+	size_t mask = ix->size - 1;
+	size_t h = fnv1a32(FNV32_INIT, name, strlen(name)) & mask;
+
+	while (ix->slot[h] &&
+	       strcmp(st->entries[ix->slot[h] - 1].name, name) != 0)
+		h = (h + 1) & mask;
+	return h;
+}
+
+/*
+ * Record entry i of st.  Returns 0, 1 when its name is there already,
+ * -ENOMEM.
+ */
+static int
+name_index_add(struct name_index *ix, const struct alloc_state *st, int i)
+{
+	size_t h;
+
+	if ((size_t)i * 2 + 2 > ix->size) {
+		struct name_index big = { NULL, ix->size ? ix->size * 2 : 64 };
+		size_t k;
+
+		big.slot = calloc(big.size, sizeof(*big.slot));
+		if (!big.slot)
+			return -ENOMEM;
+		for (k = 0; k < ix->size; k++)
+			if (ix->slot[k])
+				big.slot[name_slot(&big, st,
+				    st->entries[ix->slot[k] - 1].name)] =
+					ix->slot[k];
+		free(ix->slot);
+		*ix = big;
+	}
+	h = name_slot(ix, st, st->entries[i].name);
+	if (ix->slot[h])
+		return 1;
+	ix->slot[h] = i + 1;
+	return 0;
+}
+
 int
 state_parse(struct alloc_state *st, const char *buf, size_t len, char *err,
 	    size_t errlen)
 {
+	struct name_index names = { NULL, 0 };
 	struct parser p = { err, errlen, 1 };
 	const char *nl, *body;
 	char *copy = NULL, *line, *next;
@@ -651,13 +706,16 @@ state_parse(struct alloc_state *st, const char *buf, size_t len, char *err,
 			struct alloc_entry e;
 
 			r = parse_entry(&p, sp, &e);
-			if (r == 0 && state_find(st, e.name))
-				r = bad(&p, "entry '%s' appears twice",
-					e.name);
 			if (r == 0)
 				r = state_add(st, &e);
 			if (r < 0)
 				alloc_entry_free(&e);
+			if (r == 0)
+				r = name_index_add(&names, st,
+						   st->nentries - 1);
+			if (r == 1)
+				r = bad(&p, "entry '%s' appears twice",
+					st->entries[st->nentries - 1].name);
 			stage--;
 		} else {
 			r = bad(&p, "unexpected record '%s'", line);
@@ -671,9 +729,11 @@ state_parse(struct alloc_state *st, const char *buf, size_t len, char *err,
 		goto fail;
 	}
 	free(copy);
+	free(names.slot);
 	return 0;
 fail:
 	free(copy);
+	free(names.slot);
 	state_free(st);
 	return r;
 }
@@ -1011,3 +1071,25 @@ out:
 	return r;
 }
 
+
+struct alloc_entry *
+state_need(const struct alloc_state *st, const char *name, char *err,
+	   size_t errlen)
+{
+	struct alloc_entry *e = state_find(st, name);
+
+	if (e == NULL)
+		snprintf(err, errlen, "no allocation named '%s'", name);
+	return e;
+}
+
+int
+state_need_file(const char *path, const char *name, char *err,
+		size_t errlen)
+{
+	if (access(path, F_OK) < 0 && errno == ENOENT) {
+		snprintf(err, errlen, "no allocation named '%s'", name);
+		return -ENOENT;
+	}
+	return 0;
+}

@@ -1070,3 +1070,60 @@ now_us(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
+
+static int
+cmp_int_asc(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void
+sort_ints(int *v, size_t n)
+{
+	uint32_t *a, *b, *t;
+	size_t i, cnt[256];
+	unsigned int shift;
+
+	for (i = 1; i < n && v[i - 1] <= v[i]; i++)
+		;
+	if (i >= n)
+		return;
+	if (n < 64) {
+		qsort(v, n, sizeof(*v), cmp_int_asc);
+		return;
+	}
+	a = malloc(2 * n * sizeof(*a));
+	if (!a) {
+		qsort(v, n, sizeof(*v), cmp_int_asc);
+		return;
+	}
+	b = a + n;
+	/* Flipping the sign bit orders ints as unsigned numbers. */
+	for (i = 0; i < n; i++)
+		a[i] = (uint32_t)v[i] ^ 0x80000000u;
+	for (shift = 0; shift < 32; shift += 8) {
+		size_t sum = 0, k;
+
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[(a[i] >> shift) & 0xff]++;
+		if (cnt[(a[0] >> shift) & 0xff] == n)
+			continue;	/* one value of this byte: order kept */
+		for (k = 0; k < 256; k++) {
+			size_t c = cnt[k];
+
+			cnt[k] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[(a[i] >> shift) & 0xff]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = (int)(a[i] ^ 0x80000000u);
+	free(a < b ? a : b);
+}

@@ -145,6 +145,13 @@ int parse_wait(const char *s, int64_t *ms);
 int write_all(int fd, const void *buf, size_t len);
 
 /* Strip leading and trailing white space in place; returns s. */
+/*
+ * Sort v[0..n) in ascending order: O(n) (a radix sort, or nothing when v
+ * is sorted already) where qsort(3) costs O(n log n) comparison calls.
+ * Falls back to qsort(3) when it cannot allocate its buffer.
+ */
+void sort_ints(int *v, size_t n);
+
 char *strstrip(char *s);
 
 /* True when s starts with prefix. */

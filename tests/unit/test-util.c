@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -314,6 +315,57 @@ test_putint(void)
 	strbuf_free(&sb);
 }
 
+static int
+cmp_ref(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * sort_ints() against qsort(3) on arrays of every shape it treats apart:
+ * short, sorted, reversed, full-range random (negative too, every byte
+ * significant), and ids with only a low byte that varies.
+ */
+static void
+test_sort_ints(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 63, 64, 65, 1000, 4096 };
+	unsigned int seed = 12345;
+	size_t si, i;
+	int shape, bad = 0;
+
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		size_t n = sizes[si];
+
+		for (shape = 0; shape < 4; shape++) {
+			int *v = malloc((n + 1) * sizeof(int));
+			int *w = malloc((n + 1) * sizeof(int));
+
+			for (i = 0; i < n; i++) {
+				seed = seed * 1103515245u + 12345u;
+				v[i] = shape == 0 ? (int)i :
+				       shape == 1 ? (int)(n - i) - 5 :
+				       shape == 2 ? (int)(seed ^ (seed << 13)) :
+				       (int)((seed >> 16) & 0xff);
+			}
+			if (n > 2 && shape == 2) {
+				v[0] = INT_MIN;
+				v[1] = INT_MAX;
+			}
+			memcpy(w, v, n * sizeof(int));
+			qsort(w, n, sizeof(int), cmp_ref);
+			sort_ints(v, n);
+			if (n && memcmp(v, w, n * sizeof(int)) != 0)
+				bad++;
+			free(v);
+			free(w);
+		}
+	}
+	CHECK("sort_ints sorts as qsort does, every size and shape", bad == 0);
+}
+
 int
 main(void)
 {
@@ -391,5 +443,6 @@ main(void)
 	snprintf(path, sizeof(path), "%s/state", dir);
 	unlink(path);
 	rmdir(dir);
+	test_sort_ints();
 	return unit_failed;
 }
