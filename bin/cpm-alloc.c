@@ -54,7 +54,7 @@ struct ctx {
 	/* options */
 	struct alloc_opts opts;
 	bool share, dry_run, nodes, json, strict, force, no_verify, explain;
-	bool noheadings;
+	struct cli_table_opts table;	/* list: --raw, --noheadings */
 	const char *columns;	/* list -o LIST, or NULL: the default */
 	bool isolate_irqs;
 	const char *core_type_arg;
@@ -170,7 +170,7 @@ enum {
 	O_STRICT, O_FORCE, O_SHARE, O_FULL, O_DIST, O_SPREAD, O_L3, O_SOCKET,
 	O_NUMA, O_MEM, O_FROM, O_PREFER, O_OWNER, O_DRY, O_NODES, O_JSON,
 	O_NOVERIFY, O_CLOSEST, O_EXPLAIN, O_CORE_TYPE, O_ISOLATE_IRQS,
-	O_WAIT, O_RAW, O_NOHEADINGS,
+	O_WAIT,
 };
 
 /* Every option, with the commands it applies to. */
@@ -206,8 +206,7 @@ static const struct cli_option opts[] = {
 	{ "isolate-irqs", no_argument, O_ISOLATE_IRQS, B(C_TAKE) },
 	{ "output", required_argument, 'o', B(C_LIST) },
 	{ "columns", required_argument, 'o', B(C_LIST) },
-	{ "raw", no_argument, O_RAW, B(C_LIST) },
-	{ "noheadings", no_argument, O_NOHEADINGS, B(C_LIST) },
+	CLI_TABLE_OPTIONS(B(C_LIST)),
 	{ NULL, 0, 0, 0 },
 };
 
@@ -229,6 +228,8 @@ parse_args(struct ctx *c, int argc, char **argv)
 	c->cgroup_root = cli_cgroup_root(NULL);
 	cli_parser_init(&p, opts, exclusions, cmd_names, false);
 	while ((opt = cli_next_option(&p, argc, argv)) != -1) {
+		if (cli_table_option(opt, &c->table))
+			continue;
 		switch (opt) {
 		case 'h':
 			usage();
@@ -343,12 +344,6 @@ parse_args(struct ctx *c, int argc, char **argv)
 			break;
 		case 'o':
 			c->columns = optarg;
-			break;
-		case O_RAW:
-			/* list's rows are unaligned already. */
-			break;
-		case O_NOHEADINGS:
-			c->noheadings = true;
 			break;
 		}
 	}
@@ -466,38 +461,18 @@ load_types(struct ctx *c)
 		cli_die(EXIT_FAIL, "%s", c->err);
 }
 
-/*
- * The type --core-type names: its index, or -1 for none (also on a
- * machine with one type, where performance and efficiency name all).
- */
+/* The type --core-type names: its index, or -1 for none. */
 static int
 core_type_arg(struct ctx *c)
 {
-	char names[160];
 	int k;
 
 	if (!c->core_type_arg)
 		return -1;
-	if (!coretype_hybrid(&c->ct)) {
-		struct cpuset s = CPUSET_INIT;
-		char sel[96];
-		int r;
-
-		snprintf(sel, sizeof(sel), "type:%s", c->core_type_arg);
-		r = coretype_select(&c->ct, &c->topo, sel, &s, c->err,
-				    sizeof(c->err));
-		cpuset_free(&s);
-		if (r < 0)
-			cli_die(EXIT_USAGE, "invalid --core-type '%s': this machine "
-				"has one core type", c->core_type_arg);
-		return -1;
-	}
-	k = coretype_find(&c->ct, c->core_type_arg);
-	if (k < 0) {
-		coretype_list_names(&c->ct, names, sizeof(names));
-		cli_die(EXIT_USAGE, "invalid --core-type '%s' (%s)",
-			c->core_type_arg, names);
-	}
+	k = coretype_arg(&c->ct, &c->topo, c->core_type_arg, c->err,
+			 sizeof(c->err));
+	if (k == -EINVAL)
+		cli_die(EXIT_USAGE, "%s", c->err);
 	return k;
 }
 
@@ -579,9 +554,10 @@ open_state(struct ctx *c, int rw, bool tolerate_foreign)
 	/* Commands that need an existing allocation must not create the
 	 * state's directory just to find out there is none. */
 	if (rw && (c->cmd == C_RELEASE || c->cmd == C_RESIZE ||
-		   c->cmd == C_MODE) && access(c->state_path, F_OK) < 0 &&
-	    errno == ENOENT)
-		cli_die(EXIT_USAGE, "no allocation named '%s'", c->args[0]);
+		   c->cmd == C_MODE) &&
+	    state_need_file(c->state_path, c->args[0], c->err,
+			    sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "%s", c->err);
 	if (rw) {
 		c->lockfd = state_lock_wait(c->state_path, c->wait_ms, c->err,
 					    sizeof(c->err));
@@ -652,10 +628,11 @@ save_state(struct ctx *c)
 static struct alloc_entry *
 need_entry(struct ctx *c, const char *name)
 {
-	struct alloc_entry *e = state_find(&c->st, name);
+	struct alloc_entry *e = state_need(&c->st, name, c->err,
+					   sizeof(c->err));
 
 	if (!e)
-		cli_die(EXIT_USAGE, "no allocation named '%s'", name);
+		cli_die(EXIT_USAGE, "%s", c->err);
 	return e;
 }
 
@@ -887,10 +864,9 @@ cmd_resize(struct ctx *c)
 	load_machine(c);
 	open_state(c, RW, false);
 	e = need_entry(c, c->args[0]);
-	o = e->opts;
-	if (o.distribute_auto)
-		o.k.distribute = 0;
-	effective_opts(c, &o);
+	if (alloc_resize_opts(&c->m, &c->st.policy, e, &o, c->err,
+			      sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "%s", c->err);
 	have = e->n;
 	r = alloc_resize(&c->m, &c->st, e, n, &o, c->err, sizeof(c->err));
 	if (r < 0)
@@ -1013,7 +989,8 @@ cmd_list(struct ctx *c)
 		json_obj_end(&j);
 		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
-	} else if (table_print(&tab, TABLE_RAW, !c->noheadings, &sb) < 0) {
+	} else if (table_print(&tab, TABLE_RAW, !c->table.noheadings,
+			       &sb) < 0) {	/* unaligned, --raw or not */
 		cli_die(EXIT_FAIL, "out of memory");
 	}
 	cli_write(&sb);
@@ -1137,35 +1114,13 @@ cmd_reconcile(struct ctx *c)
 static void
 read_checkpoint(struct ctx *c, struct kstate *ks)
 {
-	char *text;
-	size_t len;
-	uint32_t sum;
-	int r;
+	int r = kstate_load(ks, c->args[0], !c->no_verify, c->err,
+			    sizeof(c->err));
 
-	r = read_file_at(AT_FDCWD, c->args[0], &text, &len, true);
 	if (r < 0)
-		cli_die(r == -ENOENT || r == -EILSEQ || r == -EFBIG ||
-			r == -EFTYPE_CPM ? EXIT_USAGE : EXIT_FAIL,
-			"cannot read '%s': %s", c->args[0], r == -EILSEQ ?
-			"it holds a NUL byte" : read_strerror(r));
-	if (kstate_parse(ks, text, len, c->err, sizeof(c->err)) < 0)
-		cli_die(EXIT_USAGE, "'%s' is not a kubelet CPU manager "
-			"checkpoint: %s", c->args[0], c->err);
-	free(text);
-	if (!c->no_verify) {
-		r = kstate_verify(ks, &sum);
-		if (r == -EBADMSG)
-			cli_die(EXIT_USAGE, "'%s': checksum mismatch (stored %llu, "
-				"computed %u): the file is damaged, or a kubelet "
-				"older than cpm knows wrote it (--no-verify "
-				"imports it anyway)", c->args[0],
-				(unsigned long long)ks->checksum, sum);
-		if (r == -ENOMEM)
-			cli_die(EXIT_FAIL, "out of memory");
-	}
-	if (strcmp(ks->policy, "static") != 0)
-		cli_die(EXIT_USAGE, "'%s' is a checkpoint of the '%s' policy: it "
-			"holds no CPU assignments", c->args[0], ks->policy);
+		cli_die(r == -EINVAL || r == -ENOENT || r == -EILSEQ ||
+			r == -EFBIG || r == -EFTYPE_CPM ? EXIT_USAGE :
+			EXIT_FAIL, "%s", c->err);
 }
 
 static int

@@ -26,6 +26,7 @@
 #include "qos.h"
 #include "quantity.h"
 #include "quota.h"
+#include "quotatable.h"
 #include "sdapply.h"
 #include "util.h"
 
@@ -288,13 +289,30 @@ read_limit_or_none(struct quota_ctx *c, const char *group,
 	read_limit(c, group, lim);
 }
 
+/* A report's one row: key=value lines, or one JSON object with --json. */
 static void
-print_doc(struct strbuf *sb)
+print_row(struct quota_ctx *c, struct table *tab, int r)
 {
-	if (sb->oom)
+	struct strbuf sb;
+
+	if (r < 0)
 		cli_die(EXIT_FAIL, "out of memory");
-	fwrite(sb->buf, 1, sb->len, stdout);
-	strbuf_free(sb);
+	strbuf_init(&sb);
+	if (c->json) {
+		struct json j;
+
+		json_init(&j, &sb);
+		table_json_row(tab, 0, &j);
+		cli_check_json(&j);
+		strbuf_puts(&sb, "\n");
+	} else if (table_print(tab, TABLE_PAIRS, false, &sb) < 0) {
+		cli_die(EXIT_FAIL, "out of memory");
+	}
+	table_free(tab);
+	if (sb.oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_free(&sb);
 }
 
 /* ---- convert ---- */
@@ -303,65 +321,17 @@ static int
 cmd_convert(struct quota_ctx *c)
 {
 	uint64_t period = c->period_us ? c->period_us : CFS_PERIOD_DEFAULT_US;
-	int64_t m, quota;
-	uint64_t shares;
-	char cpumax[64];
-	struct strbuf sb;
+	struct cpu_conversion cv;
+	struct table tab;
+	char err[160];
 
 	if (c->nargs != 1)
 		cli_usage_error(c->nargs ? "convert takes one QUANTITY" :
 				"convert needs a QUANTITY");
-	m = need_cpu("quantity", c->args[0], true);
-	shares = millicpu_to_shares(m);
-	quota = millicpu_to_quota(m, period);
-	if (quota != CFS_QUOTA_UNLIMITED && quota > CFS_QUOTA_MAX_US)
-		cli_die(EXIT_USAGE, "quantity '%s' needs a quota above the "
-			"kernel's largest, %lldus per %lluus period",
-			c->args[0], (long long)CFS_QUOTA_MAX_US,
-			(unsigned long long)period);
-	cpu_max_format(quota, period, cpumax, sizeof(cpumax));
-	strbuf_init(&sb);
-	if (c->json) {
-		struct json j;
-
-		json_init(&j, &sb);
-		json_obj_begin(&j);
-		json_key(&j, "millicpu");
-		if (m == MILLICPU_MAX)
-			json_null(&j);
-		else
-			json_int(&j, m);
-		json_key(&j, "shares");
-		json_uint(&j, shares);
-		json_key(&j, "weight");
-		json_uint(&j, shares_to_weight(shares, WEIGHT_KUBELET));
-		json_key(&j, "weight_runc");
-		json_uint(&j, shares_to_weight(shares, WEIGHT_RUNC));
-		json_key(&j, "quota_us");
-		json_int(&j, quota);
-		json_key(&j, "period_us");
-		json_uint(&j, period);
-		json_key(&j, "cpu_max");
-		json_str(&j, cpumax);
-		json_obj_end(&j);
-		cli_check_json(&j);
-		strbuf_puts(&sb, "\n");
-	} else {
-		if (m == MILLICPU_MAX)
-			strbuf_puts(&sb, "millicpu=max\n");
-		else
-			strbuf_printf(&sb, "millicpu=%lld\n", (long long)m);
-		strbuf_printf(&sb, "shares=%llu\n", (unsigned long long)shares);
-		strbuf_printf(&sb, "weight=%llu\n", (unsigned long long)
-			      shares_to_weight(shares, WEIGHT_KUBELET));
-		strbuf_printf(&sb, "weight_runc=%llu\n", (unsigned long long)
-			      shares_to_weight(shares, WEIGHT_RUNC));
-		strbuf_printf(&sb, "quota_us=%lld\n", (long long)quota);
-		strbuf_printf(&sb, "period_us=%llu\n",
-			      (unsigned long long)period);
-		strbuf_printf(&sb, "cpu_max=%s\n", cpumax);
-	}
-	print_doc(&sb);
+	if (cpu_convert(need_cpu("quantity", c->args[0], true), period, &cv,
+			err, sizeof(err)) < 0)
+		cli_die(EXIT_USAGE, "quantity '%s' %s", c->args[0], err);
+	print_row(c, &tab, quota_convert_table(&cv, &tab));
 	return EXIT_OK;
 }
 
@@ -378,7 +348,7 @@ cmd_class(struct quota_ctx *c)
 	};
 	struct qos_resources r;
 	struct qos_class q;
-	struct strbuf sb;
+	struct table tab;
 	unsigned int rounded;
 	char err[512];
 	int rc;
@@ -398,29 +368,7 @@ cmd_class(struct quota_ctx *c)
 		cli_die(EXIT_USAGE, "%s", err);
 
 	qos_classify(&r, &q);
-	strbuf_init(&sb);
-	if (c->json) {
-		struct json j;
-
-		json_init(&j, &sb);
-		json_obj_begin(&j);
-		json_key(&j, "class");
-		json_str(&j, q.name);
-		json_key(&j, "exclusive");
-		json_bool(&j, q.cpus > 0);
-		json_key(&j, "cpus");
-		json_int(&j, q.cpus);
-		json_key(&j, "reason");
-		json_str(&j, q.reason);
-		json_obj_end(&j);
-		cli_check_json(&j);
-		strbuf_puts(&sb, "\n");
-	} else {
-		strbuf_printf(&sb, "class=%s\nexclusive=%s\ncpus=%lld\n"
-			      "reason=%s\n", q.name, q.cpus > 0 ? "yes" : "no",
-			      (long long)q.cpus, q.reason);
-	}
-	print_doc(&sb);
+	print_row(c, &tab, quota_class_table(&q, &tab));
 	return EXIT_OK;
 }
 
@@ -454,6 +402,7 @@ set_request(struct quota_ctx *c, char *group, size_t size,
 {
 	const char *sreq = c->optarg[O_REQUEST], *slim = c->optarg[O_LIMIT];
 	const char *sburst = c->optarg[O_BURST];
+	char err[1024];
 
 	if (c->nargs != 1)
 		cli_usage_error(c->nargs ? "set takes one CGROUP" :
@@ -468,20 +417,13 @@ set_request(struct quota_ctx *c, char *group, size_t size,
 		rq->limit_m = need_cpu("--limit", slim, true);
 	if ((rq->have_burst = sburst != NULL))
 		rq->burst_m = need_cpu("--burst", sburst, false);
+	rq->request_text = sreq;
 	rq->limit_text = slim;
 	rq->period_us = c->period_us;
 	rq->formula = c->formula;
 	need_group(c->args[0], group, size);
-	if (group[0] == '\0')
-		cli_die(EXIT_USAGE, "the root group has no CPU limits to set");
-	if (slim && rq->limit_m == 0)
-		cli_die(EXIT_USAGE, "--limit '%s' allows no CPU time; use 'max' "
-			"for no limit", slim);
-	/* The rule 'class' applies: a request above the limit is refused. */
-	if (sreq && slim && rq->limit_m != MILLICPU_MAX &&
-	    rq->request_m > rq->limit_m)
-		cli_die(EXIT_USAGE, "CPU request '%s' exceeds the CPU limit '%s'",
-			sreq, slim);
+	if (quota_request_check(rq, group, err, sizeof(err)) < 0)
+		cli_die(EXIT_USAGE, "%s", err);
 }
 
 /* set --dry-run: say what would be done and print the planned writes. */
@@ -556,83 +498,12 @@ cmd_set(struct quota_ctx *c)
 
 /* ---- get ---- */
 
-/* What cmd_get prints of one group. */
-struct quota_view {
-	const char *group;
-	int version;
-	struct cg_cpu_limit cur;
-	struct cgowner o;		/* v2 only */
-	int64_t lim_m;
-	char req[32], limit[32], burst[32];
-};
-
-static void
-get_json(const struct quota_view *v, struct strbuf *sb)
-{
-	struct json j;
-
-	json_init(&j, sb);
-	json_obj_begin(&j);
-	json_key(&j, "cgroup");
-	json_str(&j, cg_display(v->group));
-	json_key(&j, "version");
-	json_int(&j, v->version);
-	json_key(&j, "request");
-	json_raw(&j, v->req);
-	json_key(&j, "limit");
-	if (v->lim_m == MILLICPU_MAX)
-		json_null(&j);
-	else
-		json_raw(&j, v->limit);
-	json_key(&j, "period_us");
-	json_uint(&j, v->cur.period_us);
-	json_key(&j, "burst");
-	json_raw(&j, v->burst);
-	json_key(&j, "quota_us");
-	json_int(&j, v->cur.quota_us);
-	json_key(&j, "burst_us");
-	json_uint(&j, v->cur.burst_us);
-	json_key(&j, v->version == 2 ? "weight" : "shares");
-	json_uint(&j, v->version == 2 ? v->cur.weight : v->cur.shares);
-	if (v->version == 2) {
-		json_key(&j, "owner");
-		json_str(&j, cgowner_kind_name(v->o.kind));
-		json_key(&j, "unit");
-		if (v->o.unit[0])
-			json_str(&j, v->o.unit);
-		else
-			json_null(&j);
-	}
-	json_obj_end(&j);
-	cli_check_json(&j);
-	strbuf_puts(sb, "\n");
-}
-
-static void
-get_text(const struct quota_view *v, struct strbuf *sb)
-{
-	strbuf_printf(sb, "request=%s\nlimit=%s\nperiod_us=%llu\n"
-		      "burst=%s\nquota_us=%lld\nburst_us=%llu\n",
-		      v->req, v->limit, (unsigned long long)v->cur.period_us,
-		      v->burst, (long long)v->cur.quota_us,
-		      (unsigned long long)v->cur.burst_us);
-	if (v->version == 2)
-		strbuf_printf(sb, "weight=%llu\nowner=%s\nunit=%s\n",
-			      (unsigned long long)v->cur.weight,
-			      cgowner_kind_name(v->o.kind),
-			      v->o.unit[0] ? v->o.unit : "-");
-	else
-		strbuf_printf(sb, "shares=%llu\n",
-			      (unsigned long long)v->cur.shares);
-}
-
 static int
 cmd_get(struct quota_ctx *c)
 {
 	char group[CG_PATH_MAX];
-	struct quota_view v = { .group = group };
-	int64_t req_m, burst_m;
-	struct strbuf sb;
+	struct quota_group_view v = { .group = group, .formula = c->formula };
+	struct table tab;
 
 	if (c->nargs != 1)
 		cli_usage_error(c->nargs ? "get takes one CGROUP" :
@@ -645,28 +516,12 @@ cmd_get(struct quota_ctx *c)
 	read_limit(c, group, &v.cur);
 	if (v.version == 2) {
 		char err[512];
-		int r = cgowner_of(&c->h, group, &v.o, err, sizeof(err));
+		int r = cgowner_of(&c->h, group, &v.owner, err, sizeof(err));
 
 		if (r < 0)
 			cli_die(EXIT_FAIL, "%s", err);
 	}
-	if (v.version == 2)
-		req_m = weight_to_millicpu(v.cur.weight ? v.cur.weight : 100,
-					   c->formula);
-	else
-		req_m = shares_to_millicpu(v.cur.shares);
-	v.lim_m = quota_to_millicpu(v.cur.quota_us, v.cur.period_us);
-	burst_m = quota_to_millicpu((int64_t)v.cur.burst_us, v.cur.period_us);
-	millicpu_format(req_m, v.req, sizeof(v.req));
-	millicpu_format(v.lim_m, v.limit, sizeof(v.limit));
-	millicpu_format(burst_m, v.burst, sizeof(v.burst));
-
-	strbuf_init(&sb);
-	if (c->json)
-		get_json(&v, &sb);
-	else
-		get_text(&v, &sb);
-	print_doc(&sb);
+	print_row(c, &tab, quota_group_table(&v, c->json, &tab));
 	return EXIT_OK;
 }
 

@@ -43,7 +43,7 @@ struct ctx {
 	const char *prom_file;
 	bool watch;
 	const char *columns;		/* -O LIST, or NULL: the default */
-	bool raw, noheadings;
+	struct cli_table_opts table;	/* --raw, --noheadings */
 
 	struct cg_hier h;
 	struct thr_warned warned;	/* groups already warned about */
@@ -191,7 +191,7 @@ render_text(const struct ctx *c, const struct thr_row *rows, size_t n,
 	struct table tab;
 
 	report_table(c, rows, n, false, &tab);
-	if (table_print(&tab, fmt, !c->noheadings, sb) < 0)
+	if (table_print(&tab, fmt, !c->table.noheadings, sb) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	table_free(&tab);
 }
@@ -248,7 +248,7 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 	if (!c->prom_file || c->fmt_given) {
 		switch (c->fmt) {
 		case OUT_TABLE:
-			render_text(c, rows, n, c->raw ? TABLE_RAW :
+			render_text(c, rows, n, c->table.raw ? TABLE_RAW :
 				    TABLE_ALIGNED, &sb);
 			break;
 		case OUT_TSV:
@@ -464,7 +464,7 @@ run_watch(struct ctx *c)
 			sleep_us(interval - elapsed);
 		collect(c, cur);
 		/* Tables for people: an empty line between rounds. */
-		if (round++ > 0 && c->fmt == OUT_TABLE && !c->raw &&
+		if (round++ > 0 && c->fmt == OUT_TABLE && !c->table.raw &&
 		    (!c->prom_file || c->fmt_given))
 			putchar('\n');
 		if (report(c, prev, cur, cur->mono_us - prev->mono_us))
@@ -520,8 +520,7 @@ open_groups(struct ctx *c, char **names, int n)
 	}
 }
 
-enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT, OPT_RAW, OPT_NOHEADINGS,
-       OPT_SYSTEMD };
+enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT, OPT_SYSTEMD };
 static const struct cli_option opts[] = {
 	{ "interval", required_argument, 'i', CLI_ALL_COMMANDS },
 	{ "since", required_argument, 's', CLI_ALL_COMMANDS },
@@ -533,8 +532,7 @@ static const struct cli_option opts[] = {
 	{ "systemd", no_argument, OPT_SYSTEMD, CLI_ALL_COMMANDS },
 	{ "output", required_argument, 'o', CLI_ALL_COMMANDS },
 	{ "columns", required_argument, 'O', CLI_ALL_COMMANDS },
-	{ "raw", no_argument, OPT_RAW, CLI_ALL_COMMANDS },
-	{ "noheadings", no_argument, OPT_NOHEADINGS, CLI_ALL_COMMANDS },
+	CLI_TABLE_OPTIONS(CLI_ALL_COMMANDS),
 	{ "json", no_argument, OPT_JSON, CLI_ALL_COMMANDS },
 	{ "prom-file", required_argument, 'p', CLI_ALL_COMMANDS },
 	{ "watch", no_argument, 'w', CLI_ALL_COMMANDS },
@@ -570,9 +568,9 @@ static void
 check_args(const struct ctx *c, const struct cli_parser *p)
 {
 	cli_check_options(p, -1);
-	if (c->raw && c->fmt != OUT_TABLE)
+	if (c->table.raw && c->fmt != OUT_TABLE)
 		cli_usage_error("--raw goes with the table output only");
-	if (c->noheadings && c->fmt != OUT_TABLE && c->fmt != OUT_TSV)
+	if (c->table.noheadings && c->fmt != OUT_TABLE && c->fmt != OUT_TSV)
 		cli_usage_error("--noheadings goes with the table and tsv outputs only");
 	if (c->columns && (c->fmt == OUT_PROM || c->fmt == OUT_NAMES ||
 			  (c->prom_file && !c->fmt_given)))
@@ -602,6 +600,8 @@ parse_args(struct ctx *c, struct cli_parser *p, int argc, char **argv)
 
 	cli_parser_init(p, opts, excl, NULL, false);
 	while ((opt = cli_next_option(p, argc, argv)) != -1) {
+		if (cli_table_option(opt, &c->table))
+			continue;
 		switch (opt) {
 		case 'i':
 			r = parse_duration_us(optarg, &c->interval_us);
@@ -646,12 +646,6 @@ parse_args(struct ctx *c, struct cli_parser *p, int argc, char **argv)
 			break;
 		case 'O':
 			c->columns = optarg;
-			break;
-		case OPT_RAW:
-			c->raw = true;
-			break;
-		case OPT_NOHEADINGS:
-			c->noheadings = true;
 			break;
 		case OPT_JSON:
 			c->fmt_given = true;

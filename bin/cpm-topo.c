@@ -31,7 +31,7 @@ struct ctx {
 	struct coretypes ct;
 	bool ct_loaded;
 	const char *columns;	/* -o LIST, or NULL: the default */
-	bool raw, noheadings;
+	struct cli_table_opts table;	/* --raw, --noheadings */
 	int mode;		/* 0, 'e' (-e) or 'j' (--json) */
 	/* cpus */
 	const char **ands, **nots;
@@ -328,8 +328,8 @@ print_extended(struct ctx *c)
 
 	cpu_table(c, false, &tab);
 	strbuf_init(&sb);
-	if (table_print(&tab, c->raw ? TABLE_RAW : TABLE_ALIGNED,
-			!c->noheadings, &sb) < 0)
+	if (table_print(&tab, c->table.raw ? TABLE_RAW : TABLE_ALIGNED,
+			!c->table.noheadings, &sb) < 0)
 		oom();
 	cli_write(&sb);
 	strbuf_free(&sb);
@@ -659,15 +659,14 @@ static const char *const commands[] = {
 	[C_NONE] = NULL, [C_CPUS] = "cpus", [C_NODES] = "nodes",
 	[C_CHECK] = "check", [C_DUMP] = "dump",
 };
-enum { OPT_RAW = 256, OPT_NOHEADINGS, OPT_SYSROOT, OPT_AND, OPT_NOT,
+enum { OPT_SYSROOT = 256, OPT_AND, OPT_NOT,
        OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL };
 static const struct cli_option opts[] = {
 	{ "extended", no_argument, 'e', 1u << C_NONE },
 	{ "json", no_argument, 'j', 1u << C_NONE },
 	{ "output", required_argument, 'o', 1u << C_NONE },
 	{ "columns", required_argument, 'o', 1u << C_NONE },
-	{ "raw", no_argument, OPT_RAW, 1u << C_NONE },
-	{ "noheadings", no_argument, OPT_NOHEADINGS, 1u << C_NONE },
+	CLI_TABLE_OPTIONS(1u << C_NONE),
 	{ "and", required_argument, OPT_AND, 1u << C_CPUS },
 	{ "not", required_argument, OPT_NOT, 1u << C_CPUS },
 	{ "count", no_argument, 'c', 1u << C_CPUS },
@@ -697,6 +696,8 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 	/* Options may come before or after the command and its arguments. */
 	cli_parser_init(&p, opts, excl, commands, false);
 	while ((opt = cli_next_option(&p, *argcp, *argvp)) != -1) {
+		if (cli_table_option(opt, &c->table))
+			continue;
 		switch (opt) {
 		case 'e':
 		case 'j':
@@ -704,12 +705,6 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 			break;
 		case 'o':
 			c->columns = optarg;
-			break;
-		case OPT_RAW:
-			c->raw = true;
-			break;
-		case OPT_NOHEADINGS:
-			c->noheadings = true;
 			break;
 		case OPT_AND:
 			c->ands[c->nands++] = optarg;
@@ -762,10 +757,10 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 	cli_check_options(&p, cmd);
 	if (c->check.interval && !c->check.irqs)
 		cli_usage_error("--interval needs --irqs");
-	if (c->mode == 'j' && (c->raw || c->noheadings))
+	if (c->mode == 'j' && (c->table.raw || c->table.noheadings))
 		cli_usage_error("--raw and --noheadings go with -e, not --json");
 	/* A column list or a table style asks for the -e table. */
-	if (!c->mode && (c->columns || c->raw || c->noheadings))
+	if (!c->mode && (c->columns || c->table.raw || c->table.noheadings))
 		c->mode = 'e';
 	return cmd;
 }

@@ -44,6 +44,17 @@ alloc_opts_effective(const struct alloc_machine *m,
 	return 0;
 }
 
+int
+alloc_resize_opts(const struct alloc_machine *m,
+		  const struct alloc_opts *policy, const struct alloc_entry *e,
+		  struct alloc_opts *o, char *err, size_t errlen)
+{
+	*o = e->opts;
+	if (o->distribute_auto)
+		o->k.distribute = 0;
+	return alloc_opts_effective(m, policy, o, err, errlen);
+}
+
 void
 alloc_size_format(struct strbuf *sb, uint64_t b)
 {

@@ -95,6 +95,17 @@ int alloc_resize(const struct alloc_machine *m, struct alloc_state *st,
 		 char *err, size_t errlen);
 
 /*
+ * The options a resize of e uses: the entry's own, its automatic
+ * --distribute group decided afresh (the policy or the machine may have
+ * changed since the take), then merged and checked as
+ * alloc_opts_effective() does.  Returns 0 or -EINVAL (err says why).
+ */
+int alloc_resize_opts(const struct alloc_machine *m,
+		      const struct alloc_opts *policy,
+		      const struct alloc_entry *e, struct alloc_opts *o,
+		      char *err, size_t errlen);
+
+/*
  * Resolve an owner argument, "pid:PID" (a live process, below live) or
  * "cgroup:PATH" (a directory below cgroup_root, on v2 or in one of the v1
  * controllers' hierarchies), into e's owner, owner_start and owner_dir.

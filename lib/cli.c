@@ -176,6 +176,18 @@ cli_next_option(struct cli_parser *p, int argc, char **argv)
 }
 
 bool
+cli_table_option(int opt, struct cli_table_opts *t)
+{
+	if (opt == CLI_OPT_RAW)
+		t->raw = true;
+	else if (opt == CLI_OPT_NOHEADINGS)
+		t->noheadings = true;
+	else
+		return false;
+	return true;
+}
+
+bool
 cli_option_given(const struct cli_parser *p, int val)
 {
 	int i;

@@ -163,6 +163,24 @@ bool cli_option_given(const struct cli_parser *p, int val);
  */
 void cli_check_options(const struct cli_parser *p, int command);
 
+/*
+ * The options of every tool that prints a table, as rows of its option
+ * table (applying to commands), and what they ask for:
+ *   --raw         no alignment, one space between cells (TABLE_RAW)
+ *   --noheadings  no header line
+ */
+enum { CLI_OPT_RAW = 0x4000, CLI_OPT_NOHEADINGS };
+#define CLI_TABLE_OPTIONS(commands)					\
+	{ "raw", no_argument, CLI_OPT_RAW, (commands) },		\
+	{ "noheadings", no_argument, CLI_OPT_NOHEADINGS, (commands) }
+
+struct cli_table_opts {
+	bool raw, noheadings;
+};
+
+/* Record opt in t when it is one of CLI_TABLE_OPTIONS(); true if so. */
+bool cli_table_option(int opt, struct cli_table_opts *t);
+
 /* Flush stdout and exit with status; a failed write is exit 1. */
 noreturn void cli_exit(int status);
 

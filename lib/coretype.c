@@ -708,3 +708,35 @@ out:
 	cpuset_free(&part);
 	return r;
 }
+
+int
+coretype_arg(const struct coretypes *ct, const struct topo *t,
+	     const char *name, char *err, size_t errlen)
+{
+	char names[160];
+	int k;
+
+	if (!coretype_hybrid(ct)) {
+		struct cpuset s = CPUSET_INIT;
+		char sel[96];
+		int r;
+
+		snprintf(sel, sizeof(sel), "type:%s", name);
+		r = coretype_select(ct, t, sel, &s, err, errlen);
+		cpuset_free(&s);
+		if (r < 0) {
+			snprintf(err, errlen, "invalid --core-type '%s': this "
+				 "machine has one core type", name);
+			return -EINVAL;
+		}
+		return -1;
+	}
+	k = coretype_find(ct, name);
+	if (k < 0) {
+		coretype_list_names(ct, names, sizeof(names));
+		snprintf(err, errlen, "invalid --core-type '%s' (%s)", name,
+			 names);
+		return -EINVAL;
+	}
+	return k;
+}

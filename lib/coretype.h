@@ -74,6 +74,16 @@ coretype_hybrid(const struct coretypes *ct)
  */
 int coretype_find(const struct coretypes *ct, const char *name);
 
+/*
+ * The type a --core-type argument name asks for: its index; -1 for none
+ * on a machine with one core type when name is one the machine would
+ * accept there (performance, efficiency and their aliases name every
+ * CPU); -EINVAL when the machine has no such type (err says so, with the
+ * valid names on a hybrid machine).
+ */
+int coretype_arg(const struct coretypes *ct, const struct topo *t,
+		 const char *name, char *err, size_t errlen);
+
 /* The names of the types, fastest first, as "a, b or c" into buf. */
 void coretype_list_names(const struct coretypes *ct, char *buf, size_t len);
 

@@ -6,12 +6,14 @@
  * ASCII), numbers, and it skips values of fields it does not know.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kstate.h"
 #include "state.h"
+#include "util.h"
 
 struct jp {
 	const char *start, *p, *end;
@@ -492,4 +494,48 @@ kstate_verify(const struct kstate *ks, uint32_t *computed)
 	*computed = fnv1a32(FNV32_INIT, sb.buf, sb.len);
 	strbuf_free(&sb);
 	return *computed == (uint32_t)ks->checksum ? 0 : -EBADMSG;
+}
+
+int
+kstate_load(struct kstate *ks, const char *path, bool verify, char *err,
+	    size_t errlen)
+{
+	char *text, perr[512];
+	size_t len;
+	uint32_t sum;
+	int r;
+
+	r = read_file_at(AT_FDCWD, path, &text, &len, true);
+	if (r < 0) {
+		snprintf(err, errlen, "cannot read '%s': %s", path,
+			 r == -EILSEQ ? "it holds a NUL byte" :
+			 read_strerror(r));
+		return r;
+	}
+	/* Any parse failure, even out of memory, says it is no checkpoint. */
+	r = kstate_parse(ks, text, len, perr, sizeof(perr));
+	free(text);
+	if (r < 0) {
+		snprintf(err, errlen, "'%s' is not a kubelet CPU manager "
+			 "checkpoint: %s", path, perr);
+		return -EINVAL;
+	}
+	r = verify ? kstate_verify(ks, &sum) : 0;
+	if (r == -EBADMSG) {
+		snprintf(err, errlen, "'%s': checksum mismatch (stored %llu, "
+			 "computed %u): the file is damaged, or a kubelet "
+			 "older than cpm knows wrote it (--no-verify imports it "
+			 "anyway)", path, (unsigned long long)ks->checksum, sum);
+		r = -EINVAL;
+	} else if (r == -ENOMEM) {
+		snprintf(err, errlen, "out of memory");
+	} else if (strcmp(ks->policy, "static") != 0) {
+		snprintf(err, errlen, "'%s' is a checkpoint of the '%s' policy: "
+			 "it holds no CPU assignments", path, ks->policy);
+		r = -EINVAL;
+	} else {
+		return 0;
+	}
+	kstate_free(ks);
+	return r;
 }

@@ -49,4 +49,16 @@ void kstate_free(struct kstate *ks);
  */
 int kstate_verify(const struct kstate *ks, uint32_t *computed);
 
+/*
+ * Read the checkpoint file at path into ks: parsed, its checksum
+ * verified when verify, and of the static policy (no other holds CPU
+ * assignments).  Returns 0; -EINVAL when it is no usable checkpoint (err
+ * says why: malformed, damaged, another policy); -ENOMEM; the reader's
+ * -errno when it cannot be read (err says so; -ENOENT, -EILSEQ, -EFBIG
+ * and -EFTYPE_CPM are the file's fault).  ks needs kstate_free() after
+ * 0 only.
+ */
+int kstate_load(struct kstate *ks, const char *path, bool verify, char *err,
+		size_t errlen);
+
 #endif

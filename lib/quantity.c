@@ -437,3 +437,27 @@ millicpu_format(int64_t millicpu, char *buf, size_t len)
 	return snprintf(buf, len, "%lld.%s", (long long)(millicpu / 1000),
 			frac);
 }
+
+int
+cpu_convert(int64_t millicpu, uint64_t period_us, struct cpu_conversion *cv,
+	    char *err, size_t errlen)
+{
+	memset(cv, 0, sizeof(*cv));
+	cv->millicpu = millicpu;
+	cv->period_us = period_us;
+	cv->shares = millicpu_to_shares(millicpu);
+	cv->weight = shares_to_weight(cv->shares, WEIGHT_KUBELET);
+	cv->weight_runc = shares_to_weight(cv->shares, WEIGHT_RUNC);
+	cv->quota_us = millicpu_to_quota(millicpu, period_us);
+	if (cv->quota_us != CFS_QUOTA_UNLIMITED &&
+	    cv->quota_us > CFS_QUOTA_MAX_US) {
+		snprintf(err, errlen, "needs a quota above the kernel's "
+			 "largest, %lldus per %lluus period",
+			 (long long)CFS_QUOTA_MAX_US,
+			 (unsigned long long)period_us);
+		return -ERANGE;
+	}
+	cpu_max_format(cv->quota_us, period_us, cv->cpu_max,
+		       sizeof(cv->cpu_max));
+	return 0;
+}

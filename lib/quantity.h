@@ -141,4 +141,23 @@ int cpu_max_parse(const char *text, int64_t *quota_us, uint64_t *period_us);
  */
 int millicpu_format(int64_t millicpu, char *buf, size_t len);
 
+/* What a CPU quantity becomes in the kubelet's cgroup values. */
+struct cpu_conversion {
+	int64_t millicpu;		/* MILLICPU_MAX: no limit */
+	uint64_t shares;		/* cgroup v1 cpu.shares */
+	uint64_t weight;		/* v2 cpu.weight, the kubelet's formula */
+	uint64_t weight_runc;		/* v2 cpu.weight, runc's formula */
+	int64_t quota_us;		/* CFS_QUOTA_UNLIMITED for max */
+	uint64_t period_us;
+	char cpu_max[64];		/* v2 cpu.max text */
+};
+
+/*
+ * Convert millicpu at period_us into cv.  Returns 0, or -ERANGE when the
+ * quota would exceed the kernel's largest, CFS_QUOTA_MAX_US (err says
+ * so; cv is then unusable).
+ */
+int cpu_convert(int64_t millicpu, uint64_t period_us,
+		struct cpu_conversion *cv, char *err, size_t errlen);
+
 #endif

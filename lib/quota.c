@@ -37,6 +37,25 @@ ratio_less(int64_t a, uint64_t b, int64_t c, uint64_t d)
 	return (__int128)a * d < (__int128)c * b;
 }
 
+int
+quota_request_check(const struct quota_request *rq, const char *group,
+		    char *err, size_t errlen)
+{
+	if (group[0] == '\0')
+		return err_ret(err, errlen, -EINVAL, "the root group has no "
+			       "CPU limits to set");
+	if (rq->have_limit && rq->limit_m == 0)
+		return err_ret(err, errlen, -EINVAL, "--limit '%s' allows no "
+			       "CPU time; use 'max' for no limit",
+			       rq->limit_text);
+	if (rq->have_request && rq->have_limit &&
+	    rq->limit_m != MILLICPU_MAX && rq->request_m > rq->limit_m)
+		return err_ret(err, errlen, -EINVAL, "CPU request '%s' exceeds "
+			       "the CPU limit '%s'", rq->request_text,
+			       rq->limit_text);
+	return 0;
+}
+
 void
 quota_new_group(struct cg_cpu_limit *cur)
 {

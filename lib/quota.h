@@ -26,6 +26,7 @@
 struct quota_request {
 	bool have_request, have_limit, have_burst;
 	int64_t request_m, limit_m, burst_m;	/* millicpu */
+	const char *request_text;	/* the request as given, for messages */
 	const char *limit_text;		/* the limit as given, for messages */
 	uint64_t period_us;		/* 0: keep the group's */
 	enum weight_formula formula;	/* v2: shares to weight */
@@ -44,6 +45,15 @@ struct quota_plan {
 	bool request_clamped;	/* the request is above the kernel's
 				 * maximum shares and was clamped */
 };
+
+/*
+ * Refuse what no group can be set to, before anything is read: limits
+ * for the root group (group ""), a limit of no CPU time, a request above
+ * the limit (the rule 'class' applies).  Returns 0 or -EINVAL (err says
+ * which, quoting the values as given).
+ */
+int quota_request_check(const struct quota_request *rq, const char *group,
+			char *err, size_t errlen);
 
 /* The limits the kernel gives a new group. */
 void quota_new_group(struct cg_cpu_limit *cur);

@@ -1137,3 +1137,25 @@ out:
 	return r;
 }
 
+
+struct alloc_entry *
+state_need(const struct alloc_state *st, const char *name, char *err,
+	   size_t errlen)
+{
+	struct alloc_entry *e = state_find(st, name);
+
+	if (e == NULL)
+		snprintf(err, errlen, "no allocation named '%s'", name);
+	return e;
+}
+
+int
+state_need_file(const char *path, const char *name, char *err,
+		size_t errlen)
+{
+	if (access(path, F_OK) < 0 && errno == ENOENT) {
+		snprintf(err, errlen, "no allocation named '%s'", name);
+		return -ENOENT;
+	}
+	return 0;
+}

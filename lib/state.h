@@ -209,6 +209,19 @@ bool state_name_valid(const char *name);
 struct alloc_entry *state_find(const struct alloc_state *st,
 			       const char *name);
 
+/* The entry called name, or NULL with "no allocation named 'NAME'" in err. */
+struct alloc_entry *state_need(const struct alloc_state *st, const char *name,
+			       char *err, size_t errlen);
+
+/*
+ * For a command that changes the entry called name, before state_lock()
+ * creates the state's directory and lock: -ENOENT with "no allocation
+ * named 'NAME'" in err when no state file exists at path (it can hold no
+ * such entry), else 0.
+ */
+int state_need_file(const char *path, const char *name, char *err,
+		    size_t errlen);
+
 /*
  * Append a new entry (st takes ownership of e's allocations; e is zeroed).
  * Returns 0 or -ENOMEM.

@@ -291,6 +291,24 @@ put_line(const struct table *t, size_t row, enum table_format fmt,
 	strbuf_add(sb, "\n", 1);
 }
 
+/* Every row as KEY=text lines, rows apart by an empty line. */
+static void
+put_pairs(const struct table *t, struct strbuf *sb)
+{
+	size_t row, i;
+
+	for (row = 0; row < t->nrows; row++) {
+		if (row > 0)
+			strbuf_add(sb, "\n", 1);
+		for (i = 0; i < t->nsel; i++) {
+			strbuf_puts(sb, t->cols[t->sel[i]].key);
+			strbuf_add(sb, "=", 1);
+			put_text(sb, cell_text(t, row, t->sel[i]), TABLE_PAIRS);
+			strbuf_add(sb, "\n", 1);
+		}
+	}
+}
+
 int
 table_print(const struct table *t, enum table_format fmt, bool headings,
 	    struct strbuf *sb)
@@ -299,6 +317,10 @@ table_print(const struct table *t, enum table_format fmt, bool headings,
 
 	if (t->oom)
 		return -ENOMEM;
+	if (fmt == TABLE_PAIRS) {
+		put_pairs(t, sb);
+		return sb->oom ? -ENOMEM : 0;
+	}
 	for (i = 0; i < t->nsel; i++) {
 		const struct table_column *col = &t->cols[t->sel[i]];
 
@@ -320,23 +342,30 @@ table_print(const struct table *t, enum table_format fmt, bool headings,
 }
 
 void
+table_json_row(const struct table *t, size_t row, struct json *j)
+{
+	size_t i;
+
+	json_obj_begin(j);
+	for (i = 0; row < t->nrows && i < t->nsel; i++) {
+		const char *v = t->cells[row * t->ncols + t->sel[i]].json;
+
+		json_key(j, t->cols[t->sel[i]].key);
+		if (v)
+			json_raw(j, v);
+		else
+			json_null(j);
+	}
+	json_obj_end(j);
+}
+
+void
 table_json(const struct table *t, struct json *j)
 {
-	size_t row, i;
+	size_t row;
 
 	json_arr_begin(j);
-	for (row = 0; row < t->nrows; row++) {
-		json_obj_begin(j);
-		for (i = 0; i < t->nsel; i++) {
-			const char *v = t->cells[row * t->ncols + t->sel[i]].json;
-
-			json_key(j, t->cols[t->sel[i]].key);
-			if (v)
-				json_raw(j, v);
-			else
-				json_null(j);
-		}
-		json_obj_end(j);
-	}
+	for (row = 0; row < t->nrows; row++)
+		table_json_row(t, row, j);
 	json_arr_end(j);
 }

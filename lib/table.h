@@ -4,7 +4,8 @@
  * columns once (header name, JSON key, alignment); it fills rows with
  * cells that carry both their text and their JSON value; the table then
  * prints the selected columns as an aligned table, raw (one space between
- * cells, no padding), TSV, or as a JSON array of objects.
+ * cells, no padding), TSV, key=value lines, or as JSON (an array of
+ * objects, or one row's object).
  *
  * Column lists are comma-separated header names, case-insensitive, as
  * lsblk -o and lscpu -e=LIST take them.
@@ -43,6 +44,8 @@ enum table_format {
 	TABLE_ALIGNED,		/* padded columns, separated by sep */
 	TABLE_RAW,		/* one space between cells, no padding */
 	TABLE_TSV,		/* one tab between cells, no padding */
+	TABLE_PAIRS,		/* one KEY=text line per cell, KEY the JSON
+				 * key; an empty line between rows */
 };
 
 struct table {
@@ -95,12 +98,16 @@ void table_set_bool(struct table *t, size_t row, size_t col, bool v);
 
 /*
  * Append the selected columns of every row to sb in fmt, with a header
- * line first when headings.  Returns 0, or -ENOMEM.
+ * line first when headings (never for TABLE_PAIRS).  Returns 0, or
+ * -ENOMEM.
  */
 int table_print(const struct table *t, enum table_format fmt, bool headings,
 		struct strbuf *sb);
 
 /* Write the rows as a JSON array of objects of the selected columns. */
 void table_json(const struct table *t, struct json *j);
+
+/* Write row as one JSON object of the selected columns. */
+void table_json_row(const struct table *t, size_t row, struct json *j);
 
 #endif

@@ -107,11 +107,17 @@ assert() {
 }
 
 # tool_long_options TOOL: the long option names in bin/TOOL.c's option
-# table: getopt_long's rows ({ "name", no_argument, ... }) and cpm-pin's
-# own ({ "name", 'c', true, ... }).
+# table: getopt_long's rows ({ "name", no_argument, ... }), cpm-pin's
+# own ({ "name", 'c', true, ... }) and the shared CLI_TABLE_OPTIONS().
 tool_long_options() {
-	sed -nE 's/^[[:space:]]*\{ *"([a-z][a-z0-9-]*)", *([a-z_]*_argument|0|'"'"'.'"'"'), .*/\1/p' \
-	    "$CPM_TOP/bin/$1.c" | sort -u
+	{
+		sed -nE 's/^[[:space:]]*\{ *"([a-z][a-z0-9-]*)", *([a-z_]*_argument|0|'"'"'.'"'"'), .*/\1/p' \
+		    "$CPM_TOP/bin/$1.c"
+		# the shared rows of lib/cli.h's CLI_TABLE_OPTIONS()
+		grep -q 'CLI_TABLE_OPTIONS(' "$CPM_TOP/bin/$1.c" &&
+		    sed -nE 's/^[[:space:]]*\{ *"([a-z][a-z0-9-]*)", *no_argument, CLI_OPT_.*/\1/p' \
+		    "$CPM_TOP/lib/cli.h"
+	} | sort -u
 }
 
 # is_root: true when running as root (real cgroups and such).

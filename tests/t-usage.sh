@@ -88,6 +88,7 @@ json_keys() {
 	cpm-topo) _tab=topotable ;;
 	cpm-alloc) _tab=alloctable ;;
 	cpm-throttle) _tab=thrtable ;;
+	cpm-quota) _tab=quotatable ;;
 	*) _tab= ;;
 	esac
 	{

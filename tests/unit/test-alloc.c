@@ -17,35 +17,11 @@
 #include <unistd.h>
 
 #include "alloc.h"
-#include "machine.h"
+#include "allocmachine.h"
 #include "unit.h"
 
-static const char spec[] =
-	"node 0 mem_kb=1048576 distance=10,20\n"
-	"node 1 mem_kb=1048576 distance=20,10\n"
-	"cpu 0 core=0 socket=0 node=0 l3=0\n"
-	"cpu 1 core=1 socket=0 node=0 l3=0\n"
-	"cpu 2 core=2 socket=0 node=1 l3=1\n"
-	"cpu 3 core=3 socket=0 node=1 l3=1\n"
-	"cpu 4 core=0 socket=0 node=0 l3=0\n"
-	"cpu 5 core=1 socket=0 node=0 l3=0\n"
-	"cpu 6 core=2 socket=0 node=1 l3=1\n"
-	"cpu 7 core=3 socket=0 node=1 l3=1\n";
-
-static struct topo topo;
-static struct ktopo kt;
-static struct alloc_machine m;
 #define tmp unit_tmp
 #define list unit_list
-
-static void
-request(struct alloc_request *rq, const char *name, int n)
-{
-	memset(rq, 0, sizeof(*rq));
-	rq->name = name;
-	rq->n = n;
-	rq->mode = ALLOC_EXCLUSIVE;
-}
 
 /* Take and add to st; returns alloc_take()'s result. */
 static int
@@ -76,7 +52,7 @@ test_take(void)
 	int r;
 
 	state_init(&st);
-	request(&rq, "a", 2);
+	unit_request(&rq, "a", 2);
 	rq.opts.k.full_cores = true;
 	CHECK("take: full cores succeeds", take(&st, &rq, err, sizeof(err)) == 0);
 	CHECK_STR("take: 2 CPUs in whole cores are core 0's threads",
@@ -84,7 +60,7 @@ test_take(void)
 	CHECK("take: the entry keeps its count",
 	      state_find(&st, "a")->n == 2);
 
-	request(&rq, "b", 6);
+	unit_request(&rq, "b", 6);
 	rq.opts.numa_policy = TM_SINGLE_NUMA;
 	r = take(&st, &rq, err, sizeof(err));
 	CHECK("take: single-numa-node refuses 6 CPUs on 4-CPU nodes",
@@ -95,7 +71,7 @@ test_take(void)
 		  "per node: 0:2 1:4)");
 	CHECK("take: a refused take adds nothing", st.nentries == 1);
 
-	request(&rq, "c", 1);
+	unit_request(&rq, "c", 1);
 	rq.have_mem = true;
 	rq.mem = 512ULL << 20;
 	CHECK("take: with memory succeeds", take(&st, &rq, err, sizeof(err)) == 0);
@@ -108,7 +84,7 @@ test_take(void)
 	CHECK("take: the state counts the booking",
 	      state_mem_booked(&st, 0) == 512ULL << 20);
 
-	request(&rq, "d", 1);
+	unit_request(&rq, "d", 1);
 	rq.have_mem = true;
 	rq.mem = 4ULL << 30;
 	r = take(&st, &rq, err, sizeof(err));
@@ -117,7 +93,7 @@ test_take(void)
 	CHECK_STR("take: the refusal lists the free memory per node", err,
 		  "not enough free memory for 4G (free per node: 0:512M 1:1G)");
 
-	request(&rq, "e", 2);
+	unit_request(&rq, "e", 2);
 	rq.opts.numa_policy = TM_RESTRICTED;
 	memset(&e, 0, sizeof(e));
 	strbuf_init(&ex);
@@ -132,7 +108,7 @@ test_take(void)
 	strbuf_free(&ex);
 	alloc_entry_free(&e);
 
-	request(&rq, "f", 1);
+	unit_request(&rq, "f", 1);
 	rq.opts.numa_policy = TM_BEST_EFFORT;
 	r = alloc_take(&m, &st, &rq, &e, NULL, err, sizeof(err));
 	CHECK("take: best-effort takes 1", r == 0);
@@ -189,9 +165,9 @@ test_resize(void)
 	int r;
 
 	state_init(&st);
-	request(&rq, "a", 1);
+	unit_request(&rq, "a", 1);
 	take(&st, &rq, err, sizeof(err));
-	request(&rq, "b", 1);
+	unit_request(&rq, "b", 1);
 	cpuset_parse_list("2", &from, err, sizeof(err));
 	rq.from = &from;
 	take(&st, &rq, err, sizeof(err));
@@ -221,6 +197,24 @@ test_resize(void)
 		  "SMT Alignment Error: requested 3 cpus not multiple cpus "
 		  "per core = 2");
 	CHECK("resize: a refused resize keeps the count", e->n == 1);
+
+	/* An automatic --distribute group is decided again at each resize:
+	 * taken without whole cores it groups by 1, and once the policy asks
+	 * for whole cores, by the 2 threads of a core. */
+	e->opts.distribute_auto = true;
+	e->opts.k.distribute = 1;
+	e->opts.closest = true;
+	CHECK("resize opts: the entry's own options",
+	      alloc_resize_opts(&m, &st.policy, e, &o, err, sizeof(err)) == 0 &&
+	      o.distribute_auto && o.k.distribute == 1 && o.closest &&
+	      !o.k.full_cores);
+	st.policy.k.full_cores = true;
+	CHECK("resize opts: the policy's whole cores regroup --distribute",
+	      alloc_resize_opts(&m, &st.policy, e, &o, err, sizeof(err)) == 0 &&
+	      o.k.full_cores && o.k.distribute == 2);
+	CHECK("resize opts: the entry keeps its stored options",
+	      e->opts.k.distribute == 1 && !e->opts.k.full_cores);
+	st.policy.k.full_cores = false;
 	cpuset_free(&from);
 	state_free(&st);
 }
@@ -532,9 +526,7 @@ test_misc(void)
 int
 main(void)
 {
-	unit_machine(spec, 0, &topo, &kt);
-	m.topo = &topo;
-	m.kt = &kt;
+	unit_alloc_machine(UNIT_ALLOC_SPEC);
 	test_take();
 	test_hints();
 	test_resize();

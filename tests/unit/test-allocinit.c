@@ -13,35 +13,9 @@
 #include <string.h>
 
 #include "allocinit.h"
-#include "machine.h"
+#include "allocmachine.h"
 #include "unit.h"
 
-static const char spec[] =
-	"node 0 mem_kb=1048576 distance=10,20\n"
-	"node 1 mem_kb=1048576 distance=20,10\n"
-	"cpu 0 core=0 socket=0 node=0 l3=0\n"
-	"cpu 1 core=1 socket=0 node=0 l3=0\n"
-	"cpu 2 core=2 socket=0 node=1 l3=1\n"
-	"cpu 3 core=3 socket=0 node=1 l3=1\n"
-	"cpu 4 core=0 socket=0 node=0 l3=0\n"
-	"cpu 5 core=1 socket=0 node=0 l3=0\n"
-	"cpu 6 core=2 socket=0 node=1 l3=1\n"
-	"cpu 7 core=3 socket=0 node=1 l3=1\n";
-
-static struct topo topo;
-static struct ktopo kt;
-static struct alloc_machine m;
-
-static const char *
-text(const struct cpuset *s)
-{
-	static char buf[256];
-	char *l = cpuset_to_list(s);
-
-	snprintf(buf, sizeof(buf), "%s", l ? l : "(oom)");
-	free(l);
-	return buf;
-}
 
 static void
 set(struct cpuset *s, const char *list)
@@ -70,7 +44,7 @@ test_reserved(void)
 	set(&given, "1,5");
 	in.reserved = &given;
 	r = alloc_init_reserved(&m, &in, &out, err, sizeof(err));
-	CHECK_STR("reserved: a given list is kept", r == 0 ? text(&out) : err,
+	CHECK_STR("reserved: a given list is kept", r == 0 ? unit_list(&out) : err,
 		  "1,5");
 
 	set(&given, "6-9");
@@ -83,7 +57,7 @@ test_reserved(void)
 	in.reserve_n = 2;
 	r = alloc_init_reserved(&m, &in, &out, err, sizeof(err));
 	CHECK_STR("reserved: 2 taken as the kubelet does, one whole core",
-		  r == 0 ? text(&out) : err, "0,4");
+		  r == 0 ? unit_list(&out) : err, "0,4");
 
 	in.reserve_n = 9;
 	r = alloc_init_reserved(&m, &in, &out, err, sizeof(err));
@@ -127,7 +101,7 @@ test_same_reset(void)
 	      alloc_init_reset(&st, &topo, &in, &reserved) == 0 &&
 	      st.nentries == 0 && st.have_print && st.strict &&
 	      st.policy.k.full_cores &&
-	      strcmp(text(&st.reserved), "0,4") == 0);
+	      strcmp(unit_list(&st.reserved), "0,4") == 0);
 	CHECK("same: then it has these settings",
 	      alloc_init_same(&st, &in, &reserved));
 	CHECK("same: other reserved CPUs differ",
@@ -147,9 +121,7 @@ test_same_reset(void)
 int
 main(void)
 {
-	unit_machine(spec, 0, &topo, &kt);
-	m.topo = &topo;
-	m.kt = &kt;
+	unit_alloc_machine(UNIT_ALLOC_SPEC);
 	test_reserved();
 	test_same_reset();
 	unit_machine_remove();

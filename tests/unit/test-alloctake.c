@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "alloctake.h"
-#include "machine.h"
+#include "allocmachine.h"
 #include "unit.h"
 
 static const char spec[] =
@@ -23,19 +23,7 @@ static const char spec[] =
 	"cpu 2 core=2 socket=0 node=0 capacity=512\n"
 	"cpu 3 core=3 socket=0 node=0 capacity=512\n";
 
-static struct topo topo;
-static struct ktopo kt;
-static struct alloc_machine m;
 static struct coretypes ct;
-
-static void
-request(struct alloc_request *rq, const char *name, int n)
-{
-	memset(rq, 0, sizeof(*rq));
-	rq->name = name;
-	rq->n = n;
-	rq->mode = ALLOC_EXCLUSIVE;
-}
 
 static void
 test_take(struct alloc_state *st)
@@ -47,7 +35,7 @@ test_take(struct alloc_state *st)
 	bool mixed;
 	int r;
 
-	request(&rq, "a", 2);
+	unit_request(&rq, "a", 2);
 	memset(&e, 0, sizeof(e));
 	r = alloc_take_named(&ct, &m, st, &rq, -1, &e, &held, &mixed, NULL,
 			     err, sizeof(err));
@@ -64,14 +52,14 @@ test_take(struct alloc_state *st)
 		  r == 0 && held ? unit_list(&held->cpus) : err, "0-1");
 	CHECK("take: and nothing new is taken", cpuset_count(&e.cpus) == 0);
 
-	request(&rq, "a", 3);
+	unit_request(&rq, "a", 3);
 	r = alloc_take_named(&ct, &m, st, &rq, -1, &e, &held, &mixed, NULL,
 			     err, sizeof(err));
 	CHECK_STR("take: the same name with another count is refused",
 		  r == -EINVAL ? err : "",
 		  "'a' already holds 2 CPUs: use 'cpm-alloc resize a 3'");
 
-	request(&rq, "b", 2);
+	unit_request(&rq, "b", 2);
 	r = alloc_take_named(&ct, &m, st, &rq, 0, &e, &held, &mixed, NULL,
 			     err, sizeof(err));
 	CHECK("take: kept to a full type, nothing fits",
@@ -88,7 +76,7 @@ test_hints(struct alloc_state *st)
 	char err[256] = "";
 	int r;
 
-	request(&rq, "hints", 2);
+	unit_request(&rq, "hints", 2);
 	strbuf_init(&sb);
 	r = alloc_hints_text(&ct, &m, st, &rq, -1, &sb, err, sizeof(err));
 	CHECK_STR("hints: node sets, then what each core type can hold",
@@ -105,7 +93,7 @@ test_hints(struct alloc_state *st)
 		  "0 preferred\ntype efficiency: 2 free CPUs, holds 2\n");
 	strbuf_free(&sb);
 
-	request(&rq, "hints", 3);
+	unit_request(&rq, "hints", 3);
 	strbuf_init(&sb);
 	r = alloc_hints_text(&ct, &m, st, &rq, -1, &sb, err, sizeof(err));
 	CHECK_STR("hints: on a hybrid machine no node set is no error",
@@ -131,9 +119,7 @@ main(void)
 	struct sysroot root;
 	char path[256], err[256];
 
-	unit_machine(spec, 0, &topo, &kt);
-	m.topo = &topo;
-	m.kt = &kt;
+	unit_alloc_machine(spec);
 	snprintf(path, sizeof(path), "%s/root", unit_tmp);
 	if (sysroot_open(&root, path) < 0 ||
 	    coretype_load(&ct, &root, &topo, err, sizeof(err)) < 0) {

@@ -25,6 +25,7 @@ static const struct cli_option opts[] = {
 	{ "since", required_argument, O_SINCE, CLI_ALL_COMMANDS },
 	{ "sysroot", required_argument, O_SYSROOT, CLI_ALL_COMMANDS },
 	{ "interval", required_argument, O_INTERVAL, CLI_ALL_COMMANDS },
+	CLI_TABLE_OPTIONS(1u << CMD_LIST),
 	{ NULL, 0, 0, 0 }
 };
 
@@ -53,6 +54,7 @@ parse(char **argv, char *out, size_t outlen)
 	pid = fork();
 	if (pid == 0) {
 		struct cli_parser p;
+		struct cli_table_opts t = { false, false };
 		int opt, cmd = CMD_NONE, i;
 
 		dup2(fds[1], 1);
@@ -62,9 +64,12 @@ parse(char **argv, char *out, size_t outlen)
 		cli_init("cpm-x");
 		optind = 1;
 		cli_parser_init(&p, opts, excl, commands, false);
-		while ((opt = cli_next_option(&p, argc, argv)) != -1)
+		while ((opt = cli_next_option(&p, argc, argv)) != -1) {
 			printf("%d%s%s ", opt, optarg ? "=" : "",
 			       optarg ? optarg : "");
+			if (cli_table_option(opt, &t))
+				printf("(table) ");
+		}
 		if (optind < argc)
 			for (i = 0; commands[i]; i++)
 				if (strcmp(argv[optind], commands[i]) == 0)
@@ -72,6 +77,8 @@ parse(char **argv, char *out, size_t outlen)
 		cli_check_options(&p, cmd);
 		for (i = optind; i < argc; i++)
 			printf("[%s]", argv[i]);
+		printf("%s%s", t.raw ? "<raw>" : "",
+		       t.noheadings ? "<noheadings>" : "");
 		fflush(stdout);
 		_exit(0);
 	}
@@ -129,5 +136,15 @@ main(void)
 	      "Try 'cpm-x --help'.\n", "--since", "f", "--interval", "1s");
 	PARSE("after -- everything is an argument", 0, "[take][--frob]",
 	      "take", "--", "--frob");
+	PARSE("the shared table rows: --raw and --noheadings", 0,
+	      "16385 (table) 16384 (table) [list]<raw><noheadings>",
+	      "--noh", "list", "--raw");
+	PARSE("--raw alone asks for raw cells, headings kept", 0,
+	      "16384 (table) [list]<raw>", "list", "--raw");
+	PARSE("no other option is a table option", 0, "97 [list]", "-a",
+	      "list");
+	PARSE("the table rows apply to the commands given", 2,
+	      "16384 (table) cpm-x: option '--raw' does not apply to 'take'\n"
+	      "Try 'cpm-x --help'.\n", "take", "--raw");
 	return unit_failed;
 }

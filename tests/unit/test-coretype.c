@@ -117,6 +117,18 @@ main(void)
 	CHECK("coretype_find knows aliases in any case",
 	      coretype_find(&ct, "LITTLE") == 1 && coretype_find(&ct, "Big") == 0 &&
 	      coretype_find(&ct, "mid") == -1);
+	{
+		char err[256] = "";
+
+		CHECK("--core-type: a hybrid machine's type is its index",
+		      coretype_arg(&ct, &t, "efficiency", err,
+				   sizeof(err)) == 1 &&
+		      coretype_arg(&ct, &t, "p", err, sizeof(err)) == 0);
+		CHECK("--core-type: a type the machine lacks is refused",
+		      coretype_arg(&ct, &t, "mid", err, sizeof(err)) == -EINVAL);
+		CHECK_STR("--core-type: naming the machine's types", err,
+			  "invalid --core-type 'mid' (performance or efficiency)");
+	}
 	coretype_free(&ct);
 	topo_free(&t);
 
@@ -166,6 +178,19 @@ main(void)
 	      ct.capacity[0] == -1);
 	CHECK_STR("type:big on a plain machine is every online CPU",
 		  sel(&ct, &t, "type:big"), "0-1");
+	{
+		char err[256] = "";
+
+		CHECK("--core-type: on one core type, performance means none",
+		      coretype_arg(&ct, &t, "performance", err,
+				   sizeof(err)) == -1);
+		CHECK("--core-type: on one core type, an unknown type is refused",
+		      coretype_arg(&ct, &t, "prime", err, sizeof(err)) ==
+		      -EINVAL);
+		CHECK_STR("--core-type: saying the machine has one type", err,
+			  "invalid --core-type 'prime': this machine has one "
+			  "core type");
+	}
 	coretype_free(&ct);
 	topo_free(&t);
 

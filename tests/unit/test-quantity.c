@@ -287,10 +287,46 @@ test_text(void)
 	CHECK_STR("no limit prints as max", buf, "max");
 }
 
+static void
+test_convert(void)
+{
+	struct cpu_conversion cv;
+	char err[160] = "";
+
+	CHECK("250m converts", cpu_convert(250, 100000, &cv, err,
+					   sizeof(err)) == 0);
+	CHECK("250m: the kubelet's shares, weights and quota",
+	      cv.millicpu == 250 && cv.shares == 256 && cv.weight == 10 &&
+	      cv.weight_runc == 35 && cv.quota_us == 25000 &&
+	      cv.period_us == 100000);
+	CHECK_STR("250m: cpu.max", cv.cpu_max, "25000 100000");
+	CHECK("max converts", cpu_convert(MILLICPU_MAX, 100000, &cv, err,
+					  sizeof(err)) == 0 &&
+	      cv.quota_us == CFS_QUOTA_UNLIMITED && cv.shares == 262144);
+	CHECK_STR("max: cpu.max says max", cv.cpu_max, "max 100000");
+	/* (2^44 - 1) us is 17592186044415: at 100ms, 175921860444m fits */
+	CHECK("the largest quantity whose quota the kernel takes converts",
+	      cpu_convert(INT64_C(175921860444), 100000, &cv, err,
+			  sizeof(err)) == 0 &&
+	      cv.quota_us == INT64_C(17592186044400));
+	CHECK("one millicpu more needs a quota above the kernel's largest",
+	      cpu_convert(INT64_C(175921860445), 100000, &cv, err,
+			  sizeof(err)) == -ERANGE);
+	CHECK_STR("the refusal names the kernel's largest quota and the period",
+		  err, "needs a quota above the kernel's largest, "
+		  "17592186044415us per 100000us period");
+	CHECK("a longer period refuses a smaller quantity",
+	      cpu_convert(INT64_C(17592186045), 1000000, &cv, err,
+			  sizeof(err)) == -ERANGE &&
+	      cpu_convert(INT64_C(17592186044), 1000000, &cv, err,
+			  sizeof(err)) == 0);
+}
+
 int
 main(void)
 {
 	test_parse();
+	test_convert();
 	test_kubelet();
 	test_weight();
 	test_text();

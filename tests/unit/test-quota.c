@@ -43,6 +43,45 @@ limit(struct cg_cpu_limit *c, int64_t quota, uint64_t period, uint64_t burst)
 }
 
 static void
+test_check(void)
+{
+	struct quota_request rq;
+	char err[256] = "";
+
+	memset(&rq, 0, sizeof(rq));
+	rq.have_request = rq.have_limit = true;
+	rq.request_m = 2000;
+	rq.limit_m = 1500;
+	rq.request_text = "2";
+	rq.limit_text = "1500m";
+	CHECK("a request above the limit is refused",
+	      quota_request_check(&rq, "pod/c1", err, sizeof(err)) == -EINVAL);
+	CHECK_STR("quoting both as given", err,
+		  "CPU request '2' exceeds the CPU limit '1500m'");
+	rq.limit_m = 2000;
+	CHECK("a request equal to the limit is fine",
+	      quota_request_check(&rq, "pod/c1", err, sizeof(err)) == 0);
+	rq.limit_m = MILLICPU_MAX;
+	rq.limit_text = "max";
+	CHECK("no limit takes any request",
+	      quota_request_check(&rq, "pod/c1", err, sizeof(err)) == 0);
+	CHECK("the root group has no limits to set",
+	      quota_request_check(&rq, "", err, sizeof(err)) == -EINVAL);
+	CHECK_STR("and says so", err, "the root group has no CPU limits to set");
+	rq.have_request = false;
+	rq.limit_m = 0;
+	rq.limit_text = "0";
+	CHECK("a limit of no CPU time is refused",
+	      quota_request_check(&rq, "pod", err, sizeof(err)) == -EINVAL);
+	CHECK_STR("pointing at max", err,
+		  "--limit '0' allows no CPU time; use 'max' for no limit");
+	rq.have_limit = false;
+	rq.have_burst = true;
+	CHECK("a burst alone is checked later, against the group",
+	      quota_request_check(&rq, "pod", err, sizeof(err)) == 0);
+}
+
+static void
 test_order(void)
 {
 	struct quota_request rq;
@@ -231,6 +270,7 @@ main(void)
 {
 	char cmd[128];
 
+	test_check();
 	test_order();
 	test_limits();
 	if (!mkdtemp(tmp)) {

@@ -2,6 +2,8 @@
 /* The state file: round trip, and every damage is detected. */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "state.h"
 #include "topomgr.h"
@@ -17,6 +19,44 @@ static const char body[] =
 	"mem=0:1073741824,1:0 opts=full-cores,numa-policy=restricted\n"
 	"entry web/app n=0 cpus= mode=share owner=cgroup:kube%20pods/x "
 	"cgdir=/sys/fs/cgroup/cpuset/kube%20pods/x\n";
+
+/* A command naming an allocation: none without a file, or in the file. */
+static void
+test_need(void)
+{
+	char dir[] = "/tmp/cpm-test-state-XXXXXX", path[256], err[256] = "";
+	struct alloc_state st;
+	struct stat sb;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		CHECK("mkdtemp", 0);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/sub/state", dir);
+	CHECK("no state file: no allocation of that name",
+	      state_need_file(path, "db", err, sizeof(err)) == -ENOENT);
+	CHECK_STR("no state file: the message names it", err,
+		  "no allocation named 'db'");
+	CHECK("no state file: nothing is created on the way",
+	      stat(path, &sb) < 0 && strstr(path, "/sub/") &&
+	      (snprintf(path, sizeof(path), "%s/sub", dir), stat(path, &sb)) < 0);
+	snprintf(path, sizeof(path), "%s/state", dir);
+	f = fopen(path, "w");
+	if (f)
+		fclose(f);
+	err[0] = '\0';
+	CHECK("a state file exists: the entries decide",
+	      state_need_file(path, "db", err, sizeof(err)) == 0 && !err[0]);
+	unlink(path);
+	rmdir(dir);
+
+	state_init(&st);
+	CHECK("an empty state has no entry 'db'",
+	      state_need(&st, "db", err, sizeof(err)) == NULL);
+	CHECK_STR("and says so", err, "no allocation named 'db'");
+	state_free(&st);
+}
 
 /*
  * A state of n entries e0..e(n-1) of no CPU, entry dup (>= 0) named like
@@ -62,6 +102,11 @@ main(void)
 	      strcmp(st.entries[1].name, "web/app") == 0);
 	CHECK("escaped owners are unescaped",
 	      strcmp(st.entries[1].owner, "cgroup:kube pods/x") == 0);
+	CHECK("state_need finds an entry by name",
+	      state_need(&st, "web/app", err, sizeof(err)) == &st.entries[1]);
+	CHECK("state_need refuses a prefix of a name",
+	      state_need(&st, "web", err, sizeof(err)) == NULL &&
+	      strcmp(err, "no allocation named 'web'") == 0);
 	CHECK("owner start times are read", st.entries[0].owner_start == 1234);
 	CHECK("memory bookings are read", st.entries[0].nmem == 2 &&
 	      st.entries[0].mem[0].bytes == 1073741824ULL);
@@ -126,5 +171,6 @@ main(void)
 	CHECK_STR("the last two names alike are refused", err,
 		  "line 1006: entry 'e998' appears twice");
 	strbuf_free(&b);
+	test_need();
 	return unit_failed;
 }

@@ -157,11 +157,40 @@ test_json(void)
 	table_free(&t);
 }
 
+static void
+test_pairs(void)
+{
+	struct table t;
+	struct strbuf sb;
+	struct json j;
+	char err[256];
+
+	fill(&t, " ");
+	PRINT("key=value: JSON keys, text values, '-' for unset, rows apart",
+	      &t, TABLE_PAIRS, true,
+	      "cpu=7\nname=a\nonline=yes\ncore_type=-\n\n"
+	      "cpu=1000\nname=web server\nonline=no\ncore_type=big\n");
+	table_select(&t, "type,cpu", err, sizeof(err));
+	table_set_str(&t, 0, 3, "x\ny");
+	PRINT("key=value: the selection in order; a newline cannot split a line",
+	      &t, TABLE_PAIRS, false,
+	      "core_type=x\\x0ay\ncpu=7\n\ncore_type=big\ncpu=1000\n");
+	strbuf_init(&sb);
+	json_init(&j, &sb);
+	table_json_row(&t, 1, &j);
+	strbuf_add(&sb, "", 1);
+	CHECK_STR("one row as a JSON object", sb.buf,
+		  "{\"core_type\":\"big\",\"cpu\":1000}");
+	strbuf_free(&sb);
+	table_free(&t);
+}
+
 int
 main(void)
 {
 	test_text();
 	test_select();
 	test_json();
+	test_pairs();
 	return unit_failed;
 }
