@@ -174,6 +174,11 @@ group_by_midr(struct loader *ld)
 
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
+	/* Not an ARM machine: nothing to group (x86 has no "CPU part"). */
+	if (strstr(text, "CPU part") == NULL) {
+		free(text);
+		return 0;
+	}
 	/* Only "processor" and "CPU part" lines matter: the others (some
 	 * twenty per CPU, thousands of CPUs) are passed over at their
 	 * first character. */
