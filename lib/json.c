@@ -110,11 +110,16 @@ utf8_len(const unsigned char *p)
 void
 json_quote(struct strbuf *sb, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *run;
 	size_t n;
 
 	strbuf_add(sb, "\"", 1);
-	for (; *p; p++) {
+	for (run = p; *p; p++) {
+		/* Printable ASCII is copied a run at a time. */
+		if (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+			continue;
+		strbuf_add(sb, (const char *)run, (size_t)(p - run));
+		run = p + 1;
 		if (*p >= 0x80) {
 			n = utf8_len(p);
 			if (n == 0) {
@@ -122,6 +127,7 @@ json_quote(struct strbuf *sb, const char *s)
 			} else {
 				strbuf_add(sb, (const char *)p, n);
 				p += n - 1;
+				run = p + 1;
 			}
 			continue;
 		}
@@ -132,12 +138,10 @@ json_quote(struct strbuf *sb, const char *s)
 		case '\t': strbuf_add(sb, "\\t", 2); break;
 		case '\r': strbuf_add(sb, "\\r", 2); break;
 		default:
-			if (*p < 0x20)
-				strbuf_printf(sb, "\\u%04x", *p);
-			else
-				strbuf_add(sb, (const char *)p, 1);
+			strbuf_printf(sb, "\\u%04x", *p);
 		}
 	}
+	strbuf_add(sb, (const char *)run, (size_t)(p - run));
 	strbuf_add(sb, "\"", 1);
 }
 
@@ -167,7 +171,7 @@ json_int(struct json *j, int64_t v)
 {
 	if (!json_sep(j))
 		return;
-	strbuf_printf(j->sb, "%lld", (long long)v);
+	strbuf_putint(j->sb, (long long)v);
 }
 
 void
