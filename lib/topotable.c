@@ -34,14 +34,57 @@ topo_cpu_default_columns(bool hybrid, bool json)
 			"CPU,NODE,SOCKET,DIE,CORE,L3,ONLINE";
 }
 
+/*
+ * The SMT siblings of cpu's core as a cpulist in sb, from the core's
+ * thread chain: no set as wide as the machine per row.  Returns 0 or
+ * -ENOMEM.
+ */
+static int
+siblings_list(const struct topo *t, int cpu, struct strbuf *sb)
+{
+	int c = t->cpus[cpu].core;
+
+	sb->len = 0;
+	for (; c >= 0 && t->cpus[c].next_thread >= 0; c = t->cpus[c].next_thread)
+		if (t->cpus[c].next_thread <= c) {
+			/* Not ascending (not as topo_load() makes it). */
+			struct cpuset s = CPUSET_INIT;
+
+			if (topo_siblings(t, cpu, &s) < 0)
+				return -ENOMEM;
+			cpuset_format(&s, sb);
+			cpuset_free(&s);
+			strbuf_add(sb, "", 0);
+			return sb->oom ? -ENOMEM : 0;
+		}
+	c = t->cpus[cpu].core;
+	while (c >= 0) {
+		int e = c;
+
+		while (t->cpus[e].next_thread == e + 1)
+			e++;
+		if (sb->len)
+			strbuf_add(sb, ",", 1);
+		strbuf_putint(sb, c);
+		if (e != c) {
+			strbuf_add(sb, "-", 1);
+			strbuf_putint(sb, e);
+		}
+		c = t->cpus[e].next_thread;
+	}
+	strbuf_add(sb, "", 0);
+	return sb->oom ? -ENOMEM : 0;
+}
+
 int
 topo_cpu_table(const struct topo *t, const struct coretypes *ct,
 	       struct table *tab)
 {
-	struct cpuset sib = CPUSET_INIT;
+	struct strbuf sib;
 	char err[256];
 	int cpu, r;
 
+	strbuf_init(&sib);
 	table_init(tab, topo_cpu_columns, C_NCOLS, " ");
 	table_select(tab, topo_cpu_default_columns(ct && coretype_hybrid(ct),
 						   false), err, sizeof(err));
@@ -69,21 +112,17 @@ topo_cpu_table(const struct topo *t, const struct coretypes *ct,
 			table_set_id(tab, row, C_CAPACITY, ct->capacity[cpu]);
 		}
 		if (tc->core >= 0) {
-			char *l;
-
-			if (topo_siblings(t, cpu, &sib) < 0 ||
-			    (l = cpuset_to_list(&sib)) == NULL)
+			if (siblings_list(t, cpu, &sib) < 0)
 				goto fail;
-			table_set_str(tab, row, C_SIBLINGS, l);
-			free(l);
+			table_set_str(tab, row, C_SIBLINGS, sib.buf);
 		}
 		if (tab->oom)
 			goto fail;
 	}
-	cpuset_free(&sib);
+	strbuf_free(&sib);
 	return 0;
 fail:
-	cpuset_free(&sib);
+	strbuf_free(&sib);
 	table_free(tab);
 	return -ENOMEM;
 }
