@@ -4,8 +4,13 @@
  * tree under ROOT.  It reads each file the summary needs exactly once --
  * the CPU lists; one package, die and thread-siblings list per group, not
  * per CPU; each L3's id, CPU list and size; each node's CPU list, meminfo
- * and distances -- with one read(2) into one buffer, and prints a few
- * counts so that nothing is optimised away.  A benchmark floor, not a tool.
+ * and distances; what tells core types apart (the PMU CPU lists,
+ * /proc/cpuinfo, cpu_capacity or cpufreq) -- with one read(2) into one
+ * buffer, and prints a few counts so that nothing is optimised away.
+ * Where a tree lacks a file (old kernels: no online list, hex masks
+ * instead of *_list files, core_siblings instead of package_cpus), it
+ * reads what stands in for it, as the summary must, and remembers which
+ * name answered.  A benchmark floor, not a tool.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,7 +21,7 @@
 
 #define MAXCPU 8192
 
-static char buf[65536];
+static char buf[1 << 20];
 static int rootfd;
 static unsigned char seen_core[MAXCPU], seen_pkg[MAXCPU], seen_die[MAXCPU],
 	seen_l3[MAXCPU], online[MAXCPU];
@@ -31,6 +36,14 @@ slurp(const char *path)
 	if (fd < 0)
 		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
+	if (n > 4096) {
+		/* procfs hands over a page at a time: /proc/cpuinfo. */
+		ssize_t m;
+
+		while (n < (ssize_t)sizeof(buf) - 1 &&
+		       (m = read(fd, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
+			n += m;
+	}
 	close(fd);
 	if (n < 0)
 		return -1;
@@ -38,6 +51,43 @@ slurp(const char *path)
 	bytes += n;
 	files++;
 	return 0;
+}
+
+static int
+hex(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ?
+	       c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Parse buf as a hex cpumask and mark every CPU in it in map. */
+static int
+mark_mask(unsigned char *map)
+{
+	size_t len = strlen(buf);
+	int bit = 0, count = 0, v, k;
+
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	while (len > 0) {
+		/* Masks are NR_CPUS wide: zero words pass at once. */
+		if (len >= 9 && memcmp(buf + len - 9, ",00000000", 9) == 0) {
+			len -= 9;
+			bit += 32;
+			continue;
+		}
+		len--;
+		if (buf[len] == ',')
+			continue;
+		v = hex(buf[len]);
+		for (k = 0; v > 0 && k < 4; k++)
+			if (v >> k & 1 && bit + k < MAXCPU) {
+				map[bit + k] = 1;
+				count++;
+			}
+		bit += 4;
+	}
+	return count;
 }
 
 /* Parse buf as a cpulist and mark every CPU in it in map. */
@@ -58,6 +108,30 @@ mark(unsigned char *map)
 			p++;
 	}
 	return count;
+}
+
+/*
+ * Read the first of names[] (cpulists, or hex masks where the name has
+ * no "list") in cpu's directory that exists, the one that answered last
+ * time first, and mark its CPUs in map.  Returns the count, or 0.
+ */
+static int
+group(int cpu, const char *const *names, int n, int *pref, unsigned char *map)
+{
+	char path[512];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int k = (*pref + i) % n;
+
+		snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%d/%s",
+			 cpu, names[k]);
+		if (slurp(path) == 0) {
+			*pref = k;
+			return strstr(names[k], "list") ? mark(map) : mark_mask(map);
+		}
+	}
+	return 0;
 }
 
 int
@@ -82,33 +156,52 @@ main(int argc, char **argv)
 		snprintf(path, sizeof(path), "sys/devices/system/cpu/%s", lists[i]);
 		slurp(path);
 	}
-	if (slurp("sys/devices/system/cpu/online") == 0)
+	if (slurp("sys/devices/system/cpu/online") == 0) {
 		mark(online);
+	} else {
+		/* Old trees: each cpuN that has no "online" file or a 1. */
+		d = fdopendir(openat(rootfd, "sys/devices/system/cpu", O_RDONLY | O_DIRECTORY));
+		while (d && (e = readdir(d))) {
+			if (strncmp(e->d_name, "cpu", 3) || e->d_name[3] < '0' || e->d_name[3] > '9')
+				continue;
+			cpu = atoi(e->d_name + 3);
+			snprintf(path, sizeof(path), "sys/devices/system/cpu/%s/online", e->d_name);
+			if (cpu < MAXCPU && (slurp(path) < 0 || buf[0] != '0'))
+				online[cpu] = 1;
+		}
+		if (d)
+			closedir(d);
+	}
 	for (cpu = 0; cpu < MAXCPU; cpu++) {
+		static const char *const core_names[] = {
+			"topology/thread_siblings_list", "topology/thread_siblings" };
+		static const char *const pkg_names[] = {
+			"topology/package_cpus_list", "topology/core_siblings_list",
+			"topology/package_cpus", "topology/core_siblings" };
+		static const char *const die_names[] = {
+			"topology/die_cpus_list", "topology/die_cpus" };
+		static const char *const l3_names[] = {
+			"cache/index3/shared_cpu_list", "cache/index3/shared_cpu_map" };
+		static int core_pref, pkg_pref, die_pref, l3_pref;
+
 		if (!online[cpu])
 			continue;
-		if (!seen_core[cpu]) {
-			snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
-			if (slurp(path) == 0 && mark(seen_core))
-				cores++;
-		}
+		if (!seen_core[cpu] && group(cpu, core_names, 2, &core_pref, seen_core))
+			cores++;
 		if (!seen_pkg[cpu]) {
 			snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
 			slurp(path);
-			snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%d/topology/package_cpus_list", cpu);
-			if (slurp(path) == 0 && mark(seen_pkg))
+			if (group(cpu, pkg_names, 4, &pkg_pref, seen_pkg))
 				pkgs++;
 		}
 		if (!seen_die[cpu]) {
-			snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%d/topology/die_cpus_list", cpu);
-			if (slurp(path) == 0 && mark(seen_die))
+			if (group(cpu, die_names, 2, &die_pref, seen_die))
 				dies++;
 			else
 				seen_die[cpu] = 1;
 		}
 		if (!seen_l3[cpu]) {
-			snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", cpu);
-			if (slurp(path) == 0 && mark(seen_l3)) {
+			if (group(cpu, l3_names, 2, &l3_pref, seen_l3)) {
 				l3s++;
 				snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%d/cache/index3/id", cpu);
 				slurp(path);
@@ -128,11 +221,40 @@ main(int argc, char **argv)
 		nodes++;
 		for (i = 0; i < 3; i++) {
 			snprintf(path, sizeof(path), "sys/devices/system/node/%s/%s", e->d_name, nf[i]);
-			slurp(path);
+			if (slurp(path) < 0 && i == 0) {
+				snprintf(path, sizeof(path), "sys/devices/system/node/%s/cpumap", e->d_name);
+				slurp(path);
+			}
 		}
 	}
 	if (d)
 		closedir(d);
+	/*
+	 * Core types: the PMU lists (Intel), the MIDR parts of cpuinfo
+	 * (ARM), else each CPU's capacity, else its frequencies; a file the
+	 * first CPU lacks is not looked for on the others.
+	 */
+	for (i = 0; i < 3; i++) {
+		static const char *pmu[] = { "cpu_core", "cpu_atom", "cpu_lowpower" };
+
+		snprintf(path, sizeof(path), "sys/devices/%s/cpus", pmu[i]);
+		slurp(path);
+	}
+	slurp("proc/cpuinfo");
+	for (i = 0; i < 3; i++) {
+		static const char *per_cpu[] = { "cpu_capacity",
+			"cpufreq/cpuinfo_max_freq", "cpufreq/base_frequency" };
+
+		for (cpu = 0; cpu < MAXCPU; cpu++) {
+			if (!online[cpu])
+				continue;
+			snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%d/%s", cpu, per_cpu[i]);
+			if (slurp(path) < 0)
+				break;
+		}
+		if (i == 0 && cpu == MAXCPU)
+			break;	/* capacities known: no frequencies needed */
+	}
 	slurp("proc/self/status");
 	slurp("proc/self/cgroup");
 	printf("files %lu bytes %lu cores %d packages %d dies %d l3 %d nodes %d\n",
