@@ -863,11 +863,12 @@ strbuf_free(struct strbuf *sb)
 	strbuf_init(sb);
 }
 
-void
-strbuf_add(struct strbuf *sb, const char *data, size_t len)
+/* Room for len more bytes and the NUL; false (sb->oom) when there is none. */
+static bool
+strbuf_room(struct strbuf *sb, size_t len)
 {
 	if (sb->oom)
-		return;
+		return false;
 	if (sb->len + len + 1 > sb->cap) {
 		size_t ncap = sb->cap ? sb->cap : 256;
 		char *nb;
@@ -877,11 +878,19 @@ strbuf_add(struct strbuf *sb, const char *data, size_t len)
 		nb = realloc(sb->buf, ncap);
 		if (nb == NULL) {
 			sb->oom = true;
-			return;
+			return false;
 		}
 		sb->buf = nb;
 		sb->cap = ncap;
 	}
+	return true;
+}
+
+void
+strbuf_add(struct strbuf *sb, const char *data, size_t len)
+{
+	if (!strbuf_room(sb, len))
+		return;
 	memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
 	sb->buf[sb->len] = '\0';
@@ -915,27 +924,22 @@ fmt_int(char *buf, long long v)
 void
 strbuf_putint(struct strbuf *sb, long long v)
 {
-	char buf[24];
-
-	strbuf_add(sb, buf, fmt_int(buf, v));
+	strbuf_putint_w(sb, v, 0);
 }
 
 void
 strbuf_putint_w(struct strbuf *sb, long long v, int width)
 {
-	static const char spaces[] = "                                ";
 	char buf[24];
-	size_t n = fmt_int(buf, v);
+	size_t n = fmt_int(buf, v), pad = width > (int)n ? (size_t)width - n : 0;
 
-	while (width > (int)n) {
-		size_t k = (size_t)width - n;
-
-		if (k > sizeof(spaces) - 1)
-			k = sizeof(spaces) - 1;
-		strbuf_add(sb, spaces, k);
-		width -= (int)k;
-	}
-	strbuf_add(sb, buf, n);
+	/* Straight into the buffer: thousands of numbers in a table. */
+	if (!strbuf_room(sb, pad + n))
+		return;
+	memset(sb->buf + sb->len, ' ', pad);
+	memcpy(sb->buf + sb->len + pad, buf, n);
+	sb->len += pad + n;
+	sb->buf[sb->len] = '\0';
 }
 
 void
