@@ -369,15 +369,6 @@ pin_self_allowed_cpus(struct cpuset *out)
 	return r;
 }
 
-static void
-proc_path(char *buf, size_t size, pid_t pid, const char *file)
-{
-	if (pid == 0)
-		snprintf(buf, size, "proc/self/%s", file);
-	else
-		snprintf(buf, size, "proc/%d/%s", (int)pid, file);
-}
-
 bool
 pin_pid_exists(const struct sysroot *r, pid_t pid)
 {
