@@ -616,30 +616,20 @@ run_form(struct pin_ctx *c)
 {
 	struct cpuset allowed = CPUSET_INIT, mems = CPUSET_INIT;
 	struct cpuset got = CPUSET_INIT;
-	const struct cpuset *allowedp = NULL, *memsp = NULL;
 	const char *whose;
 	char unit[CGOWNER_UNIT_MAX];
+	bool have_allowed, have_mems;
 	int r;
 
 	parse_lists(c, c->nodes_arg);
 	load_topology(c);
-	if (c->root.live) {
-		if (pin_self_allowed_cpus(&allowed) == 0)
-			allowedp = &allowed;
-		if (pin_self_mems_allowed(&mems) == 0)
-			memsp = &mems;
-	} else {
-		if (c->topo.allowed_known)
-			allowedp = &c->topo.allowed;
-		if (proc_status_list(&c->root, 0, "Mems_allowed_list",
-				    &mems) == 0)
-			memsp = &mems;
-	}
+	pin_runner_limits(&c->root, &c->topo, &allowed, &have_allowed, &mems,
+			  &have_mems);
 	whose = c->root.live ? "this process" : "the replayed process";
-	r = pin_check_cpus(&c->topo, &c->cpus, allowedp, whose,
-			   c->err, sizeof(c->err));
+	r = pin_check_cpus(&c->topo, &c->cpus, have_allowed ? &allowed : NULL,
+			   whose, c->err, sizeof(c->err));
 	die_check(r, c->err);
-	resolve_policy_nodes(c, memsp, whose);
+	resolve_policy_nodes(c, have_mems ? &mems : NULL, whose);
 
 	if (c->scope) {
 		r = sdapply_scope_name(c->unit_arg, getpid(), unit,

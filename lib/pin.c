@@ -1199,3 +1199,17 @@ out:
 	cpuset_free(&where);
 	return r;
 }
+
+void
+pin_runner_limits(const struct sysroot *root, const struct topo *t,
+		  struct cpuset *cpus, bool *have_cpus, struct cpuset *mems,
+		  bool *have_mems)
+{
+	if (root->live) {
+		*have_cpus = pin_self_allowed_cpus(cpus) == 0;
+		*have_mems = pin_self_mems_allowed(mems) == 0;
+		return;
+	}
+	*have_cpus = t->allowed_known && cpuset_copy(cpus, &t->allowed) == 0;
+	*have_mems = proc_status_list(root, 0, "Mems_allowed_list", mems) == 0;
+}
