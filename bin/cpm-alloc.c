@@ -765,21 +765,16 @@ cmd_take(struct ctx *c)
 static int
 cmd_release(struct ctx *c)
 {
-	int i, j, status = EXIT_OK;
+	int i, status = EXIT_OK;
 
 	want_args(c, 1, -1, "at least one NAME");
 	for (i = 0; i < c->nargs; i++)
 		check_name(c->args[i]);
 	load_machine(c);
 	open_state(c, RW, false);
-	for (i = 0; i < c->nargs; i++)
-		need_entry(c, c->args[i]);
-	for (i = 0; i < c->nargs; i++)
-		for (j = 0; j < c->st.nentries; j++)
-			if (strcmp(c->st.entries[j].name, c->args[i]) == 0) {
-				state_remove(&c->st, j);
-				break;
-			}
+	if (state_remove_named(&c->st, c->args, c->nargs, c->err,
+			       sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "%s", c->err);
 	save_state(c);
 	/* Interrupts an allocation moved away come back (the journal names
 	 * the allocations that isolated). */
