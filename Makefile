@@ -21,16 +21,20 @@ CPPFLAGS ?=
 LDFLAGS ?=
 WARN    = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter
 CPPFLAGS_CPM = -D_GNU_SOURCE -DCPM_VERSION=\"$(VERSION)\" -Ilib
-# libcgroup and libnuma are linked statically when their archives are
-# installed (Debian's -dev packages ship them): loading two more shared
-# objects and resolving their symbols cost cpm-pin more than all its own
-# work before exec.  libsystemd is not linked at all: lib/sdload.c opens
-# it on the first sd-bus call.  'make LIBS="-lcgroup -lnuma -lm"' links
-# everything dynamically.
-HAVE_STATIC := $(and $(findstring /,$(shell $(CC) -print-file-name=libcgroup.a)),$(findstring /,$(shell $(CC) -print-file-name=libnuma.a)))
-LIBS_STATIC = -Wl,-Bstatic -lcgroup -lnuma -Wl,-Bdynamic -lm
-LIBS_SHARED = -lcgroup -lnuma -lm
+# libcgroup is linked statically when its archive is installed (Debian's
+# -dev package ships it): loading one more shared object and resolving its
+# symbols cost cpm-pin more than all its own work before exec.  libnuma
+# and libsystemd are not linked at all: lib/numaload.c opens libnuma when
+# a memory policy is first set, lib/sdload.c opens libsystemd on the first
+# sd-bus call.  libnuma calls its numa_error() and numa_warn() hooks by
+# name, so the programs export cpm's own (LDFLAGS_CPM).
+# 'make LIBS="-lcgroup -lm"' links libcgroup dynamically.
+HAVE_STATIC := $(findstring /,$(shell $(CC) -print-file-name=libcgroup.a))
+LIBS_STATIC = -Wl,-Bstatic -lcgroup -Wl,-Bdynamic -lm
+LIBS_SHARED = -lcgroup -lm
 LIBS    = $(if $(HAVE_STATIC),$(LIBS_STATIC),$(LIBS_SHARED))
+LDFLAGS_CPM = -Wl,--export-dynamic-symbol=numa_error \
+	      -Wl,--export-dynamic-symbol=numa_warn
 
 LIB_SRC  = $(sort $(wildcard lib/*.c))
 LIB_OBJ  = $(LIB_SRC:.c=.o)
@@ -56,10 +60,10 @@ lib/%.o: lib/%.c $(LIB_HDR)
 	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
 
 bin/%: bin/%.c lib/libcpm.a $(LIB_HDR)
-	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libcpm.a $(LIBS)
+	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS_CPM) $(LDFLAGS) -o $@ $< lib/libcpm.a $(LIBS)
 
 tests/unit/%: tests/unit/%.c tests/unit/unit.h tests/unit/machine.h tests/unit/allocmachine.h lib/libcpm.a $(LIB_HDR)
-	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libcpm.a $(LIBS)
+	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS_CPM) $(LDFLAGS) -o $@ $< lib/libcpm.a $(LIBS)
 
 tests/helpers/%: tests/helpers/%.c
 	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread $(LIBS)
@@ -114,7 +118,7 @@ bench: have-deps
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz-*.c)
 fuzz: $(FUZZ_SRC:.c=)
 tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIB_SRC) $(LIB_HDR)
-	clang $(CPPFLAGS_CPM) -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRC) $(LIBS)
+	clang $(CPPFLAGS_CPM) -g -O1 -fsanitize=fuzzer,address,undefined $(LDFLAGS_CPM) -o $@ $< $(LIB_SRC) $(LIBS)
 
 check-vm: all
 	sh tests/vm/run

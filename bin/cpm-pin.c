@@ -24,6 +24,7 @@
 #include "cpuset.h"
 #include "json.h"
 #include "pin.h"
+#include "repin.h"
 #include "sdapply.h"
 #include "select.h"
 #include "sysroot.h"
@@ -611,17 +612,33 @@ start_scope(struct pin_ctx *c, const char *unit)
 	cpuset_free(&eff);
 }
 
-static noreturn void
-run_form(struct pin_ctx *c)
+/*
+ * The common case, CPU numbers and no memory policy on this machine:
+ * CPUs within this process's affinity exist, are online and are allowed,
+ * so nothing else need be read.  Anything else, or CPUs outside it, goes
+ * through the topology, which also names what is wrong.
+ */
+static bool
+plain_cpus_fit(const struct pin_ctx *c)
+{
+	return !c->cpu_selector && !c->mem_arg && !c->nodes_arg &&
+	       !c->scope && cli_sysroot_dir(c->sysroot_dir) == NULL &&
+	       pin_within_affinity(0, &c->cpus) == 1;
+}
+
+/* Check the run form's CPUs and decide its policy; bad input exits 2. */
+static void
+check_run_plan(struct pin_ctx *c)
 {
 	struct cpuset allowed = CPUSET_INIT, mems = CPUSET_INIT;
-	struct cpuset got = CPUSET_INIT;
 	const char *whose;
-	char unit[CGOWNER_UNIT_MAX];
 	bool have_allowed, have_mems;
 	int r;
 
-	parse_lists(c, c->nodes_arg);
+	if (plain_cpus_fit(c)) {
+		c->mem = PIN_MEM_KEEP;
+		return;
+	}
 	load_topology(c);
 	pin_runner_limits(&c->root, &c->topo, &allowed, &have_allowed, &mems,
 			  &have_mems);
@@ -630,7 +647,19 @@ run_form(struct pin_ctx *c)
 			   whose, c->err, sizeof(c->err));
 	die_check(r, c->err);
 	resolve_policy_nodes(c, have_mems ? &mems : NULL, whose);
+	cpuset_free(&allowed);
+	cpuset_free(&mems);
+}
 
+static noreturn void
+run_form(struct pin_ctx *c)
+{
+	struct cpuset got = CPUSET_INIT;
+	char unit[CGOWNER_UNIT_MAX];
+	int r;
+
+	parse_lists(c, c->nodes_arg);
+	check_run_plan(c);
 	if (c->scope) {
 		r = sdapply_scope_name(c->unit_arg, getpid(), unit,
 				       sizeof(unit), c->err, sizeof(c->err));
@@ -855,9 +884,9 @@ repin(struct pin_ctx *c)
 	if (c->verbose) {
 		char *l = list_or_die(&c->cpus);
 
-		cli_warn("process %d: %u thread%s on CPUs %s (%u changed, %u "
+		cli_warn("process %d: %u thread%s on CPUs %s (%u set, %u "
 			 "pass%s)", (int)c->pid, res.threads,
-			 res.threads == 1 ? "" : "s", l, res.changed,
+			 res.threads == 1 ? "" : "s", l, res.set,
 			 res.passes, res.passes == 1 ? "" : "es");
 		free(l);
 	}
@@ -944,10 +973,14 @@ pid_form(struct pin_ctx *c)
 	/* Showing needs no topology (and no --sysroot). */
 	if (!c->have_cpus && !c->migrate)
 		print_process(c);
-	sysroot_close(&c->live);
-	load_topology(c);
-
-	check_pid_plan(c);
+	/* CPU numbers within the process's affinity need no topology. */
+	if (c->migrate || c->cpu_selector ||
+	    cli_sysroot_dir(c->sysroot_dir) != NULL ||
+	    pin_within_affinity(c->pid, &c->cpus) != 1) {
+		sysroot_close(&c->live);
+		load_topology(c);
+		check_pid_plan(c);
+	}
 	if (c->dry_run) {
 		char buf[32];
 

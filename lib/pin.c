@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
-#include <numa.h>
 #include <numaif.h>
 
+#include "numaload.h"
 #include "pin.h"
 #include "proc.h"
 #include "util.h"
@@ -32,17 +32,13 @@
 #endif
 #define PIN_MPOL_WEIGHTED_INTERLEAVE 6
 
-/* Passes over /proc/PID/task before giving up on a process that keeps
- * undoing what is set. */
-#define PIN_MAX_PASSES 1000
-/* Passes after which threads exiting unread no longer count against quiet. */
-#define PIN_VANISH_PASSES 200
-
 #define BITS_PER_LONG (8 * sizeof(unsigned long))
 
 /*
  * libnuma reports failures of its void setters through these two weak
- * hooks, whose defaults print to stderr.  cpm records them instead.
+ * hooks, whose defaults print to stderr.  cpm records them instead.  The
+ * library is opened at run time (lib/numaload.c): the Makefile exports
+ * both from the program so that the library's calls find them.
  */
 static int numa_failed_errno;
 static char numa_failed_where[128];
@@ -291,21 +287,18 @@ out:
 
 /* ---- affinity ---- */
 
-/* Number of CPUs a kernel mask must be able to hold; grows on EINVAL. */
-static size_t
-initial_mask_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-
-	if (n < 1024)
-		n = 1024;
-	return (size_t)n;
-}
+/*
+ * CPUs in the masks given to the kernel: enough for most machines, and
+ * doubled (and kept, for the next call) when the kernel's is larger.
+ * Asking sysconf() instead read /sys/devices/system/cpu/possible on
+ * every call, three system calls per thread of a process being re-pinned.
+ */
+static size_t mask_cpus = 1024;
 
 int
 pin_get_affinity(pid_t tid, struct cpuset *out)
 {
-	size_t n = initial_mask_cpus();
+	size_t n = mask_cpus;
 
 	for (;;) {
 		size_t bytes = CPU_ALLOC_SIZE(n);
@@ -326,6 +319,7 @@ pin_get_affinity(pid_t tid, struct cpuset *out)
 		if (r != -EINVAL || n >= CPUSET_MAX_CPUS)
 			return r;
 		n *= 2;
+		mask_cpus = n;
 	}
 }
 
@@ -349,7 +343,9 @@ pin_set_affinity(pid_t tid, const struct cpuset *cpus)
 int
 pin_self_allowed_cpus(struct cpuset *out)
 {
-	struct cpuset old = CPUSET_INIT, all = CPUSET_INIT;
+	struct cpuset old = CPUSET_INIT;
+	size_t bytes = CPU_ALLOC_SIZE(CPUSET_MAX_CPUS);
+	cpu_set_t *all;
 	int r;
 
 	r = pin_get_affinity(0, &old);
@@ -357,15 +353,32 @@ pin_self_allowed_cpus(struct cpuset *out)
 		return r;
 	/* Ask for every CPU cpm can name: the kernel keeps what the
 	 * cpuset allows and is online. */
-	r = cpuset_set_range(&all, 0, CPUSET_MAX_CPUS - 1);
-	if (r == 0)
-		r = pin_set_affinity(0, &all);
+	all = CPU_ALLOC(CPUSET_MAX_CPUS);
+	if (all == NULL) {
+		cpuset_free(&old);
+		return -ENOMEM;
+	}
+	memset(all, 0xff, bytes);
+	r = sched_setaffinity(0, bytes, all) < 0 ? -errno : 0;
+	CPU_FREE(all);
 	if (r == 0)
 		r = pin_get_affinity(0, out);
 	if (pin_set_affinity(0, &old) < 0 && r == 0)
 		r = -EIO;
 	cpuset_free(&old);
-	cpuset_free(&all);
+	return r;
+}
+
+int
+pin_within_affinity(pid_t tid, const struct cpuset *cpus)
+{
+	struct cpuset cur = CPUSET_INIT;
+	int r;
+
+	r = pin_get_affinity(tid, &cur);
+	if (r == 0)
+		r = !cpuset_empty(cpus) && cpuset_subset(cpus, &cur);
+	cpuset_free(&cur);
 	return r;
 }
 
@@ -453,158 +466,31 @@ pin_list_threads(const struct sysroot *r, pid_t pid, pid_t **tids)
 	return (int)n;
 }
 
-/* One pass over the task directory; *changed counts threads re-pinned. */
-static int
-repin_pass(const struct sysroot *r, pid_t pid, const struct cpuset *cpus,
-	   struct cpuset *seen, struct pin_repin *res, unsigned int *changed,
-	   unsigned int *vanished, char *err, size_t errlen)
-{
-	struct cpuset have = CPUSET_INIT;
-	pid_t *tids = NULL;
-	int n, i, ret = 0;
-
-	*changed = *vanished = 0;
-	n = pin_list_threads(r, pid, &tids);
-	if (n <= 0) {
-		ret = n < 0 ? n : -ESRCH;
-		if (ret == -ESRCH)
-			snprintf(err, errlen, "process %d has exited", (int)pid);
-		else
-			snprintf(err, errlen, "cannot list the threads of "
-				 "process %d: %s", (int)pid, strerror(-ret));
-		return ret;
-	}
-	for (i = 0; i < n && ret == 0; i++) {
-		pid_t tid = tids[i];
-		int g;
-
-		if (!cpuset_isset(seen, (unsigned int)tid)) {
-			if (cpuset_set(seen, (unsigned int)tid) < 0) {
-				ret = -ENOMEM;
-				break;
-			}
-			res->threads++;
-		}
-		g = pin_get_affinity(tid, &have);
-		if (g == -ESRCH) {
-			(*vanished)++;	/* exited before it could be read */
-			continue;
-		}
-		if (g < 0) {
-			ret = g;
-			snprintf(err, errlen, "cannot read the affinity of "
-				 "thread %d: %s", (int)tid, strerror(-g));
-			break;
-		}
-		if (cpuset_equal(&have, cpus))
-			continue;
-		g = pin_set_affinity(tid, cpus);
-		if (g == -ESRCH) {
-			(*vanished)++;
-			continue;
-		}
-		if (g < 0) {
-			ret = g;
-			snprintf(err, errlen, "cannot set the affinity of "
-				 "thread %d: %s", (int)tid, strerror(-g));
-			break;
-		}
-		res->changed++;
-		(*changed)++;
-		g = pin_get_affinity(tid, &have);
-		if (g == -ESRCH)
-			continue;
-		if (g < 0) {
-			ret = g;
-			snprintf(err, errlen, "cannot read the affinity of "
-				 "thread %d back: %s", (int)tid, strerror(-g));
-			break;
-		}
-		if (!cpuset_equal(&have, cpus)) {
-			char *want = cpuset_to_list(cpus);
-			char *got = cpuset_to_list(&have);
-
-			res->bad_tid = tid;
-			cpuset_copy(&res->got, &have);
-			snprintf(err, errlen, "thread %d of process %d has CPUs "
-				 "%s, not %s as asked", (int)tid, (int)pid,
-				 got ? got : "?", want ? want : "?");
-			free(want);
-			free(got);
-			ret = -EDOM;
-		}
-	}
-	free(tids);
-	cpuset_free(&have);
-	return ret;
-}
-
-int
-pin_repin_process(const struct sysroot *r, pid_t pid,
-		  const struct cpuset *cpus, struct pin_repin *res, char *err,
-		  size_t errlen)
-{
-	static const long settle_ms[] = { 1, 4, 16 };
-	struct timespec settle = { 0, 0 };
-	struct cpuset seen = CPUSET_INIT;
-	unsigned int changed, vanished, before;
-	size_t quiet = 0;
-	bool churn = false;
-	int ret;
-
-	res->threads = res->changed = res->passes = 0;
-	res->bad_tid = 0;
-	/*
-	 * Repeat until passes change nothing: then every thread listed
-	 * had the affinity before the pass began, and any thread created
-	 * since inherited it from one of them.  A clone(2) already under
-	 * way copies its parent's mask before the new thread shows up in
-	 * /proc, so one quiet pass could miss it: one more, a moment
-	 * later, has to agree, and for a process seen creating threads,
-	 * three more after growing pauses (a clone(2) preempted half-way
-	 * can take a scheduler time slice to finish).  A thread that exits
-	 * before its mask is read may have passed the old mask on to a
-	 * child not yet listed (short-lived threads that each start the
-	 * next one): such a pass is not quiet either, unless threads vanish
-	 * on every pass, as when a process churns faster than it can be
-	 * read; then quiet means only that nothing changed.
-	 */
-	for (;;) {
-		if (res->passes >= PIN_MAX_PASSES) {
-			snprintf(err, errlen, "the threads of process %d keep "
-				 "changing their affinity", (int)pid);
-			ret = -EAGAIN;
-			break;
-		}
-		res->passes++;
-		before = res->threads;
-		ret = repin_pass(r, pid, cpus, &seen, res, &changed, &vanished,
-				 err, errlen);
-		if (ret < 0)
-			break;
-		if (res->passes > 1 && res->threads > before)
-			churn = true;
-		if (changed > 0 ||
-		    (vanished > 0 && res->passes < PIN_VANISH_PASSES)) {
-			quiet = 0;
-			continue;
-		}
-		/* A process that makes threads gets longer to show them. */
-		if (quiet >= (churn ? ARRAY_SIZE(settle_ms) : 1))
-			break;
-		settle.tv_nsec = settle_ms[quiet++] * 1000000L;
-		nanosleep(&settle, NULL);
-	}
-	cpuset_free(&seen);
-	return ret;
-}
-
 /* ---- memory policy ---- */
 
+/*
+ * libnuma, opened on first use, into *nl.  Its constructor probes
+ * MPOL_PREFERRED_MANY on this thread and puts the policy it read back: a
+ * failure there is reported by the call that opens it.  Returns 0, -ENOSYS (no library, no
+ * NUMA support) or the -errno libnuma saw; err explains.
+ */
 static int
-numa_ready(char *err, size_t errlen)
+numa_ready(const struct numaload **nl, char *err, size_t errlen)
 {
-	if (numa_available() < 0) {
+	bool opening = !numaload_loaded();
+	char why[256];
+	int r;
+
+	*nl = numaload(err, errlen);
+	if (*nl == NULL)
+		return -ENOSYS;
+	r = opening ? pin_numa_status(why, sizeof(why)) : 0;
+	if (r < 0) {
+		snprintf(err, errlen, "the memory policy may have been changed "
+			 "when libnuma started: %s", why);
+		return r;
+	}
+	if ((*nl)->available() < 0) {
 		snprintf(err, errlen, "this kernel has no NUMA memory policy "
 			 "support");
 		return -ENOSYS;
@@ -614,10 +500,10 @@ numa_ready(char *err, size_t errlen)
 
 /* A libnuma node mask holding nodes; -ERANGE names a node too high. */
 static int
-to_nodemask(const struct cpuset *nodes, struct bitmask **out, char *err,
-	    size_t errlen)
+to_nodemask(const struct numaload *nl, const struct cpuset *nodes,
+	    struct bitmask **out, char *err, size_t errlen)
 {
-	struct bitmask *bm = numa_allocate_nodemask();
+	struct bitmask *bm = nl->allocate_nodemask();
 	int n;
 
 	if (bm == NULL)
@@ -628,10 +514,10 @@ to_nodemask(const struct cpuset *nodes, struct bitmask **out, char *err,
 		if ((unsigned long)n >= bm->size) {
 			snprintf(err, errlen, "node %d is beyond the %lu nodes "
 				 "libnuma supports", n, bm->size);
-			numa_bitmask_free(bm);
+			nl->bitmask_free(bm);
 			return -ERANGE;
 		}
-		numa_bitmask_setbit(bm, (unsigned int)n);
+		nl->bitmask_setbit(bm, (unsigned int)n);
 	}
 	*out = bm;
 	return 0;
@@ -641,15 +527,16 @@ int
 pin_set_mempolicy(enum pin_mem mode, const struct cpuset *nodes, char *err,
 		  size_t errlen)
 {
+	const struct numaload *nl;
 	struct bitmask *bm = NULL;
 	const char *what = pin_mem_name(mode);
 	int r;
 
-	r = numa_ready(err, errlen);
+	r = numa_ready(&nl, err, errlen);
 	if (r < 0)
 		return r;
 	if (mode != PIN_MEM_LOCAL) {
-		r = to_nodemask(nodes, &bm, err, errlen);
+		r = to_nodemask(nl, nodes, &bm, err, errlen);
 		if (r < 0)
 			return r;
 	}
@@ -658,35 +545,35 @@ pin_set_mempolicy(enum pin_mem mode, const struct cpuset *nodes, char *err,
 	errno = 0;
 	switch (mode) {
 	case PIN_MEM_LOCAL:
-		numa_set_localalloc();
+		nl->set_localalloc();
 		break;
 	case PIN_MEM_BIND:
-		numa_set_membind(bm);
+		nl->set_membind(bm);
 		break;
 	case PIN_MEM_INTERLEAVE:
-		numa_set_interleave_mask(bm);
+		nl->set_interleave_mask(bm);
 		break;
 	case PIN_MEM_PREFERRED:
 		if (cpuset_count(nodes) == 1) {
-			numa_set_preferred(cpuset_first(nodes));
-		} else if (numa_has_preferred_many() > 0) {
+			nl->set_preferred(cpuset_first(nodes));
+		} else if (nl->has_preferred_many() > 0) {
 			what = "preferred-many";
-			numa_set_preferred_many(bm);
+			nl->set_preferred_many(bm);
 		} else {
 			snprintf(err, errlen, "this kernel cannot prefer several "
 				 "nodes (no MPOL_PREFERRED_MANY); name one node");
-			numa_bitmask_free(bm);
+			nl->bitmask_free(bm);
 			return -EOPNOTSUPP;
 		}
 		break;
 	default:
 		if (bm)
-			numa_bitmask_free(bm);
+			nl->bitmask_free(bm);
 		snprintf(err, errlen, "memory policy '%s' cannot be set", what);
 		return -EINVAL;
 	}
 	if (bm)
-		numa_bitmask_free(bm);
+		nl->bitmask_free(bm);
 	if (numa_failed_errno) {
 		r = -numa_failed_errno;
 		snprintf(err, errlen, "cannot set memory policy %s: %s: %s",
@@ -719,7 +606,8 @@ get_policy_raw(int *mode, struct cpuset *nodes, unsigned long flags)
 
 		if (mask == NULL)
 			return -ENOMEM;
-		if (get_mempolicy(mode, mask, nbits, NULL, flags) < 0) {
+		if (syscall(SYS_get_mempolicy, mode, mask, nbits, NULL,
+			    flags) < 0) {
 			r = -errno;
 			free(mask);
 			if (r == -EINVAL && nbits < CPUSET_MAX_CPUS) {
@@ -940,18 +828,19 @@ pin_migrate_pages(pid_t pid, const struct cpuset *from,
 		  const struct cpuset *to, long *not_moved, char *err,
 		  size_t errlen)
 {
+	const struct numaload *nl;
 	struct bitmask *f = NULL, *t = NULL;
 	int r;
 
-	r = numa_ready(err, errlen);
+	r = numa_ready(&nl, err, errlen);
 	if (r < 0)
 		return r;
-	r = to_nodemask(from, &f, err, errlen);
+	r = to_nodemask(nl, from, &f, err, errlen);
 	if (r == 0)
-		r = to_nodemask(to, &t, err, errlen);
+		r = to_nodemask(nl, to, &t, err, errlen);
 	if (r == 0) {
 		numa_failed_errno = 0;
-		*not_moved = numa_migrate_pages((int)pid, f, t);
+		*not_moved = nl->migrate_pages((int)pid, f, t);
 		if (*not_moved < 0) {
 			r = -errno;
 			snprintf(err, errlen, "cannot move the pages of process "
@@ -959,9 +848,9 @@ pin_migrate_pages(pid_t pid, const struct cpuset *from,
 		}
 	}
 	if (f)
-		numa_bitmask_free(f);
+		nl->bitmask_free(f);
 	if (t)
-		numa_bitmask_free(t);
+		nl->bitmask_free(t);
 	return r;
 }
 
@@ -1140,17 +1029,8 @@ pin_apply_self(const struct cpuset *cpus, enum pin_mem mode,
 	}
 	if (!cpuset_equal(got, cpus))
 		return pin_mismatch("the affinity", cpus, got, err, errlen);
-	/* Even when no policy is set, the inherited one went through
-	 * libnuma's start-up probe: make sure it came back. */
-	r = pin_numa_status(err, errlen);
-	if (r < 0) {
-		char why[512];
-
-		snprintf(why, sizeof(why), "%s", err);
-		snprintf(err, errlen, "the inherited memory policy may have "
-			 "been changed: %s", why);
-		return r;
-	}
+	/* Without a policy libnuma is never opened, so its start-up probe
+	 * never touches the inherited policy. */
 	return mode == PIN_MEM_KEEP ? 0 : apply_policy(mode, nodes, err,
 						       errlen);
 }

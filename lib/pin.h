@@ -16,7 +16,8 @@
  *   migrate      moving the pages a process already has to other nodes
  *                (migrate_pages(2)).
  *
- * Memory policies are set through libnuma.  Its numa_error()/numa_warn()
+ * Memory policies are set through libnuma, opened only when a policy is
+ * set or pages are moved (lib/numaload.c).  Its numa_error()/numa_warn()
  * hooks are overridden here so that nothing is printed; failures come
  * back as -errno with a message.
  */
@@ -117,6 +118,16 @@ int pin_set_affinity(pid_t tid, const struct cpuset *cpus);
 int pin_self_allowed_cpus(struct cpuset *out);
 
 /*
+ * Whether cpus (not empty) lie within the affinity of thread tid (0: the
+ * calling thread).  The kernel's affinity holds only CPUs that exist, are
+ * online (active) and are in the thread's cpuset, so when they do,
+ * pin_check_cpus() would accept them without a topology or a probe of
+ * the cpuset.  Returns 1, 0 (empty, or some CPU outside: ask
+ * pin_check_cpus() why), or -errno (-ESRCH: no such thread).
+ */
+int pin_within_affinity(pid_t tid, const struct cpuset *cpus);
+
+/*
  * The CPUs process pid may be given, when it can be learnt without the
  * cgroup file system: when pid shares this process's cpuset (same
  * /proc/PID/cpuset), what pin_self_allowed_cpus() finds.  Returns 0,
@@ -135,38 +146,14 @@ int pin_list_threads(const struct sysroot *r, pid_t pid, pid_t **tids);
 /* True when /proc/PID exists below r. */
 bool pin_pid_exists(const struct sysroot *r, pid_t pid);
 
-/* The result of re-pinning a process's threads. */
-struct pin_repin {
-	unsigned int threads;	/* distinct threads seen */
-	unsigned int changed;	/* threads whose affinity was changed */
-	unsigned int passes;	/* passes over /proc/PID/task */
-	pid_t bad_tid;		/* on -EDOM: the thread */
-	struct cpuset got;	/* on -EDOM: what it has instead */
-};
-
-/*
- * Give every thread of process pid the affinity cpus, passing over
- * /proc/PID/task until passes find every thread already pinned: threads
- * created meanwhile by unpinned threads inherit the old affinity, so one
- * pass is not enough, and a clone(2) under way shows its thread only
- * later, so a quiet pass is confirmed by one more 1 ms later, or, for a
- * process seen creating threads, by three more after 1, 4 and 16 ms.
- * Each change is read back.  res->got must be initialised.  Returns 0,
- * -ESRCH (the process is gone), -EDOM (a thread read back a different
- * affinity: res->bad_tid, res->got), -EAGAIN (still changing after many
- * passes) or another -errno from the kernel; err explains.
- */
-int pin_repin_process(const struct sysroot *r, pid_t pid,
-		      const struct cpuset *cpus, struct pin_repin *res,
-		      char *err, size_t errlen);
-
 /* ---- memory policy of the calling thread ---- */
 
 /*
- * Set the calling thread's memory policy through libnuma: local, bind or
- * interleave over nodes, preferred (several nodes: preferred-many where
- * the kernel has it).  Node numbers must be checked first.  Returns 0,
- * -ENOSYS (no NUMA support), -EOPNOTSUPP (preferred-many unsupported),
+ * Set the calling thread's memory policy through libnuma (opened on the
+ * first call): local, bind or interleave over nodes, preferred (several
+ * nodes: preferred-many where the kernel has it).  Node numbers must be
+ * checked first.  Returns 0, -ENOSYS (no NUMA support, or libnuma cannot
+ * be opened), -EOPNOTSUPP (preferred-many unsupported),
  * -ERANGE (a node beyond libnuma's node mask) or -errno from the kernel;
  * err explains.
  */
@@ -174,12 +161,11 @@ int pin_set_mempolicy(enum pin_mem mode, const struct cpuset *nodes,
 		      char *err, size_t errlen);
 
 /*
- * Whether libnuma has reported a failure since the program started or
- * since the last pin_set_mempolicy(): libnuma 2.0.16's constructor
- * probes MPOL_PREFERRED_MANY by setting it on the calling thread and then
- * restores the policy it read, so an inherited policy passes through
- * libnuma even when cpm sets none.  Returns 0, or the -errno libnuma
- * saw (err says where).
+ * Whether libnuma has reported a failure since it was opened or since the
+ * last pin_set_mempolicy(): libnuma 2.0.16's constructor, run when the
+ * first policy is set, probes MPOL_PREFERRED_MANY by setting it on the
+ * calling thread and then restores the policy it read.  Returns 0, or the
+ * -errno libnuma saw (err says where).
  */
 int pin_numa_status(char *err, size_t errlen);
 

@@ -93,7 +93,9 @@ assert 'taskset sees the new affinity' "$(taskset_list $sp)" 0
 check 'and back to all CPUs' 0 '' cpm-pin -p $sp "0-$last"
 assert 'taskset sees all CPUs again' "$(taskset_list $sp)" "$(expand "0-$last")"
 
-start_bg spawner "$H/pin-spawner" 4 3
+# Chains of threads that each live 2 ms, start the next and exit: every
+# one is read before it goes, so cpm-pin can tell when none is left.
+start_bg spawner "$H/pin-spawner" 4 3 2000
 sp2=$bg
 for target in "$last" 0 "0-$last"; do
 	run cpm-pin -v -p $sp2 "$target"
@@ -114,6 +116,30 @@ done
 case $err in
 *"threads on CPUs"*passes*|*"threads on CPUs"*pass\)*) ok '--verbose reports threads and passes' ;;
 *) not_ok '--verbose reports threads and passes' "$(show)" ;; esac
+
+# Threads that live only a yield mostly exit before they can be read, and
+# one may have handed the old CPUs on: cpm-pin says done only when it
+# knows, and otherwise exits 1 saying so.
+start_bg spawner0 "$H/pin-spawner" 4 3 0
+sp3=$bg
+bad=
+for target in "$last" 0 "$last" "0-$last"; do
+	run cpm-pin -p $sp3 "$target"
+	case $rc in
+	0)	l=$(thread_lists $sp3)
+		[ "$l" = "$target " ] || bad="$bad [exit 0 on $target with $l]" ;;
+	1)	case $err in
+		*"keeps starting threads that exit before they can be read: some may still run on other CPUs"*) ;;
+		*) bad="$bad [exit 1: $err]" ;; esac ;;
+	*)	bad="$bad [exit $rc: $err]" ;;
+	esac
+done
+if [ -z "$bad" ]; then
+	ok 'a process whose threads exit unread is never reported done wrongly'
+else
+	not_ok 'a process whose threads exit unread is never reported done wrongly' "$bad"
+fi
+kill $sp3
 
 # A thread pinned elsewhere shows up in the report.
 if [ "$ncpu" -ge 2 ]; then
