@@ -176,12 +176,15 @@ report_table(const struct ctx *c, const struct thr_row *rows, size_t n,
 	     bool json, struct table *tab)
 {
 	char err[512];
+	int r;
 
-	if (thr_table(rows, n, tab) < 0)
-		cli_die(EXIT_FAIL, "out of memory");
-	if (table_select(tab, c->columns ? c->columns :
-			 thr_default_columns(c->k8s, c->systemd, json), err, sizeof(err)) < 0)
+	r = thr_table_select(rows, n, c->columns ? c->columns :
+			     thr_default_columns(c->k8s, c->systemd, json), json,
+			     tab, err, sizeof(err));
+	if (r == -EINVAL)
 		cli_usage_error("%s", err);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "out of memory");
 }
 
 static void
@@ -290,7 +293,10 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 static void
 collect(struct ctx *c, struct thr_snap *s)
 {
-	struct thr_select sel = { c->groups, c->ngroups, c->all };
+	/* Without a window (no --since, --interval or --watch) the rows
+	 * are the cumulative counters: no inode or usage needed. */
+	struct thr_select sel = { c->groups, c->ngroups, c->all,
+				  !c->since && !c->interval_us && !c->watch };
 	char err[512];
 	int r;
 

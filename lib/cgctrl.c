@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Controller helpers of the cgroup layer: see cgctrl.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +26,40 @@ cpu_dir(const struct cg_hier *h, const char *group, int dirfd, bool *owned,
 	return cg_open_group(h, CG_CPU, group, err, errlen);
 }
 
+/*
+ * read_small_at() for a control file, in three system calls where the
+ * file answers at once: a cgroup file (or an ordinary file in a
+ * --cgroup-root tree) gives all of a small text in one read(2), so a
+ * read that neither came back empty nor filled the buffer was the whole
+ * file.  Anything else (empty, full, an error) is read again by
+ * read_small_at(), whose answer and checks (a directory, a FIFO, a
+ * device) then stand.  A walk over 10,000 groups reads 30,000 of these.
+ */
+static ssize_t
+read_ctl(int dirfd, const char *file, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0 || (size_t)n >= size - 1)
+		return read_small_at(dirfd, file, buf, size);
+	buf[n] = '\0';
+	if (buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return n;
+}
+
 static int
 read_num(int fd, const char *group, const char *file, bool sign,
 	 int64_t *iv, uint64_t *uv, char *err, size_t errlen)
 {
 	char buf[64];
-	ssize_t n = read_small_at(fd, file, buf, sizeof(buf));
+	ssize_t n = read_ctl(fd, file, buf, sizeof(buf));
 	int r;
 
 	if (n < 0) {
@@ -63,7 +92,7 @@ cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
 		return fd;
 	if (cg_version(h, CG_CPU) == 2) {
 		char buf[128];
-		ssize_t n = read_small_at(fd, "cpu.max", buf, sizeof(buf));
+		ssize_t n = read_ctl(fd, "cpu.max", buf, sizeof(buf));
 
 		if (n == -ENOENT && group[0] == '\0') {
 			r = 0;
@@ -227,6 +256,14 @@ int
 cg_cpu_stat_read(const struct cg_hier *h, const char *group, int dirfd,
 		 struct cg_cpu_stat *st, char *err, size_t errlen)
 {
+	return cg_cpu_stat_read_usage(h, group, dirfd, true, st, err, errlen);
+}
+
+int
+cg_cpu_stat_read_usage(const struct cg_hier *h, const char *group, int dirfd,
+		       bool usage, struct cg_cpu_stat *st, char *err,
+		       size_t errlen)
+{
 	char buf[2048];
 	bool owned;
 	ssize_t n;
@@ -236,7 +273,7 @@ cg_cpu_stat_read(const struct cg_hier *h, const char *group, int dirfd,
 	fd = cpu_dir(h, group, dirfd, &owned, err, errlen);
 	if (fd < 0)
 		return fd;
-	n = read_small_at(fd, "cpu.stat", buf, sizeof(buf));
+	n = read_ctl(fd, "cpu.stat", buf, sizeof(buf));
 	if (n < 0) {
 		err_set(err, errlen, "cannot read cpu.stat of %s: %s",
 		       cg_display(group), strerror((int)-n));
@@ -252,7 +289,7 @@ cg_cpu_stat_read(const struct cg_hier *h, const char *group, int dirfd,
 			close(fd);
 		return r;
 	}
-	if (cg_version(h, CG_CPU) == 1 && cg_has(h, CG_CPUACCT)) {
+	if (usage && cg_version(h, CG_CPU) == 1 && cg_has(h, CG_CPUACCT)) {
 		int afd = fd;
 		uint64_t u;
 

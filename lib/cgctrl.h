@@ -73,6 +73,15 @@ int cg_cpu_stat_read(const struct cg_hier *h, const char *group, int dirfd,
 		     struct cg_cpu_stat *st, char *err, size_t errlen);
 
 /*
+ * The same, and on v1 cpuacct.usage only when usage is set (has_usage is
+ * false otherwise): a report without a time window has no use for it,
+ * and the cpuacct group is another path to resolve per group.
+ */
+int cg_cpu_stat_read_usage(const struct cg_hier *h, const char *group,
+			   int dirfd, bool usage, struct cg_cpu_stat *st,
+			   char *err, size_t errlen);
+
+/*
  * True when group's cpuset is exclusive: v1 cpuset.cpu_exclusive is 1,
  * v2 cpuset.cpus.partition is "root" or "isolated" (valid or not).  The
  * root group does not count.  False when there is no cpuset hierarchy.

@@ -526,7 +526,7 @@ cg_read(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		return fd;
 	n = read_small_at(fd, file, buf, size);
 	close(fd);
-	if (n < 0)
+	if (n < 0 && err != NULL)
 		err_set(err, errlen, "cannot read %s of %s: %s", file,
 		       cg_display(group), n == -EFBIG ? "file too large" :
 		       strerror((int)-n));

@@ -61,10 +61,15 @@ cmp_sample(const void *a, const void *b)
 static void
 snap_sort(struct thr_snap *s)
 {
-	size_t w = 0;
+	size_t w = 0, k = 1;
 
-	if (s->n > 1)
-		qsort(s->v, s->n, sizeof(*s->v), cmp_sample);
+	/* A walk yields the groups nearly always in order already (and
+	 * then without duplicates). */
+	while (k < s->n && strcmp(s->v[k - 1].group, s->v[k].group) < 0)
+		k++;
+	if (k >= s->n)
+		return;
+	qsort(s->v, s->n, sizeof(*s->v), cmp_sample);
 	for (size_t i = 0; i < s->n; i++) {
 		if (w > 0 && strcmp(s->v[w - 1].group, s->v[i].group) == 0) {
 			free(s->v[i].group);
@@ -136,6 +141,7 @@ struct collect {
 	const struct cg_hier *h;
 	struct thr_snap *s;
 	bool all;
+	bool cumulative;
 	char *err;
 	size_t errlen;
 };
@@ -164,7 +170,8 @@ collect_one(const char *group, int dirfd, void *arg)
 	}
 	if (!c->all && quota < 0)
 		return 0;
-	r = cg_cpu_stat_read(c->h, group, dirfd, &st, c->err, c->errlen);
+	r = cg_cpu_stat_read_usage(c->h, group, dirfd, !c->cumulative, &st,
+				   c->err, c->errlen);
 	if (r == -EBADMSG)
 		return r;
 	if (r < 0)
@@ -174,7 +181,7 @@ collect_one(const char *group, int dirfd, void *arg)
 		err_set(c->err, c->errlen, "out of memory");
 		return -ENOMEM;
 	}
-	if (fstat(dirfd, &sb) == 0)
+	if (!c->cumulative && fstat(dirfd, &sb) == 0)
 		x->ino = (uint64_t)sb.st_ino;
 	x->has_limit = quota >= 0;
 	x->quota_us = quota;
@@ -192,7 +199,8 @@ int
 thr_collect(const struct cg_hier *h, const struct thr_select *sel,
 	    struct thr_snap *s, char *err, size_t errlen)
 {
-	struct collect c = { h, s, sel->all || sel->ngroups > 0, err, errlen };
+	struct collect c = { h, s, sel->all || sel->ngroups > 0,
+			     sel->cumulative, err, errlen };
 	struct timespec ts;
 	int r = 0;
 

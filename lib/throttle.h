@@ -60,6 +60,8 @@ struct thr_select {
 	const char *const *groups;
 	size_t ngroups;
 	bool all;
+	bool cumulative;	/* for a report without a window: leave out
+				 * what only differences use (ino, usage) */
 };
 
 /*

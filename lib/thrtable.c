@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cgroup.h"
+#include "numfmt.h"
 #include "thrtable.h"
 
 enum { C_GROUP, C_PERIODS, C_THROTTLED, C_RATIO, C_THROTTLED_S, C_LIMIT,
@@ -52,37 +53,69 @@ thr_default_columns(bool k8s, bool systemd, bool json)
  */
 static void
 set_fraction(struct table *tab, size_t row, size_t col, double v,
-	     int json_decimals, bool cpus, const char *none)
+	     int json_decimals, bool cpus, const char *none, bool with_json)
 {
-	char text[64], json[64];
+	char text[NUMFMT_MAX], json[NUMFMT_MAX];
 	char *e;
 
 	if (v < 0 || !isfinite(v)) {
 		table_set(tab, row, col, none, NULL);
 		return;
 	}
-	snprintf(text, sizeof(text), "%.3f", v);
+	e = text + numfmt_fixed(text, v, 3);
 	if (cpus) {
-		e = text + strlen(text);
 		while (e > text && e[-1] == '0')
 			*--e = '\0';
 		if (e > text && e[-1] == '.')
 			*--e = '\0';
 	}
-	snprintf(json, sizeof(json), "%.*f", json_decimals, v);
-	table_set(tab, row, col, text, json);
+	if (with_json)
+		numfmt_fixed(json, v, json_decimals);
+	table_set(tab, row, col, text, with_json ? json : NULL);
 }
 
-int
-thr_table(const struct thr_row *rows, size_t n, struct table *tab)
+static void
+set_count(struct table *tab, size_t row, size_t col, uint64_t v,
+	  bool with_json)
 {
-	char err[256];
+	char buf[NUMFMT_MAX];
+
+	numfmt_u64(buf, v);
+	table_set(tab, row, col, buf, with_json ? buf : NULL);
+}
+
+/* A string cell; its JSON literal only when with_json. */
+static void
+set_str(struct table *tab, size_t row, size_t col, const char *v,
+	bool with_json)
+{
+	if (with_json)
+		table_set_str(tab, row, col, v);
+	else
+		table_set(tab, row, col, v, NULL);
+}
+
+static void
+set_bool(struct table *tab, size_t row, size_t col, bool v, bool with_json)
+{
+	if (with_json)
+		table_set_bool(tab, row, col, v);
+	else
+		table_set(tab, row, col, v ? "yes" : "no", NULL);
+}
+
+/*
+ * Fill the cells of the columns in want[] (all when want is NULL), with
+ * their JSON values when js.
+ */
+static int
+fill(const struct thr_row *rows, size_t n, const bool *want, bool js,
+     struct table *tab)
+{
 	size_t i;
 	int r;
 
-	table_init(tab, thr_columns, C_NCOLS, "  ");
-	table_select(tab, thr_default_columns(false, false, false), err,
-		     sizeof(err));
+#define WANT(c) (want == NULL || want[c])
 	for (i = 0; i < n; i++) {
 		const struct thr_row *tr = &rows[i];
 		size_t row;
@@ -90,25 +123,73 @@ thr_table(const struct thr_row *rows, size_t n, struct table *tab)
 		if ((r = table_add_row(tab)) < 0)
 			break;
 		row = (size_t)r;
-		table_set_str(tab, row, C_GROUP, cg_display(tr->group));
-		table_set_uint(tab, row, C_PERIODS, tr->periods);
-		table_set_uint(tab, row, C_THROTTLED, tr->throttled);
-		set_fraction(tab, row, C_RATIO, tr->ratio, 6, false, "-");
-		set_fraction(tab, row, C_THROTTLED_S, tr->throttled_s, 9, false,
-			     "-");
-		set_fraction(tab, row, C_LIMIT, tr->limit, 6, true, "max");
-		set_fraction(tab, row, C_USAGE, tr->usage, 6, true, "-");
-		table_set_bool(tab, row, C_RESET, tr->reset);
-		table_set_bool(tab, row, C_PINNED, tr->pinned);
-		table_set_str(tab, row, C_QOS, tr->k8s.qos[0] ? tr->k8s.qos : NULL);
-		table_set_str(tab, row, C_POD, tr->k8s.pod[0] ? tr->k8s.pod : NULL);
-		table_set_str(tab, row, C_CONTAINER,
-			      tr->k8s.container[0] ? tr->k8s.container : NULL);
-		table_set_str(tab, row, C_UNIT, tr->unit[0] ? tr->unit : NULL);
+		if (WANT(C_GROUP))
+			set_str(tab, row, C_GROUP, cg_display(tr->group), js);
+		if (WANT(C_PERIODS))
+			set_count(tab, row, C_PERIODS, tr->periods, js);
+		if (WANT(C_THROTTLED))
+			set_count(tab, row, C_THROTTLED, tr->throttled, js);
+		if (WANT(C_RATIO))
+			set_fraction(tab, row, C_RATIO, tr->ratio, 6, false,
+				     "-", js);
+		if (WANT(C_THROTTLED_S))
+			set_fraction(tab, row, C_THROTTLED_S, tr->throttled_s,
+				     9, false, "-", js);
+		if (WANT(C_LIMIT))
+			set_fraction(tab, row, C_LIMIT, tr->limit, 6, true,
+				     "max", js);
+		if (WANT(C_USAGE))
+			set_fraction(tab, row, C_USAGE, tr->usage, 6, true,
+				     "-", js);
+		if (WANT(C_RESET))
+			set_bool(tab, row, C_RESET, tr->reset, js);
+		if (WANT(C_PINNED))
+			set_bool(tab, row, C_PINNED, tr->pinned, js);
+		if (WANT(C_QOS))
+			set_str(tab, row, C_QOS,
+				tr->k8s.qos[0] ? tr->k8s.qos : NULL, js);
+		if (WANT(C_POD))
+			set_str(tab, row, C_POD,
+				tr->k8s.pod[0] ? tr->k8s.pod : NULL, js);
+		if (WANT(C_CONTAINER))
+			set_str(tab, row, C_CONTAINER,
+				tr->k8s.container[0] ? tr->k8s.container : NULL,
+				js);
+		if (WANT(C_UNIT))
+			set_str(tab, row, C_UNIT, tr->unit[0] ? tr->unit : NULL,
+				js);
 	}
+#undef WANT
 	if (tab->oom) {
 		table_free(tab);
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+int
+thr_table(const struct thr_row *rows, size_t n, struct table *tab)
+{
+	char err[256];
+
+	table_init(tab, thr_columns, C_NCOLS, "  ");
+	table_select(tab, thr_default_columns(false, false, false), err,
+		     sizeof(err));
+	return fill(rows, n, NULL, true, tab);
+}
+
+int
+thr_table_select(const struct thr_row *rows, size_t n, const char *columns,
+		 bool json, struct table *tab, char *err, size_t errlen)
+{
+	bool want[C_NCOLS] = { false };
+	int r;
+
+	table_init(tab, thr_columns, C_NCOLS, "  ");
+	r = table_select(tab, columns, err, errlen);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < tab->nsel; i++)
+		want[tab->sel[i]] = true;
+	return fill(rows, n, want, json, tab);
 }

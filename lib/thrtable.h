@@ -33,4 +33,15 @@ const char *thr_default_columns(bool k8s, bool systemd, bool json);
  */
 int thr_table(const struct thr_row *rows, size_t n, struct table *tab);
 
+/*
+ * The same with the columns of the list columns selected, and only their
+ * cells filled, with their JSON values only when json (table_json() then
+ * prints null for the rest): what printing the table needs, a fraction
+ * of the work of thr_table().  Returns 0, -EINVAL (a bad list; message
+ * in err, tab needs no freeing) or -ENOMEM (tab is freed).
+ */
+int thr_table_select(const struct thr_row *rows, size_t n,
+		     const char *columns, bool json, struct table *tab,
+		     char *err, size_t errlen);
+
 #endif

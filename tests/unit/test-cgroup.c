@@ -117,6 +117,46 @@ test_v1_tree(void)
 	unit_put(dir, "cpu/a/b/cpu.stat", "nr_periods x\n");
 	r = cg_cpu_stat_read(&h, "a/b", -1, &st, err, sizeof(err));
 	CHECK("a malformed cpu.stat is -EBADMSG", r == -EBADMSG);
+	r = cg_cpu_stat_read_usage(&h, "a/b", -1, false, &st, err, sizeof(err));
+	CHECK("without usage cpuacct.usage is not read", r == -EBADMSG);
+	unit_put(dir, "cpu/a/b/cpu.stat", "nr_periods 5\nnr_throttled 1\n");
+	r = cg_cpu_stat_read_usage(&h, "a/b", -1, false, &st, err, sizeof(err));
+	CHECK("without usage: the counters, no usage", r == 0 &&
+	      st.nr_periods == 5 && st.nr_throttled == 1 && !st.has_usage);
+	/* Control files read in one read(2); what does not fit, or is
+	 * not an ordinary file, still gets read_small_at()'s answer. */
+	{
+		char big[3000];
+		int64_t q;
+		uint64_t per;
+
+		memset(big, 'x', sizeof(big) - 1);
+		big[sizeof(big) - 1] = '\0';
+		unit_put(dir, "cpu/a/b/cpu.stat", big);
+		r = cg_cpu_stat_read(&h, "a/b", -1, &st, err, sizeof(err));
+		CHECK("a cpu.stat larger than the buffer is -EFBIG", r == -EFBIG);
+		unit_put(dir, "cpu/a/b/cpu.stat", "");
+		r = cg_cpu_stat_read(&h, "a/b", -1, &st, err, sizeof(err));
+		CHECK("an empty cpu.stat reads as no counters", r == 0 &&
+		      !st.has_bandwidth);
+		snprintf(path, sizeof(path), "%s/cpu/a/b/cpu.cfs_quota_us", dir);
+		unlink(path);
+		mkfifo(path, 0644);
+		r = cg_cpu_quota_read(&h, "a/b", -1, &q, &per, err, sizeof(err));
+		CHECK("a FIFO quota file is refused, not waited on",
+		      r == -EFTYPE_CPM);
+		unlink(path);
+		mkdir(path, 0755);
+		r = cg_cpu_quota_read(&h, "a/b", -1, &q, &per, err, sizeof(err));
+		CHECK("a directory quota file is -EISDIR", r == -EISDIR);
+		rmdir(path);
+		unit_put(dir, "cpu/a/b/cpu.cfs_quota_us", "25000\n");
+		unit_put(dir, "cpu/a/b/cpu.cfs_period_us", "50000");
+		r = cg_cpu_quota_read(&h, "a/b", -1, &q, &per, err, sizeof(err));
+		CHECK("quota and period, with or without a newline",
+		      r == 0 && q == 25000 && per == 50000);
+		unit_put(dir, "cpu/a/b/cpu.stat", "nr_periods 5\n");
+	}
 
 	unit_put(dir, "cpu/a/b/cgroup.procs", "");
 	r = cg_attach(&h, CG_CPU, "a/b", 4242, err, sizeof(err));

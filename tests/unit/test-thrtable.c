@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The throttle report's table: text and JSON values of each column. */
+#include <errno.h>
 #include <string.h>
 
 #include "unit.h"
@@ -83,6 +84,36 @@ main(void)
 	CHECK("JSON with --k8s ends with qos, pod, container",
 	      strstr(s, "\"pinned_throttled\":false,\"qos\":null,\"pod\":null,"
 		     "\"container\":null}]") != NULL);
+	free(s);
+	table_free(&tab);
+
+	/* thr_table_select: the list's columns, only their cells filled */
+	CHECK("a bad column list is refused",
+	      thr_table_select(rows, 2, "GROUP,NOPE", false, &tab, err,
+			       sizeof(err)) == -EINVAL);
+	CHECK("thr_table_select builds",
+	      thr_table_select(rows, 2, "ratio,limit,group", false, &tab, err,
+			       sizeof(err)) == 0);
+	s = text(&tab, TABLE_TSV);
+	CHECK_STR("the selected columns, in the list's order", s,
+		  "RATIO\tLIMIT\tGROUP\n"
+		  "0.900\t0.2\tkubepods/burstable/pod1/abc\n"
+		  "0.000\tmax\t/\n");
+	free(s);
+	CHECK("unselected cells are left empty, JSON values unset for text",
+	      tab.cells[0 * tab.ncols + 1].text == NULL &&
+	      tab.cells[0 * tab.ncols + 0].text != NULL &&
+	      tab.cells[0 * tab.ncols + 0].json == NULL);
+	table_free(&tab);
+	CHECK("thr_table_select with JSON builds",
+	      thr_table_select(rows, 2, "group,ratio,usage,pinned_throttled",
+			       true, &tab, err, sizeof(err)) == 0);
+	s = json(&tab);
+	CHECK_STR("JSON values of the selected columns", s,
+		  "[{\"group\":\"kubepods/burstable/pod1/abc\",\"ratio\":0.900000,"
+		  "\"usage\":1.500000,\"pinned_throttled\":true},"
+		  "{\"group\":\"/\",\"ratio\":0.000000,\"usage\":null,"
+		  "\"pinned_throttled\":false}]");
 	free(s);
 	table_free(&tab);
 	return unit_failed;

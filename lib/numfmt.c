@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "numfmt.h"
+
+static const uint64_t pow10_u64[] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+	1000000000,
+};
+
+size_t
+numfmt_u64(char *buf, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+	return n;
+}
+
+size_t
+numfmt_i64(char *buf, int64_t v)
+{
+	if (v >= 0)
+		return numfmt_u64(buf, (uint64_t)v);
+	buf[0] = '-';
+	/* -(v + 1) + 1: no overflow at INT64_MIN */
+	return 1 + numfmt_u64(buf + 1, (uint64_t)(-(v + 1)) + 1);
+}
+
+size_t
+numfmt_fixed(char *buf, double v, int decimals)
+{
+	unsigned __int128 p, q, rem, half;
+	uint64_t mant, ip, frac;
+	int e, shift;
+	size_t n;
+
+	if (decimals < 0 || decimals > 9 || !isfinite(v) || signbit(v) ||
+	    v >= 9007199254740992.0)
+		return (size_t)snprintf(buf, NUMFMT_MAX, "%.*f", decimals, v);
+	/* v = mant * 2^(e - 53) exactly, mant < 2^53 */
+	mant = (uint64_t)ldexp(frexp(v, &e), 53);
+	shift = 53 - e;		/* >= 0 since v < 2^53 */
+	p = (unsigned __int128)mant * pow10_u64[decimals];	/* < 2^83 */
+	if (shift == 0) {
+		q = p;
+	} else if (shift > 100) {
+		q = 0;		/* p < 2^83 < half: rounds to 0 */
+	} else {
+		q = p >> shift;
+		rem = p - (q << shift);
+		half = (unsigned __int128)1 << (shift - 1);
+		if (rem > half || (rem == half && (q & 1)))
+			q++;
+	}
+	ip = (uint64_t)(q / pow10_u64[decimals]);
+	frac = (uint64_t)(q % pow10_u64[decimals]);
+	n = numfmt_u64(buf, ip);
+	if (decimals > 0) {
+		buf[n++] = '.';
+		for (int i = decimals - 1; i >= 0; i--) {
+			buf[n + (size_t)i] = (char)('0' + frac % 10);
+			frac /= 10;
+		}
+		n += (size_t)decimals;
+		buf[n] = '\0';
+	}
+	return n;
+}
