@@ -61,13 +61,21 @@ read_num(struct loader *ld, const char *path, int64_t *out)
 static void
 read_per_cpu(struct loader *ld, const char *file, int64_t *out)
 {
-	int cpu;
+	static const char dir[] = CPU_DIR "/cpu";
+	int cpu, first = cpuset_first(&ld->t->online);
+	size_t flen = strlen(file);
 
+	if (sizeof(dir) + 12 + flen > sizeof(ld->path))
+		return;
+	memcpy(ld->path, dir, sizeof(dir) - 1);
 	cpuset_for_each(cpu, &ld->t->possible) {
-		snprintf(ld->path, sizeof(ld->path), CPU_DIR "/cpu%d/%s", cpu,
-			 file);
-		if (read_num(ld, ld->path, &out[cpu]) == -ENOENT &&
-		    cpu == cpuset_first(&ld->t->online))
+		/* The path by hand: one file per CPU, thousands of CPUs. */
+		char *p = ld->path + sizeof(dir) - 1;
+
+		p += fmt_int(p, cpu);
+		*p++ = '/';
+		memcpy(p, file, flen + 1);
+		if (read_num(ld, ld->path, &out[cpu]) == -ENOENT && cpu == first)
 			return;	/* the kernel has no such file here */
 	}
 }
