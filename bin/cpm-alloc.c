@@ -71,9 +71,12 @@ struct ctx {
 	struct topo_print print;
 	struct alloc_machine m;
 	struct coretypes ct;
+	char *topo_key;		/* statetopo_key() of root */
+	bool topo_cached;	/* topo came from the state's layout */
 
 	/* state */
 	struct alloc_state st;
+	bool st_read;		/* st read already, without the lock */
 	int lockfd;
 	enum topo_match match;
 	char match_msg[512];
@@ -406,11 +409,36 @@ parse_count(const char *s)
 
 /* Machine */
 
+/*
+ * The topology from the layout the state keeps, when the state can be
+ * read and the machine still agrees with it (see statetopo.h).  A state
+ * that cannot be read is left for open_state() to report.
+ */
+static bool
+topo_from_state(struct ctx *c)
+{
+	int r;
+
+	if (state_load(&c->st, c->state_path, c->err, sizeof(c->err)) < 0) {
+		state_init(&c->st);
+		return false;
+	}
+	c->st_read = true;
+	r = statetopo_load(&c->topo, &c->root, c->topo_key, &c->st.layout);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	return r == 0;
+}
+
 static void
 load_machine_flags(struct ctx *c, unsigned int flags)
 {
 	cli_open_sysroot(c->sysroot_dir, &c->root);
-	cli_load_topology(&c->root, flags, &c->topo);
+	if (statetopo_key(&c->root, &c->topo_key) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	c->topo_cached = flags == 0 && topo_from_state(c);
+	if (!c->topo_cached)
+		cli_load_topology(&c->root, flags, &c->topo);
 	if (ktopo_from_topo(&c->kt, &c->topo) < 0 ||
 	    topo_print_make(&c->print, &c->topo) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
@@ -539,7 +567,13 @@ open_state(struct ctx *c, int rw, bool tolerate_foreign)
 		if (c->lockfd < 0)
 			cli_die(EXIT_FAIL, "%s", c->err);
 	}
-	r = state_load(&c->st, c->state_path, c->err, sizeof(c->err));
+	if (!c->st_read)
+		r = state_load(&c->st, c->state_path, c->err, sizeof(c->err));
+	else if (rw)
+		r = state_reload(&c->st, c->state_path, c->err,
+				 sizeof(c->err));
+	else
+		r = 0;
 	if (r == -EBADMSG)
 		cli_die(EXIT_USAGE, "state file '%s' is damaged (%s): restore "
 			"it from a copy, or remove it and run 'cpm-alloc init'",
@@ -572,6 +606,21 @@ open_state(struct ctx *c, int rw, bool tolerate_foreign)
 static void
 save_state(struct ctx *c)
 {
+	/*
+	 * The machine goes with the state, for the next call to read: the
+	 * layout the machine was read from is kept as it is, unless the
+	 * state changed under the lock to one of another tree or CPU lists.
+	 */
+	const struct topo *lay = &c->st.layout.t;
+
+	if ((!c->topo_cached || !c->st.layout_text || !c->st.layout.key ||
+	     strcmp(c->st.layout.key, c->topo_key) != 0 ||
+	     !cpuset_equal(&lay->possible, &c->topo.possible) ||
+	     !cpuset_equal(&lay->present, &c->topo.present) ||
+	     !cpuset_equal(&lay->online, &c->topo.online) ||
+	     !cpuset_equal(&lay->isolated, &c->topo.isolated)) &&
+	    state_set_layout(&c->st, &c->topo, c->topo_key) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
 	if (state_save(&c->st, c->state_path, c->err, sizeof(c->err)) < 0)
 		cli_die(EXIT_FAIL, "%s", c->err);
 }
@@ -1132,5 +1181,6 @@ main(int argc, char **argv)
 	}
 	state_unlock(c.lockfd);
 	free(c.state_real);
+	free(c.topo_key);
 	cli_exit(r);
 }

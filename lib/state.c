@@ -82,6 +82,9 @@ state_free(struct alloc_state *st)
 	free(st->entries);
 	topo_print_free(&st->print);
 	cpuset_free(&st->reserved);
+	free(st->layout_text);
+	statetopo_free(&st->layout);
+	free(st->raw);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -321,6 +324,11 @@ state_format(const struct alloc_state *st, struct strbuf *body_out)
 	strbuf_printf(&sb, " sockets=%d cores=%d threads=%d hash=%016llx\n",
 		      tp->sockets, tp->cores, tp->threads,
 		      (unsigned long long)tp->hash);
+	if (st->layout_text) {
+		strbuf_puts(&sb, "layout ");
+		strbuf_puts(&sb, st->layout_text);
+		strbuf_puts(&sb, "\n");
+	}
 	strbuf_puts(&sb, "reserved ");
 	cpuset_format(&st->reserved, &sb);
 	strbuf_printf(&sb, "\nstrict %s\npolicy ", st->strict ? "yes" : "no");
@@ -362,7 +370,7 @@ state_format(const struct alloc_state *st, struct strbuf *body_out)
 		strbuf_puts(&sb, "\n");
 	}
 	strbuf_printf(body_out, "cpm-alloc-state %d\nchecksum fnv1a64:%016llx\n",
-		      STATE_VERSION, (unsigned long long)
+		      st->layout_text ? STATE_VERSION : 1, (unsigned long long)
 		      fnv1a64(FNV64_INIT, sb.buf ? sb.buf : "", sb.len));
 	strbuf_add(body_out, sb.buf ? sb.buf : "", sb.len);
 	if (sb.oom)
@@ -650,7 +658,7 @@ state_parse(struct alloc_state *st, const char *buf, size_t len, char *err,
 	hdr[nl - buf] = '\0';
 	if (!startswith(hdr, "cpm-alloc-state "))
 		return bad(&p, "not a cpm-alloc state file");
-	if (strcmp(hdr + 16, "1") != 0) {
+	if (strcmp(hdr + 16, "1") != 0 && strcmp(hdr + 16, "2") != 0) {
 		if (errlen)
 			snprintf(err, errlen, "unknown state version '%s' "
 				 "(this cpm-alloc reads version %d)",
@@ -691,6 +699,19 @@ state_parse(struct alloc_state *st, const char *buf, size_t len, char *err,
 		if (stage == 0 && strcmp(line, "topology") == 0) {
 			r = parse_topology(&p, sp, &st->print);
 			st->have_print = true;
+		} else if (stage == 1 && hdr[16] == '2' && !st->layout_text &&
+			   strcmp(line, "layout") == 0) {
+			char lerr[160];
+
+			r = statetopo_parse(sp, &st->layout, lerr,
+					    sizeof(lerr));
+			if (r == -EINVAL)
+				r = bad(&p, "%s", lerr);
+			if (r >= 0 && !(st->layout_text = strdup(sp)))
+				r = -ENOMEM;
+			if (r > 0)
+				r = 0;	/* a later encoding: not used */
+			stage--;
 		} else if (stage == 1 && strcmp(line, "reserved") == 0) {
 			r = parse_list(&p, "reserved", sp, &st->reserved);
 		} else if (stage == 2 && strcmp(line, "strict") == 0) {
@@ -766,8 +787,53 @@ state_load(struct alloc_state *st, const char *path, char *err,
 		return r;
 	}
 	r = state_parse(st, buf, len, err, errlen);
-	free(buf);
+	if (r == 0) {
+		st->raw = buf;
+		st->rawlen = len;
+	} else {
+		free(buf);
+	}
 	return r;
+}
+
+int
+state_reload(struct alloc_state *st, const char *path, char *err,
+	     size_t errlen)
+{
+	char *buf;
+	size_t len;
+	int r;
+
+	if (st->exists && st->raw) {
+		r = read_file_max_at(AT_FDCWD, path, STATE_FILE_MAX, &buf,
+				     &len, false);
+		if (r == 0 && len == st->rawlen &&
+		    memcmp(buf, st->raw, len) == 0) {
+			free(buf);
+			return 0;
+		}
+		if (r == 0)
+			free(buf);
+	}
+	state_free(st);
+	return state_load(st, path, err, errlen);
+}
+
+int
+state_set_layout(struct alloc_state *st, const struct topo *t,
+		 const char *key)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	statetopo_format(t, key, &sb);
+	if (sb.oom || !sb.buf) {
+		strbuf_free(&sb);
+		return -ENOMEM;
+	}
+	free(st->layout_text);
+	st->layout_text = sb.buf;
+	return 0;
 }
 
 /* Directory part of path ("." when none). */

@@ -15,18 +15,23 @@
  *   fingerprint  what the state records about the machine it was made
  *              for, to refuse a file that belongs to another machine.
  *
- * File format (version 1), one record per line, fields separated by one
+ * File format (version 2), one record per line, fields separated by one
  * space, values in key=value form with %XX escapes for anything outside
  * [A-Za-z0-9._:/@,+=-]:
  *
- *   cpm-alloc-state 1
+ *   cpm-alloc-state 2
  *   checksum fnv1a64:HEX16          (FNV-1a 64 of every byte after this line)
  *   topology possible=L online=L nodes=L sockets=N cores=N threads=N hash=HEX16
+ *   layout v=1 key=K ...            (optional: the machine's topology, see
+ *                                    statetopo.h)
  *   reserved L
  *   strict yes|no
  *   policy OPTS|-
  *   entry NAME n=N cpus=L mode=exclusive|share [owner=O] [start=T]
  *         [cgdir=DIR] [mem=NODE:BYTES,...] [opts=OPTS]
+ *
+ * Version 1 is the same without the layout record: it is still read, and
+ * a state without a layout is written as version 1.
  *
  * Writers hold an exclusive flock(2) on FILE.lock (a separate file, since
  * rename(2) replaces the state's inode) for the whole read-modify-write,
@@ -40,9 +45,10 @@
 
 #include "cpuset.h"
 #include "kubelet.h"
+#include "statetopo.h"
 #include "topo.h"
 
-#define STATE_VERSION 1
+#define STATE_VERSION 2
 #define STATE_NAME_MAX 255
 #define STATE_DEFAULT_PATH "/var/lib/cpm/alloc.state"
 
@@ -91,6 +97,14 @@ struct alloc_state {
 	struct alloc_opts policy;	/* options recorded by init */
 	int nentries, cap;
 	struct alloc_entry *entries;
+	/*
+	 * The layout record's text (NULL: none, a version 1 file), and the
+	 * layout parsed (layout.key NULL: none this cpm-alloc can use).
+	 */
+	char *layout_text;
+	struct statetopo layout;
+	char *raw;		/* the file as read, for state_reload() */
+	size_t rawlen;
 };
 
 /* How the machine compares to the state's fingerprint. */
@@ -134,6 +148,21 @@ void state_format(const struct alloc_state *st, struct strbuf *sb);
  */
 int state_load(struct alloc_state *st, const char *path, char *err,
 	       size_t errlen);
+
+/*
+ * Read the state at path again (after taking the writers' lock): when
+ * the file holds the bytes st was parsed from, st is kept as it is; else
+ * st is freed and loaded anew as state_load() does.
+ */
+int state_reload(struct alloc_state *st, const char *path, char *err,
+		 size_t errlen);
+
+/*
+ * Record the machine t (read from the tree of that statetopo_key()) as
+ * st's layout, written with st.  Returns 0 or -ENOMEM.
+ */
+int state_set_layout(struct alloc_state *st, const struct topo *t,
+		     const char *key);
 
 /*
  * Replace the state file atomically (temporary file, fsync, rename,

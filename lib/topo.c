@@ -488,9 +488,8 @@ cmp_node(const void *a, const void *b)
 	return ((const struct topo_node *)a)->id - ((const struct topo_node *)b)->id;
 }
 
-/* "Node 0 MemTotal:  123 kB" lines; -1 stays when a key is missing. */
-static void
-parse_node_meminfo(const char *text, struct topo_node *n)
+void
+topo_parse_meminfo(const char *text, struct topo_node *n)
 {
 	const char *p = text;
 
@@ -566,7 +565,7 @@ load_nodes(struct loader *ld)
 		cpuset_and(&n->cpus, &t->online);
 		snprintf(ld->path, sizeof(ld->path), NODE_DIR "/node%d/meminfo", id);
 		if (sysroot_read_file(ld->root, ld->path, &text, NULL) == 0) {
-			parse_node_meminfo(text, n);
+			topo_parse_meminfo(text, n);
 			free(text);
 		}
 	}

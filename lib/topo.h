@@ -101,6 +101,12 @@ int topo_load(struct topo *t, const struct sysroot *root, unsigned int flags,
 	      char *err, size_t errlen);
 void topo_free(struct topo *t);
 
+/*
+ * A node's meminfo text ("Node 0 MemTotal:  123 kB" lines) into its
+ * mem_total_kb and mem_free_kb; a missing key leaves the value alone.
+ */
+void topo_parse_meminfo(const char *text, struct topo_node *n);
+
 /* The SMT siblings of cpu, including cpu (empty when unknown). */
 int topo_siblings(const struct topo *t, int cpu, struct cpuset *out);
 

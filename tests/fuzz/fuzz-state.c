@@ -2,9 +2,10 @@
 /*
  * libFuzzer harness for the cpm-alloc state parser and the kubelet
  * checkpoint reader.  The input is used as a state body under a correct
- * checksum (so the fuzzer gets past it), and as a checkpoint.  Every
- * accepted state must format to text that parses back and formats the
- * same; every refusal must explain itself.
+ * checksum (so the fuzzer gets past it; version 2, so that layout records
+ * are parsed too), and as a checkpoint.  Every accepted state must format
+ * to text that parses back and formats the same; every refusal must
+ * explain itself.
  * Build and run: make fuzz && tests/fuzz/fuzz-state -max_total_time=60
  */
 #include <stdint.h>
@@ -26,7 +27,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t sum;
 
 	strbuf_init(&in);
-	strbuf_printf(&in, "cpm-alloc-state 1\nchecksum fnv1a64:%016llx\n",
+	strbuf_printf(&in, "cpm-alloc-state 2\nchecksum fnv1a64:%016llx\n",
 		      (unsigned long long)fnv1a64(FNV64_INIT, data, size));
 	strbuf_add(&in, (const char *)data, size);
 	err[0] = '\0';

@@ -1,0 +1,685 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The topology kept in a cpm-alloc state: encoding, parsing, and loading
+ * a machine from it after checking what can change (see statetopo.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "statetopo.h"
+
+#define CPU_DIR  "sys/devices/system/cpu"
+#define NODE_DIR "sys/devices/system/node"
+#define ID_MAX   (1 << 30)
+
+/* The per-CPU fields, in record order. */
+enum { F_NODE, F_SOCKET, F_DIE, F_CORE, F_L3, F_THREADS, F_NEXT, F_N };
+static const char *const field_names[F_N] = {
+	"node", "socket", "die", "core", "l3", "threads", "next",
+};
+
+static int *
+cpu_field(struct topo_cpu *c, int f)
+{
+	switch (f) {
+	case F_NODE: return &c->node;
+	case F_SOCKET: return &c->socket;
+	case F_DIE: return &c->die;
+	case F_CORE: return &c->core;
+	case F_L3: return &c->l3;
+	case F_THREADS: return &c->nthreads;
+	default: return &c->next_thread;
+	}
+}
+
+/* ---- key ---- */
+
+int
+statetopo_key(const struct sysroot *root, char **key)
+{
+	struct strbuf sb;
+	struct stat st;
+	char boot[64];
+	ssize_t n;
+
+	strbuf_init(&sb);
+	strbuf_puts(&sb, root->path);
+	if (fstatat(root->fd, CPU_DIR, &st, 0) == 0)
+		strbuf_printf(&sb, "|%llx:%llx:%lld.%09ld",
+			      (unsigned long long)st.st_dev,
+			      (unsigned long long)st.st_ino,
+			      (long long)st.st_ctim.tv_sec,
+			      (long)st.st_ctim.tv_nsec);
+	n = sysroot_read(root, "proc/sys/kernel/random/boot_id", boot,
+			 sizeof(boot));
+	if (n > 0)
+		strbuf_printf(&sb, "|%s", strstrip(boot));
+	if (sb.oom || !sb.buf) {
+		strbuf_free(&sb);
+		return -ENOMEM;
+	}
+	*key = sb.buf;
+	return 0;
+}
+
+/* ---- format ---- */
+
+static void
+put_list(struct strbuf *sb, const char *key, const struct cpuset *s)
+{
+	strbuf_printf(sb, " %s=", key);
+	cpuset_format(s, sb);
+}
+
+/* One per-CPU field as START:STEP:COUNT runs. */
+static void
+put_runs(struct strbuf *sb, const struct topo *t, int f)
+{
+	int i = 0, n = t->ncpus;
+
+	strbuf_printf(sb, " %s=", field_names[f]);
+	while (i < n) {
+		int v = *cpu_field(&t->cpus[i], f), step = 0, j = i + 1;
+
+		if (j < n) {
+			step = *cpu_field(&t->cpus[j], f) - v;
+			while (j < n && *cpu_field(&t->cpus[j], f) -
+			       *cpu_field(&t->cpus[j - 1], f) == step)
+				j++;
+		}
+		strbuf_printf(sb, "%s%d:%d:%d", i ? "," : "", v, step, j - i);
+		i = j;
+	}
+}
+
+void
+statetopo_format(const struct topo *t, const char *key, struct strbuf *sb)
+{
+	int i, k, f;
+
+	strbuf_printf(sb, "v=%d key=", STATETOPO_VERSION);
+	str_escape(sb, key);
+	put_list(sb, "possible", &t->possible);
+	put_list(sb, "present", &t->present);
+	put_list(sb, "online", &t->online);
+	put_list(sb, "isolated", &t->isolated);
+	strbuf_printf(sb, " tpc=%d", t->threads_per_core);
+	for (f = 0; f < F_N; f++)
+		put_runs(sb, t, f);
+	strbuf_puts(sb, " nodes=");
+	for (i = 0; i < t->nnodes; i++) {
+		const struct topo_node *n = &t->nodes[i];
+
+		strbuf_printf(sb, "%s%d@", i ? "/" : "", n->id);
+		cpuset_format(&n->cpus, sb);
+		strbuf_puts(sb, "@");
+		if (!n->distance)
+			strbuf_puts(sb, "x");
+		for (k = 0; n->distance && k < t->nnodes; k++)
+			strbuf_printf(sb, "%s%d", k ? "." : "", n->distance[k]);
+	}
+	strbuf_puts(sb, " l3s=");
+	for (i = 0; i < t->nl3; i++) {
+		const struct topo_l3 *g = &t->l3s[i];
+
+		strbuf_printf(sb, "%s%d@%d@%lld@", i ? "/" : "", g->id,
+			      g->level, (long long)g->size_kb);
+		cpuset_format(&g->cpus, sb);
+	}
+	strbuf_puts(sb, " sockets=");
+	for (i = 0; i < t->nsockets; i++) {
+		strbuf_printf(sb, "%s%d@", i ? "/" : "", t->sockets[i].id);
+		cpuset_format(&t->sockets[i].cpus, sb);
+	}
+}
+
+/* ---- parse ---- */
+
+struct tparser {
+	char *err;
+	size_t errlen;
+};
+
+static int __attribute__((format(printf, 2, 3)))
+tbad(struct tparser *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(p->err, p->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* A decimal int in [min, max] ending at one of the end characters. */
+static int
+parse_num(const char **sp, long long min, long long max, long long *out)
+{
+	const char *s = *sp;
+	char *end;
+	long long v;
+
+	if (!((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' &&
+					   s[1] <= '9')))
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	*sp = end;
+	return 0;
+}
+
+/* A cpulist that is a subset of possible (possible NULL: any). */
+static int
+parse_set(struct tparser *p, const char *what, char *text,
+	  const struct cpuset *possible, struct cpuset *s)
+{
+	char e[160];
+	int r = cpuset_parse_list(text, s, e, sizeof(e));
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return tbad(p, "bad layout %s list: %s", what, e);
+	if (possible && !cpuset_subset(s, possible))
+		return tbad(p, "layout %s CPUs are not possible", what);
+	return 0;
+}
+
+static int
+parse_runs(struct tparser *p, struct topo *t, int f, const char *v)
+{
+	int i = 0;
+
+	while (*v) {
+		long long start, step, count, k;
+
+		if (i && *v++ != ',')
+			return tbad(p, "bad layout %s runs", field_names[f]);
+		if (parse_num(&v, -1, ID_MAX, &start) < 0 || *v++ != ':' ||
+		    parse_num(&v, -2LL * ID_MAX, 2LL * ID_MAX, &step) < 0 ||
+		    *v++ != ':' ||
+		    parse_num(&v, 1, t->ncpus - i, &count) < 0)
+			return tbad(p, "bad layout %s runs", field_names[f]);
+		for (k = 0; k < count; k++) {
+			long long x = start + step * k;
+
+			if (x < -1 || x > ID_MAX)
+				return tbad(p, "bad layout %s value",
+					    field_names[f]);
+			*cpu_field(&t->cpus[i++], f) = (int)x;
+		}
+	}
+	if (i != t->ncpus)
+		return tbad(p, "layout %s lists %d CPUs, not %d",
+			    field_names[f], i, t->ncpus);
+	return 0;
+}
+
+/* Split "a/b/c" items in place: the next item, or NULL at the end. */
+static char *
+next_item(char **rest)
+{
+	char *s = *rest, *slash;
+
+	if (!s || !*s)
+		return NULL;
+	slash = strchr(s, '/');
+	if (slash) {
+		*slash = '\0';
+		*rest = slash + 1;
+	} else {
+		*rest = NULL;
+	}
+	return s;
+}
+
+/* "ID@" at the start of item: the id, and the rest after '@'. */
+static int
+item_id(char **item, long long min, long long *id)
+{
+	const char *s = *item;
+
+	if (parse_num(&s, min, ID_MAX, id) < 0 || *s != '@')
+		return -EINVAL;
+	*item = (char *)s + 1;
+	return 0;
+}
+
+static int
+parse_nodes(struct tparser *p, struct topo *t, char *v)
+{
+	char *rest = v, *item;
+	int n = 0, r;
+
+	for (item = v; *item; item++)
+		n += *item == '/';
+	t->nodes = calloc((size_t)n + 2, sizeof(*t->nodes));
+	if (!t->nodes)
+		return -ENOMEM;
+	while ((item = next_item(&rest))) {
+		struct topo_node *nd = &t->nodes[t->nnodes];
+		char *at, *d;
+		long long id;
+
+		if (t->nnodes > n || item_id(&item, 0, &id) < 0 ||
+		    id >= CPUSET_MAX_CPUS ||
+		    (t->nnodes && id <= t->nodes[t->nnodes - 1].id) ||
+		    !(at = strchr(item, '@')))
+			return tbad(p, "bad layout node");
+		t->nnodes++;
+		nd->id = (int)id;
+		nd->mem_total_kb = nd->mem_free_kb = -1;
+		*at = '\0';
+		r = parse_set(p, "node", item, &t->online, &nd->cpus);
+		if (r < 0)
+			return r;
+		d = at + 1;
+		if (strcmp(d, "x") == 0)
+			continue;
+		nd->distance = calloc((size_t)n + 1, sizeof(int));
+		if (!nd->distance)
+			return -ENOMEM;
+		for (r = 0; r <= n; r++) {
+			const char *s = d;
+			long long x;
+
+			if ((r && *s++ != '.') || parse_num(&s, 0, 100000, &x) < 0)
+				return tbad(p, "bad layout node distances");
+			nd->distance[r] = (int)x;
+			d = (char *)s;
+		}
+		if (*d)
+			return tbad(p, "bad layout node distances");
+	}
+	if (t->nnodes != (*v ? n + 1 : 0))
+		return tbad(p, "bad layout nodes");
+	return 0;
+}
+
+static int
+parse_l3s(struct tparser *p, struct topo *t, char *v)
+{
+	char *rest = v, *item;
+	int n = 1, r;
+
+	for (item = v; *item; item++)
+		n += *item == '/';
+	t->l3s = calloc((size_t)n + 1, sizeof(*t->l3s));
+	if (!t->l3s)
+		return -ENOMEM;
+	while ((item = next_item(&rest))) {
+		struct topo_l3 *g = &t->l3s[t->nl3];
+		long long id, level, size;
+		const char *s;
+
+		if (t->nl3 >= n || item_id(&item, 0, &id) < 0)
+			return tbad(p, "bad layout L3 group");
+		s = item;
+		if (parse_num(&s, 0, 64, &level) < 0 || *s++ != '@' ||
+		    parse_num(&s, -1, LLONG_MAX / 2, &size) < 0 || *s++ != '@')
+			return tbad(p, "bad layout L3 group");
+		t->nl3++;
+		g->id = (int)id;
+		g->level = (int)level;
+		g->size_kb = size;
+		r = parse_set(p, "L3", (char *)s, &t->online, &g->cpus);
+		if (r < 0)
+			return r;
+		if (cpuset_empty(&g->cpus))
+			return tbad(p, "empty layout L3 group");
+	}
+	return 0;
+}
+
+static int
+parse_sockets(struct tparser *p, struct topo *t, char *v)
+{
+	char *rest = v, *item;
+	int n = 1, r;
+
+	for (item = v; *item; item++)
+		n += *item == '/';
+	t->sockets = calloc((size_t)n + 1, sizeof(*t->sockets));
+	if (!t->sockets)
+		return -ENOMEM;
+	while ((item = next_item(&rest))) {
+		struct topo_socket *s = &t->sockets[t->nsockets];
+		long long id;
+
+		if (t->nsockets >= n || item_id(&item, -1, &id) < 0 ||
+		    (t->nsockets && id <= t->sockets[t->nsockets - 1].id))
+			return tbad(p, "bad layout socket");
+		t->nsockets++;
+		s->id = (int)id;
+		r = parse_set(p, "socket", item, &t->possible, &s->cpus);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* What the rest of cpm relies on: indexes stay inside their arrays and
+ * a core's thread chain only goes up. */
+static int
+check_cpus(struct tparser *p, const struct topo *t)
+{
+	int c;
+
+	for (c = 0; c < t->ncpus; c++) {
+		const struct topo_cpu *tc = &t->cpus[c];
+
+		if (tc->core >= t->ncpus || tc->l3 >= t->nl3 ||
+		    tc->nthreads < 0 || tc->nthreads > t->ncpus ||
+		    (tc->next_thread >= 0 && (tc->next_thread <= c ||
+					      tc->next_thread >= t->ncpus)) ||
+		    (tc->core >= 0 && tc->core > c))
+			return tbad(p, "bad layout for CPU %d", c);
+	}
+	return 0;
+}
+
+enum { K_V, K_KEY, K_POSSIBLE, K_PRESENT, K_ONLINE, K_ISOLATED, K_TPC,
+       K_RUNS, K_NODES = K_RUNS + F_N, K_L3S, K_SOCKETS, K_N };
+
+static int
+key_index(const char *k)
+{
+	static const char *const names[] = { "v", "key", "possible",
+		"present", "online", "isolated", "tpc" };
+	int i;
+
+	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+		if (strcmp(k, names[i]) == 0)
+			return i;
+	for (i = 0; i < F_N; i++)
+		if (strcmp(k, field_names[i]) == 0)
+			return K_RUNS + i;
+	if (strcmp(k, "nodes") == 0)
+		return K_NODES;
+	if (strcmp(k, "l3s") == 0)
+		return K_L3S;
+	if (strcmp(k, "sockets") == 0)
+		return K_SOCKETS;
+	return -1;
+}
+
+int
+statetopo_parse(const char *text, struct statetopo *out, char *err,
+		size_t errlen)
+{
+	struct tparser p = { err, errlen };
+	struct topo *t = &out->t;
+	char *copy, *val[K_N] = { NULL }, *tok, *save = NULL;
+	long long x;
+	const char *s;
+	int i, c, r;
+
+	memset(out, 0, sizeof(*out));
+	t->cpu_limit = -1;
+	if (errlen)
+		err[0] = '\0';
+	copy = strdup(text);
+	if (!copy)
+		return -ENOMEM;
+	/* Fields are checked once the version is known: another version
+	 * may have others. */
+	r = 0;
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (eq)
+			*eq = '\0';
+		i = eq ? key_index(tok) : -1;
+		if ((i < 0 || val[i]) && r == 0)
+			r = tbad(&p, "unknown or repeated layout field '%s'",
+				 tok);
+		if (i >= 0 && !val[i])
+			val[i] = eq + 1;
+	}
+	s = val[K_V];
+	if (!s || parse_num(&s, 0, INT_MAX, &x) < 0 || *s) {
+		r = tbad(&p, "layout without a version");
+		goto fail;
+	}
+	if (x != STATETOPO_VERSION) {
+		free(copy);
+		statetopo_free(out);
+		if (errlen)
+			err[0] = '\0';
+		return 1;
+	}
+	if (r < 0)
+		goto fail;
+	for (i = 0; i < K_N; i++)
+		if (!val[i]) {
+			r = tbad(&p, "incomplete layout record");
+			goto fail;
+		}
+	if (str_unescape(val[K_KEY]) < 0) {
+		r = tbad(&p, "bad layout key");
+		goto fail;
+	}
+	out->key = strdup(val[K_KEY]);
+	if (!out->key) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	if ((r = parse_set(&p, "possible", val[K_POSSIBLE], NULL,
+			   &t->possible)) < 0 ||
+	    (r = parse_set(&p, "present", val[K_PRESENT], &t->possible,
+			   &t->present)) < 0 ||
+	    (r = parse_set(&p, "online", val[K_ONLINE], &t->possible,
+			   &t->online)) < 0 ||
+	    (r = parse_set(&p, "isolated", val[K_ISOLATED], &t->possible,
+			   &t->isolated)) < 0)
+		goto fail;
+	if (cpuset_empty(&t->possible)) {
+		r = tbad(&p, "layout without CPUs");
+		goto fail;
+	}
+	s = val[K_TPC];
+	if (parse_num(&s, 0, CPUSET_MAX_CPUS, &x) < 0 || *s) {
+		r = tbad(&p, "bad layout tpc");
+		goto fail;
+	}
+	t->threads_per_core = (int)x;
+	t->ncpus = cpuset_last(&t->possible) + 1;
+	t->cpus = calloc((size_t)t->ncpus, sizeof(*t->cpus));
+	if (!t->cpus || cpuset_copy(&t->offline, &t->possible) < 0) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	cpuset_andnot(&t->offline, &t->online);
+	for (c = 0; c < t->ncpus; c++) {
+		struct topo_cpu *tc = &t->cpus[c];
+
+		tc->possible = cpuset_isset(&t->possible, (unsigned int)c);
+		tc->present = cpuset_isset(&t->present, (unsigned int)c);
+		tc->online = cpuset_isset(&t->online, (unsigned int)c);
+		tc->isolated = cpuset_isset(&t->isolated, (unsigned int)c);
+	}
+	for (i = 0; i < F_N; i++)
+		if ((r = parse_runs(&p, t, i, val[K_RUNS + i])) < 0)
+			goto fail;
+	if ((r = parse_nodes(&p, t, val[K_NODES])) < 0 ||
+	    (r = parse_l3s(&p, t, val[K_L3S])) < 0 ||
+	    (r = parse_sockets(&p, t, val[K_SOCKETS])) < 0 ||
+	    (r = check_cpus(&p, t)) < 0)
+		goto fail;
+	free(copy);
+	return 0;
+fail:
+	if (r == -ENOMEM && errlen)
+		snprintf(err, errlen, "out of memory");
+	free(copy);
+	statetopo_free(out);
+	return r;
+}
+
+void
+statetopo_free(struct statetopo *s)
+{
+	free(s->key);
+	topo_free(&s->t);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- load ---- */
+
+/* A live CPU list equal to want?  Missing or unreadable files: no. */
+static bool
+same_list(const struct sysroot *root, const char *path,
+	  const struct cpuset *want, bool missing_empty)
+{
+	struct cpuset s = CPUSET_INIT;
+	char buf[8192], e[8];
+	ssize_t n = sysroot_read(root, path, buf, sizeof(buf));
+	bool same;
+
+	if (n == -ENOENT && missing_empty)
+		return cpuset_empty(want);
+	if (n < 0 || memchr(buf, '\0', (size_t)n))
+		return false;
+	same = cpuset_parse_list(buf, &s, e, sizeof(e)) == 0 &&
+	       cpuset_equal(&s, want);
+	cpuset_free(&s);
+	return same;
+}
+
+/* The node directories now are the layout's nodes?  Also reads each
+ * node's meminfo into t's nodes. */
+static int
+live_nodes(const struct sysroot *root, struct topo *t)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd, i, seen = 0, r = 0;
+
+	fd = openat(root->fd, NODE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return (errno == ENOENT || errno == ENOTDIR) && !t->nnodes ?
+		       0 : 1;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return 1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		unsigned int id;
+
+		if (strncmp(de->d_name, "node", 4) != 0 ||
+		    parse_uint(de->d_name + 4, CPUSET_MAX_CPUS - 1, &id) < 0)
+			continue;
+		if (!topo_node_by_id(t, (int)id)) {
+			r = 1;
+			break;
+		}
+		seen++;
+	}
+	closedir(d);
+	if (r || seen != t->nnodes)
+		return 1;
+	for (i = 0; i < t->nnodes; i++) {
+		struct topo_node *n = &t->nodes[i];
+		char path[96], *text;
+
+		snprintf(path, sizeof(path), NODE_DIR "/node%d/meminfo", n->id);
+		r = sysroot_read_file(root, path, &text, NULL);
+		if (r == -ENOMEM)
+			return r;
+		if (r == 0) {
+			topo_parse_meminfo(text, n);
+			free(text);
+		}
+	}
+	return 0;
+}
+
+static int
+copy_topo(struct topo *t, const struct topo *s)
+{
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	t->ncpus = s->ncpus;
+	t->cpu_limit = -1;
+	t->threads_per_core = s->threads_per_core;
+	t->cpus = malloc((size_t)s->ncpus * sizeof(*t->cpus));
+	t->nodes = calloc((size_t)s->nnodes + 1, sizeof(*t->nodes));
+	t->l3s = calloc((size_t)s->nl3 + 1, sizeof(*t->l3s));
+	t->sockets = calloc((size_t)s->nsockets + 1, sizeof(*t->sockets));
+	if (!t->cpus || !t->nodes || !t->l3s || !t->sockets)
+		goto oom;
+	memcpy(t->cpus, s->cpus, (size_t)s->ncpus * sizeof(*t->cpus));
+	if (cpuset_copy(&t->possible, &s->possible) < 0 ||
+	    cpuset_copy(&t->present, &s->present) < 0 ||
+	    cpuset_copy(&t->online, &s->online) < 0 ||
+	    cpuset_copy(&t->offline, &s->offline) < 0 ||
+	    cpuset_copy(&t->isolated, &s->isolated) < 0)
+		goto oom;
+	for (i = 0; i < s->nnodes; i++, t->nnodes++) {
+		t->nodes[i] = s->nodes[i];
+		t->nodes[i].cpus = (struct cpuset)CPUSET_INIT;
+		t->nodes[i].distance = NULL;
+		if (cpuset_copy(&t->nodes[i].cpus, &s->nodes[i].cpus) < 0)
+			goto oom;
+		if (s->nodes[i].distance) {
+			size_t len = (size_t)s->nnodes * sizeof(int);
+
+			t->nodes[i].distance = malloc(len);
+			if (!t->nodes[i].distance)
+				goto oom;
+			memcpy(t->nodes[i].distance, s->nodes[i].distance, len);
+		}
+	}
+	for (i = 0; i < s->nl3; i++, t->nl3++) {
+		t->l3s[i] = s->l3s[i];
+		t->l3s[i].cpus = (struct cpuset)CPUSET_INIT;
+		if (cpuset_copy(&t->l3s[i].cpus, &s->l3s[i].cpus) < 0)
+			goto oom;
+	}
+	for (i = 0; i < s->nsockets; i++, t->nsockets++) {
+		t->sockets[i].id = s->sockets[i].id;
+		if (cpuset_copy(&t->sockets[i].cpus, &s->sockets[i].cpus) < 0)
+			goto oom;
+	}
+	return 0;
+oom:
+	topo_free(t);
+	return -ENOMEM;
+}
+
+int
+statetopo_load(struct topo *t, const struct sysroot *root, const char *key,
+	       const struct statetopo *s)
+{
+	int r;
+
+	if (!s->key || !s->t.cpus || strcmp(key, s->key) != 0 ||
+	    !same_list(root, CPU_DIR "/possible", &s->t.possible, false) ||
+	    !same_list(root, CPU_DIR "/present", &s->t.present, false) ||
+	    !same_list(root, CPU_DIR "/online", &s->t.online, false) ||
+	    !same_list(root, CPU_DIR "/isolated", &s->t.isolated, true))
+		return 1;
+	r = copy_topo(t, &s->t);
+	if (r < 0)
+		return r;
+	r = live_nodes(root, t);
+	if (r != 0)
+		topo_free(t);
+	return r;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The topology a cpm-alloc state was made for, kept in the state (its
+ * "layout" record, state version 2), so that a call reads only what can
+ * change on a running machine instead of some files per core.
+ *
+ * Terminology:
+ *   layout   everything topo_load() (without flags) learns that cannot
+ *            change while the machine runs: each CPU's node, socket, die,
+ *            core, L3 group and SMT siblings, the NUMA nodes' CPUs and
+ *            distances, the L3 groups and sockets;
+ *   key      which tree the layout was read from: the sysroot's path,
+ *            the identity (device, inode, change time) of its
+ *            sys/devices/system/cpu directory and the boot id when the
+ *            tree has one, so that another sysroot, a rebuilt tree or a
+ *            reboot never reuses a layout;
+ *   live     what is read on every call: the possible, present, online
+ *            and isolated CPU lists, the NUMA node directories and each
+ *            node's meminfo.  When any of them differs from the layout
+ *            (a CPU went offline, a node appeared), the caller reads the
+ *            whole topology as before.
+ *
+ * Record text (after "layout "), fields separated by one space:
+ *   v=1 key=ESCAPED possible=L present=L online=L isolated=L tpc=N
+ *   node=R socket=R die=R core=R l3=R threads=R next=R
+ *   nodes=ID@CPUS@D.D.../...  l3s=ID@LEVEL@SIZEKB@CPUS/...
+ *   sockets=ID@CPUS/...
+ * where each R lists one value per CPU slot 0..highest possible CPU as
+ * runs START:STEP:COUNT separated by commas, a node without distances
+ * has "x" for them, and L is a cpulist.  A layout of another v= is
+ * ignored (a later cpm-alloc's encoding), not refused.
+ */
+#ifndef CPM_STATETOPO_H
+#define CPM_STATETOPO_H
+
+#include <stdbool.h>
+
+#include "sysroot.h"
+#include "topo.h"
+#include "util.h"
+
+#define STATETOPO_VERSION 1
+
+struct statetopo {
+	char *key;
+	struct topo t;		/* memory sizes unknown (-1) */
+};
+
+/* The key of root into key (malloc'ed).  Returns 0 or -ENOMEM. */
+int statetopo_key(const struct sysroot *root, char **key);
+
+/*
+ * Append the record text of t (read by topo_load() without flags) and
+ * key to sb.
+ */
+void statetopo_format(const struct topo *t, const char *key,
+		      struct strbuf *sb);
+
+/*
+ * Parse a record's text.  Returns 0; 1 for a layout of another version
+ * (out is empty: nothing to use); -EINVAL for a malformed one (err says
+ * what); -ENOMEM.
+ */
+int statetopo_parse(const char *text, struct statetopo *out, char *err,
+		    size_t errlen);
+void statetopo_free(struct statetopo *s);
+
+/*
+ * The topology below root (whose statetopo_key() is key) from the layout
+ * s, when root is the tree s was read from and its live files still
+ * agree: t is then what topo_load(t, root, 0, ...) would give.  Returns 0
+ * (t filled), 1 when the layout cannot be used (t untouched: read the
+ * topology in full), -ENOMEM.
+ */
+int statetopo_load(struct topo *t, const struct sysroot *root,
+		   const char *key, const struct statetopo *s);
+
+#endif

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The topology kept in a state: for real trees (tests/topologies, the VM
+ * fixtures, offline CPUs, a machine without NUMA nodes), the layout read
+ * back gives exactly what topo_load() reads; a change of what can change
+ * (online CPUs, isolated CPUs, nodes, another tree) is noticed; memory
+ * sizes are read live; damaged layouts are refused, not trusted.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "statetopo.h"
+#include "unit.h"
+
+static char tmp[] = "/tmp/cpm-test-statetopo-XXXXXX";
+
+static bool
+same_set(const struct cpuset *a, const struct cpuset *b)
+{
+	return cpuset_equal(a, b);
+}
+
+/* Every field topo_load() without flags fills, compared. */
+static bool
+same_topo(const struct topo *a, const struct topo *b, char *why, size_t len)
+{
+	int i, k;
+
+#define DIFF(...) do { snprintf(why, len, __VA_ARGS__); return false; } while (0)
+	if (a->ncpus != b->ncpus)
+		DIFF("ncpus %d %d", a->ncpus, b->ncpus);
+	if (memcmp(a->cpus, b->cpus, (size_t)a->ncpus * sizeof(*a->cpus)))
+		DIFF("per-CPU fields");
+	if (!same_set(&a->possible, &b->possible) ||
+	    !same_set(&a->present, &b->present) ||
+	    !same_set(&a->online, &b->online) ||
+	    !same_set(&a->offline, &b->offline) ||
+	    !same_set(&a->isolated, &b->isolated) ||
+	    !same_set(&a->allowed, &b->allowed) ||
+	    a->allowed_known != b->allowed_known)
+		DIFF("CPU lists");
+	if (a->nnodes != b->nnodes)
+		DIFF("nnodes %d %d", a->nnodes, b->nnodes);
+	for (i = 0; i < a->nnodes; i++) {
+		const struct topo_node *x = &a->nodes[i], *y = &b->nodes[i];
+
+		if (x->id != y->id || !same_set(&x->cpus, &y->cpus) ||
+		    x->mem_total_kb != y->mem_total_kb ||
+		    x->mem_free_kb != y->mem_free_kb ||
+		    !x->distance != !y->distance)
+			DIFF("node %d", x->id);
+		for (k = 0; x->distance && k < a->nnodes; k++)
+			if (x->distance[k] != y->distance[k])
+				DIFF("node %d distances", x->id);
+	}
+	if (a->nl3 != b->nl3)
+		DIFF("nl3 %d %d", a->nl3, b->nl3);
+	for (i = 0; i < a->nl3; i++)
+		if (a->l3s[i].id != b->l3s[i].id ||
+		    a->l3s[i].level != b->l3s[i].level ||
+		    a->l3s[i].size_kb != b->l3s[i].size_kb ||
+		    !same_set(&a->l3s[i].cpus, &b->l3s[i].cpus))
+			DIFF("L3 %d", i);
+	if (a->nsockets != b->nsockets)
+		DIFF("nsockets %d %d", a->nsockets, b->nsockets);
+	for (i = 0; i < a->nsockets; i++)
+		if (a->sockets[i].id != b->sockets[i].id ||
+		    !same_set(&a->sockets[i].cpus, &b->sockets[i].cpus))
+			DIFF("socket %d", i);
+	if (a->threads_per_core != b->threads_per_core ||
+	    a->cpu_limit != b->cpu_limit ||
+	    a->part_cpus_known != b->part_cpus_known ||
+	    a->part_isolated_known != b->part_isolated_known)
+		DIFF("scalars");
+#undef DIFF
+	return true;
+}
+
+/* Layout text of the tree at dir, and the tree's key. */
+static int
+layout_of(const char *dir, struct topo *t, struct strbuf *text, char **key)
+{
+	struct sysroot root;
+	char err[256];
+	int r;
+
+	if (sysroot_open(&root, dir) < 0)
+		return -ENOENT;
+	r = topo_load(t, &root, 0, err, sizeof(err));
+	if (r == 0)
+		r = statetopo_key(&root, key);
+	if (r == 0) {
+		strbuf_init(text);
+		statetopo_format(t, *key, text);
+	}
+	sysroot_close(&root);
+	return r;
+}
+
+/* Load dir through the layout text; 0, 1 or -errno as statetopo_load(). */
+static int
+load_via(const char *dir, const char *text, struct topo *t)
+{
+	struct statetopo s;
+	struct sysroot root;
+	char err[256], *key;
+	int r;
+
+	r = statetopo_parse(text, &s, err, sizeof(err));
+	if (r != 0) {
+		printf("# parse: %d %s\n", r, err);
+		return -EINVAL;
+	}
+	if (sysroot_open(&root, dir) < 0) {
+		statetopo_free(&s);
+		return -ENOENT;
+	}
+	r = statetopo_key(&root, &key);
+	if (r == 0) {
+		r = statetopo_load(t, &root, key, &s);
+		free(key);
+	}
+	sysroot_close(&root);
+	statetopo_free(&s);
+	return r;
+}
+
+/* The round trip on the tree at dir. */
+static void
+round_trip(const char *name, const char *dir)
+{
+	struct topo full, cached;
+	struct strbuf text;
+	char *key = NULL, why[128] = "", msg[256];
+	int r;
+
+	r = layout_of(dir, &full, &text, &key);
+	snprintf(msg, sizeof(msg), "%s: the tree loads", name);
+	CHECK(msg, r == 0);
+	if (r != 0)
+		return;
+	r = load_via(dir, text.buf, &cached);
+	snprintf(msg, sizeof(msg), "%s: the layout is used", name);
+	CHECK(msg, r == 0);
+	if (r == 0) {
+		bool same = same_topo(&full, &cached, why, sizeof(why));
+
+		snprintf(msg, sizeof(msg), "%s: it gives what topo_load() "
+			 "reads (%s)", name, why);
+		CHECK(msg, same);
+		topo_free(&cached);
+	}
+	strbuf_free(&text);
+	free(key);
+	topo_free(&full);
+}
+
+/* Generate the tree of a spec file (or spec text) into tmp/name. */
+static void
+gen(const char *name, const char *spec_path, const char *spec_text)
+{
+	char cmd[1400], spec[512];
+	const char *top = getenv("CPM_TOP");
+
+	if (spec_text) {
+		FILE *f;
+
+		snprintf(spec, sizeof(spec), "%s/%s.spec", tmp, name);
+		f = fopen(spec, "w");
+		if (!f || fputs(spec_text, f) < 0 || fclose(f) != 0)
+			exit(1);
+		spec_path = spec;
+	}
+	snprintf(cmd, sizeof(cmd), "python3 '%s/tests/gen-sysfs' '%s' "
+		 "'%s/%s'", top ? top : ".", spec_path, tmp, name);
+	if (system(cmd) != 0) {
+		printf("not ok - gen-sysfs %s\n", name);
+		exit(1);
+	}
+}
+
+static void
+write_file(const char *dir, const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+		printf("# cannot write %s\n", path);
+}
+
+/* Changes of what can change: each makes the layout unusable. */
+static void
+changes(void)
+{
+	struct topo full, t;
+	struct strbuf text;
+	char dir[256], other[300], *key = NULL, cmd[700];
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/m16", tmp);
+	if (layout_of(dir, &full, &text, &key) != 0) {
+		CHECK("m16 loads", false);
+		return;
+	}
+	/* Memory sizes are read live, not kept. */
+	write_file(dir, "sys/devices/system/node/node1/meminfo",
+		   "Node 1 MemTotal:       1234 kB\nNode 1 MemFree:    99 kB\n");
+	r = load_via(dir, text.buf, &t);
+	CHECK("a changed meminfo is read live", r == 0 &&
+	      topo_node_by_id(&t, 1)->mem_total_kb == 1234 &&
+	      topo_node_by_id(&t, 1)->mem_free_kb == 99 &&
+	      topo_node_by_id(&t, 0)->mem_total_kb ==
+	      topo_node_by_id(&full, 0)->mem_total_kb);
+	if (r == 0)
+		topo_free(&t);
+
+	/* A copy of the tree elsewhere is another tree. */
+	snprintf(other, sizeof(other), "%s/copy", tmp);
+	snprintf(cmd, sizeof(cmd), "cp -a '%s' '%s'", dir, other);
+	CHECK("copy the tree", system(cmd) == 0);
+	CHECK("another sysroot does not use the layout",
+	      load_via(other, text.buf, &t) == 1);
+
+	write_file(dir, "sys/devices/system/cpu/online", "0-14\n");
+	CHECK("a CPU gone offline: the layout is not used",
+	      load_via(dir, text.buf, &t) == 1);
+	write_file(dir, "sys/devices/system/cpu/online", "0-15\n");
+	CHECK("back online: used again", load_via(dir, text.buf, &t) == 0);
+	topo_free(&t);
+	write_file(dir, "sys/devices/system/cpu/isolated", "3\n");
+	CHECK("isolated CPUs changed: not used",
+	      load_via(dir, text.buf, &t) == 1);
+	write_file(dir, "sys/devices/system/cpu/isolated", "");
+	CHECK("none isolated again: used", load_via(dir, text.buf, &t) == 0);
+	topo_free(&t);
+	/* A file added to or removed from the CPU directory changes the
+	 * tree's key: the layout is not trusted. */
+	write_file(dir, "sys/devices/system/cpu/extra", "");
+	CHECK("a new file in the CPU directory: not used",
+	      load_via(dir, text.buf, &t) == 1);
+	write_file(dir, "sys/devices/system/cpu/present", "0-7\n");
+	CHECK("present CPUs changed: not used",
+	      load_via(dir, text.buf, &t) == 1);
+	write_file(dir, "sys/devices/system/cpu/present", "0-15\n");
+	snprintf(cmd, sizeof(cmd), "mkdir '%s/sys/devices/system/node/node7'",
+		 dir);
+	CHECK("mkdir node7", system(cmd) == 0);
+	CHECK("a new NUMA node: not used", load_via(dir, text.buf, &t) == 1);
+	strbuf_free(&text);
+	free(key);
+	topo_free(&full);
+}
+
+/* Damaged layouts: refused (or, for another version, ignored), never
+ * trusted, never a crash. */
+static void
+hostile(void)
+{
+	struct topo full;
+	struct statetopo s;
+	struct strbuf text;
+	char dir[256], err[200], *key = NULL;
+	size_t i;
+	int r, accepted_bad = 0, wrong = 0;
+	static const char *const bad[] = {
+		"",
+		"v=1",
+		"v=x key=a",
+		"v=1 key=a possible=0-3 present=0-3 online=0-3 isolated= tpc=1 "
+		"node=0:0:4 socket=0:0:4 die=0:0:4 core=0:1:4 l3=-1:0:4 "
+		"threads=1:0:4 next=-1:0:4 nodes=0@0-3@10 l3s= sockets=0@0-3 "
+		"extra=1",
+		/* core index beyond the CPUs */
+		"v=1 key=a possible=0-3 present=0-3 online=0-3 isolated= tpc=1 "
+		"node=0:0:4 socket=0:0:4 die=0:0:4 core=0:9:4 l3=-1:0:4 "
+		"threads=1:0:4 next=-1:0:4 nodes=0@0-3@10 l3s= sockets=0@0-3",
+		/* a thread chain going down (a loop) */
+		"v=1 key=a possible=0-3 present=0-3 online=0-3 isolated= tpc=2 "
+		"node=0:0:4 socket=0:0:4 die=0:0:4 core=0:0:4 l3=-1:0:4 "
+		"threads=2:0:4 next=1:-1:4 nodes=0@0-3@10 l3s= sockets=0@0-3",
+		/* an L3 index without its group */
+		"v=1 key=a possible=0-3 present=0-3 online=0-3 isolated= tpc=1 "
+		"node=0:0:4 socket=0:0:4 die=0:0:4 core=0:1:4 l3=0:0:4 "
+		"threads=1:0:4 next=-1:0:4 nodes=0@0-3@10 l3s= sockets=0@0-3",
+		/* too few values */
+		"v=1 key=a possible=0-3 present=0-3 online=0-3 isolated= tpc=1 "
+		"node=0:0:3 socket=0:0:4 die=0:0:4 core=0:1:4 l3=-1:0:4 "
+		"threads=1:0:4 next=-1:0:4 nodes=0@0-3@10 l3s= sockets=0@0-3",
+		/* node CPUs not online, distances short */
+		"v=1 key=a possible=0-3 present=0-3 online=0-2 isolated= tpc=1 "
+		"node=0:0:4 socket=0:0:4 die=0:0:4 core=0:1:4 l3=-1:0:4 "
+		"threads=1:0:4 next=-1:0:4 nodes=0@0-3@10 l3s= sockets=0@0-3",
+		"v=1 key=a possible=0-3 present=0-3 online=0-3 isolated= tpc=1 "
+		"node=0:0:4 socket=0:0:4 die=0:0:4 core=0:1:4 l3=-1:0:4 "
+		"threads=1:0:4 next=-1:0:4 nodes=0@0-1@10/1@2-3@10 l3s= "
+		"sockets=0@0-3",
+	};
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = statetopo_parse(bad[i], &s, err, sizeof(err));
+		if (r == 0) {
+			printf("# accepted: %s\n", bad[i]);
+			accepted_bad++;
+			statetopo_free(&s);
+		} else if (r != -EINVAL || !err[0]) {
+			wrong++;
+		}
+	}
+	CHECK("damaged layouts are refused with a reason",
+	      accepted_bad == 0 && wrong == 0);
+	r = statetopo_parse("v=2 whatever other=x", &s, err, sizeof(err));
+	CHECK("a layout of a later version is ignored, not refused",
+	      r == 1 && s.key == NULL);
+
+	/* Every truncation and flipped bit of a real layout. */
+	snprintf(dir, sizeof(dir), "%s/2s4n-smt", tmp);
+	if (layout_of(dir, &full, &text, &key) != 0)
+		return;
+	wrong = 0;
+	for (i = 0; i < text.len; i++) {
+		char *copy = strdup(text.buf);
+
+		copy[i] ^= 0x04;
+		r = statetopo_parse(copy, &s, err, sizeof(err));
+		if (r == 0)
+			statetopo_free(&s);
+		else if (r != -EINVAL && r != 1)
+			wrong++;
+		copy[i] = '\0';
+		r = statetopo_parse(copy, &s, err, sizeof(err));
+		if (r == 0)
+			statetopo_free(&s);
+		else if (r != -EINVAL && r != 1)
+			wrong++;
+		free(copy);
+	}
+	CHECK("flipped bits and truncations never crash", wrong == 0);
+	strbuf_free(&text);
+	free(key);
+	topo_free(&full);
+}
+
+int
+main(void)
+{
+	static const char *const specs[] = {
+		"1s-offline-cxl", "2s4n-smt", "hybrid-arm3", "hybrid-arm4",
+		"hybrid-intel3",
+	};
+	static const char *const vms[] = { "dies4", "numa4", "sparse" };
+	const char *top = getenv("CPM_TOP");
+	char path[512], cmd[700];
+	size_t i;
+
+	if (!mkdtemp(tmp)) {
+		printf("not ok - mkdtemp\n");
+		return 1;
+	}
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/tests/topologies/%s.spec",
+			 top ? top : ".", specs[i]);
+		gen(specs[i], path, NULL);
+		snprintf(path, sizeof(path), "%s/%s", tmp, specs[i]);
+		round_trip(specs[i], path);
+	}
+	for (i = 0; i < sizeof(vms) / sizeof(vms[0]); i++) {
+		snprintf(path, sizeof(path), "%s/tests/vm/fixtures/%s",
+			 top ? top : ".", vms[i]);
+		round_trip(vms[i], path);
+	}
+	/* 16 CPUs, SMT siblings side by side, two nodes, CPU 13 offline. */
+	gen("m16", NULL,
+	    "node 0 mem_kb=1000 distance=10,20\n"
+	    "node 1 mem_kb=2000 distance=20,10\n"
+	    "cpu 0 core=0 socket=0 node=0 l3=0\ncpu 1 core=0 socket=0 node=0 l3=0\n"
+	    "cpu 2 core=1 socket=0 node=0 l3=0\ncpu 3 core=1 socket=0 node=0 l3=0\n"
+	    "cpu 4 core=2 socket=0 node=0 l3=0\ncpu 5 core=2 socket=0 node=0 l3=0\n"
+	    "cpu 6 core=3 socket=0 node=0 l3=0\ncpu 7 core=3 socket=0 node=0 l3=0\n"
+	    "cpu 8 core=0 socket=1 node=1 l3=1\ncpu 9 core=0 socket=1 node=1 l3=1\n"
+	    "cpu 10 core=1 socket=1 node=1 l3=1\ncpu 11 core=1 socket=1 node=1 l3=1\n"
+	    "cpu 12 core=2 socket=1 node=1 l3=1\ncpu 13 core=2 socket=1 node=1 l3=1 online=0\n"
+	    "cpu 14 core=3 socket=1 node=1 l3=1\ncpu 15 core=3 socket=1 node=1 l3=1\n");
+	snprintf(path, sizeof(path), "%s/m16", tmp);
+	round_trip("offline CPU 13", path);
+	write_file(path, "sys/devices/system/cpu/online", "0-15\n");
+	round_trip("all online", path);
+	/* Without NUMA information at all. */
+	gen("flat", NULL, "node 0 mem_kb=1000 distance=10\n"
+	    "cpu 0 core=0 socket=0 node=0\ncpu 1 core=1 socket=0 node=0\n");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/flat/sys/devices/system/node'",
+		 tmp);
+	CHECK("remove the node directory", system(cmd) == 0);
+	snprintf(path, sizeof(path), "%s/flat", tmp);
+	round_trip("no NUMA nodes", path);
+	changes();
+	hostile();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", tmp);
+	return unit_failed;
+}
