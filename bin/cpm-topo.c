@@ -22,6 +22,7 @@
 #include "topo.h"
 #include "topodump.h"
 #include "topotable.h"
+#include "toposum.h"
 
 struct ctx {
 	const char *sysroot;
@@ -143,161 +144,16 @@ parse_cpus_arg(struct ctx *c, const char *what, const char *arg,
 /* ---- summary ---- */
 
 static void
-print_list_field(const char *label, const struct cpuset *s)
-{
-	char *l = cpuset_to_list(s);
-
-	if (l == NULL)
-		oom();
-	printf("%-22s%s\n", label, *l ? l : "-");
-	free(l);
-}
-
-static void
-print_kb(int64_t kb)
-{
-	if (kb < 0)
-		printf("?");
-	else if (kb >= 10 * 1024 * 1024)
-		printf("%.1f GiB", (double)kb / (1024.0 * 1024.0));
-	else
-		printf("%lld MiB", (long long)(kb / 1024));
-}
-
-/* Counts of distinct values over online CPUs. */
-static void
-shape(const struct topo *t, int *dies_per_socket, int *cores_per_socket)
-{
-	int i, maxd = 0, maxc = 0;
-
-	for (i = 0; i < t->nsockets; i++) {
-		struct cpuset dies = CPUSET_INIT;
-		int cpu, cores = 0;
-
-		cpuset_for_each(cpu, &t->sockets[i].cpus) {
-			const struct topo_cpu *tc = &t->cpus[cpu];
-
-			if (tc->die >= 0 && cpuset_set(&dies, (unsigned int)tc->die) < 0)
-				oom();
-			if (tc->core == cpu)
-				cores++;
-		}
-		if ((int)cpuset_count(&dies) > maxd)
-			maxd = (int)cpuset_count(&dies);
-		if (cores > maxc)
-			maxc = cores;
-		cpuset_free(&dies);
-	}
-	*dies_per_socket = maxd;
-	*cores_per_socket = maxc;
-}
-
-/* Hybrid machines only: one line per core type, fastest first. */
-static void
-print_types(struct ctx *c)
-{
-	struct coretypes *ct = load_types(c);
-	int i;
-
-	if (!coretype_hybrid(ct))
-		return;
-	printf("%-22s%d\n", "Core types:", ct->ntypes);
-	for (i = 0; i < ct->ntypes; i++) {
-		const struct coretype *ty = &ct->types[i];
-		char label[40], *l = cpuset_to_list(&ty->cpus);
-
-		if (l == NULL)
-			oom();
-		snprintf(label, sizeof(label), "Type %s:", ty->name);
-		printf("%-22sCPUs %s, %u core%s, capacity ", label, l, ty->cores,
-		       ty->cores == 1 ? "" : "s");
-		if (ty->capacity >= 0)
-			printf("%d\n", ty->capacity);
-		else
-			printf("?\n");
-		free(l);
-	}
-}
-
-static void
 print_summary(struct ctx *c)
 {
 	struct topo *t = load(c);
-	int i, j, dies, cores;
+	struct strbuf sb;
 
-	print_list_field("Possible CPUs:", &t->possible);
-	print_list_field("Present CPUs:", &t->present);
-	print_list_field("Online CPUs:", &t->online);
-	print_list_field("Offline CPUs:", &t->offline);
-	print_list_field("Isolated CPUs:", &t->isolated);
-	/* cgroup v2 partitions, when there are any. */
-	if (t->part_cpus_known && !cpuset_empty(&t->part_cpus))
-		print_list_field("Partition CPUs:", &t->part_cpus);
-	if (t->part_isolated_known && !cpuset_empty(&t->part_isolated))
-		print_list_field("Isolated (partitions):", &t->part_isolated);
-	shape(t, &dies, &cores);
-	printf("%-22s%d\n", "Sockets:", t->nsockets);
-	printf("%-22s%d\n", "Dies per socket:", dies);
-	printf("%-22s%d\n", "Cores per socket:", cores);
-	printf("%-22s%d\n", "Threads per core:", t->threads_per_core);
-	print_types(c);
-	for (i = 0; i < t->nsockets; i++) {
-		char label[40];
-
-		snprintf(label, sizeof(label), "Socket %d CPUs:", t->sockets[i].id);
-		print_list_field(label, &t->sockets[i].cpus);
-	}
-	printf("%-22s%d\n", "NUMA nodes:", t->nnodes);
-	for (i = 0; i < t->nnodes; i++) {
-		const struct topo_node *n = &t->nodes[i];
-		char label[40], *l = cpuset_to_list(&n->cpus);
-
-		if (l == NULL)
-			oom();
-		snprintf(label, sizeof(label), "NUMA node %d:", n->id);
-		printf("%-22sCPUs %s, memory ", label, *l ? l : "-");
-		print_kb(n->mem_total_kb);
-		printf(" total, ");
-		print_kb(n->mem_free_kb);
-		printf(" free\n");
-		free(l);
-	}
-	if (t->nnodes > 0 && t->nodes[0].distance) {
-		printf("NUMA distances:\n%6s", "node");
-		for (j = 0; j < t->nnodes; j++)
-			printf(" %5d", t->nodes[j].id);
-		printf("\n");
-		for (i = 0; i < t->nnodes; i++) {
-			printf("%6d", t->nodes[i].id);
-			for (j = 0; j < t->nnodes; j++)
-				if (t->nodes[i].distance)
-					printf(" %5d", t->nodes[i].distance[j]);
-				else
-					printf(" %5s", "-");
-			printf("\n");
-		}
-	}
-	printf("%-22s%d\n", "L3 groups:", t->nl3);
-	for (i = 0; i < t->nl3; i++) {
-		char label[40], *l = cpuset_to_list(&t->l3s[i].cpus);
-
-		if (l == NULL)
-			oom();
-		snprintf(label, sizeof(label), "L3 %d:", t->l3s[i].id);
-		printf("%-22sCPUs %s, size ", label, l);
-		if (t->l3s[i].size_kb < 0)
-			printf("?\n");
-		else if (t->l3s[i].size_kb % 1024 == 0)
-			printf("%lld MiB\n", (long long)(t->l3s[i].size_kb / 1024));
-		else
-			printf("%lld KiB\n", (long long)t->l3s[i].size_kb);
-		free(l);
-	}
-	print_list_field("Allowed CPUs:", &t->allowed);
-	if (t->cpu_limit >= 0)
-		printf("%-22s%.2f CPUs\n", "CPU limit:", t->cpu_limit);
-	else
-		printf("%-22s%s\n", "CPU limit:", "none");
+	strbuf_init(&sb);
+	if (topo_summary(t, load_types(c), &sb) < 0)
+		oom();
+	cli_write(&sb);
+	strbuf_free(&sb);
 }
 
 /* ---- -e ---- */

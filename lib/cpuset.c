@@ -305,13 +305,17 @@ get_num(const char **pp, unsigned int *out)
 	return 0;
 }
 
-int
-cpuset_parse_list(const char *text, struct cpuset *s, char *err,
-		  size_t errlen)
+/*
+ * The list grammar, once: each run of CPUs text names goes to
+ * fn(arg, first, last) in the order written.  Both the parser into a set
+ * and the walker a reader of sibling lists uses are built on it.
+ */
+static int
+walk_list(const char *text, cpuset_range_fn *fn, void *arg, char *err,
+	  size_t errlen)
 {
 	const char *p = text;
 
-	cpuset_zero(s);
 	if (err && errlen)
 		err[0] = '\0';
 	for (;;) {
@@ -380,8 +384,9 @@ cpuset_parse_list(const char *text, struct cpuset *s, char *err,
 			return -EINVAL;
 		}
 		if (group == 0) {
-			if (cpuset_set_range(s, a, b) < 0)
-				return -ENOMEM;
+			r = fn(arg, a, b);
+			if (r < 0)
+				return r;
 		} else {
 			unsigned int c;
 
@@ -392,8 +397,9 @@ cpuset_parse_list(const char *text, struct cpuset *s, char *err,
 					continue;
 				if (e - 1 > b)
 					e = b + 1;
-				if (cpuset_set_range(s, c, e - 1) < 0)
-					return -ENOMEM;
+				r = fn(arg, c, e - 1);
+				if (r < 0)
+					return r;
 				if (b - c < group)
 					break;
 			}
@@ -414,6 +420,27 @@ bad_num:
 }
 
 static int
+set_range_fn(void *arg, unsigned int first, unsigned int last)
+{
+	return cpuset_set_range(arg, first, last);
+}
+
+int
+cpuset_parse_list(const char *text, struct cpuset *s, char *err,
+		  size_t errlen)
+{
+	cpuset_zero(s);
+	return walk_list(text, set_range_fn, s, err, errlen);
+}
+
+int
+cpuset_walk_list(const char *text, cpuset_range_fn *fn, void *arg,
+		 char *err, size_t errlen)
+{
+	return walk_list(text, fn, arg, err, errlen);
+}
+
+static int
 hexval(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -426,13 +453,14 @@ hexval(char c)
 }
 
 int
-cpuset_parse_mask(const char *text, struct cpuset *s)
+cpuset_walk_mask(const char *text, cpuset_range_fn *fn, void *arg)
 {
 	size_t len = strlen(text);
-	unsigned int bit = 0;
+	unsigned int bit = 0, run = 0;
+	bool in_run = false;
 	const char *p;
+	int r;
 
-	cpuset_zero(s);
 	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' '))
 		len--;
 	if (len >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
@@ -442,27 +470,68 @@ cpuset_parse_mask(const char *text, struct cpuset *s)
 	if (len == 0)
 		return -EINVAL;
 	for (p = text + len; p > text; ) {
-		int v;
+		int v, k;
 
+		/* Masks are as wide as the kernel's NR_CPUS (thousands of
+		 * bits for a few CPUs): a zero word outside a run passes at
+		 * once, and so does any zero or full digit. */
+		if (!in_run && p - text >= 9 && memcmp(p - 9, ",00000000", 9) == 0) {
+			p -= 9;
+			bit += 32;
+			continue;
+		}
 		p--;
 		if (*p == ',')
 			continue;
 		v = hexval(*p);
 		if (v < 0)
 			return -EINVAL;
-		if (v) {
-			int k;
-
-			if (bit + 4 > CPUSET_MAX_CPUS)
-				return -ERANGE;
-			for (k = 0; k < 4; k++)
-				if (v >> k & 1)
-					if (cpuset_set(s, bit + (unsigned int)k) < 0)
-						return -ENOMEM;
+		if (v && bit + 4 > CPUSET_MAX_CPUS)
+			return -ERANGE;
+		if ((v == 0 && !in_run) || (v == 15 && in_run)) {
+			bit += 4;
+			continue;
 		}
-		bit += 4;
+		for (k = 0; k < 4; k++, bit++) {
+			if (v >> k & 1) {
+				if (!in_run)
+					run = bit;
+				in_run = true;
+			} else if (in_run) {
+				in_run = false;
+				if ((r = fn(arg, run, bit - 1)) < 0)
+					return r;
+			}
+		}
 	}
+	if (in_run && (r = fn(arg, run, bit - 1)) < 0)
+		return r;
 	return 0;
+}
+
+int
+cpuset_parse_mask(const char *text, struct cpuset *s)
+{
+	cpuset_zero(s);
+	return cpuset_walk_mask(text, set_range_fn, s);
+}
+
+/* The first CPU from c on that is not in s (c itself when it is not). */
+static unsigned int
+next_clear(const struct cpuset *s, unsigned int c)
+{
+	unsigned int w = c / WBITS;
+	uint64_t word;
+
+	if (w >= s->nwords)
+		return c;
+	word = ~s->bits[w] & (~0ULL << (c % WBITS));
+	while (word == 0) {
+		if (++w >= s->nwords)
+			return w * WBITS;
+		word = ~s->bits[w];
+	}
+	return w * WBITS + (unsigned int)__builtin_ctzll(word);
 }
 
 void
@@ -470,18 +539,23 @@ cpuset_format(const struct cpuset *s, struct strbuf *sb)
 {
 	int c = cpuset_first(s);
 	bool first = true;
+	char buf[48];
 
+	/* A run at a time, a word at a time: "0-8191" is one step. */
 	while (c >= 0) {
-		int e = c, n;
+		int e = (int)next_clear(s, (unsigned int)c) - 1;
+		size_t n = 0;
 
-		while ((n = cpuset_next(s, e)) == e + 1)
-			e = n;
-		if (e == c)
-			strbuf_printf(sb, first ? "%d" : ",%d", c);
-		else
-			strbuf_printf(sb, first ? "%d-%d" : ",%d-%d", c, e);
+		if (!first)
+			buf[n++] = ',';
 		first = false;
-		c = n;
+		n += fmt_int(buf + n, c);
+		if (e != c) {
+			buf[n++] = '-';
+			n += fmt_int(buf + n, e);
+		}
+		strbuf_add(sb, buf, n);
+		c = cpuset_next(s, e);
 	}
 }
 

@@ -79,6 +79,25 @@ int cpuset_parse_list(const char *text, struct cpuset *s, char *err,
 		      size_t errlen);
 
 /*
+ * Walk text in the list grammar without building a set: fn(arg, first,
+ * last) gets each run of CPUs in the order written (a stride gives one
+ * run per group), and the walk stops at the first negative return, which
+ * it passes on.  Costs what the text holds, not the highest CPU: the way
+ * to read thousands of short sibling lists.  Errors as cpuset_parse_list
+ * (runs before a syntax error have been handed over).
+ */
+typedef int cpuset_range_fn(void *arg, unsigned int first, unsigned int last);
+int cpuset_walk_list(const char *text, cpuset_range_fn *fn, void *arg,
+		     char *err, size_t errlen);
+
+/*
+ * Walk a kernel hex cpumask the same way: fn gets each run of set bits,
+ * lowest first.  Returns 0, -EINVAL/-ERANGE as cpuset_parse_mask (runs
+ * of the lower bits may have been handed over), or fn's negative return.
+ */
+int cpuset_walk_mask(const char *text, cpuset_range_fn *fn, void *arg);
+
+/*
  * Parse a kernel hex cpumask ("00000000,0000ffff\n", optional "0x") into
  * s.  Returns 0 or -EINVAL/-ERANGE.
  */

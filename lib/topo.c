@@ -29,6 +29,21 @@ struct loader {
 	const struct sysroot *root;
 	char *err;
 	size_t errlen;
+	int *members;		/* [ncpus] the group read_group() read */
+	int nmembers;
+	/*
+	 * What this kernel's tree holds, learnt from the first CPU that
+	 * tells: old kernels have the hex masks and no *_list files, and
+	 * core_siblings instead of package_cpus.  A kernel writes the same
+	 * files for every CPU, so the rest are asked for those first and
+	 * the other name is only the fallback.
+	 */
+	bool sib_masks;		/* "NAME" answered where "NAME_list" did not */
+	int pkg_pref, core_pref;	/* index into the name pairs below */
+	int l3_index;		/* cache/indexN that was level 3, -1 none */
+	int path_cpu;		/* the CPU whose directory path holds */
+	size_t path_dir;	/* length of "CPU_DIR/cpuN/" in cpath */
+	char cpath[512];	/* cpu_path3()'s, kept apart from path */
 	char path[4096];
 	char buf[8192];
 };
@@ -134,37 +149,53 @@ read_int(struct loader *ld, const char *path, int *out)
 }
 
 /*
- * CPU_DIR/cpuN/a[b] into ld->path.  Built by hand, not with snprintf: it
- * runs a few times per core, and a large machine has thousands.
+ * CPU_DIR/cpuN/abc into ld->cpath (b and c may be NULL).  Built by hand,
+ * not with snprintf, and the directory part only when the CPU changes:
+ * it runs a few times per core, and a large machine has thousands.
  */
 static const char *
-cpu_path2(struct loader *ld, int cpu, const char *a, const char *b)
+cpu_path3(struct loader *ld, int cpu, const char *a, const char *b,
+	  const char *c)
 {
 	static const char dir[] = CPU_DIR "/cpu";
-	char num[12], *p = ld->path, *end = ld->path + sizeof(ld->path) - 1;
-	unsigned int v = (unsigned int)cpu;
-	int n = 0;
+	const char *parts[3] = { a, b, c };
+	char *p, *end = ld->cpath + sizeof(ld->cpath) - 1;
+	int i;
 
-	do
-		num[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	memcpy(p, dir, sizeof(dir) - 1);
-	p += sizeof(dir) - 1;
-	while (n > 0)
-		*p++ = num[--n];
-	*p++ = '/';
-	while (*a && p < end)
-		*p++ = *a++;
-	while (b && *b && p < end)
-		*p++ = *b++;
+	if (cpu != ld->path_cpu) {
+		char num[12];
+		unsigned int v = (unsigned int)cpu;
+		int n = 0;
+
+		do
+			num[n++] = (char)('0' + v % 10);
+		while ((v /= 10) != 0);
+		p = ld->cpath;
+		memcpy(p, dir, sizeof(dir) - 1);
+		p += sizeof(dir) - 1;
+		while (n > 0)
+			*p++ = num[--n];
+		*p++ = '/';
+		ld->path_dir = (size_t)(p - ld->cpath);
+		ld->path_cpu = cpu;
+	}
+	p = ld->cpath + ld->path_dir;
+	for (i = 0; i < 3; i++) {
+		size_t len = parts[i] ? strlen(parts[i]) : 0;
+
+		if (len > (size_t)(end - p))
+			len = (size_t)(end - p);
+		memcpy(p, parts[i] ? parts[i] : "", len);
+		p += len;
+	}
 	*p = '\0';
-	return ld->path;
+	return ld->cpath;
 }
 
 static const char *
 cpu_path(struct loader *ld, int cpu, const char *file)
 {
-	return cpu_path2(ld, cpu, file, NULL);
+	return cpu_path3(ld, cpu, file, NULL, NULL);
 }
 
 /* The numeric suffix of "prefixNNN", or -1. */
@@ -211,24 +242,41 @@ scan_dir(struct loader *ld, const char *dir, const char *prefix,
 	return 0;
 }
 
+/* The cpuN directories into dirs, once; "no CPU information" without. */
+static int
+scan_cpu_dirs(struct loader *ld, struct cpuset *dirs, bool *scanned)
+{
+	int r;
+
+	if (*scanned)
+		return 0;
+	r = scan_dir(ld, CPU_DIR, "cpu", dirs);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return fail(ld, -ENOENT, "no CPU information in %s",
+			    ld->root->path);
+	*scanned = r == 0;
+	return r;
+}
+
 static int
 load_cpu_lists(struct loader *ld)
 {
 	struct topo *t = ld->t;
 	struct cpuset dirs = CPUSET_INIT;
+	bool scanned = false;
 	int r, c;
 
-	r = scan_dir(ld, CPU_DIR, "cpu", &dirs);
-	if (r == -ENOENT || r == -ENOTDIR) {
-		cpuset_free(&dirs);
-		return fail(ld, -ENOENT, "no CPU information in %s",
-			    ld->root->path);
-	}
-	if (r < 0)
-		goto out;
+	/*
+	 * The cpuN directories are listed only when a list file is missing
+	 * (old or partial trees): on a large machine that listing costs
+	 * more than the rest of the CPU lists.
+	 */
 	r = read_list(ld, CPU_DIR "/possible", &t->possible);
-	if (r == -ENOENT)
-		r = cpuset_copy(&t->possible, &dirs);
+	if (r == -ENOENT || r == -ENOTDIR) {
+		r = scan_cpu_dirs(ld, &dirs, &scanned);
+		if (r == 0)
+			r = cpuset_copy(&t->possible, &dirs);
+	}
 	if (r < 0)
 		goto out;
 	if (cpuset_empty(&t->possible)) {
@@ -242,15 +290,14 @@ load_cpu_lists(struct loader *ld)
 	if (r < 0)
 		goto out;
 	r = read_list(ld, CPU_DIR "/online", &t->online);
-	if (r == -ENOENT) {
+	if (r == -ENOENT && (r = scan_cpu_dirs(ld, &dirs, &scanned)) == 0) {
 		/* Old or partial trees: cpuN/online, absent means online. */
-		r = 0;
 		cpuset_for_each(c, &t->present) {
 			int on = 1, e = 0;
 
 			/* Some dumps hold an empty file: treat as unknown. */
 			if (read_opt(ld, cpu_path(ld, c, "online")) > 0)
-				e = read_int(ld, ld->path, &on);
+				e = read_int(ld, ld->cpath, &on);
 			if (e < 0 && e != -ENOENT) {
 				r = e;
 				break;
@@ -309,58 +356,159 @@ out:
 	return r;
 }
 
-/*
- * A sibling list of a CPU: "NAME_list" on current kernels, the hex mask
- * "NAME" on old ones.  -ENOENT when neither exists.
- */
 static int
-read_siblings(struct loader *ld, int cpu, const char *name, struct cpuset *s)
+cmp_int(const void *a, const void *b)
 {
-	char file[64];
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A group being read: its CPUs go to ld->members, each online CPU not
+ * yet in seen[] (one byte per CPU) once.  Walking the list costs what
+ * the list holds; set algebra over the whole machine for every core
+ * cost the machine's width times its cores.
+ */
+struct group_walk {
+	struct loader *ld;
+	unsigned char *seen;
+	bool sorted;
+};
+
+static void
+group_take(struct group_walk *g, int cpu)
+{
+	struct loader *ld = g->ld;
+
+	g->seen[cpu] = 1;
+	if (ld->nmembers > 0 && ld->members[ld->nmembers - 1] > cpu)
+		g->sorted = false;
+	ld->members[ld->nmembers++] = cpu;
+}
+
+static int
+group_add(void *arg, unsigned int first, unsigned int last)
+{
+	struct group_walk *g = arg;
+	const struct topo *t = g->ld->t;
+	unsigned int c;
+
+	if (first >= (unsigned int)t->ncpus)
+		return 0;
+	if (last >= (unsigned int)t->ncpus)
+		last = (unsigned int)t->ncpus - 1;
+	for (c = first; c <= last; c++)
+		if (t->cpus[c].online && !g->seen[c])
+			group_take(g, (int)c);
+	return 0;
+}
+
+/* "topology/NAME_list" of cpu, walked into g; -ENOENT when missing. */
+static int
+walk_sibling_list(struct loader *ld, int cpu, const char *name,
+		  struct group_walk *g)
+{
+	const char *path = cpu_path3(ld, cpu, "topology/", name, "_list");
+	char perr[128], *text = NULL;
+	ssize_t n;
+	int r;
+
+	n = read_opt(ld, path);
+	if (n == -EFBIG) {
+		r = sysroot_read_file(ld->root, path, &text, NULL);
+		if (r < 0)
+			return fail(ld, r, "cannot read %s", path);
+	} else if (n < 0) {
+		return (int)n;
+	}
+	r = cpuset_walk_list(text ? text : ld->buf, group_add, g, perr,
+			     sizeof(perr));
+	free(text);
+	if (r < 0 && r != -ENOMEM)
+		return fail(ld, -EINVAL, "malformed %.300s: %s", path, perr);
+	return r;
+}
+
+/* The hex mask "topology/NAME" of old kernels; -ENOENT when missing. */
+static int
+walk_sibling_mask(struct loader *ld, int cpu, const char *name,
+		  struct group_walk *g)
+{
+	const char *path = cpu_path3(ld, cpu, "topology/", name, NULL);
 	char *mask;
 	int r;
 
-	snprintf(file, sizeof(file), "topology/%s", name);
-	r = read_list(ld, cpu_path2(ld, cpu, file, "_list"), s);
-	if (r != -ENOENT)
-		return r;
-	r = sysroot_read_file(ld->root, cpu_path(ld, cpu, file), &mask, NULL);
+	r = sysroot_read_file(ld->root, path, &mask, NULL);
 	if (r < 0)
 		return r;
-	r = cpuset_parse_mask(mask, s);
+	r = cpuset_walk_mask(mask, group_add, g);
 	free(mask);
 	if (r == -EINVAL)
-		return fail(ld, r, "malformed %s", ld->path);
+		return fail(ld, r, "malformed %s", path);
 	return r;
 }
 
 /*
- * Read "topology/NAME" of cpu (optionally NAME_list) as a group: the CPUs
- * in the list that are online and not yet in seen, plus cpu itself, go
- * into grp and seen.  A missing file gives a group of cpu alone.
- * Returns 0, 1 when the file was missing, or -errno.
+ * Read the sibling list "topology/NAME" of cpu (or, on old kernels, the
+ * hex mask of that name) as a group: the CPUs in it that are online and
+ * not yet in seen, plus cpu itself, go into ld->members (ascending) and
+ * seen.  A missing file gives a group of cpu alone.  Returns 0, 1 when
+ * the file was missing, or -errno.
  */
 static int
-read_group(struct loader *ld, int cpu, const char *name, struct cpuset *seen,
-	   struct cpuset *grp)
+read_group(struct loader *ld, int cpu, const char *name, unsigned char *seen)
 {
-	int r = read_siblings(ld, cpu, name, grp);
+	struct group_walk g = { ld, seen, true };
+	int r;
 
+	ld->nmembers = 0;
+	if (ld->sib_masks) {
+		r = walk_sibling_mask(ld, cpu, name, &g);
+		if (r == -ENOENT)
+			r = walk_sibling_list(ld, cpu, name, &g);
+	} else {
+		r = walk_sibling_list(ld, cpu, name, &g);
+		if (r == -ENOENT) {
+			r = walk_sibling_mask(ld, cpu, name, &g);
+			if (r == 0)
+				ld->sib_masks = true;
+		}
+	}
 	if (r < 0 && r != -ENOENT)
 		return r;
-	if (r == -ENOENT)
-		cpuset_zero(grp);
-	cpuset_and(grp, &ld->t->online);
-	cpuset_andnot(grp, seen);
-	if (cpuset_set(grp, (unsigned int)cpu) < 0 || cpuset_or(seen, grp) < 0)
-		return -ENOMEM;
+	if (!seen[cpu])
+		group_take(&g, cpu);
+	if (!g.sorted)
+		qsort(ld->members, (size_t)ld->nmembers, sizeof(int), cmp_int);
 	return r == -ENOENT;
+}
+
+/*
+ * read_group() of the first of two names that cpu has, the one this
+ * tree answered last time tried first (*pref).  Returns as read_group.
+ */
+static int
+read_group2(struct loader *ld, int cpu, const char *const names[2],
+	    int *pref, unsigned char *seen)
+{
+	int r = read_group(ld, cpu, names[*pref], seen), i;
+
+	if (r != 1)
+		return r;
+	for (i = 0; i < ld->nmembers; i++)
+		seen[ld->members[i]] = 0;
+	r = read_group(ld, cpu, names[!*pref], seen);
+	if (r == 0)
+		*pref = !*pref;
+	return r;
 }
 
 /*
  * Socket, die and core of each online CPU.  Lists are read once per
  * package, die and core and ids once per group, so a machine costs about
- * one file read per core, not several per CPU.  The package CPU list
+ * one file read per core, not several per CPU, and the work per group
+ * grows with the group, not with the machine.  The package CPU list
  * decides which CPUs share a socket: some firmware repeats package ids
  * (ia64) or reports -1 (s390).  Old kernels have only hex masks, no
  * die_id and no *_list files: each has a fallback.
@@ -368,89 +516,95 @@ read_group(struct loader *ld, int cpu, const char *name, struct cpuset *seen,
 static int
 load_cpu_topology(struct loader *ld)
 {
+	static const char *const pkg_names[2] = { "package_cpus", "core_siblings" };
+	static const char *const core_names[2] = { "thread_siblings", "core_cpus" };
 	struct topo *t = ld->t;
-	struct cpuset core_seen = CPUSET_INIT, pkg_seen = CPUSET_INIT,
-		      die_seen = CPUSET_INIT, grp = CPUSET_INIT, ids = CPUSET_INIT;
-	int c, s, r = 0, *pkg_first;
+	size_t n = (size_t)t->ncpus;
+	struct cpuset ids = CPUSET_INIT;
+	unsigned char *pkg_seen, *die_seen, *core_seen, *pkg_nodie;
+	int c, r = 0, *pkg_first;
 	bool clash = false;
 
-	pkg_first = malloc(((size_t)t->ncpus + 1) * sizeof(int));
-	if (pkg_first == NULL)
-		return -ENOMEM;
+	pkg_first = malloc((n + 1) * sizeof(int));
+	pkg_seen = calloc(4 * n + 1, 1);
+	ld->members = malloc((n + 1) * sizeof(int));
+	if (pkg_first == NULL || pkg_seen == NULL || ld->members == NULL) {
+		r = -ENOMEM;
+		goto out;
+	}
+	die_seen = pkg_seen + n;
+	core_seen = pkg_seen + 2 * n;
+	pkg_nodie = pkg_seen + 3 * n;	/* by the package's first CPU */
 	for (c = 0; c < t->ncpus; c++)
 		pkg_first[c] = -1;
 	cpuset_for_each(c, &t->online) {
-		int v, prev = -1, n;
+		int v, prev = -1, i, k;
 
-		if (!cpuset_isset(&pkg_seen, (unsigned int)c)) {
+		if (!pkg_seen[c]) {
 			r = read_int(ld, cpu_path(ld, c, "topology/physical_package_id"), &v);
 			if (r < 0 && r != -ENOENT)
 				break;
 			if (r == 0) {
-				r = read_group(ld, c, "package_cpus", &pkg_seen, &grp);
-				if (r == 1) {
-					cpuset_andnot(&pkg_seen, &grp);
-					r = read_group(ld, c, "core_siblings",
-						       &pkg_seen, &grp);
-				}
+				r = read_group2(ld, c, pkg_names, &ld->pkg_pref,
+						pkg_seen);
 				if (r < 0)
 					break;
-				cpuset_for_each(s, &grp) {
-					pkg_first[s] = c;
-					t->cpus[s].socket = v;
+				for (i = 0; i < ld->nmembers; i++) {
+					pkg_first[ld->members[i]] = c;
+					t->cpus[ld->members[i]].socket = v;
 				}
 			}
 			r = 0;
 		}
-		if (t->cpus[c].socket >= 0 || pkg_first[c] >= 0) {
-			if (!cpuset_isset(&die_seen, (unsigned int)c)) {
+		if ((t->cpus[c].socket >= 0 || pkg_first[c] >= 0) && !die_seen[c]) {
+			if (pkg_nodie[pkg_first[c]]) {
+				/* Before dies: one die per package. */
+				die_seen[c] = 1;
+				t->cpus[c].die = 0;
+			} else {
 				r = read_int(ld, cpu_path(ld, c, "topology/die_id"), &v);
 				if (r == -ENOENT) {
-					/* Before dies: one die per package. */
-					v = 0;
-					cpuset_copy(&grp, &t->online);
-					cpuset_andnot(&grp, &die_seen);
-					r = cpuset_or(&die_seen, &grp);
-					cpuset_for_each(s, &grp)
-						if (pkg_first[s] != pkg_first[c])
-							cpuset_clear(&die_seen, (unsigned int)s);
+					pkg_nodie[pkg_first[c]] = 1;
+					die_seen[c] = 1;
+					t->cpus[c].die = 0;
+					r = 0;
 				} else if (r == 0) {
-					r = read_group(ld, c, "die_cpus", &die_seen, &grp);
+					r = read_group(ld, c, "die_cpus", die_seen);
+					if (r < 0)
+						break;
+					for (i = 0; i < ld->nmembers; i++) {
+						k = ld->members[i];
+						if (pkg_first[k] == pkg_first[c])
+							t->cpus[k].die = v < 0 ? 0 : v;
+					}
 				}
 				if (r < 0)
 					break;
 				r = 0;
-				cpuset_for_each(s, &grp)
-					if (pkg_first[s] == pkg_first[c])
-						t->cpus[s].die = v < 0 ? 0 : v;
 			}
 		}
-		if (cpuset_isset(&core_seen, (unsigned int)c))
+		if (core_seen[c])
 			continue;
-		r = read_group(ld, c, "thread_siblings", &core_seen, &grp);
-		if (r == 1) {
-			cpuset_andnot(&core_seen, &grp);
-			r = read_group(ld, c, "core_cpus", &core_seen, &grp);
-		}
+		r = read_group2(ld, c, core_names, &ld->core_pref, core_seen);
 		if (r < 0)
 			break;
 		if (r == 1 && t->cpus[c].socket < 0 && pkg_first[c] < 0) {
 			/* No topology at all for this CPU. */
 			r = 0;
-			cpuset_clear(&core_seen, (unsigned int)c);
+			core_seen[c] = 0;
 			continue;
 		}
 		r = 0;
-		n = (int)cpuset_count(&grp);
-		cpuset_for_each(s, &grp) {
-			t->cpus[s].core = c;
-			t->cpus[s].nthreads = n;
+		for (i = 0; i < ld->nmembers; i++) {
+			k = ld->members[i];
+			t->cpus[k].core = c;
+			t->cpus[k].nthreads = ld->nmembers;
 			if (prev >= 0)
-				t->cpus[prev].next_thread = s;
-			prev = s;
+				t->cpus[prev].next_thread = k;
+			prev = k;
 		}
-		if (n > t->threads_per_core)
-			t->threads_per_core = n;
+		if (ld->nmembers > t->threads_per_core)
+			t->threads_per_core = ld->nmembers;
 	}
 	/*
 	 * A socket's id is the package id of its first CPU, unless two
@@ -473,11 +627,11 @@ load_cpu_topology(struct loader *ld)
 		if (pkg_first[c] >= 0)
 			t->cpus[c].socket = clash ? pkg_first[c] :
 					    t->cpus[pkg_first[c]].socket;
+out:
 	free(pkg_first);
-	cpuset_free(&core_seen);
-	cpuset_free(&pkg_seen);
-	cpuset_free(&die_seen);
-	cpuset_free(&grp);
+	free(pkg_seen);
+	free(ld->members);
+	ld->members = NULL;
 	cpuset_free(&ids);
 	return r;
 }
@@ -637,6 +791,22 @@ parse_cache_size(const char *s)
 	return -1;
 }
 
+/* "cache/indexN/" into dir (at least 24 bytes). */
+static const char *
+cache_dir(char *dir, int idx)
+{
+	static const char pre[] = "cache/index";
+	char *p = dir + sizeof(pre) - 1;
+
+	memcpy(dir, pre, sizeof(pre) - 1);
+	if (idx >= 10)
+		*p++ = (char)('0' + idx / 10);
+	*p++ = (char)('0' + idx % 10);
+	*p++ = '/';
+	*p = '\0';
+	return dir;
+}
+
 /*
  * Level-3 cache groups.  For each online CPU not yet in a group, find its
  * level-3 cache index and read that cache's CPU list, id and size once.
@@ -651,16 +821,27 @@ load_l3(struct loader *ld)
 
 	cpuset_for_each(c, &t->online) {
 		struct topo_l3 *g;
-		char dir[64];
-		int idx, level = -1, s, m;
+		char dir[24];
+		int idx, level = -1, m;
 
 		if (cpuset_isset(&seen, (unsigned int)c))
 			continue;
-		for (idx = 0; idx < 16; idx++) {
-			snprintf(dir, sizeof(dir), "cache/index%d/level", idx);
-			r = read_int(ld, cpu_path(ld, c, dir), &level);
-			if (r < 0 || level == 3)
+		/* The index that was level 3 for the last group first: the
+		 * same on every CPU of a machine, so one read, not four. */
+		idx = ld->l3_index;
+		if (idx >= 0) {
+			r = read_int(ld, cpu_path3(ld, c, cache_dir(dir, idx),
+						   "level", NULL), &level);
+			if (r < 0 && r != -ENOENT)
 				break;
+		}
+		if (idx < 0 || r < 0 || level != 3) {
+			for (idx = 0; idx < 16; idx++) {
+				r = read_int(ld, cpu_path3(ld, c, cache_dir(dir, idx),
+							   "level", NULL), &level);
+				if (r < 0 || level == 3)
+					break;
+			}
 		}
 		if (r == -ENOENT || idx == 16 || level != 3) {
 			r = 0;
@@ -668,6 +849,7 @@ load_l3(struct loader *ld)
 		}
 		if (r < 0)
 			break;
+		ld->l3_index = idx;
 		if (t->nl3 == cap) {
 			struct topo_l3 *nl;
 
@@ -684,18 +866,20 @@ load_l3(struct loader *ld)
 		g->level = 3;
 		g->id = -1;
 		g->size_kb = -1;
-		snprintf(dir, sizeof(dir), "cache/index%d/shared_cpu_list", idx);
-		r = read_list(ld, cpu_path(ld, c, dir), &g->cpus);
+		cache_dir(dir, idx);
+		r = read_list(ld, cpu_path3(ld, c, dir, "shared_cpu_list", NULL),
+			      &g->cpus);
 		if (r == -ENOENT) {
 			char *mask;
+			const char *path = cpu_path3(ld, c, dir, "shared_cpu_map",
+						     NULL);
 
-			snprintf(dir, sizeof(dir), "cache/index%d/shared_cpu_map", idx);
-			r = sysroot_read_file(ld->root, cpu_path(ld, c, dir), &mask, NULL);
+			r = sysroot_read_file(ld->root, path, &mask, NULL);
 			if (r == 0) {
 				r = cpuset_parse_mask(mask, &g->cpus);
 				free(mask);
 				if (r < 0)
-					r = fail(ld, -EINVAL, "malformed %s", ld->path);
+					r = fail(ld, -EINVAL, "malformed %s", path);
 			}
 		}
 		if (r == -ENOENT)
@@ -709,18 +893,15 @@ load_l3(struct loader *ld)
 			r = -ENOMEM;
 			break;
 		}
-		snprintf(dir, sizeof(dir), "cache/index%d/id", idx);
-		r = read_int(ld, cpu_path(ld, c, dir), &g->id);
+		r = read_int(ld, cpu_path3(ld, c, dir, "id", NULL), &g->id);
 		if (r < 0 && r != -ENOENT)
 			break;
-		snprintf(dir, sizeof(dir), "cache/index%d/size", idx);
-		if (read_opt(ld, cpu_path(ld, c, dir)) > 0)
+		if (read_opt(ld, cpu_path3(ld, c, dir, "size", NULL)) > 0)
 			g->size_kb = parse_cache_size(ld->buf);
 		r = 0;
 		for (m = 0; m < t->nl3 - 1; m++)
 			if (t->l3s[m].id == g->id)
 				dup_ids = true;
-		(void)s;
 	}
 	cpuset_free(&seen);
 	if (r < 0)
@@ -741,14 +922,6 @@ load_l3(struct loader *ld)
 	return 0;
 }
 
-static int
-cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Socket ids can be large and sparse (ia64): sort them, not a bitmap. */
 static int
 build_sockets(struct topo *t)
@@ -758,8 +931,10 @@ build_sockets(struct topo *t)
 	ids = malloc(((size_t)t->ncpus + 1) * sizeof(int));
 	if (ids == NULL)
 		return -ENOMEM;
+	/* Neighbours mostly share a socket: runs give one id each. */
 	for (c = 0; c < t->ncpus; c++)
-		if (t->cpus[c].socket >= 0)
+		if (t->cpus[c].socket >= 0 &&
+		    (n == 0 || ids[n - 1] != t->cpus[c].socket))
 			ids[n++] = t->cpus[c].socket;
 	if (n > 1)
 		qsort(ids, (size_t)n, sizeof(int), cmp_int);
@@ -774,11 +949,15 @@ build_sockets(struct topo *t)
 	free(ids);
 	for (c = 0; c < t->ncpus; c++) {
 		struct topo_socket *s;
+		int first = c;
 
 		if (t->cpus[c].socket < 0)
 			continue;
 		s = (struct topo_socket *)topo_socket_by_id(t, t->cpus[c].socket);
-		if (cpuset_set(&s->cpus, (unsigned int)c) < 0)
+		while (c + 1 < t->ncpus && t->cpus[c + 1].socket == s->id)
+			c++;
+		if (cpuset_set_range(&s->cpus, (unsigned int)first,
+				     (unsigned int)c) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -966,6 +1145,8 @@ topo_load(struct topo *t, const struct sysroot *root, unsigned int flags,
 	ld->root = root;
 	ld->err = err;
 	ld->errlen = errlen;
+	ld->path_cpu = -1;
+	ld->l3_index = -1;
 
 	r = load_cpu_lists(ld);
 	if (r < 0)
@@ -979,13 +1160,20 @@ topo_load(struct topo *t, const struct sysroot *root, unsigned int flags,
 	for (c = 0; c < t->ncpus; c++) {
 		struct topo_cpu *tc = &t->cpus[c];
 
-		tc->possible = cpuset_isset(&t->possible, (unsigned int)c);
-		tc->present = cpuset_isset(&t->present, (unsigned int)c);
-		tc->online = cpuset_isset(&t->online, (unsigned int)c);
-		tc->isolated = cpuset_isset(&t->isolated, (unsigned int)c);
 		tc->node = tc->socket = tc->die = tc->core = -1;
 		tc->l3 = tc->next_thread = -1;
 	}
+	cpuset_for_each(c, &t->possible)
+		t->cpus[c].possible = true;
+	cpuset_for_each(c, &t->present)
+		if (c < t->ncpus)
+			t->cpus[c].present = true;
+	cpuset_for_each(c, &t->online)
+		if (c < t->ncpus)
+			t->cpus[c].online = true;
+	cpuset_for_each(c, &t->isolated)
+		if (c < t->ncpus)
+			t->cpus[c].isolated = true;
 	if (!(flags & TOPO_NO_CORES))
 		r = load_cpu_topology(ld);
 	if (r == 0)

@@ -893,6 +893,68 @@ strbuf_puts(struct strbuf *sb, const char *s)
 	strbuf_add(sb, s, strlen(s));
 }
 
+size_t
+fmt_int(char *buf, long long v)
+{
+	char tmp[24];
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
+			       (unsigned long long)v;
+	size_t n = 0, len = 0;
+
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		buf[len++] = '-';
+	while (n > 0)
+		buf[len++] = tmp[--n];
+	buf[len] = '\0';
+	return len;
+}
+
+void
+strbuf_putint(struct strbuf *sb, long long v)
+{
+	char buf[24];
+
+	strbuf_add(sb, buf, fmt_int(buf, v));
+}
+
+void
+strbuf_putint_w(struct strbuf *sb, long long v, int width)
+{
+	static const char spaces[] = "                                ";
+	char buf[24];
+	size_t n = fmt_int(buf, v);
+
+	while (width > (int)n) {
+		size_t k = (size_t)width - n;
+
+		if (k > sizeof(spaces) - 1)
+			k = sizeof(spaces) - 1;
+		strbuf_add(sb, spaces, k);
+		width -= (int)k;
+	}
+	strbuf_add(sb, buf, n);
+}
+
+void
+strbuf_pad(struct strbuf *sb, const char *s, int width)
+{
+	static const char spaces[] = "                                ";
+	size_t n = strlen(s);
+
+	strbuf_add(sb, s, n);
+	while (width > (int)n) {
+		size_t k = (size_t)width - n;
+
+		if (k > sizeof(spaces) - 1)
+			k = sizeof(spaces) - 1;
+		strbuf_add(sb, spaces, k);
+		n += k;
+	}
+}
+
 void
 strbuf_printf(struct strbuf *sb, const char *fmt, ...)
 {

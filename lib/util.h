@@ -182,6 +182,17 @@ void strbuf_add(struct strbuf *sb, const char *data, size_t len);
 void strbuf_puts(struct strbuf *sb, const char *s);
 void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * Decimal integers without printf, for output of thousands of numbers:
+ * fmt_int() writes v into buf (at least 21 bytes, NUL-terminated) and
+ * returns its length; strbuf_putint() appends it; strbuf_putint_w()
+ * right-aligns it in width characters as "%*lld" does.
+ */
+size_t fmt_int(char *buf, long long v);
+void strbuf_putint(struct strbuf *sb, long long v);
+void strbuf_putint_w(struct strbuf *sb, long long v, int width);
+/* s, then spaces up to width characters (bytes), as "%-*s" does. */
+void strbuf_pad(struct strbuf *sb, const char *s, int width);
 
 /*
  * Percent-encoding for values kept in cpm's line-oriented text files

@@ -259,6 +259,86 @@ test_wide_mask(void)
 	cpuset_free(&back);
 }
 
+/* Runs a walk hands over, as "a-b " each; stops after limit runs. */
+struct runs {
+	char text[256];
+	int n, limit;
+};
+
+static int
+add_run(void *arg, unsigned int first, unsigned int last)
+{
+	struct runs *r = arg;
+	size_t len = strlen(r->text);
+
+	if (r->limit && r->n == r->limit)
+		return -ECANCELED;
+	r->n++;
+	snprintf(r->text + len, sizeof(r->text) - len, "%u-%u ", first, last);
+	return 0;
+}
+
+static void
+test_walk(void)
+{
+	struct runs r;
+	char err[160];
+	int rc;
+
+	/* Runs come in the order written, not sorted or merged. */
+	memset(&r, 0, sizeof(r));
+	rc = cpuset_walk_list("8-9,0,3-5\n", add_run, &r, err, sizeof(err));
+	CHECK_STR("walk list: runs in written order", r.text, "8-9 0-0 3-5 ");
+	CHECK("walk list: returns 0", rc == 0);
+	memset(&r, 0, sizeof(r));
+	cpuset_walk_list("0-9:2/4", add_run, &r, err, sizeof(err));
+	CHECK_STR("walk list: a stride gives one run per group", r.text,
+		  "0-1 4-5 8-9 ");
+	memset(&r, 0, sizeof(r));
+	rc = cpuset_walk_list("1,2-x", add_run, &r, err, sizeof(err));
+	CHECK("walk list: a syntax error is reported",
+	      rc == -EINVAL && strstr(err, "2-x") != NULL);
+	memset(&r, 0, sizeof(r));
+	r.limit = 1;
+	rc = cpuset_walk_list("1,3,5", add_run, &r, err, sizeof(err));
+	CHECK("walk list: stops at fn's error and passes it on",
+	      rc == -ECANCELED && r.n == 1);
+	memset(&r, 0, sizeof(r));
+	cpuset_walk_list("\n", add_run, &r, err, sizeof(err));
+	CHECK("walk list: an empty list gives no run", r.n == 0);
+
+	/* Masks: lowest first, runs crossing digits and commas joined. */
+	memset(&r, 0, sizeof(r));
+	rc = cpuset_walk_mask("00000001,f000000f\n", add_run, &r);
+	CHECK_STR("walk mask: runs lowest first", r.text, "0-3 28-32 ");
+	CHECK("walk mask: returns 0", rc == 0);
+	memset(&r, 0, sizeof(r));
+	rc = cpuset_walk_mask("g,ff", add_run, &r);
+	CHECK("walk mask: a bad digit is refused", rc == -EINVAL);
+	{
+		/* "1" then CPUSET_MAX_CPUS / 4 zero digits: CPU 65536. */
+		static char big[CPUSET_MAX_CPUS / 4 + 2];
+
+		memset(big, '0', sizeof(big) - 1);
+		big[0] = '1';
+		memset(&r, 0, sizeof(r));
+		rc = cpuset_walk_mask(big, add_run, &r);
+		CHECK("walk mask: a CPU past the last cpm names is refused",
+		      rc == -ERANGE && r.n == 0);
+		big[0] = '8';
+		big[1] = 'x';
+		rc = cpuset_walk_mask(big + 1, add_run, &r);
+		CHECK("walk mask: bad digit high up", rc == -EINVAL);
+	}
+	memset(&r, 0, sizeof(r));
+	cpuset_walk_mask("0,00000000,0000000f,f0000000,00000000", add_run, &r);
+	CHECK_STR("walk mask: a run across words of zeros", r.text, "60-67 ");
+	memset(&r, 0, sizeof(r));
+	r.limit = 1;
+	rc = cpuset_walk_mask("5", add_run, &r);
+	CHECK("walk mask: stops at fn's error", rc == -ECANCELED && r.n == 1);
+}
+
 int
 main(void)
 {
@@ -267,5 +347,6 @@ main(void)
 	test_mask();
 	test_kernel_mask();
 	test_wide_mask();
+	test_walk();
 	return unit_failed;
 }

@@ -278,6 +278,43 @@ hostile(const char *dir)
 	alarm(0);
 }
 
+/* The printf-free integer writers print what printf prints. */
+static void
+test_putint(void)
+{
+	static const long long vals[] = { 0, 7, -7, 10, 99, 100, 4095, -12345,
+		9223372036854775807LL, -9223372036854775807LL - 1 };
+	static const int widths[] = { 0, 1, 5, 6, 40 };
+	char want[128], buf[24], name[160];
+	struct strbuf sb;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		snprintf(want, sizeof(want), "%lld", vals[i]);
+		snprintf(name, sizeof(name), "fmt_int %s", want);
+		CHECK(name, fmt_int(buf, vals[i]) == strlen(want) &&
+		      strcmp(buf, want) == 0);
+		for (k = 0; k < sizeof(widths) / sizeof(widths[0]); k++) {
+			strbuf_init(&sb);
+			strbuf_puts(&sb, "x");
+			strbuf_putint_w(&sb, vals[i], widths[k]);
+			snprintf(want, sizeof(want), "x%*lld", widths[k], vals[i]);
+			snprintf(name, sizeof(name), "putint_w '%s'", want);
+			CHECK_STR(name, sb.buf, want);
+			strbuf_free(&sb);
+		}
+	}
+	strbuf_init(&sb);
+	strbuf_putint(&sb, -42);
+	strbuf_pad(&sb, "Sockets:", 22);
+	strbuf_pad(&sb, "a-label-longer-than-its-width", 5);
+	strbuf_pad(&sb, "|", 40);
+	snprintf(want, sizeof(want), "-42%-22s%-5s%-40s", "Sockets:",
+		 "a-label-longer-than-its-width", "|");
+	CHECK_STR("strbuf_pad pads as %-*s does", sb.buf, want);
+	strbuf_free(&sb);
+}
+
 static int
 cmp_ref(const void *a, const void *b)
 {
@@ -337,6 +374,7 @@ main(void)
 	char dir[] = "/tmp/cpm-unit.XXXXXX", path[128], *buf;
 	size_t len;
 
+	test_putint();
 	CHECK("u64 plain", parse_u64("42", 100, &v) == 0 && v == 42);
 	CHECK("u64 zero", parse_u64("0", 100, &v) == 0 && v == 0);
 	CHECK("u64 above max", parse_u64("101", 100, &v) == -ERANGE);

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The text summary of a topology, as cpm-topo prints it without options:
+ * CPU lists, the shape of sockets, dies, cores and threads, core types
+ * (hybrid machines only), sockets, NUMA nodes and their distances, L3
+ * groups, and what this process may use.  Built in one buffer without
+ * printf for the per-socket, per-node and per-distance parts, which a
+ * large machine has thousands of.
+ */
+#ifndef CPM_TOPOSUM_H
+#define CPM_TOPOSUM_H
+
+#include "coretype.h"
+#include "topo.h"
+#include "util.h"
+
+/*
+ * Append the summary of t to sb; ct may be NULL (no core types known).
+ * Returns 0, or -ENOMEM (sb->oom is then set too).
+ */
+int topo_summary(const struct topo *t, const struct coretypes *ct,
+		 struct strbuf *sb);
+
+#endif
