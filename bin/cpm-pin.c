@@ -24,6 +24,7 @@
 #include "cpuset.h"
 #include "json.h"
 #include "pin.h"
+#include "pintable.h"
 #include "repin.h"
 #include "sdapply.h"
 #include "select.h"
@@ -715,120 +716,18 @@ run_form(struct pin_ctx *c)
 
 /* ---- -p PID ---- */
 
-static void
-json_set(struct json *j, const char *key, const struct cpuset *s)
-{
-	char *l = list_or_die(s);
-
-	json_key(j, key);
-	json_str(j, l);
-	free(l);
-}
-
 /*
  * Show a process: its affinity as a cpulist (the first line, for pipes),
  * its memory policy, its allowed memory nodes and the threads whose
- * affinity differs; or all of it, every thread, as one JSON object.
+ * affinity differs; or all of it, every thread, as one JSON object
+ * (lib/pintable.c defines both).
  */
-/* What print_process shows of one process. */
-struct proc_view {
-	pid_t pid;
-	struct cpuset aff, mems;
-	struct pin_policy policy;
-	bool have_policy, have_mems;
-};
-
-static void
-process_json_head(const struct proc_view *v, struct json *j)
-{
-	const struct pin_policy *p = &v->policy;
-
-	json_obj_begin(j);
-	json_key(j, "pid");
-	json_int(j, v->pid);
-	json_set(j, "cpus", &v->aff);
-	json_key(j, "mempolicy");
-	if (v->have_policy) {
-		json_obj_begin(j);
-		json_key(j, "mode");
-		json_str(j, p->mode == PIN_MEM_PREFERRED && p->many ?
-			 "preferred-many" : pin_mem_name(p->mode));
-		json_key(j, "flags");
-		json_str(j, p->flags);
-		json_set(j, "nodes", &p->nodes);
-		json_obj_end(j);
-	} else {
-		json_null(j);
-	}
-	json_key(j, "mems_allowed");
-	if (v->have_mems) {
-		char *l = list_or_die(&v->mems);
-
-		json_str(j, l);
-		free(l);
-	} else {
-		json_null(j);
-	}
-	json_key(j, "threads");
-	json_arr_begin(j);
-}
-
-static void
-process_text_head(const struct proc_view *v, struct strbuf *out)
-{
-	struct strbuf sb;
-
-	cpuset_format(&v->aff, out);
-	strbuf_puts(out, "\nmempolicy: ");
-	strbuf_init(&sb);
-	if (v->have_policy)
-		pin_policy_format(&v->policy, &sb);
-	else
-		strbuf_puts(&sb, "unknown");
-	strbuf_printf(out, "%s\n", sb.buf ? sb.buf : "?");
-	strbuf_free(&sb);
-	if (v->have_mems) {
-		strbuf_puts(out, "mems_allowed: ");
-		cpuset_format(&v->mems, out);
-		strbuf_puts(out, "\n");
-	}
-}
-
-/*
- * One entry per thread in JSON (j non-NULL); in text only the threads
- * whose affinity differs from the process's.
- */
-static void
-process_threads(const struct proc_view *v, const pid_t *tids, int n,
-		struct json *j, struct strbuf *out)
-{
-	struct cpuset t = CPUSET_INIT;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		if (pin_get_affinity(tids[i], &t) < 0)
-			continue;	/* exited meanwhile */
-		if (j) {
-			json_obj_begin(j);
-			json_key(j, "tid");
-			json_int(j, tids[i]);
-			json_set(j, "cpus", &t);
-			json_obj_end(j);
-		} else if (tids[i] != v->pid && !cpuset_equal(&t, &v->aff)) {
-			/* Only threads that differ from the process. */
-			strbuf_printf(out, "thread %d: ", (int)tids[i]);
-			cpuset_format(&t, out);
-			strbuf_puts(out, "\n");
-		}
-	}
-	cpuset_free(&t);
-}
-
 static void
 print_process(struct pin_ctx *c)
 {
-	struct proc_view v = { .pid = c->pid, .aff = CPUSET_INIT,
-			       .mems = CPUSET_INIT };
+	struct pin_proc_view v = { .pid = c->pid, .aff = CPUSET_INIT,
+				   .mems = CPUSET_INIT };
+	struct table proc, threads;
 	struct strbuf out;
 	struct json j;
 	pid_t *tids = NULL;
@@ -846,24 +745,31 @@ print_process(struct pin_ctx *c)
 	v.have_mems = proc_status_list(&c->live, c->pid, "Mems_allowed_list",
 				       &v.mems) == 0;
 	n = pin_list_threads(&c->live, c->pid, &tids);
+	if (pin_proc_table(&v, &proc) < 0 ||
+	    pin_thread_table(&v, tids, n, c->json, &threads) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
 
 	strbuf_init(&out);
 	if (c->json) {
+		table_select(&proc, PIN_PROC_JSON_COLUMNS, NULL, 0);
 		json_init(&j, &out);
-		process_json_head(&v, &j);
-		process_threads(&v, tids, n, &j, &out);
-		json_arr_end(&j);
+		json_obj_begin(&j);
+		table_json_members(&proc, 0, &j);
+		json_key(&j, "threads");
+		table_json(&threads, &j);
 		json_obj_end(&j);
 		cli_check_json(&j);
 		strbuf_puts(&out, "\n");
-	} else {
-		process_text_head(&v, &out);
-		process_threads(&v, tids, n, NULL, &out);
+	} else if (table_print(&proc, TABLE_LABELLED, false, &out) < 0 ||
+		   table_print(&threads, TABLE_LABELLED, false, &out) < 0) {
+		cli_die(EXIT_FAIL, "out of memory");
 	}
 	if (out.oom)
 		cli_die(EXIT_FAIL, "out of memory");
 	fwrite(out.buf, 1, out.len, stdout);
 	strbuf_free(&out);
+	table_free(&proc);
+	table_free(&threads);
 	if (n > 0)
 		free(tids);
 	pin_policy_free(&v.policy);

@@ -309,6 +309,51 @@ put_pairs(const struct table *t, struct strbuf *sb)
 	}
 }
 
+/* The column's name in lower case, as TABLE_LABELLED names a line. */
+static void
+put_lower_name(struct strbuf *sb, const struct table_column *col)
+{
+	const char *p;
+
+	for (p = col->name; *p; p++) {
+		char c = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+
+		strbuf_add(sb, &c, 1);
+	}
+}
+
+/* One row as TABLE_LABELLED lines. */
+static void
+put_labelled(const struct table *t, size_t row, struct strbuf *sb)
+{
+	const struct table_column *label = NULL;
+	size_t i, label_col = 0;
+
+	for (i = 0; i < t->nsel; i++)
+		if (t->cols[t->sel[i]].flags & TABLE_ROWLABEL) {
+			label = &t->cols[t->sel[i]];
+			label_col = t->sel[i];
+		}
+	for (i = 0; i < t->nsel; i++) {
+		const struct table_column *col = &t->cols[t->sel[i]];
+
+		if (col == label || ((col->flags & TABLE_OPTIONAL) &&
+		    t->cells[row * t->ncols + t->sel[i]].text == NULL))
+			continue;
+		if (!(col->flags & TABLE_BARE)) {
+			put_lower_name(sb, label ? label : col);
+			if (label) {
+				strbuf_add(sb, " ", 1);
+				put_text(sb, cell_text(t, row, label_col),
+					 TABLE_LABELLED);
+			}
+			strbuf_puts(sb, ": ");
+		}
+		put_text(sb, cell_text(t, row, t->sel[i]), TABLE_LABELLED);
+		strbuf_add(sb, "\n", 1);
+	}
+}
+
 int
 table_print(const struct table *t, enum table_format fmt, bool headings,
 	    struct strbuf *sb)
@@ -319,6 +364,11 @@ table_print(const struct table *t, enum table_format fmt, bool headings,
 		return -ENOMEM;
 	if (fmt == TABLE_PAIRS) {
 		put_pairs(t, sb);
+		return sb->oom ? -ENOMEM : 0;
+	}
+	if (fmt == TABLE_LABELLED) {
+		for (row = 0; row < t->nrows; row++)
+			put_labelled(t, row, sb);
 		return sb->oom ? -ENOMEM : 0;
 	}
 	for (i = 0; i < t->nsel; i++) {
@@ -342,11 +392,10 @@ table_print(const struct table *t, enum table_format fmt, bool headings,
 }
 
 void
-table_json_row(const struct table *t, size_t row, struct json *j)
+table_json_members(const struct table *t, size_t row, struct json *j)
 {
 	size_t i;
 
-	json_obj_begin(j);
 	for (i = 0; row < t->nrows && i < t->nsel; i++) {
 		const char *v = t->cells[row * t->ncols + t->sel[i]].json;
 
@@ -356,6 +405,13 @@ table_json_row(const struct table *t, size_t row, struct json *j)
 		else
 			json_null(j);
 	}
+}
+
+void
+table_json_row(const struct table *t, size_t row, struct json *j)
+{
+	json_obj_begin(j);
+	table_json_members(t, row, j);
 	json_obj_end(j);
 }
 

@@ -25,6 +25,10 @@
 #include "util.h"
 
 #define TABLE_RIGHT	0x1	/* right-align in aligned tables */
+/* In TABLE_LABELLED output: */
+#define TABLE_BARE	0x2	/* the text alone, without "name: " */
+#define TABLE_OPTIONAL	0x4	/* no line when the text is unset */
+#define TABLE_ROWLABEL	0x8	/* "name text" names the row's other lines */
 
 #define TABLE_MAX_SELECT 64	/* columns one selection may name */
 
@@ -46,6 +50,13 @@ enum table_format {
 	TABLE_TSV,		/* one tab between cells, no padding */
 	TABLE_PAIRS,		/* one KEY=text line per cell, KEY the JSON
 				 * key; an empty line between rows */
+	/*
+	 * One "name: text" line per cell, the column's name in lower case
+	 * ("mempolicy: bind 0"), rows one after the other; see the flags
+	 * above: a row labelled by a TABLE_ROWLABEL column prints
+	 * "thread 12: 0-1".  No heading.
+	 */
+	TABLE_LABELLED,
 };
 
 struct table {
@@ -98,7 +109,8 @@ void table_set_bool(struct table *t, size_t row, size_t col, bool v);
 
 /*
  * Append the selected columns of every row to sb in fmt, with a header
- * line first when headings (never for TABLE_PAIRS).  Returns 0, or
+ * line first when headings (never for TABLE_PAIRS or TABLE_LABELLED).
+ * Returns 0, or
  * -ENOMEM.
  */
 int table_print(const struct table *t, enum table_format fmt, bool headings,
@@ -109,5 +121,11 @@ void table_json(const struct table *t, struct json *j);
 
 /* Write row as one JSON object of the selected columns. */
 void table_json_row(const struct table *t, size_t row, struct json *j);
+
+/*
+ * Write the selected columns of row as members of the JSON object being
+ * written, for a record that has other members too.
+ */
+void table_json_members(const struct table *t, size_t row, struct json *j);
 
 #endif

@@ -27,11 +27,14 @@ zpty -w cz 'compadd() {
 	for __x in $__h; do print -r -- "<<CAND>>${__o[-p]-}$__x${__o[-s]-}"; done
 	builtin compadd "$@"
 }'
+# One key completes, then prints the end marker and empties the line: a
+# TAB and a ^U typed after it would be pending input while the completion
+# runs, which a loaded machine turned into an empty candidate list now
+# and then.
+zpty -w cz 'cz-complete() { zle complete-word; print -r -- "<<DONE$((1+1))>>"; BUFFER=; }; zle -N cz-complete; bindkey "^X^T" cz-complete'
 zpty -w cz 'print -r -- "<<READY$((1+1))>>"'
 zpty -r -m cz __l '*<<READY2>>*' || exit 3
-zpty -w -n cz "$line"$'\t'
-zpty -w -n cz $'\C-u'
-zpty -w cz 'print -r -- "<<DONE$((1+1))>>"'
+zpty -w -n cz "$line"$'\C-x\C-t'
 zpty -r -m cz __out '*<<DONE2>>*' || exit 3
 print -r -- "$__out" | tr -d '\r' | grep -o '<<CAND>>[^[:cntrl:]]*' | sed 's/^<<CAND>>//' | sort -u
 zpty -d cz

@@ -185,6 +185,54 @@ test_pairs(void)
 	table_free(&t);
 }
 
+static const struct table_column rec_cols[] = {
+	{ "CPUS", "cpus", TABLE_BARE, 0 },
+	{ "MEMPOLICY", "mempolicy", 0, 0 },
+	{ "MEMS_ALLOWED", "mems_allowed", TABLE_OPTIONAL, 0 },
+	{ "THREAD", "tid", TABLE_ROWLABEL, 0 },
+};
+
+static void
+test_labelled(void)
+{
+	struct table t;
+	struct strbuf sb;
+	struct json j;
+	char err[256];
+	int r;
+
+	table_init(&t, rec_cols, 4, " ");
+	table_select(&t, "cpus,mempolicy,mems_allowed", err, sizeof(err));
+	r = table_add_row(&t);
+	table_set_str(&t, (size_t)r, 0, "0-3");
+	table_set(&t, (size_t)r, 1, "bind 0", "{\"mode\":\"bind\"}");
+	table_set_str(&t, (size_t)r, 2, "0\n1");
+	r = table_add_row(&t);
+	table_set_str(&t, (size_t)r, 0, "4");
+	PRINT("labelled: bare text, lower-case names, unset optional lines "
+	      "left out, unset others '-'", &t, TABLE_LABELLED, true,
+	      "0-3\nmempolicy: bind 0\nmems_allowed: 0\\x0a1\n"
+	      "4\nmempolicy: -\n");
+	table_select(&t, "thread,mempolicy,cpus", err, sizeof(err));
+	table_set_int(&t, 1, 3, 12);
+	PRINT("labelled: a row label names every other line of its row",
+	      &t, TABLE_LABELLED, false,
+	      "thread -: bind 0\n0-3\nthread 12: -\n4\n");
+	strbuf_init(&sb);
+	json_init(&j, &sb);
+	json_obj_begin(&j);
+	table_json_members(&t, 0, &j);
+	json_key(&j, "more");
+	json_int(&j, 1);
+	json_obj_end(&j);
+	strbuf_add(&sb, "", 1);
+	CHECK_STR("a row's members inside an object with others", sb.buf,
+		  "{\"tid\":null,\"mempolicy\":{\"mode\":\"bind\"},"
+		  "\"cpus\":\"0-3\",\"more\":1}");
+	strbuf_free(&sb);
+	table_free(&t);
+}
+
 int
 main(void)
 {
@@ -192,5 +240,6 @@ main(void)
 	test_select();
 	test_json();
 	test_pairs();
+	test_labelled();
 	return unit_failed;
 }
