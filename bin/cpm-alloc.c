@@ -826,21 +826,16 @@ cmd_take(struct ctx *c)
 static int
 cmd_release(struct ctx *c)
 {
-	int i, j, status = EXIT_OK;
+	int i, status = EXIT_OK;
 
 	want_args(c, 1, -1, "at least one NAME");
 	for (i = 0; i < c->nargs; i++)
 		check_name(c->args[i]);
 	load_machine(c);
 	open_state(c, RW, false);
-	for (i = 0; i < c->nargs; i++)
-		need_entry(c, c->args[i]);
-	for (i = 0; i < c->nargs; i++)
-		for (j = 0; j < c->st.nentries; j++)
-			if (strcmp(c->st.entries[j].name, c->args[i]) == 0) {
-				state_remove(&c->st, j);
-				break;
-			}
+	if (state_remove_named(&c->st, c->args, c->nargs, c->err,
+			       sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "%s", c->err);
 	save_state(c);
 	/* Interrupts an allocation moved away come back (the journal names
 	 * the allocations that isolated). */
@@ -960,23 +955,10 @@ list_table(struct ctx *c, struct table *tab)
 		cli_usage_error("%s", err);
 }
 
-static void
-json_list(struct json *j, const char *key, const struct cpuset *s)
-{
-	char *l = cpuset_to_list(s);
-
-	if (l == NULL)
-		cli_die(EXIT_FAIL, "out of memory");
-	json_key(j, key);
-	json_str(j, l);
-	free(l);
-}
-
 static int
 cmd_list(struct ctx *c)
 {
 	struct strbuf sb;
-	struct cpuset s = CPUSET_INIT;
 	struct table tab;
 
 	want_args(c, 0, 0, "no arguments");
@@ -988,17 +970,8 @@ cmd_list(struct ctx *c)
 		struct json j;
 
 		json_init(&j, &sb);
-		json_obj_begin(&j);
-		json_list(&j, "reserved", &c->st.reserved);
-		json_key(&j, "strict_reserved");
-		json_bool(&j, c->st.strict);
-		state_shared(&c->st, &c->topo.online, &s);
-		json_list(&j, "shared", &s);
-		state_available(&c->st, &c->topo.online, NULL, &s);
-		json_list(&j, "available", &s);
-		json_key(&j, "entries");
-		table_json(&tab, &j);
-		json_obj_end(&j);
+		if (alloc_list_json(&c->topo, &c->st, &tab, &j) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
 		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
 	} else if (table_print(&tab, TABLE_RAW, !c->table.noheadings,
@@ -1008,7 +981,6 @@ cmd_list(struct ctx *c)
 	cli_write(&sb);
 	strbuf_free(&sb);
 	table_free(&tab);
-	cpuset_free(&s);
 	return EXIT_OK;
 }
 

@@ -632,8 +632,8 @@ static void
 check_run_plan(struct pin_ctx *c)
 {
 	struct cpuset allowed = CPUSET_INIT, mems = CPUSET_INIT;
-	const struct cpuset *allowedp = NULL, *memsp = NULL;
 	const char *whose;
+	bool have_allowed, have_mems;
 	int r;
 
 	if (plain_cpus_fit(c)) {
@@ -641,23 +641,13 @@ check_run_plan(struct pin_ctx *c)
 		return;
 	}
 	load_topology(c);
-	if (c->root.live) {
-		if (pin_self_allowed_cpus(&allowed) == 0)
-			allowedp = &allowed;
-		if (pin_self_mems_allowed(&mems) == 0)
-			memsp = &mems;
-	} else {
-		if (c->topo.allowed_known)
-			allowedp = &c->topo.allowed;
-		if (proc_status_list(&c->root, 0, "Mems_allowed_list",
-				    &mems) == 0)
-			memsp = &mems;
-	}
+	pin_runner_limits(&c->root, &c->topo, &allowed, &have_allowed, &mems,
+			  &have_mems);
 	whose = c->root.live ? "this process" : "the replayed process";
-	r = pin_check_cpus(&c->topo, &c->cpus, allowedp, whose,
-			   c->err, sizeof(c->err));
+	r = pin_check_cpus(&c->topo, &c->cpus, have_allowed ? &allowed : NULL,
+			   whose, c->err, sizeof(c->err));
 	die_check(r, c->err);
-	resolve_policy_nodes(c, memsp, whose);
+	resolve_policy_nodes(c, have_mems ? &mems : NULL, whose);
 	cpuset_free(&allowed);
 	cpuset_free(&mems);
 }

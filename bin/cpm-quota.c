@@ -269,26 +269,6 @@ read_limit(struct quota_ctx *c, const char *group, struct cg_cpu_limit *lim)
 		cli_die(EXIT_FAIL, "%s", err);
 }
 
-/*
- * read_limit() for a unit's group changed through systemd: a unit that no
- * CPU property has asked for has no cpu files yet (its slice has not
- * enabled the controller); it has the kernel's defaults, and systemd
- * makes the files when it applies the properties.
- */
-static void
-read_limit_or_none(struct quota_ctx *c, const char *group,
-		   struct cg_cpu_limit *lim)
-{
-	char probe[8];
-
-	if (cg_read(&c->h, CG_CPU, group, "cpu.max", probe, sizeof(probe),
-		    NULL, 0) == -ENOENT) {
-		quota_new_group(lim);
-		return;
-	}
-	read_limit(c, group, lim);
-}
-
 /* A report's one row: key=value lines, or one JSON object with --json. */
 static void
 print_row(struct quota_ctx *c, struct table *tab, int r)
@@ -464,12 +444,11 @@ cmd_set(struct quota_ctx *c)
 	if (!exists && !c->create)
 		cli_die(EXIT_FAIL, "no cgroup '%s' (use --create)", group);
 	route = route_change(c, group, &o, &bus);
-	if (exists && route == CGOWNER_VIA_SYSTEMD)
-		read_limit_or_none(c, group, &cur);
-	else if (exists)
-		read_limit(c, group, &cur);
-	else
-		quota_new_group(&cur);
+	r = quota_current(&c->h, group, exists, route == CGOWNER_VIA_SYSTEMD,
+			  &cur, err, sizeof(err));
+	if (r < 0)
+		cli_die(r == -EBADMSG || r == -EINVAL ? EXIT_USAGE : EXIT_FAIL,
+			"%s", err);
 	r = quota_plan_make(cg_version(&c->h, CG_CPU), group, &cur, &rq, &p,
 			    err, sizeof(err));
 	if (p.request_clamped)

@@ -19,6 +19,7 @@
 #include "cgroup.h"
 #include "cli.h"
 #include "json.h"
+#include "threport.h"
 #include "thrtable.h"
 #include "throttle.h"
 #include "util.h"
@@ -159,8 +160,7 @@ select_rows(struct ctx *c, struct thr_row *rows, size_t n)
 						 sizeof(r->unit), &glen) < 0)
 				r->unit[0] = '\0';
 		}
-		if (r->limit >= 0 && r->throttled > 0 &&
-		    cg_cpuset_exclusive(&c->h, r->group)) {
+		if (thr_pinned_throttled(&c->h, r)) {
 			r->pinned = true;
 			if (!thr_warned_once(&c->warned, r->group))
 				cli_warn("warning: '%s' has exclusive CPUs but is still throttled by its CPU quota (ratio %.3f)",
@@ -238,15 +238,13 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 	struct thr_row *rows;
 	struct strbuf sb;
 	size_t n;
-	bool crossed = false, windowed = old != NULL;
+	bool crossed, windowed = old != NULL;
 	int r;
 
 	if (thr_rows(old, cur, window_us, &rows, &n) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	n = select_rows(c, rows, n);
-	for (size_t i = 0; i < n; i++)
-		if (c->fail_above >= 0 && rows[i].ratio > c->fail_above)
-			crossed = true;
+	crossed = thr_crossed(rows, n, c->fail_above);
 	strbuf_init(&sb);
 	if (!c->prom_file || c->fmt_given) {
 		switch (c->fmt) {
@@ -411,8 +409,7 @@ run_once(struct ctx *c)
 		if (lockfd < 0)
 			cli_die(EXIT_FAIL, "%s", err);
 		have_old = load_since(c, &old);
-		if (have_old && (old.version != cg_version(&c->h, CG_CPU) ||
-				 strcmp(old.hier, c->h.ctrl[CG_CPU].path) != 0))
+		if (have_old && !thr_snap_of(&old, &c->h))
 			cli_die(EXIT_USAGE,
 				"snapshot '%s' was taken of another cgroup hierarchy ('%s', v%d)",
 				c->since, old.hier, old.version);
@@ -423,12 +420,8 @@ run_once(struct ctx *c)
 		have_old = true;
 	}
 	collect(c, &cur);
-	if (have_old) {
-		if (c->interval_us > 0)
-			window = cur.mono_us - old.mono_us;
-		else if (cur.realtime_us > old.realtime_us)
-			window = cur.realtime_us - old.realtime_us;
-	}
+	if (have_old)
+		window = thr_window_us(&old, &cur, c->interval_us > 0);
 	crossed = report(c, have_old ? &old : NULL, &cur, window);
 	if (c->since) {
 		struct strbuf sb;
@@ -473,7 +466,7 @@ run_watch(struct ctx *c)
 		if (round++ > 0 && c->fmt == OUT_TABLE && !c->table.raw &&
 		    (!c->prom_file || c->fmt_given))
 			putchar('\n');
-		if (report(c, prev, cur, cur->mono_us - prev->mono_us))
+		if (report(c, prev, cur, thr_window_us(prev, cur, true)))
 			return EXIT_UNSAT;
 		t = prev;
 		prev = cur;

@@ -32,4 +32,12 @@ const char *alloc_default_columns(bool json);
 int alloc_list_table(const struct topo *t, const struct alloc_state *st,
 		     struct table *tab);
 
+/*
+ * cpm-alloc list --json as one object: the state's reserved CPUs,
+ * whether they are strict, its shared and available CPUs among t's
+ * online ones, then tab's rows as "entries".  Returns 0 or -ENOMEM.
+ */
+int alloc_list_json(const struct topo *t, const struct alloc_state *st,
+		    const struct table *tab, struct json *j);
+
 #endif

@@ -356,14 +356,10 @@ cgcpuset_apply(const struct cg_hier *h, const struct sysroot *live,
 	if (r == 0)
 		r = verify(h, p, err, errlen);
 	for (i = 0; r == 0 && i < p->rq->nattach; i++) {
-		char path[64];
-
 		/* Where each process was, to put it back on failure. */
-		snprintf(path, sizeof(path), "proc/%d/cpuset",
-			 (int)p->rq->attach[i]);
 		known[i % UNDO_MAX] = !p->exists && h->live &&
-			sysroot_read(live, path, was[i % UNDO_MAX],
-				     sizeof(was[0])) >= 0 &&
+			proc_cpuset(live, p->rq->attach[i], was[i % UNDO_MAX],
+				    sizeof(was[0])) >= 0 &&
 			cg_path_check(was[i % UNDO_MAX], was[i % UNDO_MAX],
 				      sizeof(was[0]), NULL, 0) == 0;
 		r = attach(h, live, p, p->rq->attach[i], err, errlen);

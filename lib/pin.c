@@ -382,15 +382,6 @@ pin_within_affinity(pid_t tid, const struct cpuset *cpus)
 	return r;
 }
 
-static void
-proc_path(char *buf, size_t size, pid_t pid, const char *file)
-{
-	if (pid == 0)
-		snprintf(buf, size, "proc/self/%s", file);
-	else
-		snprintf(buf, size, "proc/%d/%s", (int)pid, file);
-}
-
 bool
 pin_pid_exists(const struct sysroot *r, pid_t pid)
 {
@@ -1087,4 +1078,18 @@ out:
 	cpuset_free(&from);
 	cpuset_free(&where);
 	return r;
+}
+
+void
+pin_runner_limits(const struct sysroot *root, const struct topo *t,
+		  struct cpuset *cpus, bool *have_cpus, struct cpuset *mems,
+		  bool *have_mems)
+{
+	if (root->live) {
+		*have_cpus = pin_self_allowed_cpus(cpus) == 0;
+		*have_mems = pin_self_mems_allowed(mems) == 0;
+		return;
+	}
+	*have_cpus = t->allowed_known && cpuset_copy(cpus, &t->allowed) == 0;
+	*have_mems = proc_status_list(root, 0, "Mems_allowed_list", mems) == 0;
 }

@@ -176,6 +176,18 @@ int pin_get_mempolicy(struct pin_policy *p);
 int pin_self_mems_allowed(struct cpuset *out);
 
 /*
+ * What the run form's command may use: on the live system (root->live)
+ * the CPUs and memory nodes this process may use, as the kernel computes
+ * them; below a replayed tree, the CPUs its topology t allows (when it
+ * knows them) and its proc/self/status Mems_allowed_list.  Sets
+ * *have_cpus and *have_mems when cpus and mems were filled; an unknown
+ * limit is no limit.
+ */
+void pin_runner_limits(const struct sysroot *root, const struct topo *t,
+		       struct cpuset *cpus, bool *have_cpus,
+		       struct cpuset *mems, bool *have_mems);
+
+/*
  * Compare a policy read back with what was asked (mode, nodes).  Returns
  * true when they agree; MPOL_PREFERRED without nodes counts as local, as
  * older kernels report it.

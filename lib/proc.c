@@ -8,7 +8,7 @@
 #include "proc.h"
 #include "util.h"
 
-static void
+void
 proc_path(char *buf, size_t size, pid_t pid, const char *file)
 {
 	if (pid == 0)

@@ -23,6 +23,9 @@
 #include "cpuset.h"
 #include "sysroot.h"
 
+/* "proc/PID/FILE" below a sysroot; pid 0 is "proc/self/FILE". */
+void proc_path(char *buf, size_t size, pid_t pid, const char *file);
+
 /*
  * The start time of process pid (field 22 of proc/PID/stat, clock ticks
  * since boot).  A zombie (state Z or X) has stopped running and counts

@@ -67,6 +67,22 @@ quota_new_group(struct cg_cpu_limit *cur)
 	cur->weight = 100;
 }
 
+int
+quota_current(const struct cg_hier *h, const char *group, bool exists,
+	      bool via_systemd, struct cg_cpu_limit *cur, char *err,
+	      size_t errlen)
+{
+	char probe[8];
+
+	if (!exists || (via_systemd &&
+			cg_read(h, CG_CPU, group, "cpu.max", probe,
+				sizeof(probe), NULL, 0) == -ENOENT)) {
+		quota_new_group(cur);
+		return 0;
+	}
+	return cg_cpu_limit_read(h, group, -1, cur, err, errlen);
+}
+
 /* The target values and the kernel's limits (tg_set_cfs_bandwidth). */
 static int
 targets(const char *group, const struct cg_cpu_limit *cur,

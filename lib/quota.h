@@ -59,6 +59,18 @@ int quota_request_check(const struct quota_request *rq, const char *group,
 void quota_new_group(struct cg_cpu_limit *cur);
 
 /*
+ * The limits group has, to plan from: what the kernel reports when it
+ * exists (cg_cpu_limit_read()'s returns), the kernel's defaults for a
+ * group to be created, and those too for a unit's group changed through
+ * systemd (via_systemd) that has no cpu.max yet: no CPU property has
+ * asked for the controller, and systemd makes the files when it applies
+ * the properties.
+ */
+int quota_current(const struct cg_hier *h, const char *group, bool exists,
+		  bool via_systemd, struct cg_cpu_limit *cur, char *err,
+		  size_t errlen);
+
+/*
  * Plan the writes that take a group of hierarchy version 1 or 2 from cur
  * to what rq asks.  Burst goes down before and up after the quota, and of
  * quota and period the one giving the lower intermediate limit goes

@@ -1159,3 +1159,21 @@ state_need_file(const char *path, const char *name, char *err,
 	}
 	return 0;
 }
+
+int
+state_remove_named(struct alloc_state *st, char *const *names, int n,
+		   char *err, size_t errlen)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++)
+		if (state_need(st, names[i], err, errlen) == NULL)
+			return -ENOENT;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < st->nentries; j++)
+			if (strcmp(st->entries[j].name, names[i]) == 0) {
+				state_remove(st, j);
+				break;
+			}
+	return 0;
+}

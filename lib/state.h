@@ -230,6 +230,14 @@ int state_need_file(const char *path, const char *name, char *err,
 int state_add(struct alloc_state *st, struct alloc_entry *e);
 /* Remove and free the entry at index i. */
 void state_remove(struct alloc_state *st, int i);
+
+/*
+ * Remove the entries named names[0..n-1], all or none: -ENOENT with "no
+ * allocation named 'NAME'" in err when one is missing, and then nothing
+ * is removed.  A name given twice is removed once.
+ */
+int state_remove_named(struct alloc_state *st, char *const *names, int n,
+		       char *err, size_t errlen);
 void alloc_entry_free(struct alloc_entry *e);
 
 /* Pools.  Each returns 0 or -ENOMEM. */

@@ -82,7 +82,8 @@ done
 
 # The --json output is documented field by field: every key the tool's
 # JSON writer names appears as a tagged item (".It Li key") in its page.
-# Keys of the tool's tables (lib/*table.c column definitions) count too.
+# Keys of the tool's tables (lib/*table.c column definitions and JSON
+# writers) count too.
 json_keys() {
 	case $1 in
 	cpm-topo) _tab=topotable ;;
@@ -92,8 +93,8 @@ json_keys() {
 	*) _tab= ;;
 	esac
 	{
-		grep -E 'json_(key|id|list|set)\(' "$CPM_TOP/bin/$1.c" |
-		    grep -oE '"[a-z][a-z0-9_]*"'
+		grep -E 'json_(key|id|list|set|cpus)\(' "$CPM_TOP/bin/$1.c" \
+		    ${_tab:+"$CPM_TOP/lib/$_tab.c"} | grep -oE '"[a-z][a-z0-9_]*"'
 		[ -n "$_tab" ] && grep -oE '\{ "[A-Z][A-Z0-9_]*", "[a-z][a-z0-9_]*"' \
 		    "$CPM_TOP/lib/$_tab.c" | grep -oE '"[a-z][a-z0-9_]*"'
 	} | tr -d '"' | sort -u

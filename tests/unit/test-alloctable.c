@@ -76,6 +76,20 @@ main(void)
 		  "{\"name\":\"none\",\"mode\":\"share\",\"count\":0,\"cpus\":\"\","
 		  "\"nodes\":\"\",\"owner\":null,\"memory\":[],\"options\":\"\"}]");
 	strbuf_free(&sb);
+
+	cpuset_parse_list("0", &st.reserved, err, sizeof(err));
+	st.strict = true;
+	table_select(&tab, "name", err, sizeof(err));
+	strbuf_init(&sb);
+	json_init(&j, &sb);
+	CHECK("list --json builds", alloc_list_json(&t, &st, &tab, &j) == 0);
+	strbuf_add(&sb, "", 1);
+	CHECK_STR("list --json: the pools of the state, then the entries",
+		  sb.buf, "{\"reserved\":\"0\",\"strict_reserved\":true,"
+		  "\"shared\":\"1\",\"available\":\"1\",\"entries\":"
+		  "[{\"name\":\"db\"},{\"name\":\"none\"}]}");
+	strbuf_free(&sb);
+	cpuset_free(&st.reserved);
 	table_free(&tab);
 	cpuset_free(&e[0].cpus);
 	topo_free(&t);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cgcpuset.h"
@@ -45,6 +46,55 @@ nodes(const char *cpus, enum pin_mem mode, const char *given,
 	cpuset_free(&c);
 	cpuset_free(&a);
 	return r;
+}
+
+/*
+ * The limits the run form checks against: a replayed tree's own process
+ * files, and none when it has none; this process's on the live machine.
+ */
+static void
+test_limits(void)
+{
+	struct cpuset c = CPUSET_INIT, m = CPUSET_INIT;
+	struct sysroot root;
+	struct topo rt;
+	char path[256], err[256];
+	bool hc = true, hm = true;
+
+	snprintf(path, sizeof(path), "%s/root", unit_tmp);
+	if (sysroot_open(&root, path) < 0) {
+		CHECK("the replayed tree opens", 0);
+		return;
+	}
+	pin_runner_limits(&root, &t, &c, &hc, &m, &hm);
+	CHECK("a replayed tree without process files limits nothing",
+	      !hc && !hm);
+
+	snprintf(path, sizeof(path), "%s/root/proc/self", unit_tmp);
+	mkdir(path, 0755);
+	unit_put(path, "status", "Name:\tx\nCpus_allowed_list:\t1-4\n"
+		 "Mems_allowed_list:\t0,2\n");
+	memset(&rt, 0, sizeof(rt));
+	if (topo_load(&rt, &root, TOPO_PROCESS, err, sizeof(err)) < 0) {
+		CHECK("the replayed process view loads", 0);
+		sysroot_close(&root);
+		return;
+	}
+	pin_runner_limits(&root, &rt, &c, &hc, &m, &hm);
+	CHECK_STR("a replayed process's allowed CPUs", hc ? unit_list(&c) : "-",
+		  "1-4");
+	CHECK_STR("a replayed process's memory nodes", hm ? unit_list(&m) : "-",
+		  "0,2");
+	topo_free(&rt);
+	sysroot_close(&root);
+
+	sysroot_open(&root, NULL);
+	pin_runner_limits(&root, &t, &c, &hc, &m, &hm);
+	CHECK("live: this process's CPUs and nodes, as the kernel has them",
+	      hc && hm && !cpuset_empty(&c) && !cpuset_empty(&m));
+	sysroot_close(&root);
+	cpuset_free(&c);
+	cpuset_free(&m);
 }
 
 /* This process on the live machine: its allowed CPUs, and its pages
@@ -138,6 +188,7 @@ main(void)
 	CHECK("apply: the kernel agrees", sched_getaffinity(0, bytes, m) == 0 &&
 	      CPU_COUNT_S(bytes, m) == 1 && CPU_ISSET_S(0, bytes, m));
 	CPU_FREE(m);
+	test_limits();
 	test_live();
 	cpuset_free(&n);
 	cpuset_free(&got);

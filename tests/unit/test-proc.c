@@ -162,7 +162,12 @@ test_live(void)
 int
 main(void)
 {
-	char cmd[128];
+	char cmd[128], path[64];
+
+	proc_path(path, sizeof(path), 0, "status");
+	CHECK_STR("pid 0 is this process's files", path, "proc/self/status");
+	proc_path(path, sizeof(path), 42, "numa_maps");
+	CHECK_STR("another pid's files", path, "proc/42/numa_maps");
 
 	if (!mkdtemp(tmp)) {
 		printf("not ok - mkdtemp\n");

@@ -232,6 +232,27 @@ test_apply(void)
 		unit_failed = 1;
 		return;
 	}
+	r = quota_current(&h, "g", true, false, &cur, err, sizeof(err));
+	CHECK("current: a group's own limits",
+	      r == 0 && cur.quota_us == -1 && cur.period_us == 100000 &&
+	      cur.shares == 1024 && !cur.has_burst);
+	snprintf(g, sizeof(g), "%s/cpu/bare", tmp);
+	mkdir(g, 0755);
+	CHECK("current: a group without its files cannot be read",
+	      quota_current(&h, "bare", true, false, &cur, err,
+			    sizeof(err)) == -ENOENT);
+	cur.quota_us = 5;
+	CHECK("current: a unit's group without cpu.max has the defaults",
+	      quota_current(&h, "bare", true, true, &cur, err,
+			    sizeof(err)) == 0 && cur.quota_us == -1 &&
+	      cur.period_us == 100000 && cur.weight == 100);
+	cur.quota_us = 5;
+	CHECK("current: so has a group to be made",
+	      quota_current(&h, "none", false, false, &cur, err,
+			    sizeof(err)) == 0 && cur.quota_us == -1);
+	rmdir(g);
+	snprintf(g, sizeof(g), "%s/cpu/g", tmp);
+
 	quota_new_group(&cur);
 	memset(&rq, 0, sizeof(rq));
 	rq.have_request = rq.have_limit = rq.have_burst = true;

@@ -82,6 +82,34 @@ many_entries(struct strbuf *out, int n, int dup, int dup_of)
 	strbuf_free(&b);
 }
 
+/* Releasing several entries: all or none. */
+static void
+test_remove(void)
+{
+	char *missing[] = { "e1", "e9" }, *names[] = { "e3", "e1", "e3" };
+	struct alloc_state st;
+	struct strbuf b;
+	char err[256];
+
+	many_entries(&b, 5, -1, 0);
+	if (state_parse(&st, b.buf, b.len, err, sizeof(err)) < 0) {
+		CHECK("five entries parse", 0);
+		return;
+	}
+	CHECK("a missing name removes nothing",
+	      state_remove_named(&st, missing, 2, err, sizeof(err)) ==
+	      -ENOENT && st.nentries == 5 && state_find(&st, "e1"));
+	CHECK_STR("and is named", err, "no allocation named 'e9'");
+	CHECK("names given, twice or not, are removed",
+	      state_remove_named(&st, names, 3, err, sizeof(err)) == 0 &&
+	      st.nentries == 3);
+	CHECK("the others stay, in order", strcmp(st.entries[0].name, "e0") == 0 &&
+	      strcmp(st.entries[1].name, "e2") == 0 &&
+	      strcmp(st.entries[2].name, "e4") == 0);
+	state_free(&st);
+	strbuf_free(&b);
+}
+
 int
 main(void)
 {
@@ -172,5 +200,6 @@ main(void)
 		  "line 1006: entry 'e998' appears twice");
 	strbuf_free(&b);
 	test_need();
+	test_remove();
 	return unit_failed;
 }
