@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "cgowner.h"
@@ -22,6 +23,7 @@
 #include "threport.h"
 #include "thrtable.h"
 #include "throttle.h"
+#include "thrwatch.h"
 #include "util.h"
 
 enum out_fmt { OUT_TABLE, OUT_TSV, OUT_JSON, OUT_PROM, OUT_NAMES };
@@ -47,6 +49,8 @@ struct ctx {
 	struct cli_table_opts table;	/* --raw, --noheadings */
 
 	struct cg_hier h;
+	struct thr_select sel;		/* the groups to sample */
+	struct thr_watch *watcher;	/* --watch: the groups kept */
 	struct thr_warned warned;	/* groups already warned about */
 };
 
@@ -293,14 +297,13 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 static void
 collect(struct ctx *c, struct thr_snap *s)
 {
-	/* Without a window (no --since, --interval or --watch) the rows
-	 * are the cumulative counters: no inode or usage needed. */
-	struct thr_select sel = { c->groups, c->ngroups, c->all,
-				  !c->since && !c->interval_us && !c->watch };
 	char err[512];
 	int r;
 
-	r = thr_collect(&c->h, &sel, s, err, sizeof(err));
+	if (c->watcher)
+		r = thr_watch_collect(c->watcher, s, err, sizeof(err));
+	else
+		r = thr_collect(&c->h, &c->sel, s, err, sizeof(err));
 	if (r == -EBADMSG || r == -EINVAL)
 		cli_die(EXIT_USAGE, "%s", err);
 	if (r == -ENOMEM)
@@ -446,6 +449,27 @@ run_once(struct ctx *c)
 	return crossed ? EXIT_UNSAT : EXIT_OK;
 }
 
+/*
+ * How many descriptors --watch may keep open: the soft limit, raised to
+ * the hard one, less some for everything else.
+ */
+static size_t
+fd_budget(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 0;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 1u << 20)
+		rl.rlim_cur = 1u << 20;
+	return rl.rlim_cur > 64 ? (size_t)rl.rlim_cur - 64 : 0;
+}
+
 static int
 run_watch(struct ctx *c)
 {
@@ -455,6 +479,9 @@ run_watch(struct ctx *c)
 
 	thr_snap_init(&a);
 	thr_snap_init(&b);
+	c->watcher = thr_watch_new(&c->h, &c->sel, fd_budget(), 0);
+	if (c->watcher == NULL)
+		cli_die(EXIT_FAIL, "out of memory");
 	collect(c, prev);
 	for (;;) {
 		uint64_t elapsed = now_us() - prev->mono_us;
@@ -517,6 +544,12 @@ open_groups(struct ctx *c, char **names, int n)
 			cli_die(EXIT_FAIL, "%s", err);
 		close(fd);
 	}
+	/* Without a window (no --since, --interval or --watch) the rows
+	 * are the cumulative counters: no inode or usage needed. */
+	c->sel.groups = c->groups;
+	c->sel.ngroups = c->ngroups;
+	c->sel.all = c->all;
+	c->sel.cumulative = !c->since && !c->interval_us && !c->watch;
 }
 
 enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT, OPT_SYSTEMD };

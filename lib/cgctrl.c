@@ -54,12 +54,82 @@ read_ctl(int dirfd, const char *file, char *buf, size_t size)
 	return n;
 }
 
+void
+cg_cpu_fds_init(struct cg_cpu_fds *f, size_t *budget)
+{
+	f->quota = f->period = f->stat = f->usage = -1;
+	f->budget = budget;
+}
+
+static void
+drop_fd(struct cg_cpu_fds *f, int *slot)
+{
+	if (*slot >= 0) {
+		close(*slot);
+		if (f->budget)
+			(*f->budget)++;
+	}
+	*slot = -1;
+}
+
+void
+cg_cpu_fds_close(struct cg_cpu_fds *f)
+{
+	drop_fd(f, &f->quota);
+	drop_fd(f, &f->period);
+	drop_fd(f, &f->stat);
+	drop_fd(f, &f->usage);
+}
+
+/*
+ * read_ctl() through the kept descriptor *slot (f may be NULL: nothing
+ * kept).  A kept file is read again with pread at offset 0, which makes
+ * cgroupfs print it afresh; one not open yet is opened and, while the
+ * budget lasts, kept.  A kept descriptor that fails (ENODEV: its group
+ * was removed) is closed and the answer is -ESTALE.
+ */
+static ssize_t
+read_kept(int dirfd, const char *file, struct cg_cpu_fds *f, int *slot,
+	  char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	if (f == NULL)
+		return read_ctl(dirfd, file, buf, size);
+	if (*slot >= 0) {
+		n = pread(*slot, buf, size - 1, 0);
+		if (n > 0 && (size_t)n < size - 1)
+			goto done;
+		drop_fd(f, slot);
+		return -ESTALE;
+	}
+	if (f->budget == NULL || *f->budget == 0)
+		return read_ctl(dirfd, file, buf, size);
+	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	if (n <= 0 || (size_t)n >= size - 1) {
+		close(fd);
+		return read_small_at(dirfd, file, buf, size);
+	}
+	*slot = fd;
+	(*f->budget)--;
+done:
+	buf[n] = '\0';
+	if (buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return n;
+}
+
 static int
-read_num(int fd, const char *group, const char *file, bool sign,
-	 int64_t *iv, uint64_t *uv, char *err, size_t errlen)
+read_num_kept(int fd, const char *group, const char *file,
+	      struct cg_cpu_fds *f, int *slot, bool sign, int64_t *iv,
+	      uint64_t *uv, char *err, size_t errlen)
 {
 	char buf[64];
-	ssize_t n = read_ctl(fd, file, buf, sizeof(buf));
+	ssize_t n = read_kept(fd, file, f, slot, buf, sizeof(buf));
 	int r;
 
 	if (n < 0) {
@@ -77,10 +147,27 @@ read_num(int fd, const char *group, const char *file, bool sign,
 	return 0;
 }
 
+static int
+read_num(int fd, const char *group, const char *file, bool sign,
+	 int64_t *iv, uint64_t *uv, char *err, size_t errlen)
+{
+	return read_num_kept(fd, group, file, NULL, NULL, sign, iv, uv, err,
+			     errlen);
+}
+
 int
 cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
 		  int64_t *quota_us, uint64_t *period_us, char *err,
 		  size_t errlen)
+{
+	return cg_cpu_quota_read_fds(h, group, dirfd, NULL, quota_us,
+				     period_us, err, errlen);
+}
+
+int
+cg_cpu_quota_read_fds(const struct cg_hier *h, const char *group, int dirfd,
+		      struct cg_cpu_fds *f, int64_t *quota_us,
+		      uint64_t *period_us, char *err, size_t errlen)
 {
 	bool owned;
 	int fd, r = 0;
@@ -92,7 +179,8 @@ cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
 		return fd;
 	if (cg_version(h, CG_CPU) == 2) {
 		char buf[128];
-		ssize_t n = read_ctl(fd, "cpu.max", buf, sizeof(buf));
+		ssize_t n = read_kept(fd, "cpu.max", f, f ? &f->quota : NULL,
+				      buf, sizeof(buf));
 
 		if (n == -ENOENT && group[0] == '\0') {
 			r = 0;
@@ -106,13 +194,15 @@ cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
 			r = -EBADMSG;
 		}
 	} else {
-		r = read_num(fd, group, "cpu.cfs_quota_us", true, quota_us,
-			     NULL, err, errlen);
+		r = read_num_kept(fd, group, "cpu.cfs_quota_us", f,
+				  f ? &f->quota : NULL, true, quota_us, NULL,
+				  err, errlen);
 		if (r == 0 && *quota_us < 0)
 			*quota_us = -1;
 		if (r == 0 && *quota_us >= 0)
-			r = read_num(fd, group, "cpu.cfs_period_us", false, NULL,
-				     period_us, err, errlen);
+			r = read_num_kept(fd, group, "cpu.cfs_period_us", f,
+					  f ? &f->period : NULL, false, NULL,
+					  period_us, err, errlen);
 		if (r == 0 && *period_us == 0) {
 			err_set(err, errlen, "cpu.cfs_period_us of %s is 0",
 			       cg_display(group));
@@ -256,13 +346,23 @@ int
 cg_cpu_stat_read(const struct cg_hier *h, const char *group, int dirfd,
 		 struct cg_cpu_stat *st, char *err, size_t errlen)
 {
-	return cg_cpu_stat_read_usage(h, group, dirfd, true, st, err, errlen);
+	return cg_cpu_stat_read_fds(h, group, dirfd, true, NULL, st, err,
+				    errlen);
 }
 
 int
 cg_cpu_stat_read_usage(const struct cg_hier *h, const char *group, int dirfd,
 		       bool usage, struct cg_cpu_stat *st, char *err,
 		       size_t errlen)
+{
+	return cg_cpu_stat_read_fds(h, group, dirfd, usage, NULL, st, err,
+				    errlen);
+}
+
+int
+cg_cpu_stat_read_fds(const struct cg_hier *h, const char *group, int dirfd,
+		     bool usage, struct cg_cpu_fds *f, struct cg_cpu_stat *st,
+		     char *err, size_t errlen)
 {
 	char buf[2048];
 	bool owned;
@@ -273,7 +373,7 @@ cg_cpu_stat_read_usage(const struct cg_hier *h, const char *group, int dirfd,
 	fd = cpu_dir(h, group, dirfd, &owned, err, errlen);
 	if (fd < 0)
 		return fd;
-	n = read_ctl(fd, "cpu.stat", buf, sizeof(buf));
+	n = read_kept(fd, "cpu.stat", f, f ? &f->stat : NULL, buf, sizeof(buf));
 	if (n < 0) {
 		err_set(err, errlen, "cannot read cpu.stat of %s: %s",
 		       cg_display(group), strerror((int)-n));
@@ -293,16 +393,28 @@ cg_cpu_stat_read_usage(const struct cg_hier *h, const char *group, int dirfd,
 		int afd = fd;
 		uint64_t u;
 
-		if (!cg_same_hier(h, CG_CPU, CG_CPUACCT))
+		/* a kept cpuacct.usage needs no cpuacct directory */
+		if (f != NULL && f->usage == CG_FD_ABSENT)
+			afd = -ENOENT;
+		else if (!cg_same_hier(h, CG_CPU, CG_CPUACCT) &&
+			 (f == NULL || f->usage < 0))
 			afd = cg_open_group(h, CG_CPUACCT, group, NULL, 0);
-		if (afd >= 0 &&
-		    read_num(afd, group, "cpuacct.usage", false, NULL, &u,
-			     NULL, 0) == 0) {
+		r = afd >= 0 ? read_num_kept(afd, group, "cpuacct.usage", f,
+					     f ? &f->usage : NULL, false, NULL,
+					     &u, NULL, 0) : afd;
+		if (r == -ENOENT && f != NULL)
+			f->usage = CG_FD_ABSENT;
+		if (r == 0) {
 			st->usage_ns = u;
 			st->has_usage = true;
 		}
 		if (afd >= 0 && afd != fd)
 			close(afd);
+		if (r == -ESTALE) {
+			if (owned)
+				close(fd);
+			return r;
+		}
 	}
 	if (owned)
 		close(fd);

@@ -43,6 +43,37 @@ int cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
 		      int64_t *quota_us, uint64_t *period_us, char *err,
 		      size_t errlen);
 
+/*
+ * A group's CPU control files kept open between reads, for a watch that
+ * reads them every round: a kept file costs one pread(2) instead of
+ * openat, read and close.  -1: not open.  budget (NULL: keep nothing)
+ * counts the descriptors the caller lets them keep; opening one takes
+ * one, closing gives it back.
+ */
+struct cg_cpu_fds {
+	int quota;		/* v2 cpu.max, v1 cpu.cfs_quota_us */
+	int period;		/* v1 cpu.cfs_period_us */
+	int stat;		/* cpu.stat */
+	int usage;		/* v1 cpuacct.usage; CG_FD_ABSENT: the group
+				 * had none, not looked for again until the
+				 * caller sets it back to -1 */
+	size_t *budget;
+};
+#define CG_FD_ABSENT (-2)
+
+void cg_cpu_fds_init(struct cg_cpu_fds *f, size_t *budget);
+void cg_cpu_fds_close(struct cg_cpu_fds *f);
+
+/*
+ * cg_cpu_quota_read() through the kept files f (NULL: as it).  A kept
+ * file that can no longer be read (its group was removed) is closed and
+ * the answer is -ESTALE: the caller's picture of the groups is out of
+ * date.
+ */
+int cg_cpu_quota_read_fds(const struct cg_hier *h, const char *group,
+			  int dirfd, struct cg_cpu_fds *f, int64_t *quota_us,
+			  uint64_t *period_us, char *err, size_t errlen);
+
 /* The limit in CPUs (quota / period), or a negative number when unlimited. */
 double cg_cpu_limit_cpus(const struct cg_cpu_limit *lim);
 
@@ -80,6 +111,11 @@ int cg_cpu_stat_read(const struct cg_hier *h, const char *group, int dirfd,
 int cg_cpu_stat_read_usage(const struct cg_hier *h, const char *group,
 			   int dirfd, bool usage, struct cg_cpu_stat *st,
 			   char *err, size_t errlen);
+
+/* cg_cpu_stat_read_usage() through the kept files f, as above. */
+int cg_cpu_stat_read_fds(const struct cg_hier *h, const char *group,
+			 int dirfd, bool usage, struct cg_cpu_fds *f,
+			 struct cg_cpu_stat *st, char *err, size_t errlen);
 
 /*
  * True when group's cpuset is exclusive: v1 cpuset.cpu_exclusive is 1,

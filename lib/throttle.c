@@ -139,17 +139,18 @@ thr_snap_keep_outside(struct thr_snap *s, const struct thr_snap *old,
 
 struct collect {
 	const struct cg_hier *h;
+	const struct thr_select *sel;
 	struct thr_snap *s;
-	bool all;
-	bool cumulative;
 	char *err;
 	size_t errlen;
 };
 
-static int
-collect_one(const char *group, int dirfd, void *arg)
+int
+thr_sample(const struct cg_hier *h, const struct thr_select *sel,
+	   struct thr_snap *s, const char *group, int dirfd, uint64_t ino,
+	   struct cg_cpu_fds *fds, char *err, size_t errlen)
 {
-	struct collect *c = arg;
+	bool all = sel->all || sel->ngroups > 0;
 	struct cg_cpu_stat st;
 	struct thr_sample *x;
 	struct stat sb;
@@ -157,32 +158,35 @@ collect_one(const char *group, int dirfd, void *arg)
 	uint64_t period;
 	int r;
 
-	r = cg_cpu_quota_read(c->h, group, dirfd, &quota, &period, c->err,
-			      c->errlen);
-	if (r == -EBADMSG)
+	r = cg_cpu_quota_read_fds(h, group, dirfd, fds, &quota, &period, err,
+				  errlen);
+	if (r == -EBADMSG || r == -ESTALE)
 		return r;
 	if (r < 0) {
 		/* v2: no cpu controller here; vanished: nothing to report. */
-		if (!c->all)
+		if (!all)
 			return 0;
 		quota = -1;
 		period = 100000;
 	}
-	if (!c->all && quota < 0)
+	if (!all && quota < 0)
 		return 0;
-	r = cg_cpu_stat_read_usage(c->h, group, dirfd, !c->cumulative, &st,
-				   c->err, c->errlen);
-	if (r == -EBADMSG)
+	r = cg_cpu_stat_read_fds(h, group, dirfd, !sel->cumulative, fds, &st,
+				 err, errlen);
+	if (r == -EBADMSG || r == -ESTALE)
 		return r;
 	if (r < 0)
 		memset(&st, 0, sizeof(st));
-	x = snap_add(c->s, group);
+	x = snap_add(s, group);
 	if (x == NULL) {
-		err_set(c->err, c->errlen, "out of memory");
+		err_set(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	if (!c->cumulative && fstat(dirfd, &sb) == 0)
-		x->ino = (uint64_t)sb.st_ino;
+	if (!sel->cumulative) {
+		if (ino == 0 && fstat(dirfd, &sb) == 0)
+			ino = (uint64_t)sb.st_ino;
+		x->ino = ino;
+	}
 	x->has_limit = quota >= 0;
 	x->quota_us = quota;
 	x->period_us = period;
@@ -195,14 +199,19 @@ collect_one(const char *group, int dirfd, void *arg)
 	return 0;
 }
 
-int
-thr_collect(const struct cg_hier *h, const struct thr_select *sel,
-	    struct thr_snap *s, char *err, size_t errlen)
+static int
+collect_one(const char *group, int dirfd, void *arg)
 {
-	struct collect c = { h, s, sel->all || sel->ngroups > 0,
-			     sel->cumulative, err, errlen };
+	struct collect *c = arg;
+
+	return thr_sample(c->h, c->sel, c->s, group, dirfd, 0, NULL, c->err,
+			  c->errlen);
+}
+
+void
+thr_snap_start(const struct cg_hier *h, struct thr_snap *s)
+{
 	struct timespec ts;
-	int r = 0;
 
 	thr_snap_free(s);
 	s->version = cg_version(h, CG_CPU);
@@ -211,6 +220,22 @@ thr_collect(const struct cg_hier *h, const struct thr_select *sel,
 	s->realtime_us = (uint64_t)ts.tv_sec * 1000000 +
 			 (uint64_t)ts.tv_nsec / 1000;
 	s->mono_us = now_us();
+}
+
+void
+thr_snap_finish(struct thr_snap *s)
+{
+	snap_sort(s);
+}
+
+int
+thr_collect(const struct cg_hier *h, const struct thr_select *sel,
+	    struct thr_snap *s, char *err, size_t errlen)
+{
+	struct collect c = { h, sel, s, err, errlen };
+	int r = 0;
+
+	thr_snap_start(h, s);
 	if (sel->ngroups == 0) {
 		r = cg_walk(h, CG_CPU, "", collect_one, &c, err, errlen);
 	} else {

@@ -74,6 +74,21 @@ int thr_collect(const struct cg_hier *h, const struct thr_select *sel,
 		struct thr_snap *s, char *err, size_t errlen);
 
 /*
+ * The parts of thr_collect(), for a collector that keeps its groups
+ * between snapshots (thrwatch.h): thr_snap_start() empties s and stamps
+ * it with the hierarchy and the clocks; thr_sample() adds group (whose
+ * cpu directory is dirfd, its inode ino, 0 for "fstat it") when sel
+ * reports it, reading through the kept files fds (NULL: none);
+ * thr_snap_finish() sorts.  thr_sample() returns 0, -EBADMSG, -ENOMEM,
+ * or -ESTALE when a kept file failed (see cg_cpu_quota_read_fds()).
+ */
+void thr_snap_start(const struct cg_hier *h, struct thr_snap *s);
+int thr_sample(const struct cg_hier *h, const struct thr_select *sel,
+	       struct thr_snap *s, const char *group, int dirfd, uint64_t ino,
+	       struct cg_cpu_fds *fds, char *err, size_t errlen);
+void thr_snap_finish(struct thr_snap *s);
+
+/*
  * Add to s the samples of old whose groups lie outside groups[] (neither
  * one of them nor below one), so that a snapshot written by a run over
  * some groups keeps what other runs recorded.  Returns 0 or -ENOMEM.

@@ -36,9 +36,11 @@ else
 	exit 0
 fi
 
-spin_pid=
+spin_pid= watch_pid=
 cleanup() {
 	[ -n "$spin_pid" ] && kill -9 "$spin_pid" 2>/dev/null && wait "$spin_pid" 2>/dev/null
+	[ -n "$watch_pid" ] && kill "$watch_pid" 2>/dev/null
+	for d in w1 w2 w3; do [ -d "$CPUDIR/$d" ] && rmdir "$CPUDIR/$d"; done
 	for d in "$SETDIR" "$ACCTDIR" "$CPUDIR"; do
 		[ -n "$d" ] && [ -d "$d" ] || continue
 		i=0
@@ -162,4 +164,53 @@ if [ -n "$SETDIR" ] && mkdir "$SETDIR" 2>/dev/null &&
 	fi
 else
 	skip "a throttled group with an exclusive cpuset is flagged" "cannot make an exclusive cpuset here"
+fi
+
+# --watch keeps the groups between rounds: a group made or removed below
+# a watched one shows at the next round, a renamed one (v1 allows
+# rename(2); no link count moves) by the walk every 10th round.  Counted
+# in rounds, not in time: round k is the k-th header line.
+if [ $V = 1 ]; then
+	W=$T_TMP/watch.tsv
+	cpm-throttle "$G" --all --watch --interval 100ms -o tsv >"$W" 2>&1 &
+	watch_pid=$!
+	rounds() { grep -c '^GROUP' "$W"; }
+	# first_round NAME: the round that first lists (or, with -v, first
+	# no longer lists) NAME, waiting at most ~10 s.
+	first_round() {
+		i=0
+		while [ $i -lt 100 ]; do
+			r=$(awk -v g="$G/$2" -v neg="$1" '
+				/^GROUP/ { if (n && (neg ? !seen : seen)) { print n; exit }
+					   n++; seen = 0; next }
+				$1 == g { seen = 1 }' "$W")
+			[ -n "$r" ] && { echo "$r"; return; }
+			sleep 0.1; i=$((i + 1))
+		done
+		echo never
+	}
+	i=0; while [ "$(rounds)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	k=$(rounds); mkdir "$CPUDIR/w1"
+	r=$(first_round 0 w1)
+	assert "--watch: a new group shows within two rounds" \
+	    "$([ "$r" != never ] && [ "$r" -le $((k + 2)) ] && echo yes)" yes
+	k=$(rounds); rmdir "$CPUDIR/w1"
+	r=$(first_round 1 w1)
+	assert "--watch: a removed group is gone within two rounds" \
+	    "$([ "$r" != never ] && [ "$r" -le $((k + 2)) ] && echo yes)" yes
+	mkdir "$CPUDIR/w2"
+	first_round 0 w2 >/dev/null
+	k=$(rounds); mv "$CPUDIR/w2" "$CPUDIR/w3" 2>/dev/null
+	if [ -d "$CPUDIR/w3" ]; then
+		r=$(first_round 0 w3)
+		assert "--watch: a renamed group shows within eleven rounds" \
+		    "$([ "$r" != never ] && [ "$r" -le $((k + 11)) ] && echo yes)" yes
+		rmdir "$CPUDIR/w3"
+	else
+		rmdir "$CPUDIR/w2"
+		skip "--watch: a renamed group shows within eleven rounds" "this kernel does not rename cgroups"
+	fi
+	kill "$watch_pid" 2>/dev/null
+	wait "$watch_pid" 2>/dev/null || :
+	watch_pid=
 fi

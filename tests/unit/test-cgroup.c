@@ -157,6 +157,38 @@ test_v1_tree(void)
 		      r == 0 && q == 25000 && per == 50000);
 		unit_put(dir, "cpu/a/b/cpu.stat", "nr_periods 5\n");
 	}
+	/* Kept control files: opened once within the budget, then pread. */
+	{
+		struct cg_cpu_fds f;
+		size_t budget = 2;
+		int64_t q;
+		uint64_t per;
+
+		cg_cpu_fds_init(&f, &budget);
+		r = cg_cpu_quota_read_fds(&h, "a/b", -1, &f, &q, &per, err,
+					  sizeof(err));
+		CHECK("kept: quota and period read, both kept", r == 0 &&
+		      q == 25000 && per == 50000 && f.quota >= 0 &&
+		      f.period >= 0 && budget == 0);
+		r = cg_cpu_stat_read_fds(&h, "a/b", -1, false, &f, &st, err,
+					 sizeof(err));
+		CHECK("kept: past the budget a file is read, not kept",
+		      r == 0 && st.nr_periods == 5 && f.stat == -1);
+		unit_put(dir, "cpu/a/b/cpu.cfs_quota_us", "35000\n");
+		r = cg_cpu_quota_read_fds(&h, "a/b", -1, &f, &q, &per, err,
+					  sizeof(err));
+		CHECK("kept: a rewritten file is read again through its descriptor",
+		      r == 0 && q == 35000 && budget == 0);
+		unit_put(dir, "cpu/a/b/cpu.cfs_quota_us", "");
+		r = cg_cpu_quota_read_fds(&h, "a/b", -1, &f, &q, &per, err,
+					  sizeof(err));
+		CHECK("kept: a kept file that fails is -ESTALE, closed",
+		      r == -ESTALE && f.quota == -1 && budget == 1);
+		cg_cpu_fds_close(&f);
+		CHECK("kept: closing gives the budget back", budget == 2 &&
+		      f.period == -1);
+		unit_put(dir, "cpu/a/b/cpu.cfs_quota_us", "25000\n");
+	}
 
 	unit_put(dir, "cpu/a/b/cgroup.procs", "");
 	r = cg_attach(&h, CG_CPU, "a/b", 4242, err, sizeof(err));
