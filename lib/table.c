@@ -235,21 +235,30 @@ text_width(const char *s, enum table_format fmt)
 static void
 put_text(struct strbuf *sb, const char *s, enum table_format fmt)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *run = p;
 
+	/* the bytes between escapes go in one piece */
 	for (; *p; p++) {
-		if (must_escape(*p, fmt))
-			strbuf_printf(sb, "\\x%02x", *p);
-		else
-			strbuf_add(sb, (const char *)p, 1);
+		if (!must_escape(*p, fmt))
+			continue;
+		strbuf_add(sb, (const char *)run, (size_t)(p - run));
+		strbuf_printf(sb, "\\x%02x", *p);
+		run = p + 1;
 	}
+	strbuf_add(sb, (const char *)run, (size_t)(p - run));
 }
 
 static void
 put_spaces(struct strbuf *sb, size_t n)
 {
-	while (n--)
-		strbuf_add(sb, " ", 1);
+	static const char spaces[] = "                                ";
+
+	while (n > 0) {
+		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+
+		strbuf_add(sb, spaces, k);
+		n -= k;
+	}
 }
 
 static const char *
