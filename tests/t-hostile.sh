@@ -23,9 +23,12 @@ mkdir "$W"
 chmod 0777 "$W"	# world-writable, not sticky: the worst case
 G=120	# the hang guard, in seconds
 # holder FILE: the attacker holds an exclusive flock on FILE until killed
+# (a simple command, so that $! is flock's own PID; descriptors above 2
+# closed, so that it holds no lock the test suite was started under)
 holders=
 holder() {
-	evil flock -x "$1" sleep 3600 &
+	setpriv --reuid=$EVIL --regid=$EVIL --clear-groups \
+	    flock -x "$1" sleep 3600 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
 	holders="$holders $!"
 	# until the kernel lists the lock (flock's own PID holds it)
 	_i=0
@@ -33,7 +36,7 @@ holder() {
 		sleep 0.01; _i=$((_i + 1))
 	done
 }
-at_exit 'for p in $holders; do kill $p 2>/dev/null; done'
+at_exit 'for p in $holders; do pkill -P $p sleep 2>/dev/null; kill $p 2>/dev/null; done'
 
 V1=$T_TMP/v1
 mkdir -p "$V1/cpu/a" "$V1/cpuacct/a"
