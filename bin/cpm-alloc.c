@@ -73,6 +73,7 @@ struct ctx {
 	struct coretypes ct;
 	char *topo_key;		/* statetopo_key() of root */
 	bool topo_cached;	/* topo came from the state's layout */
+	bool types_loaded;	/* ct is loaded */
 
 	/* state */
 	struct alloc_state st;
@@ -456,9 +457,17 @@ load_machine(struct ctx *c)
 static void
 load_types(struct ctx *c)
 {
-	if (coretype_load(&c->ct, &c->root, &c->topo, c->err,
-			  sizeof(c->err)) < 0)
+	int r = 1;
+
+	/* Kept with the layout the machine came from, else read. */
+	if (c->topo_cached)
+		r = statetopo_types(&c->ct, &c->st.layout);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r > 0 && coretype_load(&c->ct, &c->root, &c->topo, c->err,
+				   sizeof(c->err)) < 0)
 		cli_die(EXIT_FAIL, "%s", c->err);
+	c->types_loaded = true;
 }
 
 /* The type --core-type names: its index, or -1 for none. */
@@ -609,17 +618,20 @@ save_state(struct ctx *c)
 	/*
 	 * The machine goes with the state, for the next call to read: the
 	 * layout the machine was read from is kept as it is, unless the
-	 * state changed under the lock to one of another tree or CPU lists.
+	 * state changed under the lock to one of another tree or CPU lists,
+	 * or it lacks the core types this call read.
 	 */
 	const struct topo *lay = &c->st.layout.t;
 
 	if ((!c->topo_cached || !c->st.layout_text || !c->st.layout.key ||
+	     (c->types_loaded && !c->st.layout.ct) ||
 	     strcmp(c->st.layout.key, c->topo_key) != 0 ||
 	     !cpuset_equal(&lay->possible, &c->topo.possible) ||
 	     !cpuset_equal(&lay->present, &c->topo.present) ||
 	     !cpuset_equal(&lay->online, &c->topo.online) ||
 	     !cpuset_equal(&lay->isolated, &c->topo.isolated)) &&
-	    state_set_layout(&c->st, &c->topo, c->topo_key) < 0)
+	    state_set_layout(&c->st, &c->topo, c->types_loaded ? &c->ct : NULL,
+			     c->topo_key) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	if (state_save(&c->st, c->state_path, c->err, sizeof(c->err)) < 0)
 		cli_die(EXIT_FAIL, "%s", c->err);

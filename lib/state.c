@@ -821,12 +821,12 @@ state_reload(struct alloc_state *st, const char *path, char *err,
 
 int
 state_set_layout(struct alloc_state *st, const struct topo *t,
-		 const char *key)
+		 const struct coretypes *ct, const char *key)
 {
 	struct strbuf sb;
 
 	strbuf_init(&sb);
-	statetopo_format(t, key, &sb);
+	statetopo_format(t, ct, key, &sb);
 	if (sb.oom || !sb.buf) {
 		strbuf_free(&sb);
 		return -ENOMEM;

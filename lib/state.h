@@ -158,11 +158,12 @@ int state_reload(struct alloc_state *st, const char *path, char *err,
 		 size_t errlen);
 
 /*
- * Record the machine t (read from the tree of that statetopo_key()) as
- * st's layout, written with st.  Returns 0 or -ENOMEM.
+ * Record the machine t and its core types ct (NULL: not kept), read from
+ * the tree of that statetopo_key(), as st's layout, written with st.
+ * Returns 0 or -ENOMEM.
  */
 int state_set_layout(struct alloc_state *st, const struct topo *t,
-		     const char *key);
+		     const struct coretypes *ct, const char *key);
 
 /*
  * Replace the state file atomically (temporary file, fsync, rename,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "coretype.h"
 #include "statetopo.h"
 
 #define CPU_DIR  "sys/devices/system/cpu"
@@ -79,29 +80,59 @@ put_list(struct strbuf *sb, const char *key, const struct cpuset *s)
 	cpuset_format(s, sb);
 }
 
-/* One per-CPU field as START:STEP:COUNT runs. */
+/* Values v[0..n) as START:STEP:COUNT runs. */
 static void
-put_runs(struct strbuf *sb, const struct topo *t, int f)
+put_array(struct strbuf *sb, const char *name, const int *v, int n)
 {
-	int i = 0, n = t->ncpus;
+	int i = 0;
 
-	strbuf_printf(sb, " %s=", field_names[f]);
+	strbuf_printf(sb, " %s=", name);
 	while (i < n) {
-		int v = *cpu_field(&t->cpus[i], f), step = 0, j = i + 1;
+		int step = 0, j = i + 1;
 
 		if (j < n) {
-			step = *cpu_field(&t->cpus[j], f) - v;
-			while (j < n && *cpu_field(&t->cpus[j], f) -
-			       *cpu_field(&t->cpus[j - 1], f) == step)
+			step = v[j] - v[i];
+			while (j < n && v[j] - v[j - 1] == step)
 				j++;
 		}
-		strbuf_printf(sb, "%s%d:%d:%d", i ? "," : "", v, step, j - i);
+		strbuf_printf(sb, "%s%d:%d:%d", i ? "," : "", v[i], step,
+			      j - i);
 		i = j;
 	}
 }
 
+/* One per-CPU field as runs. */
+static void
+put_runs(struct strbuf *sb, const struct topo *t, int f)
+{
+	int *v = malloc(((size_t)t->ncpus + 1) * sizeof(int)), i;
+
+	if (!v) {
+		sb->oom = true;
+		return;
+	}
+	for (i = 0; i < t->ncpus; i++)
+		v[i] = *cpu_field(&t->cpus[i], f);
+	put_array(sb, field_names[f], v, t->ncpus);
+	free(v);
+}
+
+static void
+put_types(struct strbuf *sb, const struct coretypes *ct)
+{
+	int i;
+
+	strbuf_printf(sb, " types=%s", ct->source ? ct->source : "-");
+	for (i = 0; i < ct->ntypes; i++)
+		strbuf_printf(sb, "/%s@%d@%u", ct->types[i].name,
+			      ct->types[i].capacity, ct->types[i].cores);
+	put_array(sb, "ctype", ct->type, ct->ncpus);
+	put_array(sb, "ccap", ct->capacity, ct->ncpus);
+}
+
 void
-statetopo_format(const struct topo *t, const char *key, struct strbuf *sb)
+statetopo_format(const struct topo *t, const struct coretypes *ct,
+		 const char *key, struct strbuf *sb)
 {
 	int i, k, f;
 
@@ -139,6 +170,8 @@ statetopo_format(const struct topo *t, const char *key, struct strbuf *sb)
 		strbuf_printf(sb, "%s%d@", i ? "/" : "", t->sockets[i].id);
 		cpuset_format(&t->sockets[i].cpus, sb);
 	}
+	if (ct && ct->ncpus == t->ncpus)
+		put_types(sb, ct);
 }
 
 /* ---- parse ---- */
@@ -198,36 +231,6 @@ parse_set(struct tparser *p, const char *what, char *text,
 	return 0;
 }
 
-static int
-parse_runs(struct tparser *p, struct topo *t, int f, const char *v)
-{
-	int i = 0;
-
-	while (*v) {
-		long long start, step, count, k;
-
-		if (i && *v++ != ',')
-			return tbad(p, "bad layout %s runs", field_names[f]);
-		if (parse_num(&v, -1, ID_MAX, &start) < 0 || *v++ != ':' ||
-		    parse_num(&v, -2LL * ID_MAX, 2LL * ID_MAX, &step) < 0 ||
-		    *v++ != ':' ||
-		    parse_num(&v, 1, t->ncpus - i, &count) < 0)
-			return tbad(p, "bad layout %s runs", field_names[f]);
-		for (k = 0; k < count; k++) {
-			long long x = start + step * k;
-
-			if (x < -1 || x > ID_MAX)
-				return tbad(p, "bad layout %s value",
-					    field_names[f]);
-			*cpu_field(&t->cpus[i++], f) = (int)x;
-		}
-	}
-	if (i != t->ncpus)
-		return tbad(p, "layout %s lists %d CPUs, not %d",
-			    field_names[f], i, t->ncpus);
-	return 0;
-}
-
 /* Split "a/b/c" items in place: the next item, or NULL at the end. */
 static char *
 next_item(char **rest)
@@ -244,6 +247,125 @@ next_item(char **rest)
 		*rest = NULL;
 	}
 	return s;
+}
+
+/* Runs of n values in [-1, max] into out[0..n). */
+static int
+parse_array(struct tparser *p, const char *name, const char *v, int n,
+	    long long max, int *out)
+{
+	int i = 0;
+
+	while (*v) {
+		long long start, step, count, k;
+
+		if (i && *v++ != ',')
+			return tbad(p, "bad layout %s runs", name);
+		if (parse_num(&v, -1, max, &start) < 0 || *v++ != ':' ||
+		    parse_num(&v, -2LL * ID_MAX, 2LL * ID_MAX, &step) < 0 ||
+		    *v++ != ':' || parse_num(&v, 1, n - i, &count) < 0)
+			return tbad(p, "bad layout %s runs", name);
+		for (k = 0; k < count; k++) {
+			long long x = start + step * k;
+
+			if (x < -1 || x > max)
+				return tbad(p, "bad layout %s value", name);
+			out[i++] = (int)x;
+		}
+	}
+	if (i != n)
+		return tbad(p, "layout %s lists %d CPUs, not %d", name, i, n);
+	return 0;
+}
+
+static int
+parse_runs(struct tparser *p, struct topo *t, int f, const char *v)
+{
+	int *a = malloc(((size_t)t->ncpus + 1) * sizeof(int)), i, r;
+
+	if (!a)
+		return -ENOMEM;
+	r = parse_array(p, field_names[f], v, t->ncpus, ID_MAX, a);
+	for (i = 0; r == 0 && i < t->ncpus; i++)
+		*cpu_field(&t->cpus[i], f) = a[i];
+	free(a);
+	return r;
+}
+
+static const char *const type_sources[] = {
+	"pmu", "midr", "capacity", "cpufreq",
+};
+#define TYPES_MAX 64
+
+/* types=SOURCE/NAME@CAP@CORES/... with ctype and ccap, into s->ct. */
+static int
+parse_types(struct tparser *p, struct statetopo *s, char *types,
+	    const char *ctype, const char *ccap)
+{
+	const struct topo *t = &s->t;
+	struct coretypes *ct;
+	char *rest = types, *item;
+	size_t k;
+	int n = 0, cpu;
+
+	for (item = types; *item; item++)
+		n += *item == '/';
+	if (n > TYPES_MAX)
+		return tbad(p, "bad layout core types");
+	ct = s->ct = calloc(1, sizeof(*ct));
+	if (!ct)
+		return -ENOMEM;
+	ct->ncpus = t->ncpus;
+	ct->type = malloc(((size_t)t->ncpus + 1) * sizeof(int));
+	ct->capacity = malloc(((size_t)t->ncpus + 1) * sizeof(int));
+	ct->types = n ? calloc((size_t)n, sizeof(*ct->types)) : NULL;
+	if (!ct->type || !ct->capacity || (n && !ct->types))
+		return -ENOMEM;
+	item = next_item(&rest);
+	if (!item)
+		return tbad(p, "bad layout core types");
+	for (k = 0; k < sizeof(type_sources) / sizeof(type_sources[0]); k++)
+		if (strcmp(item, type_sources[k]) == 0)
+			ct->source = type_sources[k];
+	if (!ct->source && strcmp(item, "-") != 0)
+		return tbad(p, "bad layout core type source");
+	while ((item = next_item(&rest))) {
+		struct coretype *ty = &ct->types[ct->ntypes];
+		char *at = strchr(item, '@');
+		const char *v;
+		long long cap, cores;
+		size_t len = at ? (size_t)(at - item) : 0, i;
+
+		if (ct->ntypes >= n || len == 0 || len >= sizeof(ty->name))
+			return tbad(p, "bad layout core type");
+		for (i = 0; i < len; i++)
+			if (!((item[i] >= 'a' && item[i] <= 'z') ||
+			      (item[i] >= '0' && item[i] <= '9')))
+				return tbad(p, "bad layout core type name");
+		memcpy(ty->name, item, len);
+		v = at + 1;
+		if (parse_num(&v, -1, 1 << 20, &cap) < 0 || *v++ != '@' ||
+		    parse_num(&v, 0, CPUSET_MAX_CPUS, &cores) < 0 || *v)
+			return tbad(p, "bad layout core type");
+		ty->capacity = (int)cap;
+		ty->cores = (unsigned int)cores;
+		ct->ntypes++;
+	}
+	if (parse_array(p, "ctype", ctype, t->ncpus, ct->ntypes - 1,
+			ct->type) < 0 ||
+	    parse_array(p, "ccap", ccap, t->ncpus, 1 << 20, ct->capacity) < 0)
+		return -EINVAL;
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		int ty = ct->type[cpu];
+
+		if (ty < 0)
+			continue;
+		if (!t->cpus[cpu].possible)
+			return tbad(p, "layout core type of CPU %d", cpu);
+		if (cpuset_set(&ct->types[ty].cpus, (unsigned int)cpu) < 0)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* "ID@" at the start of item: the id, and the rest after '@'. */
@@ -392,7 +514,9 @@ check_cpus(struct tparser *p, const struct topo *t)
 }
 
 enum { K_V, K_KEY, K_POSSIBLE, K_PRESENT, K_ONLINE, K_ISOLATED, K_TPC,
-       K_RUNS, K_NODES = K_RUNS + F_N, K_L3S, K_SOCKETS, K_N };
+       K_RUNS, K_NODES = K_RUNS + F_N, K_L3S, K_SOCKETS,
+       K_REQUIRED,		/* the fields below are optional */
+       K_TYPES = K_REQUIRED, K_CTYPE, K_CCAP, K_N };
 
 static int
 key_index(const char *k)
@@ -413,6 +537,12 @@ key_index(const char *k)
 		return K_L3S;
 	if (strcmp(k, "sockets") == 0)
 		return K_SOCKETS;
+	if (strcmp(k, "types") == 0)
+		return K_TYPES;
+	if (strcmp(k, "ctype") == 0)
+		return K_CTYPE;
+	if (strcmp(k, "ccap") == 0)
+		return K_CCAP;
 	return -1;
 }
 
@@ -464,11 +594,15 @@ statetopo_parse(const char *text, struct statetopo *out, char *err,
 	}
 	if (r < 0)
 		goto fail;
-	for (i = 0; i < K_N; i++)
+	for (i = 0; i < K_REQUIRED; i++)
 		if (!val[i]) {
 			r = tbad(&p, "incomplete layout record");
 			goto fail;
 		}
+	if (!val[K_TYPES] != !val[K_CTYPE] || !val[K_TYPES] != !val[K_CCAP]) {
+		r = tbad(&p, "incomplete layout core types");
+		goto fail;
+	}
 	if (str_unescape(val[K_KEY]) < 0) {
 		r = tbad(&p, "bad layout key");
 		goto fail;
@@ -520,6 +654,9 @@ statetopo_parse(const char *text, struct statetopo *out, char *err,
 	    (r = parse_sockets(&p, t, val[K_SOCKETS])) < 0 ||
 	    (r = check_cpus(&p, t)) < 0)
 		goto fail;
+	if (val[K_TYPES] && (r = parse_types(&p, out, val[K_TYPES],
+					     val[K_CTYPE], val[K_CCAP])) < 0)
+		goto fail;
 	free(copy);
 	return 0;
 fail:
@@ -533,6 +670,10 @@ fail:
 void
 statetopo_free(struct statetopo *s)
 {
+	if (s->ct) {
+		coretype_free(s->ct);
+		free(s->ct);
+	}
 	free(s->key);
 	topo_free(&s->t);
 	memset(s, 0, sizeof(*s));
@@ -682,4 +823,39 @@ statetopo_load(struct topo *t, const struct sysroot *root, const char *key,
 	if (r != 0)
 		topo_free(t);
 	return r;
+}
+
+int
+statetopo_types(struct coretypes *ct, const struct statetopo *s)
+{
+	const struct coretypes *from = s->ct;
+	size_t n;
+	int i;
+
+	if (!from)
+		return 1;
+	memset(ct, 0, sizeof(*ct));
+	n = ((size_t)from->ncpus + 1) * sizeof(int);
+	ct->ncpus = from->ncpus;
+	ct->ntypes = from->ntypes;
+	ct->source = from->source;
+	ct->type = malloc(n);
+	ct->capacity = malloc(n);
+	ct->types = from->ntypes ? calloc((size_t)from->ntypes,
+					  sizeof(*ct->types)) : NULL;
+	if (!ct->type || !ct->capacity || (from->ntypes && !ct->types))
+		goto oom;
+	memcpy(ct->type, from->type, (size_t)from->ncpus * sizeof(int));
+	memcpy(ct->capacity, from->capacity,
+	       (size_t)from->ncpus * sizeof(int));
+	for (i = 0; i < from->ntypes; i++) {
+		ct->types[i] = from->types[i];
+		cpuset_init(&ct->types[i].cpus);
+		if (cpuset_copy(&ct->types[i].cpus, &from->types[i].cpus) < 0)
+			goto oom;
+	}
+	return 0;
+oom:
+	coretype_free(ct);
+	return -ENOMEM;
 }

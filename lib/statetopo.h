@@ -25,7 +25,10 @@
  *   node=R socket=R die=R core=R l3=R threads=R next=R
  *   nodes=ID@CPUS@D.D.../...  l3s=ID@LEVEL@SIZEKB@CPUS/...
  *   sockets=ID@CPUS/...
- * where each R lists one value per CPU slot 0..highest possible CPU as
+ *   [types=SOURCE/NAME@CAPACITY@CORES/... ctype=R ccap=R]
+ * where the last three, together or not at all, are the core types of
+ * coretype_load() (SOURCE "-" when nothing told; ctype and ccap give each
+ * CPU's type index and capacity), each R lists one value per CPU slot 0..highest possible CPU as
  * runs START:STEP:COUNT separated by commas, a node without distances
  * has "x" for them, and L is a cpulist.  A layout of another v= is
  * ignored (a later cpm-alloc's encoding), not refused.
@@ -41,20 +44,23 @@
 
 #define STATETOPO_VERSION 1
 
+struct coretypes;
+
 struct statetopo {
 	char *key;
 	struct topo t;		/* memory sizes unknown (-1) */
+	struct coretypes *ct;	/* the core types, or NULL: not kept */
 };
 
 /* The key of root into key (malloc'ed).  Returns 0 or -ENOMEM. */
 int statetopo_key(const struct sysroot *root, char **key);
 
 /*
- * Append the record text of t (read by topo_load() without flags) and
- * key to sb.
+ * Append the record text of t (read by topo_load() without flags), its
+ * core types ct (coretype_load() of t; NULL: not kept) and key to sb.
  */
-void statetopo_format(const struct topo *t, const char *key,
-		      struct strbuf *sb);
+void statetopo_format(const struct topo *t, const struct coretypes *ct,
+		      const char *key, struct strbuf *sb);
 
 /*
  * Parse a record's text.  Returns 0; 1 for a layout of another version
@@ -74,5 +80,12 @@ void statetopo_free(struct statetopo *s);
  */
 int statetopo_load(struct topo *t, const struct sysroot *root,
 		   const char *key, const struct statetopo *s);
+
+/*
+ * The core types kept in s into ct: what coretype_load() gives for the
+ * machine statetopo_load() gave from s.  Returns 0, 1 when s keeps none,
+ * -ENOMEM.
+ */
+int statetopo_types(struct coretypes *ct, const struct statetopo *s);
 
 #endif

@@ -4,7 +4,8 @@
  * fixtures, offline CPUs, a machine without NUMA nodes), the layout read
  * back gives exactly what topo_load() reads; a change of what can change
  * (online CPUs, isolated CPUs, nodes, another tree) is noticed; memory
- * sizes are read live; damaged layouts are refused, not trusted.
+ * sizes are read live; the core types kept are what coretype_load()
+ * finds; damaged layouts are refused, not trusted.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "coretype.h"
 #include "statetopo.h"
 #include "unit.h"
 
@@ -79,10 +81,37 @@ same_topo(const struct topo *a, const struct topo *b, char *why, size_t len)
 	return true;
 }
 
+/* Every field coretype_load() fills, compared. */
+static bool
+same_types(const struct coretypes *a, const struct coretypes *b, char *why,
+	   size_t len)
+{
+	int i;
+
+#define DIFF(...) do { snprintf(why, len, __VA_ARGS__); return false; } while (0)
+	if (a->ncpus != b->ncpus || a->ntypes != b->ntypes)
+		DIFF("ncpus or ntypes");
+	if ((a->source || b->source) &&
+	    (!a->source || !b->source || strcmp(a->source, b->source) != 0))
+		DIFF("source");
+	if (memcmp(a->type, b->type, (size_t)a->ncpus * sizeof(int)) ||
+	    memcmp(a->capacity, b->capacity, (size_t)a->ncpus * sizeof(int)))
+		DIFF("per-CPU types or capacities");
+	for (i = 0; i < a->ntypes; i++)
+		if (strcmp(a->types[i].name, b->types[i].name) != 0 ||
+		    !cpuset_equal(&a->types[i].cpus, &b->types[i].cpus) ||
+		    a->types[i].capacity != b->types[i].capacity ||
+		    a->types[i].cores != b->types[i].cores)
+			DIFF("type %d", i);
+#undef DIFF
+	return true;
+}
+
 /* Layout text of the tree at dir, and the tree's key. */
 static int
 layout_of(const char *dir, struct topo *t, struct strbuf *text, char **key)
 {
+	struct coretypes ct;
 	struct sysroot root;
 	char err[256];
 	int r;
@@ -92,9 +121,12 @@ layout_of(const char *dir, struct topo *t, struct strbuf *text, char **key)
 	r = topo_load(t, &root, 0, err, sizeof(err));
 	if (r == 0)
 		r = statetopo_key(&root, key);
+	if (r == 0)
+		r = coretype_load(&ct, &root, t, err, sizeof(err));
 	if (r == 0) {
 		strbuf_init(text);
-		statetopo_format(t, *key, text);
+		statetopo_format(t, &ct, *key, text);
+		coretype_free(&ct);
 	}
 	sysroot_close(&root);
 	return r;
@@ -147,9 +179,33 @@ round_trip(const char *name, const char *dir)
 	CHECK(msg, r == 0);
 	if (r == 0) {
 		bool same = same_topo(&full, &cached, why, sizeof(why));
+		struct coretypes want, got;
+		struct statetopo s;
+		struct sysroot root;
+		char err[256];
 
 		snprintf(msg, sizeof(msg), "%s: it gives what topo_load() "
 			 "reads (%s)", name, why);
+		CHECK(msg, same);
+		why[0] = '\0';
+		same = sysroot_open(&root, dir) == 0 &&
+		       coretype_load(&want, &root, &full, err,
+				     sizeof(err)) == 0;
+		if (same) {
+			same = statetopo_parse(text.buf, &s, err,
+					       sizeof(err)) == 0 &&
+			       statetopo_types(&got, &s) == 0;
+			if (same) {
+				same = same_types(&want, &got, why,
+						  sizeof(why));
+				coretype_free(&got);
+				statetopo_free(&s);
+			}
+			coretype_free(&want);
+			sysroot_close(&root);
+		}
+		snprintf(msg, sizeof(msg), "%s: the core types are what "
+			 "coretype_load() finds (%s)", name, why);
 		CHECK(msg, same);
 		topo_free(&cached);
 	}
@@ -300,6 +356,24 @@ hostile(void)
 		"node=0:0:4 socket=0:0:4 die=0:0:4 core=0:1:4 l3=-1:0:4 "
 		"threads=1:0:4 next=-1:0:4 nodes=0@0-1@10/1@2-3@10 l3s= "
 		"sockets=0@0-3",
+		/* core types: a type index without its type, half a group,
+		 * an unknown source, a name out of the charset */
+		"v=1 key=a possible=0-3 present=0-3 online=0-3 isolated= tpc=1 "
+		"node=0:0:4 socket=0:0:4 die=0:0:4 core=0:1:4 l3=-1:0:4 "
+		"threads=1:0:4 next=-1:0:4 nodes=0@0-3@10 l3s= sockets=0@0-3 "
+		"types=capacity/performance@1024@4 ctype=0:1:4 ccap=1024:0:4",
+		"v=1 key=a possible=0-3 present=0-3 online=0-3 isolated= tpc=1 "
+		"node=0:0:4 socket=0:0:4 die=0:0:4 core=0:1:4 l3=-1:0:4 "
+		"threads=1:0:4 next=-1:0:4 nodes=0@0-3@10 l3s= sockets=0@0-3 "
+		"types=- ctype=-1:0:4",
+		"v=1 key=a possible=0-3 present=0-3 online=0-3 isolated= tpc=1 "
+		"node=0:0:4 socket=0:0:4 die=0:0:4 core=0:1:4 l3=-1:0:4 "
+		"threads=1:0:4 next=-1:0:4 nodes=0@0-3@10 l3s= sockets=0@0-3 "
+		"types=magic ctype=-1:0:4 ccap=-1:0:4",
+		"v=1 key=a possible=0-3 present=0-3 online=0-3 isolated= tpc=1 "
+		"node=0:0:4 socket=0:0:4 die=0:0:4 core=0:1:4 l3=-1:0:4 "
+		"threads=1:0:4 next=-1:0:4 nodes=0@0-3@10 l3s= sockets=0@0-3 "
+		"types=pmu/Big%20One@1@1 ctype=0:0:4 ccap=-1:0:4",
 	};
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
