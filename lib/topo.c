@@ -63,23 +63,31 @@ fail(struct loader *ld, int code, const char *fmt, ...)
 
 /*
  * Read a small file into ld->buf.  Returns its length, -ENOENT when it is
- * missing (not an error for optional files), other -errno.
+ * missing (not an error for optional files), other -errno.  A file too
+ * long for ld->buf (a long list on a huge machine) is read whole: into
+ * *big when big is not NULL (the caller frees it; *big stays NULL
+ * otherwise), else it is checked and -EFBIG returned.
  */
 static ssize_t
-read_opt(struct loader *ld, const char *path)
+read_opt_big(struct loader *ld, const char *path, char **big)
 {
 	ssize_t n = sysroot_read(ld->root, path, ld->buf, sizeof(ld->buf));
 
+	if (big)
+		*big = NULL;
 	if (n == -EFBIG) {
-		/* A long list on a huge machine: fall back to a full read. */
-		char *big;
+		char *text;
 		size_t len;
-		int r = sysroot_read_file(ld->root, path, &big, &len);
+		int r = sysroot_read_file(ld->root, path, &text, &len);
 
 		if (r < 0)
 			return r;
-		free(big);
-		return -EFBIG;
+		if (big == NULL) {
+			free(text);
+			return -EFBIG;
+		}
+		*big = text;
+		return (ssize_t)len;
 	}
 	if (n >= 0 && memchr(ld->buf, '\0', (size_t)n) != NULL) {
 		/*
@@ -99,6 +107,12 @@ read_opt(struct loader *ld, const char *path)
 	return n;
 }
 
+static ssize_t
+read_opt(struct loader *ld, const char *path)
+{
+	return read_opt_big(ld, path, NULL);
+}
+
 /*
  * Read a cpulist file into s.  Missing files give -ENOENT and leave s
  * empty; unparsable ones are reported.
@@ -107,19 +121,14 @@ static int
 read_list(struct loader *ld, const char *path, struct cpuset *s)
 {
 	char perr[128];
-	char *text = NULL;
+	char *text;
 	ssize_t n;
 	int r;
 
 	cpuset_zero(s);
-	n = read_opt(ld, path);
-	if (n == -EFBIG) {
-		r = sysroot_read_file(ld->root, path, &text, NULL);
-		if (r < 0)
-			return fail(ld, r, "cannot read %s", path);
-	} else if (n < 0) {
+	n = read_opt_big(ld, path, &text);
+	if (n < 0)
 		return (int)n;
-	}
 	r = cpuset_parse_list(text ? text : ld->buf, s, perr, sizeof(perr));
 	free(text);
 	if (r == -ENOMEM)
@@ -410,18 +419,13 @@ walk_sibling_list(struct loader *ld, int cpu, const char *name,
 		  struct group_walk *g)
 {
 	const char *path = cpu_path3(ld, cpu, "topology/", name, "_list");
-	char perr[128], *text = NULL;
+	char perr[128], *text;
 	ssize_t n;
 	int r;
 
-	n = read_opt(ld, path);
-	if (n == -EFBIG) {
-		r = sysroot_read_file(ld->root, path, &text, NULL);
-		if (r < 0)
-			return fail(ld, r, "cannot read %s", path);
-	} else if (n < 0) {
+	n = read_opt_big(ld, path, &text);
+	if (n < 0)
 		return (int)n;
-	}
 	r = cpuset_walk_list(text ? text : ld->buf, group_add, g, perr,
 			     sizeof(perr));
 	free(text);

@@ -37,6 +37,17 @@ assert "cpus | nodes - composes through a pipe" "$out" "0
 check "--sysroot after the command wins over the environment" 0 "0-4,6-7" \
     cpm-topo cpus node:0 --sysroot "$O"
 
+# --- lists longer than the loader's 8 KiB buffer are read whole ---
+L=$T_TMP/long
+cp -R "$M" "$L"
+rep() { awk -v s="$1" -v n="$2" 'BEGIN { for (i = 1; i <= n; i++) printf "%s%s", s, (i < n ? "," : "\n") }'; }
+rep 0-31 2000 >"$L/sys/devices/system/cpu/online"
+rep 0-3,16-19 1000 >"$L/sys/devices/system/node/node0/cpulist"
+rep 0,16 2000 >"$L/sys/devices/system/cpu/cpu0/topology/thread_siblings_list"
+check "a 10 KB online list is read whole" 0 "0-31" cpm-topo cpus online --sysroot "$L"
+check "a 10 KB node list is read whole" 0 "0-3,16-19" cpm-topo cpus node:0 --sysroot "$L"
+check "a 10 KB sibling list is read whole" 0 "0,16" cpm-topo cpus siblings:0 --sysroot "$L"
+
 # --- bad input: one line, exit 2 ---
 check_fail "a node that does not exist" 2 "no NUMA node 9" cpm-topo cpus node:9
 check_fail "a CPU beyond the machine" 2 "CPU 40 does not exist" cpm-topo cpus 0,40
