@@ -14,23 +14,6 @@
 #include "pin.h"
 #include "unit.h"
 
-/* Whether libnuma is mapped into this process. */
-static int
-libnuma_mapped(void)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[4096];
-	int found = 0;
-
-	if (f == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "/libnuma.so"))
-			found = 1;
-	fclose(f);
-	return found;
-}
-
 /* A machine of one NUMA node (or none): node 1 does not exist. */
 static int
 one_node(void)
@@ -276,12 +259,12 @@ main(void)
 			abort();
 		dup2(fd, 2);
 		CHECK("libnuma is not loaded before a policy is set",
-		      !numaload_loaded() && libnuma_mapped() == 0);
+		      !numaload_loaded() && unit_lib_mapped("/libnuma.so") == 0);
 		setl(&s, "0,1");
 		r = pin_set_mempolicy(PIN_MEM_BIND, &s, err, sizeof(err));
 		CHECK("bind to nodes 0-1 is taken by the kernel", r == 0);
 		CHECK("setting one loaded it", numaload_loaded() &&
-		      libnuma_mapped() == 1);
+		      unit_lib_mapped("/libnuma.so") == 1);
 		CHECK("the read-back shows what it kept", pin_get_mempolicy(&p) == 0 &&
 		      p.mode == PIN_MEM_BIND);
 		if (one_node())

@@ -8,30 +8,13 @@
 
 #include "unit.h"
 
-/* Whether libsystemd is mapped into this process. */
-static int
-mapped(void)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[4096];
-	int found = 0;
-
-	if (f == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "/libsystemd.so"))
-			found = 1;
-	fclose(f);
-	return found;
-}
-
 int
 main(void)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	char *path = NULL;
 
-	CHECK("libsystemd is not loaded at start", mapped() == 0);
+	CHECK("libsystemd is not loaded at start", unit_lib_mapped("/libsystemd.so") == 0);
 	/* Error helpers on an error nothing set need no library. */
 	CHECK("an unset error is not set", sd_bus_error_is_set(&e) == 0);
 	CHECK("an unset error has no name",
@@ -39,7 +22,7 @@ main(void)
 	sd_bus_error_free(&e);
 	CHECK("the first call loads it",
 	      sd_bus_path_encode("/org/freedesktop/systemd1/unit", "web.service",
-				 &path) >= 0 && mapped() == 1);
+				 &path) >= 0 && unit_lib_mapped("/libsystemd.so") == 1);
 	CHECK_STR("and goes to libsystemd's own function", path,
 		  "/org/freedesktop/systemd1/unit/web_2eservice");
 	free(path);

@@ -69,4 +69,22 @@ unit_get(const char *dir, const char *file)
 	return buf[i];
 }
 
+/* Whether a library whose file name contains name is mapped here: 1, 0, or
+ * -1 when /proc/self/maps cannot be read. */
+static inline int
+unit_lib_mapped(const char *name)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096];
+	int found = 0;
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, name))
+			found = 1;
+	fclose(f);
+	return found;
+}
+
 #endif
