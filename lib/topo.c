@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgcpuset.h"
 #include "proc.h"
 #include "quantity.h"
 #include "topo.h"
@@ -1045,9 +1046,12 @@ load_partitions(struct loader *ld, const char *mnt)
 {
 	struct topo *t = ld->t;
 	struct cpuset eff = CPUSET_INIT;
+	struct cgcpuset_files f;
 	int r;
 
-	join_cg(ld->path, sizeof(ld->path), mnt, "", "cpuset.cpus.effective");
+
+	cgcpuset_files(2, &f);
+	join_cg(ld->path, sizeof(ld->path), mnt, "", f.eff_cpus);
 	r = read_list(ld, ld->path, &eff);
 	if (r == 0 && !cpuset_empty(&eff)) {
 		r = cpuset_copy(&t->part_cpus, &t->online);
@@ -1073,6 +1077,7 @@ load_process(struct loader *ld)
 	struct topo *t = ld->t;
 	char *cg = NULL, *mounts = NULL;
 	char group[1024], mnt[1024];
+	struct cgcpuset_files f;
 	bool noprefix = false;
 	int r;
 
@@ -1097,7 +1102,8 @@ load_process(struct loader *ld)
 	    proc_cgroup_mount(mounts, "", mnt, sizeof(mnt), &noprefix) == 0) {
 		struct cpuset cs = CPUSET_INIT;
 
-		join_cg(ld->path, sizeof(ld->path), mnt, group, "cpuset.cpus.effective");
+		cgcpuset_files(2, &f);
+		join_cg(ld->path, sizeof(ld->path), mnt, group, f.eff_cpus);
 		if (read_list(ld, ld->path, &cs) == 0 && !cpuset_empty(&cs))
 			cpuset_and(&t->allowed, &cs);
 		cpuset_free(&cs);
@@ -1116,12 +1122,15 @@ load_process(struct loader *ld)
 			have = true;
 		}
 		if (have) {
+			/* A noprefix mount names the files without "cpuset.". */
+			cgcpuset_files(1, &f);
 			join_cg(ld->path, sizeof(ld->path), mnt, group,
-				noprefix ? "cpus" : "cpuset.effective_cpus");
+				noprefix ? f.cpus + strlen("cpuset.") :
+				f.eff_cpus);
 			r = read_list(ld, ld->path, &cs);
 			if (r == -ENOENT && !noprefix) {
 				join_cg(ld->path, sizeof(ld->path), mnt, group,
-					"cpuset.cpus");
+					f.cpus);
 				r = read_list(ld, ld->path, &cs);
 			}
 			if (r == 0 && !cpuset_empty(&cs))

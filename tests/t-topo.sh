@@ -48,6 +48,31 @@ check "a 10 KB online list is read whole" 0 "0-31" cpm-topo cpus online --sysroo
 check "a 10 KB node list is read whole" 0 "0-3,16-19" cpm-topo cpus node:0 --sysroot "$L"
 check "a 10 KB sibling list is read whole" 0 "0,16" cpm-topo cpus siblings:0 --sysroot "$L"
 
+# --- allowed: the process's cpuset, under each name the kernel has used ---
+# C is a replayed tree whose proc/mounts and proc/self/cgroup point into
+# cgroup files written here; each case names its cpuset file differently.
+C=$T_TMP/cg
+cp -R "$M" "$C"
+mkdir -p "$C/proc/self" "$C/sys/fs/cgroup/cpuset/job" "$C/sys/fs/cgroup/unified/job"
+echo "0::/job" >"$C/proc/self/cgroup"
+echo "cgroup2 /sys/fs/cgroup/unified cgroup2 rw 0 0" >"$C/proc/mounts"
+echo 2-5 >"$C/sys/fs/cgroup/unified/job/cpuset.cpus.effective"
+check "allowed follows a v2 group's cpuset.cpus.effective" 0 "2-5" \
+    cpm-topo cpus allowed --sysroot "$C"
+echo "4:cpuset:/job" >"$C/proc/self/cgroup"
+echo "cgroup /sys/fs/cgroup/cpuset cgroup rw,cpuset 0 0" >"$C/proc/mounts"
+echo 6-7 >"$C/sys/fs/cgroup/cpuset/job/cpuset.effective_cpus"
+echo 6-9 >"$C/sys/fs/cgroup/cpuset/job/cpuset.cpus"
+check "allowed follows a v1 group's cpuset.effective_cpus" 0 "6-7" \
+    cpm-topo cpus allowed --sysroot "$C"
+rm "$C/sys/fs/cgroup/cpuset/job/cpuset.effective_cpus"
+check "without effective_cpus (before 4.4), cpuset.cpus" 0 "6-9" \
+    cpm-topo cpus allowed --sysroot "$C"
+echo "cgroup /sys/fs/cgroup/cpuset cgroup rw,cpuset,noprefix 0 0" >"$C/proc/mounts"
+echo 8-9 >"$C/sys/fs/cgroup/cpuset/job/cpus"
+check "a noprefix v1 mount names it cpus" 0 "8-9" \
+    cpm-topo cpus allowed --sysroot "$C"
+
 # --- bad input: one line, exit 2 ---
 check_fail "a node that does not exist" 2 "no NUMA node 9" cpm-topo cpus node:9
 check_fail "a CPU beyond the machine" 2 "CPU 40 does not exist" cpm-topo cpus 0,40
