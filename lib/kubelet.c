@@ -125,17 +125,11 @@ ktopo_is_cpu(const struct ktopo *kt, int c)
 	    p->uncore >= 0;
 }
 
-/* Number of distinct values in v[0..n) (sorts v). */
+/* Number of distinct values in v[0..n) (leaves them sorted in v). */
 static int
 count_distinct(int *v, int n)
 {
-	int i, d = 0;
-
-	sort_ints(v, (size_t)n);
-	for (i = 0; i < n; i++)
-		if (i == 0 || v[i] != v[i - 1])
-			d++;
-	return d;
+	return (int)uniq_ints(v, (size_t)n);
 }
 
 int
@@ -311,10 +305,7 @@ kindex_build(struct kindex *ix, const struct ktopo *kt)
 
 		for (i = 0; i < n; i++)
 			tmp[i] = cpu_attr(kt, ix->all[i], k);
-		sort_ints(tmp, (size_t)n);
-		for (i = 0; i < n; i++)
-			if (i == 0 || tmp[i] != tmp[i - 1])
-				tmp[m++] = tmp[i];
+		m = (int)uniq_ints(tmp, (size_t)n);
 		ix->nunit[k] = m;
 		ix->uid[k] = malloc((m ? (size_t)m : 1) * sizeof(int));
 		ix->unit[k] = malloc(nc * sizeof(int));

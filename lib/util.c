@@ -1131,3 +1131,49 @@ sort_ints(int *v, size_t n)
 		v[i] = (int)(a[i] ^ 0x80000000u);
 	free(a < b ? a : b);
 }
+
+size_t
+uniq_ints(int *v, size_t n)
+{
+	size_t i, m = 0, words;
+	uint64_t *seen;
+	int lo, hi;
+
+	if (n == 0)
+		return 0;
+	lo = hi = v[0];
+	for (i = 1; i < n; i++) {
+		if (v[i] < lo)
+			lo = v[i];
+		if (v[i] > hi)
+			hi = v[i];
+	}
+	/*
+	 * Topology ids are small and dense: mark each in a bitmap and read
+	 * the bitmap back in order, O(n + hi) with no sort at all.
+	 */
+	seen = NULL;
+	if (lo >= 0 && (size_t)hi < 64 * n + 4096) {
+		words = (size_t)hi / 64 + 1;
+		seen = calloc(words, sizeof(*seen));
+	}
+	if (seen == NULL) {
+		sort_ints(v, n);
+		for (i = 0; i < n; i++)
+			if (i == 0 || v[i] != v[m - 1])
+				v[m++] = v[i];
+		return m;
+	}
+	for (i = 0; i < n; i++)
+		seen[(unsigned int)v[i] / 64] |= 1ULL << ((unsigned int)v[i] % 64);
+	for (i = 0; i < words; i++) {
+		uint64_t w = seen[i];
+
+		while (w) {
+			v[m++] = (int)(i * 64 + (size_t)__builtin_ctzll(w));
+			w &= w - 1;
+		}
+	}
+	free(seen);
+	return m;
+}

@@ -152,6 +152,13 @@ int write_all(int fd, const void *buf, size_t len);
  */
 void sort_ints(int *v, size_t n);
 
+/*
+ * Sort v[0..n) and drop repeated values; returns how many are left.
+ * O(n + largest value) for small non-negative ids (a bitmap), else a
+ * sort_ints() and one pass.
+ */
+size_t uniq_ints(int *v, size_t n);
+
 char *strstrip(char *s);
 
 /* True when s starts with prefix. */

@@ -366,6 +366,49 @@ test_sort_ints(void)
 	CHECK("sort_ints sorts as qsort does, every size and shape", bad == 0);
 }
 
+/*
+ * uniq_ints() against qsort(3) and a pass dropping repeats, on both of its
+ * ways: small non-negative ids (the bitmap) and values it must sort.
+ */
+static void
+test_uniq_ints(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 63, 64, 65, 1000, 4096 };
+	unsigned int seed = 777;
+	size_t si, i, m, k;
+	int shape, bad = 0;
+
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		size_t n = sizes[si];
+
+		for (shape = 0; shape < 5; shape++) {
+			int *v = malloc((n + 1) * sizeof(int));
+			int *w = malloc((n + 1) * sizeof(int));
+
+			for (i = 0; i < n; i++) {
+				seed = seed * 1103515245u + 12345u;
+				v[i] = shape == 0 ? (int)(i / 2) :
+				       shape == 1 ? (int)((seed >> 16) % 7) :
+				       shape == 2 ? (int)(seed ^ (seed << 13)) :
+				       shape == 3 ? (int)((seed >> 8) % 100000) :
+				       (int)((seed >> 16) % 50) - 25;
+			}
+			memcpy(w, v, n * sizeof(int));
+			qsort(w, n, sizeof(int), cmp_ref);
+			for (i = 0, k = 0; i < n; i++)
+				if (i == 0 || w[i] != w[k - 1])
+					w[k++] = w[i];
+			m = uniq_ints(v, n);
+			if (m != k || (k && memcmp(v, w, k * sizeof(int)) != 0))
+				bad++;
+			free(v);
+			free(w);
+		}
+	}
+	CHECK("uniq_ints leaves the sorted distinct values, every shape",
+	      bad == 0);
+}
+
 int
 main(void)
 {
@@ -444,5 +487,6 @@ main(void)
 	unlink(path);
 	rmdir(dir);
 	test_sort_ints();
+	test_uniq_ints();
 	return unit_failed;
 }
