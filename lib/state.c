@@ -304,7 +304,9 @@ alloc_opts_merge(struct alloc_opts *o, const struct alloc_opts *p)
 static void
 add_kv_list(struct strbuf *sb, const char *key, const struct cpuset *s)
 {
-	strbuf_printf(sb, " %s=", key);
+	strbuf_puts(sb, " ");
+	strbuf_puts(sb, key);
+	strbuf_puts(sb, "=");
 	cpuset_format(s, sb);
 }
 
@@ -340,17 +342,25 @@ state_format(const struct alloc_state *st, struct strbuf *body_out)
 	for (i = 0; i < st->nentries; i++) {
 		const struct alloc_entry *e = &st->entries[i];
 
-		strbuf_printf(&sb, "entry %s n=%d", e->name, e->n);
+		/* Thousands of entries: no printf on the common fields. */
+		strbuf_puts(&sb, "entry ");
+		strbuf_puts(&sb, e->name);
+		strbuf_puts(&sb, " n=");
+		strbuf_putint(&sb, e->n);
 		add_kv_list(&sb, "cpus", &e->cpus);
-		strbuf_printf(&sb, " mode=%s", e->mode == ALLOC_SHARE ?
-			      "share" : "exclusive");
+		strbuf_puts(&sb, e->mode == ALLOC_SHARE ? " mode=share" :
+			    " mode=exclusive");
 		if (e->owner) {
 			strbuf_puts(&sb, " owner=");
 			str_escape(&sb, e->owner);
 		}
-		if (e->owner_start)
+		if (e->owner_start && e->owner_start <= (uint64_t)LLONG_MAX) {
+			strbuf_puts(&sb, " start=");
+			strbuf_putint(&sb, (long long)e->owner_start);
+		} else if (e->owner_start) {
 			strbuf_printf(&sb, " start=%llu",
 				      (unsigned long long)e->owner_start);
+		}
 		if (e->owner_dir) {
 			strbuf_puts(&sb, " cgdir=");
 			str_escape(&sb, e->owner_dir);
