@@ -130,17 +130,11 @@ fail:
 }
 
 /* key: the cpulist of s, as a string. */
-static int
+static void
 json_cpus(struct json *j, const char *key, const struct cpuset *s)
 {
-	char *l = cpuset_to_list(s);
-
-	if (l == NULL)
-		return -ENOMEM;
 	json_key(j, key);
-	json_str(j, l);
-	free(l);
-	return 0;
+	json_cpulist(j, s);
 }
 
 int
@@ -148,21 +142,18 @@ alloc_list_json(const struct topo *t, const struct alloc_state *st,
 		const struct table *tab, struct json *j)
 {
 	struct cpuset s = CPUSET_INIT;
-	int r;
 
 	json_obj_begin(j);
-	r = json_cpus(j, "reserved", &st->reserved);
+	json_cpus(j, "reserved", &st->reserved);
 	json_key(j, "strict_reserved");
 	json_bool(j, st->strict);
 	state_shared(st, &t->online, &s);
-	if (r == 0)
-		r = json_cpus(j, "shared", &s);
+	json_cpus(j, "shared", &s);
 	state_available(st, &t->online, NULL, &s);
-	if (r == 0)
-		r = json_cpus(j, "available", &s);
+	json_cpus(j, "available", &s);
 	json_key(j, "entries");
 	table_json(tab, j);
 	json_obj_end(j);
 	cpuset_free(&s);
-	return r;
+	return j->sb->oom ? -ENOMEM : 0;
 }

@@ -167,6 +167,16 @@ json_str(struct json *j, const char *s)
 }
 
 void
+json_cpulist(struct json *j, const struct cpuset *s)
+{
+	if (!json_sep(j))
+		return;
+	strbuf_add(j->sb, "\"", 1);
+	cpuset_format(s, j->sb);
+	strbuf_add(j->sb, "\"", 1);
+}
+
+void
 json_int(struct json *j, int64_t v)
 {
 	if (!json_sep(j))

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cpuset.h"
 #include "util.h"
 
 #define JSON_MAX_DEPTH 64
@@ -43,6 +44,9 @@ void json_uint(struct json *j, uint64_t v);
 void json_double(struct json *j, double v, int decimals);
 void json_bool(struct json *j, bool v);
 void json_null(struct json *j);
+/* A cpulist as a string ("" when empty), written straight into the
+ * buffer: its characters never need escaping. */
+void json_cpulist(struct json *j, const struct cpuset *s);
 /* Write pre-formatted JSON (a number, say) as one value. */
 void json_raw(struct json *j, const char *text);
 

@@ -172,11 +172,37 @@ test_document(void)
 	strbuf_free(&sb);
 }
 
+/* Cpulists go in as strings, "" when empty, with their separators. */
+static void
+test_cpulist(void)
+{
+	struct cpuset s = CPUSET_INIT;
+	struct strbuf sb;
+	struct json j;
+
+	cpuset_set(&s, 0);
+	cpuset_set(&s, 1);
+	cpuset_set(&s, 2);
+	cpuset_set(&s, 8);
+	strbuf_init(&sb);
+	json_init(&j, &sb);
+	json_arr_begin(&j);
+	json_cpulist(&j, &s);
+	cpuset_zero(&s);
+	json_cpulist(&j, &s);
+	json_arr_end(&j);
+	strbuf_add(&sb, "", 1);
+	CHECK_STR("a cpulist and an empty one", sb.buf, "[\"0-2,8\",\"\"]");
+	strbuf_free(&sb);
+	cpuset_free(&s);
+}
+
 int
 main(void)
 {
 	test_strings();
 	test_depth();
 	test_document();
+	test_cpulist();
 	return unit_failed;
 }
