@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cpm-topo's summary.  Every line is "label padded to 22 columns, value";
- * the labels that carry a number are built by hand, like the numbers.
+ * cpm-topo's summary and its --json document.  Every line of the summary
+ * is "label padded to 22 columns, value"; the labels that carry a number
+ * are built by hand, like the numbers.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -227,4 +228,155 @@ topo_summary(const struct topo *t, const struct coretypes *ct,
 	else
 		strbuf_add(sb, "none\n", 5);
 	return sb->oom ? -ENOMEM : 0;
+}
+
+/* ---- --json ---- */
+
+static void
+json_id(struct json *j, const char *key, int v)
+{
+	json_key(j, key);
+	if (v < 0)
+		json_null(j);
+	else
+		json_int(j, v);
+}
+
+static void
+json_list(struct json *j, const char *key, const struct cpuset *s)
+{
+	json_key(j, key);
+	json_cpulist(j, s);
+}
+
+/* A cpulist field, or null when not known. */
+static void
+json_list_known(struct json *j, const char *key, const struct cpuset *s,
+		bool known)
+{
+	if (known) {
+		json_list(j, key, s);
+	} else {
+		json_key(j, key);
+		json_null(j);
+	}
+}
+
+static void
+json_nodes(struct json *j, const struct topo *t)
+{
+	int i, k;
+
+	json_key(j, "nodes");
+	json_arr_begin(j);
+	for (i = 0; i < t->nnodes; i++) {
+		const struct topo_node *n = &t->nodes[i];
+
+		json_obj_begin(j);
+		json_id(j, "node", n->id);
+		json_list(j, "cpus", &n->cpus);
+		json_key(j, "memory_total_kb");
+		if (n->mem_total_kb >= 0)
+			json_int(j, n->mem_total_kb);
+		else
+			json_null(j);
+		json_key(j, "memory_free_kb");
+		if (n->mem_free_kb >= 0)
+			json_int(j, n->mem_free_kb);
+		else
+			json_null(j);
+		json_key(j, "distances");
+		if (n->distance) {
+			json_arr_begin(j);
+			for (k = 0; k < t->nnodes; k++)
+				json_int(j, n->distance[k]);
+			json_arr_end(j);
+		} else {
+			json_null(j);
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void
+json_sockets_l3(struct json *j, const struct topo *t)
+{
+	int i;
+
+	json_key(j, "sockets");
+	json_arr_begin(j);
+	for (i = 0; i < t->nsockets; i++) {
+		json_obj_begin(j);
+		json_id(j, "socket", t->sockets[i].id);
+		json_list(j, "cpus", &t->sockets[i].cpus);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "l3");
+	json_arr_begin(j);
+	for (i = 0; i < t->nl3; i++) {
+		json_obj_begin(j);
+		json_id(j, "id", t->l3s[i].id);
+		json_list(j, "cpus", &t->l3s[i].cpus);
+		json_key(j, "size_kb");
+		if (t->l3s[i].size_kb >= 0)
+			json_int(j, t->l3s[i].size_kb);
+		else
+			json_null(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void
+json_core_types(struct json *j, const struct coretypes *ct)
+{
+	int i;
+
+	json_key(j, "core_types");
+	json_arr_begin(j);
+	for (i = 0; i < ct->ntypes; i++) {
+		json_obj_begin(j);
+		json_key(j, "core_type");
+		json_str(j, ct->types[i].name);
+		json_list(j, "cpus", &ct->types[i].cpus);
+		json_key(j, "cores");
+		json_int(j, ct->types[i].cores);
+		json_id(j, "capacity", ct->types[i].capacity);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+int
+topo_json(const struct topo *t, const struct coretypes *ct,
+	  const struct table *cpus, struct json *j)
+{
+	json_obj_begin(j);
+	json_list(j, "possible", &t->possible);
+	json_list(j, "present", &t->present);
+	json_list(j, "online", &t->online);
+	json_list(j, "offline", &t->offline);
+	json_list(j, "isolated", &t->isolated);
+	json_list(j, "allowed", &t->allowed);
+	json_list_known(j, "partition_cpus", &t->part_cpus,
+			t->part_cpus_known);
+	json_list_known(j, "partition_isolated", &t->part_isolated,
+			t->part_isolated_known);
+	json_key(j, "threads_per_core");
+	json_int(j, t->threads_per_core);
+	json_key(j, "cpu_limit");
+	if (t->cpu_limit >= 0)
+		json_double(j, t->cpu_limit, 3);
+	else
+		json_null(j);
+	json_key(j, "cpus");
+	table_json(cpus, j);
+	json_nodes(j, t);
+	json_sockets_l3(j, t);
+	if (ct && coretype_hybrid(ct))
+		json_core_types(j, ct);
+	json_obj_end(j);
+	return j->sb->oom ? -ENOMEM : 0;
 }

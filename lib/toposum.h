@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The text summary of a topology, as cpm-topo prints it without options:
+ * The text summary of a topology, as cpm-topo prints it without options
+ * (and, below, its --json document):
  * CPU lists, the shape of sockets, dies, cores and threads, core types
  * (hybrid machines only), sockets, NUMA nodes and their distances, L3
  * groups, and what this process may use.  Built in one buffer without
@@ -11,6 +12,8 @@
 #define CPM_TOPOSUM_H
 
 #include "coretype.h"
+#include "json.h"
+#include "table.h"
 #include "topo.h"
 #include "util.h"
 
@@ -20,5 +23,15 @@
  */
 int topo_summary(const struct topo *t, const struct coretypes *ct,
 		 struct strbuf *sb);
+
+/*
+ * Write the --json document of t into j: its CPU lists, the per-CPU
+ * table cpus (its columns already chosen), nodes with memory and
+ * distances, sockets, L3 groups, and the core types of a hybrid machine
+ * (ct may be NULL).  Returns 0, or -ENOMEM; a nesting error is left in
+ * j for json_error().
+ */
+int topo_json(const struct topo *t, const struct coretypes *ct,
+	      const struct table *cpus, struct json *j);
 
 #endif

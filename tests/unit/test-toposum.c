@@ -10,6 +10,7 @@
 #include "unit.h"
 #include "machine.h"
 #include "coretype.h"
+#include "topotable.h"
 #include "toposum.h"
 
 static const char spec[] =
@@ -70,6 +71,49 @@ main(void)
 	CHECK("the summary builds", topo_summary(&t, &ct, &sb) == 0);
 	CHECK_STR("every line as cpm-topo prints it", sb.buf, want);
 	strbuf_free(&sb);
+
+	/* The --json document, with a one-column CPU table. */
+	{
+		struct table tab;
+		struct json j;
+		char terr[128];
+
+		strbuf_init(&sb);
+		json_init(&j, &sb);
+		CHECK("the CPU table builds",
+		      topo_cpu_table(&t, &ct, &tab) == 0 &&
+		      table_select(&tab, "CPU", terr, sizeof(terr)) == 0);
+		CHECK("the document builds", topo_json(&t, &ct, &tab, &j) == 0 &&
+		      json_error(&j) == 0);
+		strbuf_add(&sb, "", 1);
+		{
+			static const char head[] =
+			    "{\"possible\":\"0-3,100-101\",\"present\":\"0-3,100-101\","
+			    "\"online\":\"0-1,3,100-101\",\"offline\":\"2\","
+			    "\"isolated\":\"\",\"allowed\":\"0-1,3,100-101\",";
+
+			CHECK("the document opens with the CPU lists",
+			      strncmp(sb.buf, head, sizeof(head) - 1) == 0);
+		}
+		CHECK("a node with its CPUs, memory and distances",
+		      strstr(sb.buf, "{\"node\":1,\"cpus\":\"100-101\","
+			     "\"memory_total_kb\":8388608,\"memory_free_kb\":"
+			     "4194304,\"distances\":[21,10]}") != NULL);
+		CHECK("the L3 groups", strstr(sb.buf, "\"l3\":[{\"id\":0,"
+					      "\"cpus\":\"0-1,3\",") != NULL);
+		CHECK("core types on a hybrid machine",
+		      strstr(sb.buf, "\"core_types\":[{\"core_type\":") != NULL);
+		CHECK("the CPU table inside", strstr(sb.buf, "\"cpus\":[{\"cpu\":0},") != NULL);
+		strbuf_free(&sb);
+		strbuf_init(&sb);
+		json_init(&j, &sb);
+		topo_json(&t, NULL, &tab, &j);
+		strbuf_add(&sb, "", 1);
+		CHECK("no core types without them",
+		      strstr(sb.buf, "core_types") == NULL);
+		strbuf_free(&sb);
+		table_free(&tab);
+	}
 
 	/* Without core types, unknown memory, a CPU limit, no distances. */
 	t.nodes[0].mem_total_kb = -1;
