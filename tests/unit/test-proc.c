@@ -19,15 +19,7 @@ static char tmp[] = "/tmp/cpm-test-proc-XXXXXX";
 static void
 put(const char *rel, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tmp, rel);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	unit_put(tmp, rel, text);
 }
 
 static void
