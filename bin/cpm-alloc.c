@@ -440,11 +440,10 @@ load_machine_flags(struct ctx *c, unsigned int flags)
 	c->topo_cached = flags == 0 && topo_from_state(c);
 	if (!c->topo_cached)
 		cli_load_topology(&c->root, flags, &c->topo);
-	if (ktopo_from_topo(&c->kt, &c->topo) < 0 ||
-	    topo_print_make(&c->print, &c->topo) < 0)
+	if (topo_print_make(&c->print, &c->topo) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	c->m.topo = &c->topo;
-	c->m.kt = &c->kt;
+	c->m.kt = &c->kt;	/* built by the commands that place CPUs */
 }
 
 static void
@@ -653,9 +652,11 @@ need_entry(struct ctx *c, const char *name)
 static void
 effective_opts(struct ctx *c, struct alloc_opts *o)
 {
-	if (alloc_opts_effective(&c->m, &c->st.policy, o, c->err,
-				 sizeof(c->err)) < 0)
-		cli_die(EXIT_USAGE, "%s", c->err);
+	int r = alloc_opts_effective(&c->m, &c->st.policy, o, c->err,
+				     sizeof(c->err));
+
+	if (r < 0)
+		cli_die(r == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", c->err);
 }
 
 static void
@@ -871,9 +872,10 @@ cmd_resize(struct ctx *c)
 	load_machine(c);
 	open_state(c, RW, false);
 	e = need_entry(c, c->args[0]);
-	if (alloc_resize_opts(&c->m, &c->st.policy, e, &o, c->err,
-			      sizeof(c->err)) < 0)
-		cli_die(EXIT_USAGE, "%s", c->err);
+	r = alloc_resize_opts(&c->m, &c->st.policy, e, &o, c->err,
+			      sizeof(c->err));
+	if (r < 0)
+		cli_die(r == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", c->err);
 	have = e->n;
 	r = alloc_resize(&c->m, &c->st, e, n, &o, c->err, sizeof(c->err));
 	if (r < 0)
