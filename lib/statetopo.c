@@ -71,6 +71,30 @@ statetopo_key(const struct sysroot *root, char **key)
 	return 0;
 }
 
+/* ---- fingerprint ---- */
+
+uint64_t
+statetopo_print_hash(const struct topo *t, int *cores)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a 64 offset basis */
+	int cpu, n = 0;
+
+	cpuset_for_each(cpu, &t->online) {
+		const struct topo_cpu *c = &t->cpus[cpu];
+		int32_t rec[4] = { cpu, c->node, c->socket, c->core };
+		unsigned char b[sizeof(rec)];
+		size_t i;
+
+		memcpy(b, rec, sizeof(b));
+		for (i = 0; i < sizeof(b); i++)
+			h = (h ^ b[i]) * 0x100000001b3ULL;
+		if (c->core == cpu)
+			n++;
+	}
+	*cores = n;
+	return h;
+}
+
 /* ---- format ---- */
 
 static void
@@ -134,7 +158,8 @@ void
 statetopo_format(const struct topo *t, const struct coretypes *ct,
 		 const char *key, struct strbuf *sb)
 {
-	int i, k, f;
+	uint64_t hash;
+	int i, k, f, cores;
 
 	strbuf_printf(sb, "v=%d key=", STATETOPO_VERSION);
 	str_escape(sb, key);
@@ -170,6 +195,9 @@ statetopo_format(const struct topo *t, const struct coretypes *ct,
 		strbuf_printf(sb, "%s%d@", i ? "/" : "", t->sockets[i].id);
 		cpuset_format(&t->sockets[i].cpus, sb);
 	}
+	hash = statetopo_print_hash(t, &cores);
+	strbuf_printf(sb, " hash=%016llx cores=%d", (unsigned long long)hash,
+		      cores);
 	if (ct && ct->ncpus == t->ncpus)
 		put_types(sb, ct);
 }
@@ -493,6 +521,33 @@ parse_sockets(struct tparser *p, struct topo *t, char *v)
 	return 0;
 }
 
+/* hash=HEX16 cores=N */
+static int
+parse_print(struct tparser *p, struct statetopo *s, const char *hash,
+	    const char *cores)
+{
+	uint64_t h = 0;
+	long long n;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		char c = hash[i];
+		int d = c >= '0' && c <= '9' ? c - '0' :
+			c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+
+		if (d < 0)
+			return tbad(p, "bad layout hash");
+		h = h << 4 | (uint64_t)d;
+	}
+	if (hash[16] || parse_num(&cores, 0, CPUSET_MAX_CPUS, &n) < 0 ||
+	    *cores)
+		return tbad(p, "bad layout core count");
+	s->have_print = true;
+	s->hash = h;
+	s->cores = (int)n;
+	return 0;
+}
+
 /* What the rest of cpm relies on: indexes stay inside their arrays and
  * a core's thread chain only goes up. */
 static int
@@ -516,7 +571,8 @@ check_cpus(struct tparser *p, const struct topo *t)
 enum { K_V, K_KEY, K_POSSIBLE, K_PRESENT, K_ONLINE, K_ISOLATED, K_TPC,
        K_RUNS, K_NODES = K_RUNS + F_N, K_L3S, K_SOCKETS,
        K_REQUIRED,		/* the fields below are optional */
-       K_TYPES = K_REQUIRED, K_CTYPE, K_CCAP, K_N };
+       K_HASH = K_REQUIRED, K_CORES,	/* required from version 2 */
+       K_TYPES, K_CTYPE, K_CCAP, K_N };
 
 static int
 key_index(const char *k)
@@ -537,6 +593,10 @@ key_index(const char *k)
 		return K_L3S;
 	if (strcmp(k, "sockets") == 0)
 		return K_SOCKETS;
+	if (strcmp(k, "hash") == 0)
+		return K_HASH;
+	if (strcmp(k, "cores") == 0)
+		return K_CORES;
 	if (strcmp(k, "types") == 0)
 		return K_TYPES;
 	if (strcmp(k, "ctype") == 0)
@@ -585,7 +645,7 @@ statetopo_parse(const char *text, struct statetopo *out, char *err,
 		r = tbad(&p, "layout without a version");
 		goto fail;
 	}
-	if (x != STATETOPO_VERSION) {
+	if (x < 1 || x > STATETOPO_VERSION) {
 		free(copy);
 		statetopo_free(out);
 		if (errlen)
@@ -599,6 +659,19 @@ statetopo_parse(const char *text, struct statetopo *out, char *err,
 			r = tbad(&p, "incomplete layout record");
 			goto fail;
 		}
+	/* Version 1 has no fingerprint, version 2 always has one. */
+	if (x == 1 && (val[K_HASH] || val[K_CORES])) {
+		r = tbad(&p, "unknown layout field '%s'",
+			 val[K_HASH] ? "hash" : "cores");
+		goto fail;
+	}
+	if (x > 1 && (!val[K_HASH] || !val[K_CORES])) {
+		r = tbad(&p, "incomplete layout record");
+		goto fail;
+	}
+	if (x > 1 && (r = parse_print(&p, out, val[K_HASH],
+				      val[K_CORES])) < 0)
+		goto fail;
 	if (!val[K_TYPES] != !val[K_CTYPE] || !val[K_TYPES] != !val[K_CCAP]) {
 		r = tbad(&p, "incomplete layout core types");
 		goto fail;
