@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,18 +28,17 @@ static const char *const field_names[F_N] = {
 	"node", "socket", "die", "core", "l3", "threads", "next",
 };
 
+static const size_t field_offsets[F_N] = {
+	offsetof(struct topo_cpu, node), offsetof(struct topo_cpu, socket),
+	offsetof(struct topo_cpu, die), offsetof(struct topo_cpu, core),
+	offsetof(struct topo_cpu, l3), offsetof(struct topo_cpu, nthreads),
+	offsetof(struct topo_cpu, next_thread),
+};
+
 static int *
 cpu_field(struct topo_cpu *c, int f)
 {
-	switch (f) {
-	case F_NODE: return &c->node;
-	case F_SOCKET: return &c->socket;
-	case F_DIE: return &c->die;
-	case F_CORE: return &c->core;
-	case F_L3: return &c->l3;
-	case F_THREADS: return &c->nthreads;
-	default: return &c->next_thread;
-	}
+	return (int *)((char *)c + field_offsets[f]);
 }
 
 /* ---- key ---- */
@@ -222,23 +222,31 @@ tbad(struct tparser *p, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* A decimal int in [min, max] ending at one of the end characters. */
+/*
+ * A decimal number ("-" and digits) in [min, max]; *sp moves past it.
+ * Limits stay within +-(LLONG_MAX / 2): digits beyond that are refused.
+ */
 static int
 parse_num(const char **sp, long long min, long long max, long long *out)
 {
 	const char *s = *sp;
-	char *end;
-	long long v;
+	bool neg = *s == '-';
+	long long v = 0;
 
-	if (!((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' &&
-					   s[1] <= '9')))
+	s += neg;
+	if (*s < '0' || *s > '9')
 		return -EINVAL;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || v < min || v > max)
+	do {
+		if (v > LLONG_MAX / 20)
+			return -EINVAL;
+		v = v * 10 + (*s++ - '0');
+	} while (*s >= '0' && *s <= '9');
+	if (neg)
+		v = -v;
+	if (v < min || v > max)
 		return -EINVAL;
 	*out = v;
-	*sp = end;
+	*sp = s;
 	return 0;
 }
 
@@ -277,15 +285,21 @@ next_item(char **rest)
 	return s;
 }
 
-/* Runs of n values in [-1, max] into out[0..n). */
+/*
+ * Runs of n values in [-1, max] into the ints at out, out + stride, ...
+ * (stride in bytes).  A run's values go in a straight line, so they are
+ * in range when its first and last are.
+ */
 static int
-parse_array(struct tparser *p, const char *name, const char *v, int n,
-	    long long max, int *out)
+parse_strided(struct tparser *p, const char *name, const char *v, int n,
+	      long long max, void *out, size_t stride)
 {
+	char *o = out;
 	int i = 0;
 
 	while (*v) {
-		long long start, step, count, k;
+		long long start, step, count, last, x;
+		char *end;
 
 		if (i && *v++ != ',')
 			return tbad(p, "bad layout %s runs", name);
@@ -293,31 +307,33 @@ parse_array(struct tparser *p, const char *name, const char *v, int n,
 		    parse_num(&v, -2LL * ID_MAX, 2LL * ID_MAX, &step) < 0 ||
 		    *v++ != ':' || parse_num(&v, 1, n - i, &count) < 0)
 			return tbad(p, "bad layout %s runs", name);
-		for (k = 0; k < count; k++) {
-			long long x = start + step * k;
-
-			if (x < -1 || x > max)
-				return tbad(p, "bad layout %s value", name);
-			out[i++] = (int)x;
-		}
+		last = start + step * (count - 1);
+		if (last < -1 || last > max)
+			return tbad(p, "bad layout %s value", name);
+		end = o + (size_t)count * stride;
+		for (x = start; o < end; o += stride, x += step)
+			*(int *)o = (int)x;
+		i += (int)count;
 	}
 	if (i != n)
 		return tbad(p, "layout %s lists %d CPUs, not %d", name, i, n);
 	return 0;
 }
 
+/* Runs of n values in [-1, max] into out[0..n). */
+static int
+parse_array(struct tparser *p, const char *name, const char *v, int n,
+	    long long max, int *out)
+{
+	return parse_strided(p, name, v, n, max, out, sizeof(*out));
+}
+
+/* One per-CPU field, straight into t's CPUs. */
 static int
 parse_runs(struct tparser *p, struct topo *t, int f, const char *v)
 {
-	int *a = malloc(((size_t)t->ncpus + 1) * sizeof(int)), i, r;
-
-	if (!a)
-		return -ENOMEM;
-	r = parse_array(p, field_names[f], v, t->ncpus, ID_MAX, a);
-	for (i = 0; r == 0 && i < t->ncpus; i++)
-		*cpu_field(&t->cpus[i], f) = a[i];
-	free(a);
-	return r;
+	return parse_strided(p, field_names[f], v, t->ncpus, ID_MAX,
+			     cpu_field(&t->cpus[0], f), sizeof(*t->cpus));
 }
 
 static const char *const type_sources[] = {
@@ -568,6 +584,26 @@ check_cpus(struct tparser *p, const struct topo *t)
 	return 0;
 }
 
+/* Set the flag at offset off in the slot of each CPU of s, a word of s
+ * at a time. */
+static void
+mark_cpus(struct topo *t, const struct cpuset *s, size_t off)
+{
+	unsigned int w;
+
+	for (w = 0; w < s->nwords; w++) {
+		uint64_t b = s->bits[w];
+
+		while (b) {
+			unsigned int c = w * 64 + (unsigned int)__builtin_ctzll(b);
+
+			if (c < (unsigned int)t->ncpus)
+				*(bool *)((char *)&t->cpus[c] + off) = true;
+			b &= b - 1;
+		}
+	}
+}
+
 enum { K_V, K_KEY, K_POSSIBLE, K_PRESENT, K_ONLINE, K_ISOLATED, K_TPC,
        K_RUNS, K_NODES = K_RUNS + F_N, K_L3S, K_SOCKETS,
        K_REQUIRED,		/* the fields below are optional */
@@ -615,7 +651,7 @@ statetopo_parse(const char *text, struct statetopo *out, char *err,
 	char *copy, *val[K_N] = { NULL }, *tok, *save = NULL;
 	long long x;
 	const char *s;
-	int i, c, r;
+	int i, r;
 
 	memset(out, 0, sizeof(*out));
 	t->cpu_limit = -1;
@@ -711,14 +747,10 @@ statetopo_parse(const char *text, struct statetopo *out, char *err,
 		goto fail;
 	}
 	cpuset_andnot(&t->offline, &t->online);
-	for (c = 0; c < t->ncpus; c++) {
-		struct topo_cpu *tc = &t->cpus[c];
-
-		tc->possible = cpuset_isset(&t->possible, (unsigned int)c);
-		tc->present = cpuset_isset(&t->present, (unsigned int)c);
-		tc->online = cpuset_isset(&t->online, (unsigned int)c);
-		tc->isolated = cpuset_isset(&t->isolated, (unsigned int)c);
-	}
+	mark_cpus(t, &t->possible, offsetof(struct topo_cpu, possible));
+	mark_cpus(t, &t->present, offsetof(struct topo_cpu, present));
+	mark_cpus(t, &t->online, offsetof(struct topo_cpu, online));
+	mark_cpus(t, &t->isolated, offsetof(struct topo_cpu, isolated));
 	for (i = 0; i < F_N; i++)
 		if ((r = parse_runs(&p, t, i, val[K_RUNS + i])) < 0)
 			goto fail;

@@ -561,6 +561,73 @@ fingerprint(const char *dir)
 	topo_free(&full);
 }
 
+/* A hand-written layout parsed: each CPU's flags from the lists and its
+ * values from the runs, and values out of range anywhere in a run. */
+static void
+parse_values(void)
+{
+	static const char *const good =
+		"v=2 key=a possible=0-5 present=0-4 online=0-3 isolated=1,3 "
+		"tpc=2 node=0:0:3,1:0:3 socket=-1:0:6 die=7:0:6 core=0:0:2,2:0:2,4:0:2 "
+		"l3=0:0:6 threads=2:0:6 next=1:0:1,-1:0:1,3:0:1,-1:0:1,5:0:1,-1:0:1 "
+		"nodes=0@0-1@10.20/1@2-3@20.10 l3s=5@3@1024@0-3 sockets=-1@0-5 "
+		"hash=00000000000000ff cores=2";
+	static const struct { const char *from, *to; } bad[] = {
+		/* the last of a run beyond the limit, its first within */
+		{ "die=7:0:6", "die=7:1000000000:6" },
+		{ "die=7:0:6", "die=7:-3:6" },
+		/* numbers too long for any field */
+		{ "die=7:0:6", "die=99999999999999999999999:0:6" },
+		{ "tpc=2", "tpc=99999999999999999999999" },
+		{ "die=7:0:6", "die=-:0:6" },
+		{ "die=7:0:6", "die=7:0:6,1:0:1" },
+		{ "die=7:0:6", "die=7:0:5" },
+		{ "cores=2", "cores=2x" },
+	};
+	struct statetopo s;
+	const struct topo_cpu *c;
+	char err[200], text[1024];
+	size_t i;
+	int r, wrong = 0;
+
+	r = statetopo_parse(good, &s, err, sizeof(err));
+	CHECK("values: a hand-written layout parses", r == 0);
+	if (r != 0) {
+		printf("# %s\n", err);
+		return;
+	}
+	c = s.t.cpus;
+	CHECK("values: one slot per possible CPU", s.t.ncpus == 6);
+	CHECK("values: possible flags", c[0].possible && c[5].possible);
+	CHECK("values: present flags", c[4].present && !c[5].present);
+	CHECK("values: online flags", c[0].online && c[3].online &&
+	      !c[4].online && !c[5].online);
+	CHECK("values: isolated flags", !c[0].isolated && c[1].isolated &&
+	      !c[2].isolated && c[3].isolated && !c[4].isolated);
+	CHECK("values: runs", c[2].node == 0 && c[3].node == 1 &&
+	      c[5].node == 1 && c[0].socket == -1 && c[5].die == 7 &&
+	      c[1].core == 0 && c[3].core == 2 && c[5].core == 4 &&
+	      c[0].next_thread == 1 && c[1].next_thread == -1 &&
+	      c[4].next_thread == 5 && c[4].nthreads == 2 && c[5].l3 == 0);
+	CHECK("values: the fingerprint", s.have_print && s.hash == 0xff &&
+	      s.cores == 2);
+	statetopo_free(&s);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *at = strstr(good, bad[i].from);
+
+		snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - good),
+			 good, bad[i].to, at + strlen(bad[i].from));
+		r = statetopo_parse(text, &s, err, sizeof(err));
+		if (r == 0) {
+			printf("# accepted: %s\n", bad[i].to);
+			statetopo_free(&s);
+		}
+		if (r != -EINVAL || !err[0])
+			wrong++;
+	}
+	CHECK("values: bad runs and numbers are refused", wrong == 0);
+}
+
 int
 main(void)
 {
@@ -617,6 +684,7 @@ main(void)
 	hostile();
 	snprintf(path, sizeof(path), "%s/2s4n-smt", tmp);
 	fingerprint(path);
+	parse_values();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", tmp);
