@@ -440,11 +440,11 @@ load_machine_flags(struct ctx *c, unsigned int flags)
 	c->topo_cached = flags == 0 && topo_from_state(c);
 	if (!c->topo_cached)
 		cli_load_topology(&c->root, flags, &c->topo);
-	if (ktopo_from_topo(&c->kt, &c->topo) < 0 ||
-	    topo_print_make(&c->print, &c->topo) < 0)
+	if (topo_print_make_layout(&c->print, &c->topo, c->topo_cached ?
+				   &c->st.layout : NULL) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	c->m.topo = &c->topo;
-	c->m.kt = &c->kt;
+	c->m.kt = &c->kt;	/* built by the commands that place CPUs */
 }
 
 static void
@@ -619,12 +619,14 @@ save_state(struct ctx *c)
 	 * The machine goes with the state, for the next call to read: the
 	 * layout the machine was read from is kept as it is, unless the
 	 * state changed under the lock to one of another tree or CPU lists,
-	 * or it lacks the core types this call read.
+	 * or it lacks the core types this call read or the fingerprint (a
+	 * version 1 layout).
 	 */
 	const struct topo *lay = &c->st.layout.t;
 
 	if ((!c->topo_cached || !c->st.layout_text || !c->st.layout.key ||
 	     (c->types_loaded && !c->st.layout.ct) ||
+	     !c->st.layout.have_print ||
 	     strcmp(c->st.layout.key, c->topo_key) != 0 ||
 	     !cpuset_equal(&lay->possible, &c->topo.possible) ||
 	     !cpuset_equal(&lay->present, &c->topo.present) ||
@@ -653,9 +655,11 @@ need_entry(struct ctx *c, const char *name)
 static void
 effective_opts(struct ctx *c, struct alloc_opts *o)
 {
-	if (alloc_opts_effective(&c->m, &c->st.policy, o, c->err,
-				 sizeof(c->err)) < 0)
-		cli_die(EXIT_USAGE, "%s", c->err);
+	int r = alloc_opts_effective(&c->m, &c->st.policy, o, c->err,
+				     sizeof(c->err));
+
+	if (r < 0)
+		cli_die(r == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", c->err);
 }
 
 static void
@@ -871,9 +875,10 @@ cmd_resize(struct ctx *c)
 	load_machine(c);
 	open_state(c, RW, false);
 	e = need_entry(c, c->args[0]);
-	if (alloc_resize_opts(&c->m, &c->st.policy, e, &o, c->err,
-			      sizeof(c->err)) < 0)
-		cli_die(EXIT_USAGE, "%s", c->err);
+	r = alloc_resize_opts(&c->m, &c->st.policy, e, &o, c->err,
+			      sizeof(c->err));
+	if (r < 0)
+		cli_die(r == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", c->err);
 	have = e->n;
 	r = alloc_resize(&c->m, &c->st, e, n, &o, c->err, sizeof(c->err));
 	if (r < 0)

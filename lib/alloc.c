@@ -27,19 +27,31 @@ threads_per_core(const struct ktopo *kt)
 	return kt->num_cores ? kt->num_cpus / kt->num_cores : 1;
 }
 
+const struct ktopo *
+alloc_machine_kt(const struct alloc_machine *m)
+{
+	if (!m->kt->cpu && ktopo_from_topo(m->kt, m->topo) < 0)
+		return NULL;
+	return m->kt;
+}
+
 int
 alloc_opts_effective(const struct alloc_machine *m,
 		     const struct alloc_opts *policy, struct alloc_opts *o,
 		     char *err, size_t errlen)
 {
+	const struct ktopo *kt = alloc_machine_kt(m);
+
+	if (!kt)
+		return oom(err, errlen);
 	alloc_opts_merge(o, policy);
 	if (o->distribute_auto) {
-		int tpc = threads_per_core(m->kt);
+		int tpc = threads_per_core(kt);
 
 		o->k.distribute = o->k.full_cores && tpc > 0 ? tpc : 1;
 	}
 	o->k.single_numa_node = o->numa_policy == TM_SINGLE_NUMA;
-	if (ktake_opts_check(m->kt, &o->k, err, errlen) < 0)
+	if (ktake_opts_check(kt, &o->k, err, errlen) < 0)
 		return -EINVAL;
 	return 0;
 }
@@ -241,12 +253,13 @@ request_hints(const struct alloc_machine *m, const struct alloc_state *st,
 	      struct tm_hints *cpu_h, struct tm_hints *mem_h, char *err,
 	      size_t errlen)
 {
+	const struct ktopo *kt = alloc_machine_kt(m);
 	int r;
 
 	*mn = mem_nodes(m->topo, st);
-	if (!*mn)
+	if (!*mn || !kt)
 		return oom(err, errlen);
-	r = tm_cpu_hints(m->kt, avail, n, align_socket, cpu_h);
+	r = tm_cpu_hints(kt, avail, n, align_socket, cpu_h);
 	if (r == 0 && have_mem)
 		r = tm_mem_hints(*mn, m->topo->nnodes, mem, mem_h);
 	else
@@ -324,10 +337,11 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 	struct tm_mem_node *mn = NULL;
 	struct tm_hint best = { 0, true };
 	const struct cpuset *prefer_p = rq->prefer;
+	const struct ktopo *kt = alloc_machine_kt(m);
 	bool numa = o->numa_policy != TM_NONE;
 	int r;
 
-	if (state_available(st, &t->online, NULL, &avail) < 0) {
+	if (!kt || state_available(st, &t->online, NULL, &avail) < 0) {
 		r = oom(err, errlen);
 		goto out;
 	}
@@ -394,7 +408,7 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 			prefer_p = &prefer;
 		}
 	}
-	r = kubelet_take(m->kt, &avail, rq->n, &o->k, prefer_p, &st->reserved,
+	r = kubelet_take(kt, &avail, rq->n, &o->k, prefer_p, &st->reserved,
 			 &e->cpus, err, errlen);
 	if (r == -ENOMEM)
 		r = oom(err, errlen);
@@ -569,6 +583,7 @@ grow(const struct alloc_machine *m, const struct alloc_state *st,
 	if (need > 0) {
 		char why[512];
 
+		/* alloc_resize() built the kubelet's view. */
 		r = kubelet_take(m->kt, &avail, need, &o->k, prefer_p,
 				 &st->reserved, &got, why, sizeof(why));
 		if (r == -ENOMEM)
@@ -599,8 +614,12 @@ alloc_resize(const struct alloc_machine *m, struct alloc_state *st,
 	     char *err, size_t errlen)
 {
 	struct cpuset more = CPUSET_INIT;
-	int tpc = threads_per_core(m->kt), r = 0;
+	const struct ktopo *kt = alloc_machine_kt(m);
+	int tpc, r = 0;
 
+	if (!kt)
+		return oom(err, errlen);
+	tpc = threads_per_core(kt);
 	if (o->k.full_cores && tpc > 1 && n % tpc)
 		return err_ret(err, errlen, -ENOSPC, "SMT Alignment Error: "
 			       "requested %d cpus not multiple cpus per core = "

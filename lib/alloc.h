@@ -30,11 +30,23 @@
 #include "topomgr.h"
 #include "util.h"
 
-/* The machine as the allocator sees it. */
+/*
+ * The machine as the allocator sees it.  kt is the kubelet's view of
+ * topo, built from topo on first use by alloc_machine_kt() while kt->cpu
+ * is NULL (a zeroed struct ktopo), so that a call that places nothing
+ * (release, show, list, ...) never builds it; a kt filled beforehand is
+ * used as it is.
+ */
 struct alloc_machine {
 	const struct topo *topo;
-	const struct ktopo *kt;
+	struct ktopo *kt;
 };
+
+/*
+ * The kubelet's view of m's topology: m->kt, built by ktopo_from_topo()
+ * if it is not yet.  Returns it, or NULL when out of memory.
+ */
+const struct ktopo *alloc_machine_kt(const struct alloc_machine *m);
 
 /* One take. */
 struct alloc_request {
@@ -51,7 +63,7 @@ struct alloc_request {
 /*
  * Merge the state's policy into o, decide a --distribute without a group
  * from full_cores and the threads per core, and check the combination as
- * the kubelet does.  Returns 0 or -EINVAL (err says why).
+ * the kubelet does.  Returns 0, -EINVAL (err says why) or -ENOMEM.
  */
 int alloc_opts_effective(const struct alloc_machine *m,
 			 const struct alloc_opts *policy, struct alloc_opts *o,
@@ -98,7 +110,8 @@ int alloc_resize(const struct alloc_machine *m, struct alloc_state *st,
  * The options a resize of e uses: the entry's own, its automatic
  * --distribute group decided afresh (the policy or the machine may have
  * changed since the take), then merged and checked as
- * alloc_opts_effective() does.  Returns 0 or -EINVAL (err says why).
+ * alloc_opts_effective() does.  Returns 0, -EINVAL (err says why) or
+ * -ENOMEM.
  */
 int alloc_resize_opts(const struct alloc_machine *m,
 		      const struct alloc_opts *policy,

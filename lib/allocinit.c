@@ -28,11 +28,14 @@ alloc_init_reserved(const struct alloc_machine *m,
 		    const struct alloc_init *in, struct cpuset *out,
 		    char *err, size_t errlen)
 {
-	const struct ktopo *kt = m->kt;
+	const struct ktopo *kt = alloc_machine_kt(m);
 	struct alloc_opts o = in->opts;
-	unsigned int online = cpuset_count(&kt->all);
+	unsigned int online;
 	int r;
 
+	if (!kt)
+		return fail(-ENOMEM, err, errlen, "out of memory");
+	online = cpuset_count(&kt->all);
 	cpuset_zero(out);
 	if (in->reserved) {
 		if (!cpuset_subset(in->reserved, &m->topo->online)) {

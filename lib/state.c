@@ -105,10 +105,10 @@ state_free(struct alloc_state *st)
 /* Fingerprint */
 
 int
-topo_print_make(struct topo_print *tp, const struct topo *t)
+topo_print_make_layout(struct topo_print *tp, const struct topo *t,
+		       const struct statetopo *lay)
 {
-	uint64_t h = FNV64_INIT;
-	int cpu, i, ncores = 0;
+	int i;
 
 	memset(tp, 0, sizeof(*tp));
 	if (cpuset_copy(&tp->possible, &t->possible) < 0 ||
@@ -117,22 +117,26 @@ topo_print_make(struct topo_print *tp, const struct topo *t)
 	for (i = 0; i < t->nnodes; i++)
 		if (cpuset_set(&tp->nodes, (unsigned int)t->nodes[i].id) < 0)
 			goto oom;
-	cpuset_for_each(cpu, &t->online) {
-		const struct topo_cpu *c = &t->cpus[cpu];
-		int32_t rec[4] = { cpu, c->node, c->socket, c->core };
-
-		h = fnv1a64(h, rec, sizeof(rec));
-		if (c->core == cpu)
-			ncores++;
+	/* The hash goes over every online CPU: kept in the layout, it is
+	 * not computed again for the CPUs it was computed for. */
+	if (lay && lay->have_print && cpuset_equal(&lay->t.online, &t->online)) {
+		tp->hash = lay->hash;
+		tp->cores = lay->cores;
+	} else {
+		tp->hash = statetopo_print_hash(t, &tp->cores);
 	}
-	tp->hash = h;
 	tp->sockets = t->nsockets;
-	tp->cores = ncores;
 	tp->threads = t->threads_per_core;
 	return 0;
 oom:
 	topo_print_free(tp);
 	return -ENOMEM;
+}
+
+int
+topo_print_make(struct topo_print *tp, const struct topo *t)
+{
+	return topo_print_make_layout(tp, t, NULL);
 }
 
 static void

@@ -22,7 +22,7 @@
  *   cpm-alloc-state 2
  *   checksum fnv1a64:HEX16          (FNV-1a 64 of every byte after this line)
  *   topology possible=L online=L nodes=L sockets=N cores=N threads=N hash=HEX16
- *   layout v=1 key=K ...            (optional: the machine's topology, see
+ *   layout v=2 key=K ...            (optional: the machine's topology, see
  *                                    statetopo.h)
  *   reserved L
  *   strict yes|no
@@ -151,6 +151,14 @@ void state_free(struct alloc_state *st);
 
 /* Fingerprint of a topology.  Returns 0 or -ENOMEM. */
 int topo_print_make(struct topo_print *tp, const struct topo *t);
+
+/*
+ * The same for a topology t that statetopo_load() gave from the layout
+ * lay (NULL: t was read otherwise): the hash and core count lay keeps are
+ * taken instead of hashing every online CPU again.  Returns 0 or -ENOMEM.
+ */
+int topo_print_make_layout(struct topo_print *tp, const struct topo *t,
+			   const struct statetopo *lay);
 void topo_print_free(struct topo_print *tp);
 
 /*

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,18 +28,17 @@ static const char *const field_names[F_N] = {
 	"node", "socket", "die", "core", "l3", "threads", "next",
 };
 
+static const size_t field_offsets[F_N] = {
+	offsetof(struct topo_cpu, node), offsetof(struct topo_cpu, socket),
+	offsetof(struct topo_cpu, die), offsetof(struct topo_cpu, core),
+	offsetof(struct topo_cpu, l3), offsetof(struct topo_cpu, nthreads),
+	offsetof(struct topo_cpu, next_thread),
+};
+
 static int *
 cpu_field(struct topo_cpu *c, int f)
 {
-	switch (f) {
-	case F_NODE: return &c->node;
-	case F_SOCKET: return &c->socket;
-	case F_DIE: return &c->die;
-	case F_CORE: return &c->core;
-	case F_L3: return &c->l3;
-	case F_THREADS: return &c->nthreads;
-	default: return &c->next_thread;
-	}
+	return (int *)((char *)c + field_offsets[f]);
 }
 
 /* ---- key ---- */
@@ -69,6 +69,30 @@ statetopo_key(const struct sysroot *root, char **key)
 	}
 	*key = sb.buf;
 	return 0;
+}
+
+/* ---- fingerprint ---- */
+
+uint64_t
+statetopo_print_hash(const struct topo *t, int *cores)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a 64 offset basis */
+	int cpu, n = 0;
+
+	cpuset_for_each(cpu, &t->online) {
+		const struct topo_cpu *c = &t->cpus[cpu];
+		int32_t rec[4] = { cpu, c->node, c->socket, c->core };
+		unsigned char b[sizeof(rec)];
+		size_t i;
+
+		memcpy(b, rec, sizeof(b));
+		for (i = 0; i < sizeof(b); i++)
+			h = (h ^ b[i]) * 0x100000001b3ULL;
+		if (c->core == cpu)
+			n++;
+	}
+	*cores = n;
+	return h;
 }
 
 /* ---- format ---- */
@@ -134,7 +158,8 @@ void
 statetopo_format(const struct topo *t, const struct coretypes *ct,
 		 const char *key, struct strbuf *sb)
 {
-	int i, k, f;
+	uint64_t hash;
+	int i, k, f, cores;
 
 	strbuf_printf(sb, "v=%d key=", STATETOPO_VERSION);
 	str_escape(sb, key);
@@ -170,6 +195,9 @@ statetopo_format(const struct topo *t, const struct coretypes *ct,
 		strbuf_printf(sb, "%s%d@", i ? "/" : "", t->sockets[i].id);
 		cpuset_format(&t->sockets[i].cpus, sb);
 	}
+	hash = statetopo_print_hash(t, &cores);
+	strbuf_printf(sb, " hash=%016llx cores=%d", (unsigned long long)hash,
+		      cores);
 	if (ct && ct->ncpus == t->ncpus)
 		put_types(sb, ct);
 }
@@ -194,23 +222,31 @@ tbad(struct tparser *p, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* A decimal int in [min, max] ending at one of the end characters. */
+/*
+ * A decimal number ("-" and digits) in [min, max]; *sp moves past it.
+ * Limits stay within +-(LLONG_MAX / 2): digits beyond that are refused.
+ */
 static int
 parse_num(const char **sp, long long min, long long max, long long *out)
 {
 	const char *s = *sp;
-	char *end;
-	long long v;
+	bool neg = *s == '-';
+	long long v = 0;
 
-	if (!((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' &&
-					   s[1] <= '9')))
+	s += neg;
+	if (*s < '0' || *s > '9')
 		return -EINVAL;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || v < min || v > max)
+	do {
+		if (v > LLONG_MAX / 20)
+			return -EINVAL;
+		v = v * 10 + (*s++ - '0');
+	} while (*s >= '0' && *s <= '9');
+	if (neg)
+		v = -v;
+	if (v < min || v > max)
 		return -EINVAL;
 	*out = v;
-	*sp = end;
+	*sp = s;
 	return 0;
 }
 
@@ -249,15 +285,21 @@ next_item(char **rest)
 	return s;
 }
 
-/* Runs of n values in [-1, max] into out[0..n). */
+/*
+ * Runs of n values in [-1, max] into the ints at out, out + stride, ...
+ * (stride in bytes).  A run's values go in a straight line, so they are
+ * in range when its first and last are.
+ */
 static int
-parse_array(struct tparser *p, const char *name, const char *v, int n,
-	    long long max, int *out)
+parse_strided(struct tparser *p, const char *name, const char *v, int n,
+	      long long max, void *out, size_t stride)
 {
+	char *o = out;
 	int i = 0;
 
 	while (*v) {
-		long long start, step, count, k;
+		long long start, step, count, last, x;
+		char *end;
 
 		if (i && *v++ != ',')
 			return tbad(p, "bad layout %s runs", name);
@@ -265,31 +307,33 @@ parse_array(struct tparser *p, const char *name, const char *v, int n,
 		    parse_num(&v, -2LL * ID_MAX, 2LL * ID_MAX, &step) < 0 ||
 		    *v++ != ':' || parse_num(&v, 1, n - i, &count) < 0)
 			return tbad(p, "bad layout %s runs", name);
-		for (k = 0; k < count; k++) {
-			long long x = start + step * k;
-
-			if (x < -1 || x > max)
-				return tbad(p, "bad layout %s value", name);
-			out[i++] = (int)x;
-		}
+		last = start + step * (count - 1);
+		if (last < -1 || last > max)
+			return tbad(p, "bad layout %s value", name);
+		end = o + (size_t)count * stride;
+		for (x = start; o < end; o += stride, x += step)
+			*(int *)o = (int)x;
+		i += (int)count;
 	}
 	if (i != n)
 		return tbad(p, "layout %s lists %d CPUs, not %d", name, i, n);
 	return 0;
 }
 
+/* Runs of n values in [-1, max] into out[0..n). */
+static int
+parse_array(struct tparser *p, const char *name, const char *v, int n,
+	    long long max, int *out)
+{
+	return parse_strided(p, name, v, n, max, out, sizeof(*out));
+}
+
+/* One per-CPU field, straight into t's CPUs. */
 static int
 parse_runs(struct tparser *p, struct topo *t, int f, const char *v)
 {
-	int *a = malloc(((size_t)t->ncpus + 1) * sizeof(int)), i, r;
-
-	if (!a)
-		return -ENOMEM;
-	r = parse_array(p, field_names[f], v, t->ncpus, ID_MAX, a);
-	for (i = 0; r == 0 && i < t->ncpus; i++)
-		*cpu_field(&t->cpus[i], f) = a[i];
-	free(a);
-	return r;
+	return parse_strided(p, field_names[f], v, t->ncpus, ID_MAX,
+			     cpu_field(&t->cpus[0], f), sizeof(*t->cpus));
 }
 
 static const char *const type_sources[] = {
@@ -493,6 +537,33 @@ parse_sockets(struct tparser *p, struct topo *t, char *v)
 	return 0;
 }
 
+/* hash=HEX16 cores=N */
+static int
+parse_print(struct tparser *p, struct statetopo *s, const char *hash,
+	    const char *cores)
+{
+	uint64_t h = 0;
+	long long n;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		char c = hash[i];
+		int d = c >= '0' && c <= '9' ? c - '0' :
+			c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+
+		if (d < 0)
+			return tbad(p, "bad layout hash");
+		h = h << 4 | (uint64_t)d;
+	}
+	if (hash[16] || parse_num(&cores, 0, CPUSET_MAX_CPUS, &n) < 0 ||
+	    *cores)
+		return tbad(p, "bad layout core count");
+	s->have_print = true;
+	s->hash = h;
+	s->cores = (int)n;
+	return 0;
+}
+
 /* What the rest of cpm relies on: indexes stay inside their arrays and
  * a core's thread chain only goes up. */
 static int
@@ -513,10 +584,31 @@ check_cpus(struct tparser *p, const struct topo *t)
 	return 0;
 }
 
+/* Set the flag at offset off in the slot of each CPU of s, a word of s
+ * at a time. */
+static void
+mark_cpus(struct topo *t, const struct cpuset *s, size_t off)
+{
+	unsigned int w;
+
+	for (w = 0; w < s->nwords; w++) {
+		uint64_t b = s->bits[w];
+
+		while (b) {
+			unsigned int c = w * 64 + (unsigned int)__builtin_ctzll(b);
+
+			if (c < (unsigned int)t->ncpus)
+				*(bool *)((char *)&t->cpus[c] + off) = true;
+			b &= b - 1;
+		}
+	}
+}
+
 enum { K_V, K_KEY, K_POSSIBLE, K_PRESENT, K_ONLINE, K_ISOLATED, K_TPC,
        K_RUNS, K_NODES = K_RUNS + F_N, K_L3S, K_SOCKETS,
        K_REQUIRED,		/* the fields below are optional */
-       K_TYPES = K_REQUIRED, K_CTYPE, K_CCAP, K_N };
+       K_HASH = K_REQUIRED, K_CORES,	/* required from version 2 */
+       K_TYPES, K_CTYPE, K_CCAP, K_N };
 
 static int
 key_index(const char *k)
@@ -537,6 +629,10 @@ key_index(const char *k)
 		return K_L3S;
 	if (strcmp(k, "sockets") == 0)
 		return K_SOCKETS;
+	if (strcmp(k, "hash") == 0)
+		return K_HASH;
+	if (strcmp(k, "cores") == 0)
+		return K_CORES;
 	if (strcmp(k, "types") == 0)
 		return K_TYPES;
 	if (strcmp(k, "ctype") == 0)
@@ -555,7 +651,7 @@ statetopo_parse(const char *text, struct statetopo *out, char *err,
 	char *copy, *val[K_N] = { NULL }, *tok, *save = NULL;
 	long long x;
 	const char *s;
-	int i, c, r;
+	int i, r;
 
 	memset(out, 0, sizeof(*out));
 	t->cpu_limit = -1;
@@ -585,7 +681,7 @@ statetopo_parse(const char *text, struct statetopo *out, char *err,
 		r = tbad(&p, "layout without a version");
 		goto fail;
 	}
-	if (x != STATETOPO_VERSION) {
+	if (x < 1 || x > STATETOPO_VERSION) {
 		free(copy);
 		statetopo_free(out);
 		if (errlen)
@@ -599,6 +695,19 @@ statetopo_parse(const char *text, struct statetopo *out, char *err,
 			r = tbad(&p, "incomplete layout record");
 			goto fail;
 		}
+	/* Version 1 has no fingerprint, version 2 always has one. */
+	if (x == 1 && (val[K_HASH] || val[K_CORES])) {
+		r = tbad(&p, "unknown layout field '%s'",
+			 val[K_HASH] ? "hash" : "cores");
+		goto fail;
+	}
+	if (x > 1 && (!val[K_HASH] || !val[K_CORES])) {
+		r = tbad(&p, "incomplete layout record");
+		goto fail;
+	}
+	if (x > 1 && (r = parse_print(&p, out, val[K_HASH],
+				      val[K_CORES])) < 0)
+		goto fail;
 	if (!val[K_TYPES] != !val[K_CTYPE] || !val[K_TYPES] != !val[K_CCAP]) {
 		r = tbad(&p, "incomplete layout core types");
 		goto fail;
@@ -638,14 +747,10 @@ statetopo_parse(const char *text, struct statetopo *out, char *err,
 		goto fail;
 	}
 	cpuset_andnot(&t->offline, &t->online);
-	for (c = 0; c < t->ncpus; c++) {
-		struct topo_cpu *tc = &t->cpus[c];
-
-		tc->possible = cpuset_isset(&t->possible, (unsigned int)c);
-		tc->present = cpuset_isset(&t->present, (unsigned int)c);
-		tc->online = cpuset_isset(&t->online, (unsigned int)c);
-		tc->isolated = cpuset_isset(&t->isolated, (unsigned int)c);
-	}
+	mark_cpus(t, &t->possible, offsetof(struct topo_cpu, possible));
+	mark_cpus(t, &t->present, offsetof(struct topo_cpu, present));
+	mark_cpus(t, &t->online, offsetof(struct topo_cpu, online));
+	mark_cpus(t, &t->isolated, offsetof(struct topo_cpu, isolated));
 	for (i = 0; i < F_N; i++)
 		if ((r = parse_runs(&p, t, i, val[K_RUNS + i])) < 0)
 			goto fail;

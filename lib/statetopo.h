@@ -21,28 +21,35 @@
  *            whole topology as before.
  *
  * Record text (after "layout "), fields separated by one space:
- *   v=1 key=ESCAPED possible=L present=L online=L isolated=L tpc=N
+ *   v=2 key=ESCAPED possible=L present=L online=L isolated=L tpc=N
  *   node=R socket=R die=R core=R l3=R threads=R next=R
  *   nodes=ID@CPUS@D.D.../...  l3s=ID@LEVEL@SIZEKB@CPUS/...
- *   sockets=ID@CPUS/...
+ *   sockets=ID@CPUS/... hash=HEX16 cores=N
  *   [types=SOURCE/NAME@CAPACITY@CORES/... ctype=R ccap=R]
+ * where hash and cores are statetopo_print_hash() of the layout (the
+ * state's fingerprint of these online CPUs, kept so that a call does not
+ * hash every CPU again),
  * where the last three, together or not at all, are the core types of
  * coretype_load() (SOURCE "-" when nothing told; ctype and ccap give each
  * CPU's type index and capacity), each R lists one value per CPU slot 0..highest possible CPU as
  * runs START:STEP:COUNT separated by commas, a node without distances
- * has "x" for them, and L is a cpulist.  A layout of another v= is
- * ignored (a later cpm-alloc's encoding), not refused.
+ * has "x" for them, and L is a cpulist.  Version 1 is the same without
+ * hash and cores: it is used (the fingerprint is then computed) and
+ * written again as version 2.  A layout of a later v= is ignored (a later
+ * cpm-alloc's encoding), not refused; cpm-alloc before version 2 thus
+ * ignores a version 2 layout and reads the topology in full.
  */
 #ifndef CPM_STATETOPO_H
 #define CPM_STATETOPO_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "sysroot.h"
 #include "topo.h"
 #include "util.h"
 
-#define STATETOPO_VERSION 1
+#define STATETOPO_VERSION 2
 
 struct coretypes;
 
@@ -50,7 +57,17 @@ struct statetopo {
 	char *key;
 	struct topo t;		/* memory sizes unknown (-1) */
 	struct coretypes *ct;	/* the core types, or NULL: not kept */
+	bool have_print;	/* hash and cores kept (not in version 1) */
+	uint64_t hash;		/* statetopo_print_hash() of t */
+	int cores;
 };
+
+/*
+ * The fingerprint of t's online CPUs (FNV-1a 64 over each online CPU's
+ * id, node, socket and core as four native int32), and into *cores the
+ * number of online CPUs that are the first of their core.
+ */
+uint64_t statetopo_print_hash(const struct topo *t, int *cores);
 
 /* The key of root into key (malloc'ed).  Returns 0 or -ENOMEM. */
 int statetopo_key(const struct sysroot *root, char **key);

@@ -523,6 +523,62 @@ test_misc(void)
 	strbuf_free(&sb);
 }
 
+/* The kubelet's view of the machine is built on first use, and once. */
+static void
+test_machine_kt(void)
+{
+	struct ktopo lazy;
+	struct alloc_machine lm = { &topo, &lazy };
+	struct alloc_state st;
+	struct alloc_request rq;
+	struct alloc_entry e;
+	struct alloc_opts o;
+	struct alloc_entry *a;
+	char err[1024];
+	int r;
+
+	memset(&lazy, 0, sizeof(lazy));
+	CHECK("machine kt: nothing built before use", lazy.cpu == NULL);
+	CHECK("machine kt: built on first use",
+	      alloc_machine_kt(&lm) == &lazy && lazy.cpu != NULL);
+	CHECK("machine kt: as ktopo_from_topo() builds it",
+	      lazy.ncpus == kt.ncpus && lazy.num_cpus == kt.num_cpus &&
+	      lazy.num_cores == kt.num_cores &&
+	      lazy.num_sockets == kt.num_sockets &&
+	      lazy.num_numa == kt.num_numa &&
+	      lazy.num_uncore == kt.num_uncore &&
+	      cpuset_equal(&lazy.all, &kt.all) &&
+	      memcmp(lazy.cpu, kt.cpu,
+		     (size_t)kt.ncpus * sizeof(*kt.cpu)) == 0);
+	lazy.num_uncore = 12345;
+	CHECK("machine kt: not built again",
+	      alloc_machine_kt(&lm) == &lazy && lazy.num_uncore == 12345);
+	ktopo_free(&lazy);
+
+	/* Each entry point that needs the view builds it itself. */
+	state_init(&st);
+	unit_request(&rq, "a", 2);
+	rq.opts.k.full_cores = true;
+	memset(&e, 0, sizeof(e));
+	r = alloc_opts_effective(&lm, &st.policy, &rq.opts, err, sizeof(err));
+	CHECK("machine kt: options checked on an unbuilt view",
+	      r == 0 && lazy.cpu != NULL);
+	ktopo_free(&lazy);
+	r = alloc_take(&lm, &st, &rq, &e, NULL, err, sizeof(err));
+	CHECK_STR("machine kt: a take on an unbuilt view",
+		  r == 0 ? list(&e.cpus) : err, "0,4");
+	CHECK("machine kt: state_add", state_add(&st, &e) == 0);
+	alloc_entry_free(&e);
+	ktopo_free(&lazy);
+	a = state_find(&st, "a");
+	o = a->opts;
+	r = alloc_resize(&lm, &st, a, 4, &o, err, sizeof(err));
+	CHECK_STR("machine kt: a growth on an unbuilt view",
+		  r == 0 ? list(&a->cpus) : err, "0-1,4-5");
+	ktopo_free(&lazy);
+	state_free(&st);
+}
+
 int
 main(void)
 {
@@ -535,6 +591,7 @@ main(void)
 	test_reconcile();
 	test_import();
 	test_misc();
+	test_machine_kt();
 	unit_machine_remove();
 	return unit_failed;
 }

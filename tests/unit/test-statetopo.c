@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "coretype.h"
+#include "state.h"
 #include "statetopo.h"
 #include "unit.h"
 
@@ -388,7 +389,7 @@ hostile(void)
 	}
 	CHECK("damaged layouts are refused with a reason",
 	      accepted_bad == 0 && wrong == 0);
-	r = statetopo_parse("v=2 whatever other=x", &s, err, sizeof(err));
+	r = statetopo_parse("v=3 whatever other=x", &s, err, sizeof(err));
 	CHECK("a layout of a later version is ignored, not refused",
 	      r == 1 && s.key == NULL);
 
@@ -418,6 +419,213 @@ hostile(void)
 	strbuf_free(&text);
 	free(key);
 	topo_free(&full);
+}
+
+/* Replace the first " NAME=VALUE" field of text (a copy, malloc'ed) by
+ * with (NULL or "": the field is dropped). */
+static char *
+edit_field(const char *text, const char *name, const char *with)
+{
+	char pat[32], *out = malloc(strlen(text) + 64);
+	const char *at, *end;
+
+	snprintf(pat, sizeof(pat), " %s=", name);
+	at = strstr(text, pat);
+	if (!out || !at) {
+		free(out);
+		return strdup(text);
+	}
+	end = strchr(at + 1, ' ');
+	if (!end)
+		end = at + strlen(at);
+	sprintf(out, "%.*s%s%s%s", (int)(at - text), text,
+		with && *with ? " " : "", with ? with : "", end);
+	return out;
+}
+
+/* The fingerprint kept in the layout: what topo_print_make() computes,
+ * taken from the layout instead of computed; version 1 layouts, which
+ * have none, are still used. */
+static void
+fingerprint(const char *dir)
+{
+	struct topo full, t;
+	struct topo_print want, got;
+	struct statetopo s;
+	struct strbuf text;
+	char err[256], *key = NULL, *v1, *tmp1, *bad;
+	uint64_t h = FNV64_INIT;
+	int cpu, cores = 0, n, r;
+
+	if (layout_of(dir, &full, &text, &key) != 0) {
+		CHECK("fingerprint: the tree loads", false);
+		return;
+	}
+	/* The value every state holds: FNV-1a over id, node, socket, core
+	 * of each online CPU, exactly as cpm-alloc has always hashed. */
+	cpuset_for_each(cpu, &full.online) {
+		const struct topo_cpu *c = &full.cpus[cpu];
+		int32_t rec[4] = { cpu, c->node, c->socket, c->core };
+
+		h = fnv1a64(h, rec, sizeof(rec));
+		cores += c->core == cpu;
+	}
+	CHECK("fingerprint: the hash every state holds",
+	      statetopo_print_hash(&full, &n) == h && n == cores);
+	CHECK("fingerprint: topo_print_make() gives it",
+	      topo_print_make(&want, &full) == 0 && want.hash == h &&
+	      want.cores == cores);
+	r = statetopo_parse(text.buf, &s, err, sizeof(err));
+	CHECK("fingerprint: a version 2 layout keeps it",
+	      r == 0 && strncmp(text.buf, "v=2 ", 4) == 0 && s.have_print &&
+	      s.hash == h && s.cores == cores);
+	if (r == 0) {
+		CHECK("fingerprint: taken from the layout",
+		      topo_print_make_layout(&got, &full, &s) == 0 &&
+		      got.hash == h && got.cores == cores &&
+		      got.sockets == want.sockets &&
+		      got.threads == want.threads &&
+		      cpuset_equal(&got.online, &want.online) &&
+		      cpuset_equal(&got.possible, &want.possible) &&
+		      cpuset_equal(&got.nodes, &want.nodes));
+		topo_print_free(&got);
+		/* Proof that it is taken, not computed: a kept value that
+		 * is not the real one comes back. */
+		s.hash = 42;
+		s.cores = 7;
+		CHECK("fingerprint: not hashed again",
+		      topo_print_make_layout(&got, &full, &s) == 0 &&
+		      got.hash == 42 && got.cores == 7);
+		topo_print_free(&got);
+		/* For other online CPUs it is computed. */
+		cpuset_clear(&s.t.online, (unsigned int)cpuset_last(&s.t.online));
+		CHECK("fingerprint: computed for other online CPUs",
+		      topo_print_make_layout(&got, &full, &s) == 0 &&
+		      got.hash == h && got.cores == cores);
+		topo_print_free(&got);
+		s.have_print = false;
+		cpuset_copy(&s.t.online, &full.online);
+		CHECK("fingerprint: computed when the layout has none",
+		      topo_print_make_layout(&got, &full, &s) == 0 &&
+		      got.hash == h);
+		topo_print_free(&got);
+		statetopo_free(&s);
+	}
+	topo_print_free(&want);
+
+	/* The same layout as version 1 wrote it: used, without a print. */
+	tmp1 = edit_field(text.buf, "hash", NULL);
+	v1 = edit_field(tmp1, "cores", NULL);
+	free(tmp1);
+	v1[2] = '1';
+	r = statetopo_parse(v1, &s, err, sizeof(err));
+	CHECK("fingerprint: a version 1 layout is read, without one",
+	      r == 0 && !s.have_print);
+	if (r == 0)
+		statetopo_free(&s);
+	r = load_via(dir, v1, &t);
+	CHECK("fingerprint: a version 1 layout is used", r == 0 &&
+	      same_topo(&full, &t, err, sizeof(err)));
+	if (r == 0)
+		topo_free(&t);
+	free(v1);
+
+	/* Version 1 with a print, version 2 without or with a bad one. */
+	bad = strdup(text.buf);
+	bad[2] = '1';
+	CHECK("fingerprint: version 1 has no hash",
+	      statetopo_parse(bad, &s, err, sizeof(err)) == -EINVAL);
+	free(bad);
+	bad = edit_field(text.buf, "cores", NULL);
+	CHECK("fingerprint: version 2 needs the core count",
+	      statetopo_parse(bad, &s, err, sizeof(err)) == -EINVAL);
+	free(bad);
+	bad = edit_field(text.buf, "hash", NULL);
+	CHECK("fingerprint: version 2 needs the hash",
+	      statetopo_parse(bad, &s, err, sizeof(err)) == -EINVAL);
+	free(bad);
+	bad = edit_field(text.buf, "hash", "hash=0123456789abcdeg");
+	CHECK("fingerprint: a hash not in hex is refused",
+	      statetopo_parse(bad, &s, err, sizeof(err)) == -EINVAL);
+	free(bad);
+	bad = edit_field(text.buf, "hash", "hash=0123456789abcde");
+	CHECK("fingerprint: a short hash is refused",
+	      statetopo_parse(bad, &s, err, sizeof(err)) == -EINVAL);
+	free(bad);
+	bad = edit_field(text.buf, "cores", "cores=-1");
+	CHECK("fingerprint: a negative core count is refused",
+	      statetopo_parse(bad, &s, err, sizeof(err)) == -EINVAL);
+	free(bad);
+	strbuf_free(&text);
+	free(key);
+	topo_free(&full);
+}
+
+/* A hand-written layout parsed: each CPU's flags from the lists and its
+ * values from the runs, and values out of range anywhere in a run. */
+static void
+parse_values(void)
+{
+	static const char *const good =
+		"v=2 key=a possible=0-5 present=0-4 online=0-3 isolated=1,3 "
+		"tpc=2 node=0:0:3,1:0:3 socket=-1:0:6 die=7:0:6 core=0:0:2,2:0:2,4:0:2 "
+		"l3=0:0:6 threads=2:0:6 next=1:0:1,-1:0:1,3:0:1,-1:0:1,5:0:1,-1:0:1 "
+		"nodes=0@0-1@10.20/1@2-3@20.10 l3s=5@3@1024@0-3 sockets=-1@0-5 "
+		"hash=00000000000000ff cores=2";
+	static const struct { const char *from, *to; } bad[] = {
+		/* the last of a run beyond the limit, its first within */
+		{ "die=7:0:6", "die=7:1000000000:6" },
+		{ "die=7:0:6", "die=7:-3:6" },
+		/* numbers too long for any field */
+		{ "die=7:0:6", "die=99999999999999999999999:0:6" },
+		{ "tpc=2", "tpc=99999999999999999999999" },
+		{ "die=7:0:6", "die=-:0:6" },
+		{ "die=7:0:6", "die=7:0:6,1:0:1" },
+		{ "die=7:0:6", "die=7:0:5" },
+		{ "cores=2", "cores=2x" },
+	};
+	struct statetopo s;
+	const struct topo_cpu *c;
+	char err[200], text[1024];
+	size_t i;
+	int r, wrong = 0;
+
+	r = statetopo_parse(good, &s, err, sizeof(err));
+	CHECK("values: a hand-written layout parses", r == 0);
+	if (r != 0) {
+		printf("# %s\n", err);
+		return;
+	}
+	c = s.t.cpus;
+	CHECK("values: one slot per possible CPU", s.t.ncpus == 6);
+	CHECK("values: possible flags", c[0].possible && c[5].possible);
+	CHECK("values: present flags", c[4].present && !c[5].present);
+	CHECK("values: online flags", c[0].online && c[3].online &&
+	      !c[4].online && !c[5].online);
+	CHECK("values: isolated flags", !c[0].isolated && c[1].isolated &&
+	      !c[2].isolated && c[3].isolated && !c[4].isolated);
+	CHECK("values: runs", c[2].node == 0 && c[3].node == 1 &&
+	      c[5].node == 1 && c[0].socket == -1 && c[5].die == 7 &&
+	      c[1].core == 0 && c[3].core == 2 && c[5].core == 4 &&
+	      c[0].next_thread == 1 && c[1].next_thread == -1 &&
+	      c[4].next_thread == 5 && c[4].nthreads == 2 && c[5].l3 == 0);
+	CHECK("values: the fingerprint", s.have_print && s.hash == 0xff &&
+	      s.cores == 2);
+	statetopo_free(&s);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *at = strstr(good, bad[i].from);
+
+		snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - good),
+			 good, bad[i].to, at + strlen(bad[i].from));
+		r = statetopo_parse(text, &s, err, sizeof(err));
+		if (r == 0) {
+			printf("# accepted: %s\n", bad[i].to);
+			statetopo_free(&s);
+		}
+		if (r != -EINVAL || !err[0])
+			wrong++;
+	}
+	CHECK("values: bad runs and numbers are refused", wrong == 0);
 }
 
 int
@@ -474,6 +682,9 @@ main(void)
 	round_trip("no NUMA nodes", path);
 	changes();
 	hostile();
+	snprintf(path, sizeof(path), "%s/2s4n-smt", tmp);
+	fingerprint(path);
+	parse_values();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", tmp);
