@@ -22,15 +22,26 @@
 #include "state.h"
 #include "topomgr.h"
 
+#define FNV64_PRIME 0x100000001b3ULL
+
 uint64_t
 fnv1a64(uint64_t h, const void *data, size_t len)
 {
 	const unsigned char *p = data;
 
-	while (len--) {
-		h ^= *p++;
-		h *= 0x100000001b3ULL;
+	/* Eight bytes a turn: the loop costs as much as the hash itself. */
+	for (; len >= 8; len -= 8, p += 8) {
+		h = (h ^ p[0]) * FNV64_PRIME;
+		h = (h ^ p[1]) * FNV64_PRIME;
+		h = (h ^ p[2]) * FNV64_PRIME;
+		h = (h ^ p[3]) * FNV64_PRIME;
+		h = (h ^ p[4]) * FNV64_PRIME;
+		h = (h ^ p[5]) * FNV64_PRIME;
+		h = (h ^ p[6]) * FNV64_PRIME;
+		h = (h ^ p[7]) * FNV64_PRIME;
 	}
+	while (len--)
+		h = (h ^ *p++) * FNV64_PRIME;
 	return h;
 }
 
@@ -55,7 +66,8 @@ state_init(struct alloc_state *st)
 void
 alloc_entry_free(struct alloc_entry *e)
 {
-	free(e->name);
+	if (!e->name_kept)
+		free(e->name);
 	cpuset_free(&e->cpus);
 	free(e->owner);
 	free(e->owner_dir);
@@ -85,6 +97,8 @@ state_free(struct alloc_state *st)
 	free(st->layout_text);
 	statetopo_free(&st->layout);
 	free(st->raw);
+	free(st->text);
+	free(st->sums);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -192,18 +206,32 @@ state_topo_match(const struct alloc_state *st, const struct topo_print *now,
 	return m;
 }
 
+/* A byte of an entry name: [A-Za-z0-9._:/@-]. */
+static inline bool
+name_byte(unsigned char c)
+{
+	return (unsigned char)((c | 0x20) - 'a') < 26 ||
+	       (unsigned char)(c - '0') < 10 || c == '.' || c == '_' ||
+	       c == ':' || c == '/' || c == '@' || c == '-';
+}
+
+/* The length of name when it is a valid entry name, else 0. */
+static size_t
+name_len(const char *name)
+{
+	const char *p = name;
+
+	while (name_byte((unsigned char)*p))
+		p++;
+	if (*p || p == name || p - name > STATE_NAME_MAX)
+		return 0;
+	return (size_t)(p - name);
+}
+
 bool
 state_name_valid(const char *name)
 {
-	size_t n = strlen(name);
-
-	if (n == 0 || n > STATE_NAME_MAX)
-		return false;
-	for (; *name; name++)
-		if (!isalnum((unsigned char)*name) &&
-		    strchr("._:/@-", *name) == NULL)
-			return false;
-	return true;
+	return name_len(name) != 0;
 }
 
 /* Options */
@@ -314,82 +342,241 @@ add_kv_list(struct strbuf *sb, const char *key, const struct cpuset *s)
 	cpuset_format(s, sb);
 }
 
-void
-state_format(const struct alloc_state *st, struct strbuf *body_out)
+/*
+ * A digest of everything format_entry() writes of e (so two entries it
+ * writes alike digest alike): a change to any of it shows as another
+ * digest, but for a 2^-64 chance.
+ */
+static inline uint64_t
+mix(uint64_t h, uint64_t v)
 {
-	struct strbuf sb;
-	const struct topo_print *tp = &st->print;
-	size_t mark;
-	int i, k;
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
 
-	strbuf_init(&sb);
-	strbuf_puts(&sb, "topology");
-	add_kv_list(&sb, "possible", &tp->possible);
-	add_kv_list(&sb, "online", &tp->online);
-	add_kv_list(&sb, "nodes", &tp->nodes);
-	strbuf_printf(&sb, " sockets=%d cores=%d threads=%d hash=%016llx\n",
+static uint64_t
+mix_str(uint64_t h, const char *s)
+{
+	uint64_t w = 0;
+	size_t n;
+
+	if (!s)
+		return mix(h, ~0ULL);
+	/* Short strings (names): no strlen(), no memcpy() calls. */
+	for (n = 0; s[n]; n++) {
+		w = w << 8 | (unsigned char)s[n];
+		if ((n & 7) == 7) {
+			h = mix(h, w);
+			w = 0;
+		}
+	}
+	return mix(mix(h, w), n);
+}
+
+static uint64_t
+entry_digest(const struct alloc_entry *e)
+{
+	const struct alloc_opts *o = &e->opts;
+	uint64_t h = 0;
+	unsigned int i;
+	int k;
+
+	h = mix_str(h, e->name);
+	h = mix(h, ((uint64_t)(unsigned int)e->n << 8) | (uint64_t)e->mode);
+	h = mix(h, (uint64_t)o->k.full_cores | (uint64_t)o->k.spread_cores << 1 |
+		(uint64_t)o->k.prefer_l3 << 2 | (uint64_t)o->k.align_socket << 3 |
+		(uint64_t)o->distribute_auto << 4 | (uint64_t)o->closest << 5 |
+		(uint64_t)(unsigned int)o->k.distribute << 8 |
+		(uint64_t)(unsigned int)o->numa_policy << 40);
+	h = mix_str(h, e->owner);
+	h = mix(h, e->owner_start);
+	h = mix_str(h, e->owner_dir);
+	h = mix(h, (uint64_t)(unsigned int)e->nmem);
+	for (k = 0; k < e->nmem; k++)
+		h = mix(mix(h, (uint64_t)(unsigned int)e->mem[k].node),
+			e->mem[k].bytes);
+	/* The set, not its storage: only the words that hold CPUs. */
+	for (i = 0; i < e->cpus.nwords; i++)
+		if (e->cpus.bits[i])
+			h = mix(mix(h, i), e->cpus.bits[i]);
+	return h;
+}
+
+/* e as its "entry" line. */
+static void
+format_entry(const struct alloc_entry *e, struct strbuf *sb)
+{
+	size_t mark;
+	int k;
+
+	/* Thousands of entries: no printf on the common fields. */
+	strbuf_puts(sb, "entry ");
+	strbuf_puts(sb, e->name);
+	strbuf_puts(sb, " n=");
+	strbuf_putint(sb, e->n);
+	add_kv_list(sb, "cpus", &e->cpus);
+	strbuf_puts(sb, e->mode == ALLOC_SHARE ? " mode=share" :
+		    " mode=exclusive");
+	if (e->owner) {
+		strbuf_puts(sb, " owner=");
+		str_escape(sb, e->owner);
+	}
+	if (e->owner_start && e->owner_start <= (uint64_t)LLONG_MAX) {
+		strbuf_puts(sb, " start=");
+		strbuf_putint(sb, (long long)e->owner_start);
+	} else if (e->owner_start) {
+		strbuf_printf(sb, " start=%llu",
+			      (unsigned long long)e->owner_start);
+	}
+	if (e->owner_dir) {
+		strbuf_puts(sb, " cgdir=");
+		str_escape(sb, e->owner_dir);
+	}
+	if (e->nmem) {
+		strbuf_puts(sb, " mem=");
+		for (k = 0; k < e->nmem; k++)
+			strbuf_printf(sb, "%s%d:%llu", k ? "," : "",
+				      e->mem[k].node,
+				      (unsigned long long)e->mem[k].bytes);
+	}
+	mark = sb->len;
+	strbuf_puts(sb, " opts=");
+	alloc_opts_format(&e->opts, sb);
+	if (sb->len == mark + 6)
+		sb->len = mark;	/* no options: drop " opts=" */
+	strbuf_puts(sb, "\n");
+}
+
+/*
+ * The line e was read from, when it is in st's text and e still holds
+ * what it said; else NULL.
+ */
+static const char *
+entry_line(const struct alloc_state *st, const struct alloc_entry *e)
+{
+	uintptr_t line = (uintptr_t)e->src.line, body, end;
+
+	if (!line || !st->raw)
+		return NULL;
+	body = (uintptr_t)st->raw + st->body;
+	end = (uintptr_t)st->raw + st->rawlen;
+	if (line < body || line >= end || e->src.len > end - line ||
+	    entry_digest(e) != e->src.digest)
+		return NULL;
+	return e->src.line;
+}
+
+/* How many bytes a and b have in common from the start. */
+static size_t
+common_prefix(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t n = alen < blen ? alen : blen, i = 0;
+
+	while (i + 256 <= n && memcmp(a + i, b + i, 256) == 0)
+		i += 256;
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * FNV-1a 64 of the body b: from the recorded state of the body read at
+ * the last stride boundary the two bodies share, not from the start.
+ */
+static uint64_t
+body_sum(const struct alloc_state *st, const char *b, size_t len)
+{
+	uint64_t h = FNV64_INIT;
+	size_t k = 0;
+
+	if (st->raw && st->nsums) {
+		k = common_prefix(b, len, st->raw + st->body,
+				  st->rawlen - st->body) / STATE_SUM_STRIDE;
+		if (k >= st->nsums)
+			k = st->nsums - 1;
+		h = st->sums[k];
+		k *= STATE_SUM_STRIDE;
+	}
+	return fnv1a64(h, b + k, len - k);
+}
+
+void
+state_format(const struct alloc_state *st, struct strbuf *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	const struct topo_print *tp = &st->print;
+	const char *run = NULL;
+	size_t sum_at, body, runlen = 0, mark;
+	uint64_t sum;
+	int i;
+
+	/* The header, with the checksum filled in once the body is out. */
+	strbuf_puts(out, st->layout_text ? "cpm-alloc-state 2\n" :
+		    "cpm-alloc-state 1\n");
+	strbuf_puts(out, "checksum fnv1a64:");
+	sum_at = out->len;
+	strbuf_puts(out, "0000000000000000\n");
+	body = out->len;
+	strbuf_puts(out, "topology");
+	add_kv_list(out, "possible", &tp->possible);
+	add_kv_list(out, "online", &tp->online);
+	add_kv_list(out, "nodes", &tp->nodes);
+	strbuf_printf(out, " sockets=%d cores=%d threads=%d hash=%016llx\n",
 		      tp->sockets, tp->cores, tp->threads,
 		      (unsigned long long)tp->hash);
 	if (st->layout_text) {
-		strbuf_puts(&sb, "layout ");
-		strbuf_puts(&sb, st->layout_text);
-		strbuf_puts(&sb, "\n");
+		strbuf_puts(out, "layout ");
+		strbuf_puts(out, st->layout_text);
+		strbuf_puts(out, "\n");
 	}
-	strbuf_puts(&sb, "reserved ");
-	cpuset_format(&st->reserved, &sb);
-	strbuf_printf(&sb, "\nstrict %s\npolicy ", st->strict ? "yes" : "no");
-	mark = sb.len;
-	alloc_opts_format(&st->policy, &sb);
-	if (sb.len == mark)
-		strbuf_puts(&sb, "-");
-	strbuf_puts(&sb, "\n");
+	strbuf_puts(out, "reserved ");
+	cpuset_format(&st->reserved, out);
+	strbuf_printf(out, "\nstrict %s\npolicy ", st->strict ? "yes" : "no");
+	mark = out->len;
+	alloc_opts_format(&st->policy, out);
+	if (out->len == mark)
+		strbuf_puts(out, "-");
+	strbuf_puts(out, "\n");
+	/*
+	 * Entries as they were read go back as their lines, a run of
+	 * neighbours in one copy; the others are written afresh.
+	 */
 	for (i = 0; i < st->nentries; i++) {
 		const struct alloc_entry *e = &st->entries[i];
+		const char *line = entry_line(st, e);
 
-		/* Thousands of entries: no printf on the common fields. */
-		strbuf_puts(&sb, "entry ");
-		strbuf_puts(&sb, e->name);
-		strbuf_puts(&sb, " n=");
-		strbuf_putint(&sb, e->n);
-		add_kv_list(&sb, "cpus", &e->cpus);
-		strbuf_puts(&sb, e->mode == ALLOC_SHARE ? " mode=share" :
-			    " mode=exclusive");
-		if (e->owner) {
-			strbuf_puts(&sb, " owner=");
-			str_escape(&sb, e->owner);
+		if (line && run && run + runlen == line) {
+			runlen += e->src.len;
+			continue;
 		}
-		if (e->owner_start && e->owner_start <= (uint64_t)LLONG_MAX) {
-			strbuf_puts(&sb, " start=");
-			strbuf_putint(&sb, (long long)e->owner_start);
-		} else if (e->owner_start) {
-			strbuf_printf(&sb, " start=%llu",
-				      (unsigned long long)e->owner_start);
-		}
-		if (e->owner_dir) {
-			strbuf_puts(&sb, " cgdir=");
-			str_escape(&sb, e->owner_dir);
-		}
-		if (e->nmem) {
-			strbuf_puts(&sb, " mem=");
-			for (k = 0; k < e->nmem; k++)
-				strbuf_printf(&sb, "%s%d:%llu", k ? "," : "",
-					      e->mem[k].node,
-					      (unsigned long long)e->mem[k].bytes);
-		}
-		mark = sb.len;
-		strbuf_puts(&sb, " opts=");
-		alloc_opts_format(&e->opts, &sb);
-		if (sb.len == mark + 6)
-			sb.len = mark;	/* no options: drop " opts=" */
-		strbuf_puts(&sb, "\n");
+		if (run)
+			strbuf_add(out, run, runlen);
+		run = line;
+		runlen = line ? e->src.len : 0;
+		if (!line)
+			format_entry(e, out);
 	}
-	strbuf_printf(body_out, "cpm-alloc-state %d\nchecksum fnv1a64:%016llx\n",
-		      st->layout_text ? STATE_VERSION : 1, (unsigned long long)
-		      fnv1a64(FNV64_INIT, sb.buf ? sb.buf : "", sb.len));
-	strbuf_add(body_out, sb.buf ? sb.buf : "", sb.len);
-	if (sb.oom)
-		body_out->oom = true;
-	strbuf_free(&sb);
+	if (run)
+		strbuf_add(out, run, runlen);
+	if (out->oom)
+		return;
+	sum = body_sum(st, out->buf + body, out->len - body);
+	for (i = 15; i >= 0; i--, sum >>= 4)
+		out->buf[sum_at + (size_t)i] = hex[sum & 15];
+}
+
+/* Room for one more entry in st: 0 or -ENOMEM. */
+static int
+grow_entries(struct alloc_state *st)
+{
+	int cap = st->cap ? st->cap * 2 : 16;
+	struct alloc_entry *n = realloc(st->entries, (size_t)cap * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	st->entries = n;
+	st->cap = cap;
+	return 0;
 }
 
 /* Parsing */
@@ -524,34 +711,154 @@ parse_mem(struct parser *p, char *v, struct alloc_entry *e)
 	return 0;
 }
 
-static int
-parse_entry(struct parser *p, char *rest, struct alloc_entry *e)
+/* A decimal below CPUSET_MAX_CPUS as cpuset_format() writes it. */
+static bool
+canon_num(const char **sp, unsigned int *out)
 {
-	char *tok, *save = NULL;
-	unsigned int seen = 0;
+	const char *s = *sp;
+	unsigned int v = 0;
+
+	if (*s == '0') {
+		*sp = s + 1;
+		*out = 0;
+		return (unsigned char)(s[1] - '0') >= 10;
+	}
+	while ((unsigned char)(*s - '0') < 10) {
+		v = v * 10 + (unsigned int)(*s++ - '0');
+		if (v >= CPUSET_MAX_CPUS)
+			return false;
+	}
+	if (s == *sp)
+		return false;
+	*sp = s;
+	*out = v;
+	return true;
+}
+
+/*
+ * Read v into s when it is a list as cpuset_format() writes it: runs
+ * "A" or "A-B" (A < B), ascending and apart, joined by single commas.
+ * Returns 1 when it is one, 0 when not (then s holds anything: read it
+ * with cpuset_parse_list(), which empties it first), -ENOMEM.
+ */
+static int
+canon_list(const char *v, struct cpuset *s)
+{
+	long prev = -2;
+
+	if (*v == '\0')
+		return 1;
+	for (;;) {
+		unsigned int a, b;
+
+		if (!canon_num(&v, &a))
+			return 0;
+		b = a;
+		if (*v == '-' && (v++, !canon_num(&v, &b) || b <= a))
+			return 0;
+		if ((long)a <= prev + 1)
+			return 0;
+		if (cpuset_set_range(s, a, b) < 0)
+			return -ENOMEM;
+		prev = (long)b;
+		if (*v == '\0')
+			return 1;
+		if (*v++ != ',')
+			return 0;
+	}
+}
+
+/* Whether str_escape() writes s as it is. */
+static bool
+escape_free(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == '%' ||
+		    (unsigned char)*s >= 0x7f)
+			return false;
+	return true;
+}
+
+/*
+ * Parse the words after "entry " (NUL-terminated, changed in place):
+ * words are split at runs of spaces, as strtok_r() splits them, in one
+ * pass, and a field's value is unescaped only when it holds a '%'.
+ * *canon tells whether the text is what format_entry() writes for e:
+ * fields in its order, each once, in its spelling, single spaces.
+ */
+static int
+parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
+	    bool *canon)
+{
+	char *s = rest, *tok, *v;
+	unsigned int seen = 0, last = 0, rank;
+	size_t klen;
+	bool pct;
 	int r = 0;
 
 	memset(e, 0, sizeof(*e));
-	tok = strtok_r(rest, " ", &save);
-	if (!tok || !state_name_valid(tok))
+	*canon = true;
+	pct = strchr(rest, '%') != NULL;
+	while (*s == ' ')
+		s++;
+	tok = s;
+	s = strchrnul(s, ' ');
+	if (*s)
+		*s++ = '\0';
+	klen = name_len(tok);
+	if (!klen)
 		return bad(p, "bad entry name");
-	if (!(e->name = strdup(tok)))
-		return -ENOMEM;
-	while ((tok = strtok_r(NULL, " ", &save))) {
-		char *v = strchr(tok, '=');
+	if (tok != rest)
+		*canon = false;
+	e->name = tok;		/* NUL-terminated in the text st keeps */
+	e->name_kept = true;
+	for (;;) {
+		char *end;
 
-		if (!v)
+		if (*s == ' ') {
+			*canon = false;
+			while (*s == ' ')
+				s++;
+		}
+		if (!*s)
+			break;
+		tok = s;
+		end = strchrnul(s, ' ');
+		s = end;
+		if (*s) {
+			*s++ = '\0';
+			if (!*s)
+				*canon = false;	/* a space at the end */
+		}
+		for (v = tok; *v && *v != '='; v++)
+			;
+		if (!*v)
 			return bad(p, "bad entry field '%s'", tok);
+		klen = (size_t)(v - tok);
 		*v++ = '\0';
-		if (str_unescape(v) < 0)
-			return bad(p, "bad escape in field '%s'", tok);
-		if (strcmp(tok, "n") == 0) {
+		if (pct && memchr(v, '%', (size_t)(end - v))) {
+			*canon = false;
+			if (str_unescape(v) < 0)
+				return bad(p, "bad escape in field '%s'",
+					   tok);
+		}
+		rank = 0;
+		if (klen == 1 && tok[0] == 'n') {
 			r = parse_int_field(p, tok, v, CPUSET_MAX_CPUS, &e->n);
 			seen |= 1;
-		} else if (strcmp(tok, "cpus") == 0) {
-			r = parse_list(p, tok, v, &e->cpus);
+			rank = 1;
+		} else if (klen == 4 && memcmp(tok, "cpus", 4) == 0) {
+			cpuset_zero(&e->cpus);	/* the last cpus= counts */
+			r = canon_list(v, &e->cpus);
+			if (r == 0) {
+				*canon = false;
+				r = parse_list(p, tok, v, &e->cpus);
+			} else if (r > 0) {
+				r = 0;
+			}
 			seen |= 2;
-		} else if (strcmp(tok, "mode") == 0) {
+			rank = 2;
+		} else if (klen == 4 && memcmp(tok, "mode", 4) == 0) {
 			if (strcmp(v, "exclusive") == 0)
 				e->mode = ALLOC_EXCLUSIVE;
 			else if (strcmp(v, "share") == 0)
@@ -559,30 +866,61 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e)
 			else
 				return bad(p, "bad mode '%s'", v);
 			seen |= 4;
-		} else if (strcmp(tok, "owner") == 0 && !e->owner) {
+			rank = 3;
+		} else if (klen == 5 && memcmp(tok, "owner", 5) == 0 &&
+			   !e->owner) {
 			if (!startswith(v, "pid:") && !startswith(v, "cgroup:"))
 				return bad(p, "bad owner '%s'", v);
 			if (!(e->owner = strdup(v)))
 				return -ENOMEM;
-		} else if (strcmp(tok, "start") == 0) {
+			if (!escape_free(v))
+				*canon = false;
+			rank = 4;
+		} else if (klen == 5 && memcmp(tok, "start", 5) == 0) {
 			if (parse_u64(v, UINT64_MAX, &e->owner_start) < 0)
 				return bad(p, "bad start time '%s'", v);
-		} else if (strcmp(tok, "cgdir") == 0 && !e->owner_dir) {
+			if (!e->owner_start)
+				*canon = false;	/* not written */
+			rank = 5;
+		} else if (klen == 5 && memcmp(tok, "cgdir", 5) == 0 &&
+			   !e->owner_dir) {
 			if (v[0] != '/')
 				return bad(p, "bad cgroup directory");
 			if (!(e->owner_dir = strdup(v)))
 				return -ENOMEM;
-		} else if (strcmp(tok, "mem") == 0 && !e->nmem) {
+			if (!escape_free(v))
+				*canon = false;
+			rank = 6;
+		} else if (klen == 3 && memcmp(tok, "mem", 3) == 0 &&
+			   !e->nmem) {
+			/* Written back as "N:B,N:B": no empty bookings. */
+			if (!*v || *v == ',' || end[-1] == ',' ||
+			    strstr(v, ",,"))
+				*canon = false;
 			r = parse_mem(p, v, e);
-		} else if (strcmp(tok, "opts") == 0) {
+			rank = 7;
+		} else if (klen == 4 && memcmp(tok, "opts", 4) == 0) {
 			if (alloc_opts_parse(v, &e->opts) < 0)
 				return bad(p, "bad options '%s'", v);
+			if (*canon) {
+				struct strbuf o;
+
+				strbuf_init(&o);
+				alloc_opts_format(&e->opts, &o);
+				if (!o.buf || strcmp(o.buf, v) != 0)
+					*canon = false;
+				strbuf_free(&o);
+			}
+			rank = 8;
 		} else {
 			return bad(p, "unknown or repeated entry field '%s'",
 				   tok);
 		}
 		if (r < 0)
 			return r;
+		if (rank <= last)
+			*canon = false;
+		last = rank;
 	}
 	if (seen != 7)
 		return bad(p, "entry '%s' lacks n, cpus or mode", e->name);
@@ -594,23 +932,29 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e)
 
 /*
  * The names of the entries read so far, hashed (open addressing over
- * indexes into st->entries), so that a file of n entries is checked for
- * repeated names in O(n), not O(n^2) string comparisons.
+ * indexes into st->entries, each with its name's hash), so that a file
+ * of n entries is checked for repeated names in O(n), not O(n^2) string
+ * comparisons.
  */
+struct name_slot {
+	int entry;		/* entry index + 1, 0 empty */
+	uint32_t hash;
+};
+
 struct name_index {
-	int *slot;		/* entry index + 1, 0 empty */
+	struct name_slot *slot;
 	size_t size;		/* a power of two, or 0 */
 };
 
 static size_t
 name_slot(const struct name_index *ix, const struct alloc_state *st,
-	  const char *name)
+	  const char *name, uint32_t hash)
 {
-	size_t mask = ix->size - 1;
-	size_t h = fnv1a32(FNV32_INIT, name, strlen(name)) & mask;
+	size_t mask = ix->size - 1, h = hash & mask;
 
-	while (ix->slot[h] &&
-	       strcmp(st->entries[ix->slot[h] - 1].name, name) != 0)
+	while (ix->slot[h].entry &&
+	       (ix->slot[h].hash != hash ||
+		strcmp(st->entries[ix->slot[h].entry - 1].name, name) != 0))
 		h = (h + 1) & mask;
 	return h;
 }
@@ -622,81 +966,152 @@ name_slot(const struct name_index *ix, const struct alloc_state *st,
 static int
 name_index_add(struct name_index *ix, const struct alloc_state *st, int i)
 {
+	const char *name = st->entries[i].name;
+	uint32_t hash = (uint32_t)mix_str(0, name);
 	size_t h;
 
 	if ((size_t)i * 2 + 2 > ix->size) {
 		struct name_index big = { NULL, ix->size ? ix->size * 2 : 64 };
 		size_t k;
 
+		/* Sized for the array's capacity: grown once, if ever. */
+		while (big.size < (size_t)st->cap * 2 + 2)
+			big.size *= 2;
 		big.slot = calloc(big.size, sizeof(*big.slot));
 		if (!big.slot)
 			return -ENOMEM;
-		for (k = 0; k < ix->size; k++)
-			if (ix->slot[k])
-				big.slot[name_slot(&big, st,
-				    st->entries[ix->slot[k] - 1].name)] =
-					ix->slot[k];
+		for (k = 0; k < ix->size; k++) {
+			struct name_slot *o = &ix->slot[k];
+
+			if (o->entry) {
+				size_t b = o->hash & (big.size - 1);
+
+				while (big.slot[b].entry)
+					b = (b + 1) & (big.size - 1);
+				big.slot[b] = *o;
+			}
+		}
 		free(ix->slot);
 		*ix = big;
 	}
-	h = name_slot(ix, st, st->entries[i].name);
-	if (ix->slot[h])
+	h = name_slot(ix, st, name, hash);
+	if (ix->slot[h].entry)
 		return 1;
-	ix->slot[h] = i + 1;
+	ix->slot[h].entry = i + 1;
+	ix->slot[h].hash = hash;
 	return 0;
 }
 
-int
-state_parse(struct alloc_state *st, const char *buf, size_t len, char *err,
-	    size_t errlen)
+/*
+ * Parse the state text buf of len bytes, which st keeps as st->raw (it
+ * is freed with st, or here on failure).
+ */
+static int
+parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
+	  size_t errlen)
 {
 	struct name_index names = { NULL, 0 };
 	struct parser p = { err, errlen, 1 };
 	const char *nl, *body;
 	char *copy = NULL, *line, *next;
 	unsigned long long sum;
+	size_t blen, k;
+	uint64_t h;
 	int r, stage = 0;
 	char hdr[64];
 
 	state_init(st);
+	st->raw = buf;
+	st->rawlen = len;
 	if (errlen)
 		err[0] = '\0';
-	if (len == 0)
-		return bad(&p, "the file is empty");
-	if (memchr(buf, '\0', len))
-		return bad(&p, "the file holds a NUL byte");
+	if (len == 0) {
+		r = bad(&p, "the file is empty");
+		goto fail;
+	}
+	if (memchr(buf, '\0', len)) {
+		r = bad(&p, "the file holds a NUL byte");
+		goto fail;
+	}
 	nl = memchr(buf, '\n', len);
-	if (!nl || (size_t)(nl - buf) >= sizeof(hdr))
-		return bad(&p, "not a cpm-alloc state file");
+	if (!nl || (size_t)(nl - buf) >= sizeof(hdr)) {
+		r = bad(&p, "not a cpm-alloc state file");
+		goto fail;
+	}
 	memcpy(hdr, buf, (size_t)(nl - buf));
 	hdr[nl - buf] = '\0';
-	if (!startswith(hdr, "cpm-alloc-state "))
-		return bad(&p, "not a cpm-alloc state file");
+	if (!startswith(hdr, "cpm-alloc-state ")) {
+		r = bad(&p, "not a cpm-alloc state file");
+		goto fail;
+	}
 	if (strcmp(hdr + 16, "1") != 0 && strcmp(hdr + 16, "2") != 0) {
 		if (errlen)
 			snprintf(err, errlen, "unknown state version '%s' "
 				 "(this cpm-alloc reads version %d)",
 				 hdr + 16, STATE_VERSION);
-		return -EPROTONOSUPPORT;
+		r = -EPROTONOSUPPORT;
+		goto fail;
 	}
 	p.line = 2;
 	line = (char *)nl + 1;
 	nl = memchr(line, '\n', len - (size_t)(line - buf));
 	if (!nl || sscanf(line, "checksum fnv1a64:%16llx\n", &sum) != 1 ||
-	    nl - line != 33)
-		return bad(&p, "missing or bad checksum line");
+	    nl - line != 33) {
+		r = bad(&p, "missing or bad checksum line");
+		goto fail;
+	}
 	body = nl + 1;
-	if (fnv1a64(FNV64_INIT, body, len - (size_t)(body - buf)) != sum)
-		return bad(&p, "checksum mismatch (the file is damaged or "
-			   "truncated)");
-	if (len > 0 && buf[len - 1] != '\n')
-		return bad(&p, "the file does not end in a newline");
-	copy = malloc(len - (size_t)(body - buf) + 1);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, body, len - (size_t)(body - buf));
-	copy[len - (size_t)(body - buf)] = '\0';
+	st->body = (size_t)(body - buf);
+	blen = len - st->body;
+	/* The hash as it stands every STATE_SUM_STRIDE bytes: body_sum(). */
+	st->nsums = blen / STATE_SUM_STRIDE + 1;
+	st->sums = malloc(st->nsums * sizeof(*st->sums));
+	if (!st->sums) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	h = FNV64_INIT;
+	for (k = 0; k < st->nsums; k++) {
+		size_t at = k * STATE_SUM_STRIDE;
+
+		st->sums[k] = h;
+		h = fnv1a64(h, body + at, blen - at < STATE_SUM_STRIDE ?
+			    blen - at : STATE_SUM_STRIDE);
+	}
+	if (h != sum) {
+		r = bad(&p, "checksum mismatch (the file is damaged or "
+			"truncated)");
+		goto fail;
+	}
+	if (len > 0 && buf[len - 1] != '\n') {
+		r = bad(&p, "the file does not end in a newline");
+		goto fail;
+	}
+	/* The words of the text, cut apart; the names stay there. */
+	copy = st->text = malloc(blen + 1);
+	if (!copy) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	memcpy(copy, body, blen);
+	copy[blen] = '\0';
 	st->exists = true;
+	/* Room for every entry at once. */
+	for (line = copy; line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (strncmp(line, "entry ", 6) == 0)
+			st->cap++;
+	}
+	if (st->cap) {
+		st->cap += 16;	/* and some for the entries a call adds */
+		st->entries = malloc((size_t)st->cap * sizeof(*st->entries));
+		if (!st->entries) {
+			st->cap = 0;
+			r = -ENOMEM;
+			goto fail;
+		}
+	}
 	for (line = copy; *line; line = next) {
 		char *sp;
 
@@ -710,7 +1125,33 @@ state_parse(struct alloc_state *st, const char *buf, size_t len, char *err,
 		}
 		*sp++ = '\0';
 		r = 0;
-		if (stage == 0 && strcmp(line, "topology") == 0) {
+		if (stage == 4 && strcmp(line, "entry") == 0) {
+			struct alloc_entry *e;
+			bool canon;
+
+			/* In place: the array has room for every line. */
+			if (st->nentries == st->cap && grow_entries(st) < 0) {
+				r = -ENOMEM;
+				goto fail;
+			}
+			e = &st->entries[st->nentries];
+			r = parse_entry(&p, sp, e, &canon);
+			if (r < 0) {
+				alloc_entry_free(e);
+				goto fail;
+			}
+			st->nentries++;
+			r = name_index_add(&names, st, st->nentries - 1);
+			if (r == 1)
+				r = bad(&p, "entry '%s' appears twice", e->name);
+			if (r == 0 && canon) {
+				/* Its line, to write back as it is. */
+				e->src.line = body + (line - copy);
+				e->src.len = (size_t)(next - line);
+				e->src.digest = entry_digest(e);
+			}
+			stage--;
+		} else if (stage == 0 && strcmp(line, "topology") == 0) {
 			r = parse_topology(&p, sp, &st->print);
 			st->have_print = true;
 		} else if (stage == 1 && hdr[16] == '2' && !st->layout_text &&
@@ -737,21 +1178,6 @@ state_parse(struct alloc_state *st, const char *buf, size_t len, char *err,
 			if (strcmp(sp, "-") != 0 &&
 			    alloc_opts_parse(sp, &st->policy) < 0)
 				r = bad(&p, "bad policy '%s'", sp);
-		} else if (stage == 4 && strcmp(line, "entry") == 0) {
-			struct alloc_entry e;
-
-			r = parse_entry(&p, sp, &e);
-			if (r == 0)
-				r = state_add(st, &e);
-			if (r < 0)
-				alloc_entry_free(&e);
-			if (r == 0)
-				r = name_index_add(&names, st,
-						   st->nentries - 1);
-			if (r == 1)
-				r = bad(&p, "entry '%s' appears twice",
-					st->entries[st->nentries - 1].name);
-			stage--;
 		} else {
 			r = bad(&p, "unexpected record '%s'", line);
 		}
@@ -763,14 +1189,26 @@ state_parse(struct alloc_state *st, const char *buf, size_t len, char *err,
 		r = bad(&p, "the file ends early");
 		goto fail;
 	}
-	free(copy);
 	free(names.slot);
 	return 0;
 fail:
-	free(copy);
 	free(names.slot);
 	state_free(st);
 	return r;
+}
+
+int
+state_parse(struct alloc_state *st, const char *buf, size_t len, char *err,
+	    size_t errlen)
+{
+	char *raw = malloc(len + 1);
+
+	state_init(st);
+	if (!raw)
+		return -ENOMEM;
+	memcpy(raw, buf, len);
+	raw[len] = '\0';
+	return parse_raw(st, raw, len, err, errlen);
 }
 
 int
@@ -800,14 +1238,7 @@ state_load(struct alloc_state *st, const char *path, char *err,
 			 read_strerror(r));
 		return r;
 	}
-	r = state_parse(st, buf, len, err, errlen);
-	if (r == 0) {
-		st->raw = buf;
-		st->rawlen = len;
-	} else {
-		free(buf);
-	}
-	return r;
+	return parse_raw(st, buf, len, err, errlen);
 }
 
 int
@@ -984,16 +1415,8 @@ state_find(const struct alloc_state *st, const char *name)
 int
 state_add(struct alloc_state *st, struct alloc_entry *e)
 {
-	if (st->nentries == st->cap) {
-		int cap = st->cap ? st->cap * 2 : 16;
-		struct alloc_entry *n = realloc(st->entries,
-						(size_t)cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		st->entries = n;
-		st->cap = cap;
-	}
+	if (st->nentries == st->cap && grow_entries(st) < 0)
+		return -ENOMEM;
 	st->entries[st->nentries++] = *e;
 	memset(e, 0, sizeof(*e));
 	return 0;

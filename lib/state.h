@@ -68,8 +68,25 @@ struct mem_booking {
 	uint64_t bytes;
 };
 
+/*
+ * Where a parsed entry came from: its line in the state's text as read
+ * (st->raw), kept when that line is exactly what state_format() would
+ * write for the entry, and a digest of everything state_format() writes
+ * of the entry, taken then.  state_format() copies the line of an entry
+ * whose digest still matches, and writes any other entry afresh: a
+ * change made anywhere shows, with no flag to set.  A zeroed src (as
+ * every entry made elsewhere has) means no line.
+ */
+struct entry_src {
+	const char *line;	/* NULL: none */
+	size_t len;		/* with its newline */
+	uint64_t digest;
+};
+
 struct alloc_entry {
-	char *name;
+	char *name;		/* malloc'ed, or with name_kept, in the
+				 * text of the state that read it */
+	bool name_kept;
 	int n;			/* CPUs asked for (== |cpus|) */
 	struct cpuset cpus;
 	enum alloc_mode mode;
@@ -79,6 +96,7 @@ struct alloc_entry {
 	int nmem;
 	struct mem_booking *mem;	/* sorted by node */
 	struct alloc_opts opts;
+	struct entry_src src;
 };
 
 /* What a state records about its machine. */
@@ -103,9 +121,22 @@ struct alloc_state {
 	 */
 	char *layout_text;
 	struct statetopo layout;
-	char *raw;		/* the file as read, for state_reload() */
+	char *raw;		/* the file as read, for state_reload() and
+				 * the entries' lines */
 	size_t rawlen;
+	char *text;		/* the body, cut into words: read entries'
+				 * names */
+	size_t body;		/* offset of the checksummed body in raw */
+	/*
+	 * sums[k]: the FNV-1a state after the body's first
+	 * k * STATE_SUM_STRIDE bytes, so that writing a body that begins
+	 * like the one read hashes only from where they differ.
+	 */
+	uint64_t *sums;
+	size_t nsums;
 };
+
+#define STATE_SUM_STRIDE 512
 
 /* How the machine compares to the state's fingerprint. */
 enum topo_match {
@@ -146,7 +177,12 @@ enum topo_match state_topo_match(const struct alloc_state *st,
 int state_parse(struct alloc_state *st, const char *buf, size_t len,
 		char *err, size_t errlen);
 
-/* Render st as the file text into sb (with its checksum). */
+/*
+ * Render st as the file text into sb (with its checksum).  Entries left
+ * as read go out as their lines (see struct entry_src), and the checksum
+ * is taken on from where the text stops matching the one read: the bytes
+ * are those of formatting every entry afresh.
+ */
 void state_format(const struct alloc_state *st, struct strbuf *sb);
 
 /*

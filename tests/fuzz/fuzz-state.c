@@ -4,7 +4,8 @@
  * checkpoint reader.  The input is used as a state body under a correct
  * checksum (so the fuzzer gets past it; version 2, so that layout records
  * are parsed too), and as a checkpoint.  Every accepted state must format
- * to text that parses back and formats the same; every refusal must
+ * to text that parses back and formats the same, and the same as when
+ * every entry is written afresh (no line copied); every refusal must
  * explain itself.
  * Build and run: make fuzz && tests/fuzz/fuzz-state -max_total_time=60
  */
@@ -32,8 +33,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	strbuf_add(&in, (const char *)data, size);
 	err[0] = '\0';
 	if (state_parse(&st, in.buf, in.len, err, sizeof(err)) == 0) {
+		int i;
+
 		strbuf_init(&f1);
 		state_format(&st, &f1);
+		for (i = 0; i < st.nentries; i++)
+			memset(&st.entries[i].src, 0, sizeof(st.entries[i].src));
+		strbuf_init(&f2);
+		state_format(&st, &f2);
+		if (f1.len != f2.len || memcmp(f1.buf, f2.buf, f1.len) != 0)
+			abort();
+		strbuf_free(&f2);
 		if (state_parse(&st2, f1.buf, f1.len, err, sizeof(err)) != 0)
 			abort();
 		strbuf_init(&f2);

@@ -110,6 +110,324 @@ test_remove(void)
 	strbuf_free(&b);
 }
 
+/*
+ * The file as cpm-alloc 0.1.0 wrote it, every entry formatted from its
+ * fields (kept here as the reference that state_format(), which copies
+ * the lines of entries left as read, must match byte for byte).
+ */
+static void
+ref_kv_list(struct strbuf *sb, const char *key, const struct cpuset *s)
+{
+	strbuf_puts(sb, " ");
+	strbuf_puts(sb, key);
+	strbuf_puts(sb, "=");
+	cpuset_format(s, sb);
+}
+
+static void
+ref_format(const struct alloc_state *st, struct strbuf *out)
+{
+	const struct topo_print *tp = &st->print;
+	struct strbuf sb;
+	size_t mark;
+	int i, k;
+
+	strbuf_init(&sb);
+	strbuf_puts(&sb, "topology");
+	ref_kv_list(&sb, "possible", &tp->possible);
+	ref_kv_list(&sb, "online", &tp->online);
+	ref_kv_list(&sb, "nodes", &tp->nodes);
+	strbuf_printf(&sb, " sockets=%d cores=%d threads=%d hash=%016llx\n",
+		      tp->sockets, tp->cores, tp->threads,
+		      (unsigned long long)tp->hash);
+	if (st->layout_text)
+		strbuf_printf(&sb, "layout %s\n", st->layout_text);
+	strbuf_puts(&sb, "reserved ");
+	cpuset_format(&st->reserved, &sb);
+	strbuf_printf(&sb, "\nstrict %s\npolicy ", st->strict ? "yes" : "no");
+	mark = sb.len;
+	alloc_opts_format(&st->policy, &sb);
+	if (sb.len == mark)
+		strbuf_puts(&sb, "-");
+	strbuf_puts(&sb, "\n");
+	for (i = 0; i < st->nentries; i++) {
+		const struct alloc_entry *e = &st->entries[i];
+
+		strbuf_printf(&sb, "entry %s n=%d", e->name, e->n);
+		ref_kv_list(&sb, "cpus", &e->cpus);
+		strbuf_printf(&sb, " mode=%s", e->mode == ALLOC_SHARE ?
+			      "share" : "exclusive");
+		if (e->owner) {
+			strbuf_puts(&sb, " owner=");
+			str_escape(&sb, e->owner);
+		}
+		if (e->owner_start)
+			strbuf_printf(&sb, " start=%llu",
+				      (unsigned long long)e->owner_start);
+		if (e->owner_dir) {
+			strbuf_puts(&sb, " cgdir=");
+			str_escape(&sb, e->owner_dir);
+		}
+		if (e->nmem) {
+			strbuf_puts(&sb, " mem=");
+			for (k = 0; k < e->nmem; k++)
+				strbuf_printf(&sb, "%s%d:%llu", k ? "," : "",
+					      e->mem[k].node,
+					      (unsigned long long)e->mem[k].bytes);
+		}
+		mark = sb.len;
+		strbuf_puts(&sb, " opts=");
+		alloc_opts_format(&e->opts, &sb);
+		if (sb.len == mark + 6)
+			sb.len = mark;
+		strbuf_puts(&sb, "\n");
+	}
+	strbuf_printf(out, "cpm-alloc-state %d\nchecksum fnv1a64:%016llx\n",
+		      st->layout_text ? 2 : 1, (unsigned long long)
+		      fnv1a64(FNV64_INIT, sb.buf ? sb.buf : "", sb.len));
+	strbuf_add(out, sb.buf ? sb.buf : "", sb.len);
+	strbuf_free(&sb);
+}
+
+/* body under its header and checksum (version 1) into out. */
+static void
+with_header(struct strbuf *out, const char *body_text, size_t len)
+{
+	strbuf_init(out);
+	strbuf_printf(out, "cpm-alloc-state 1\nchecksum fnv1a64:%016llx\n",
+		      (unsigned long long)fnv1a64(FNV64_INIT, body_text, len));
+	strbuf_add(out, body_text, len);
+}
+
+/* Whether state_format(st) is what ref_format(st) writes. */
+static bool
+same_as_ref(const struct alloc_state *st, struct strbuf *got)
+{
+	struct strbuf want;
+	bool same;
+
+	strbuf_init(got);
+	strbuf_init(&want);
+	state_format(st, got);
+	ref_format(st, &want);
+	same = got->len == want.len && memcmp(got->buf, want.buf,
+					      got->len) == 0;
+	if (!same)
+		printf("# got:\n%s# want:\n%s", got->buf, want.buf);
+	strbuf_free(&want);
+	return same;
+}
+
+static const char head[] =
+	"topology possible=0-63 online=0-63 nodes=0-1 sockets=1 cores=32 "
+	"threads=2 hash=0123456789abcdef\n"
+	"reserved \nstrict no\npolicy -\n";
+
+/*
+ * Lines state_parse() takes that cpm-alloc writes otherwise: each is
+ * written as the fields say, never copied.
+ */
+static const char *const odd_lines[] = {
+	"entry a n=2 cpus=0,1 mode=exclusive\n",
+	"entry a n=2 cpus=3,1 mode=exclusive\n",
+	"entry a n=2 cpus=0-3:1/2 mode=exclusive\n",
+	"entry a n=1 cpus=1-1 mode=exclusive\n",
+	"entry a n=0 cpus=, mode=exclusive\n",
+	"entry  a n=1 cpus=1 mode=exclusive\n",
+	"entry a  n=1 cpus=1 mode=exclusive\n",
+	"entry a n=1 cpus=1 mode=exclusive \n",
+	"entry a cpus=1 n=1 mode=exclusive\n",
+	"entry a n=1 n=1 cpus=1 mode=exclusive\n",
+	"entry a n=1 cpus=5 cpus=1 mode=exclusive\n",
+	"entry a n=1 cpus=1 mode=share mode=exclusive\n",
+	"entry a n=%31 cpus=1 mode=exclusive\n",
+	"entry a n=1 cpus=1 mode=exclusive owner=pid:%34%32\n",
+	"entry a n=1 cpus=1 mode=exclusive owner=pid:4\t2\n",
+	"entry a n=1 cpus=1 mode=exclusive owner=pid:42 start=0\n",
+	"entry a n=1 cpus=1 mode=exclusive start=7 owner=pid:42\n",
+	"entry a n=1 cpus=1 mode=exclusive cgdir=/a%2fb\n",
+	"entry a n=1 cpus=1 mode=exclusive mem=\n",
+	"entry a n=1 cpus=1 mode=exclusive mem=,0:5\n",
+	"entry a n=1 cpus=1 mode=exclusive mem=0:5,\n",
+	"entry a n=1 cpus=1 mode=exclusive mem=0:5,,1:6\n",
+	"entry a n=1 cpus=1 mode=exclusive mem= mem=0:5\n",
+	"entry a n=1 cpus=1 mode=exclusive opts=\n",
+	"entry a n=1 cpus=1 mode=exclusive opts=prefer-l3,full-cores\n",
+	"entry a n=1 cpus=1 mode=exclusive opts=full-cores,full-cores\n",
+	"entry a n=1 cpus=1 mode=exclusive opts=,full-cores\n",
+	"entry a n=1 cpus=1 mode=exclusive opts=full-cores opts=spread-cores\n",
+	"entry a n=1 cpus=1 mode=exclusive mem=0:5 cgdir=/x\n",
+};
+
+/* Lines cpm-alloc writes: copied as they are. */
+static const char *const plain_lines[] = {
+	"entry a n=0 cpus= mode=exclusive\n",
+	"entry a n=4 cpus=0-1,3,5 mode=share\n",
+	"entry a/b:c@d-e.f_g n=1 cpus=63 mode=exclusive owner=pid:42 "
+	"start=1234 cgdir=/sys/x mem=0:1,1:18446744073709551615 "
+	"opts=full-cores,spread-cores,prefer-l3,align-socket,distribute=2,"
+	"closest-numa,numa-policy=restricted\n",
+	"entry a n=1 cpus=1 mode=exclusive owner=cgroup:/a start=18446744073709551615\n",
+	"entry a n=1 cpus=1 mode=exclusive opts=distribute\n",
+};
+
+/* Every line alone, between two plain entries, written as 0.1.0 did. */
+static void
+test_lines(void)
+{
+	struct alloc_state st;
+	struct strbuf b, in, out;
+	char err[256];
+	size_t i;
+	int bad_parse = 0, differ = 0, copied_odd = 0, fresh_plain = 0;
+
+	for (i = 0; i < sizeof(odd_lines) / sizeof(odd_lines[0]) +
+		    sizeof(plain_lines) / sizeof(plain_lines[0]); i++) {
+		size_t nodd = sizeof(odd_lines) / sizeof(odd_lines[0]);
+		bool odd = i < nodd;
+		const char *line = odd ? odd_lines[i] : plain_lines[i - nodd];
+
+		strbuf_init(&b);
+		strbuf_puts(&b, head);
+		strbuf_puts(&b, "entry x n=1 cpus=9 mode=exclusive\n");
+		strbuf_puts(&b, line);
+		strbuf_puts(&b, "entry z n=1 cpus=10 mode=share\n");
+		with_header(&in, b.buf, b.len);
+		if (state_parse(&st, in.buf, in.len, err, sizeof(err)) < 0) {
+			printf("# %s: %s\n", line, err);
+			bad_parse++;
+		} else {
+			if (!same_as_ref(&st, &out))
+				differ++;
+			if (odd && st.entries[1].src.line)
+				copied_odd++;
+			if (!odd && (!st.entries[1].src.line ||
+				     out.len != in.len ||
+				     memcmp(out.buf, in.buf, in.len) != 0))
+				fresh_plain++;
+			strbuf_free(&out);
+			state_free(&st);
+		}
+		strbuf_free(&b);
+		strbuf_free(&in);
+	}
+	CHECK("every line variant parses", bad_parse == 0);
+	CHECK("every line is written as cpm-alloc 0.1.0 wrote it",
+	      differ == 0);
+	CHECK("no line cpm-alloc writes otherwise is copied",
+	      copied_odd == 0);
+	CHECK("lines cpm-alloc writes are copied, file unchanged",
+	      fresh_plain == 0);
+}
+
+/*
+ * Each way an entry can change, on a state large enough that the
+ * checksum resumes from a recorded point: the file changes, and is what
+ * 0.1.0 writes.
+ */
+static void
+test_changes(void)
+{
+	static const char *const what[] = {
+		"none", "cpus", "n", "mode", "owner", "owner in place",
+		"start", "cgdir", "mem", "mem in place", "opts", "name",
+		"added", "removed", "removed first", "cpus in place",
+	};
+	struct alloc_state st;
+	struct strbuf b, in, out;
+	char err[256], msg[128];
+	size_t w;
+	int i;
+
+	strbuf_init(&b);
+	strbuf_puts(&b, head);
+	for (i = 0; i < 300; i++)
+		strbuf_printf(&b, "entry e%d n=1 cpus=%d mode=exclusive "
+			      "owner=pid:%d start=%d cgdir=/c%d mem=0:%d "
+			      "opts=full-cores\n", i, i % 64, i + 100,
+			      i + 7, i, i * 4096);
+	with_header(&in, b.buf, b.len);
+	strbuf_free(&b);
+	for (w = 0; w < sizeof(what) / sizeof(what[0]); w++) {
+		struct alloc_entry *e, ne;
+		bool unchanged;
+
+		if (state_parse(&st, in.buf, in.len, err, sizeof(err)) < 0) {
+			CHECK("300 entries parse", 0);
+			break;
+		}
+		e = &st.entries[150];
+		switch (w) {
+		case 1:
+			cpuset_clear(&e->cpus, (unsigned int)(150 % 64));
+			cpuset_set(&e->cpus, 63);
+			break;
+		case 2:
+			e->n = 2;
+			break;
+		case 3:
+			e->mode = ALLOC_SHARE;
+			break;
+		case 4:
+			free(e->owner);
+			e->owner = strdup("pid:251");	/* the same size */
+			break;
+		case 5:
+			e->owner[4] = '9';
+			break;
+		case 6:
+			e->owner_start++;
+			break;
+		case 7:
+			free(e->owner_dir);
+			e->owner_dir = strdup("/d150");
+			break;
+		case 8:
+			e->mem[0].bytes += 1;
+			break;
+		case 9:
+			e->mem[0].node = 1;
+			break;
+		case 10:
+			e->opts.k.full_cores = false;
+			e->opts.closest = true;
+			break;
+		case 11:
+			e->name[1] = 'x';
+			break;
+		case 12:
+			memset(&ne, 0, sizeof(ne));
+			ne.name = strdup("new");
+			ne.mode = ALLOC_SHARE;
+			state_add(&st, &ne);
+			break;
+		case 13:
+			state_remove(&st, 150);
+			break;
+		case 14:
+			state_remove(&st, 0);
+			break;
+		case 15:
+			/* The same set, in storage grown under it. */
+			cpuset_set(&e->cpus, 1000);
+			cpuset_clear(&e->cpus, 1000);
+			cpuset_clear(&e->cpus, (unsigned int)(150 % 64));
+			break;
+		}
+		unchanged = w == 0;
+		snprintf(msg, sizeof(msg), "change '%s': written as 0.1.0 "
+			 "writes it", what[w]);
+		CHECK(msg, same_as_ref(&st, &out));
+		snprintf(msg, sizeof(msg), "change '%s': the file %s", what[w],
+			 unchanged ? "stays as it was" : "changes");
+		CHECK(msg, (out.len == in.len &&
+			    memcmp(out.buf, in.buf, in.len) == 0) == unchanged);
+		strbuf_free(&out);
+		state_free(&st);
+	}
+	strbuf_free(&in);
+}
+
 int
 main(void)
 {
@@ -201,5 +519,7 @@ main(void)
 	strbuf_free(&b);
 	test_need();
 	test_remove();
+	test_lines();
+	test_changes();
 	return unit_failed;
 }
