@@ -286,6 +286,8 @@ struct kindex {
 	int *off[K_N];		/* [nunit + 1] into mem[] */
 	int *mem[K_N];		/* CPUs of each unit, ascending */
 	int *numa_socket;	/* [NUMA units] its only socket, -1 if several */
+	int nkinds;		/* kinds indexed: K_UNCORE (no uncore caches:
+				 * only the uncore step reads them) or K_N */
 	int per_core, per_socket, per_uncore;
 	bool numa_first;
 };
@@ -337,8 +339,9 @@ cpu_attr(const struct ktopo *kt, int c, int k)
 	return attr_of(&kt->cpu[c], k);
 }
 
+/* The index of kt; the uncore caches' part only with uncore. */
 static int
-kindex_build(struct kindex *ix, const struct ktopo *kt)
+kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 {
 	int c, k, i, n = 0, *tmp = NULL;
 	size_t nc = kt->ncpus > 0 ? (size_t)kt->ncpus : 1;
@@ -354,7 +357,8 @@ kindex_build(struct kindex *ix, const struct ktopo *kt)
 		if (ktopo_is_cpu(kt, c))
 			ix->all[n++] = c;
 	ix->nall = n;
-	for (k = 0; k < K_N; k++) {
+	ix->nkinds = uncore ? K_N : K_UNCORE;
+	for (k = 0; k < ix->nkinds; k++) {
 		int m = 0, last = 0, *cnt, *direct = NULL, lo = 0;
 		size_t off = attr_offset[k];
 
@@ -498,7 +502,7 @@ kacc_init(struct kacc *a, const struct kindex *ix, const struct cpuset *avail,
 			continue;
 		a->isfree[c] = 1;
 		a->nfree_all++;
-		for (k = 0; k < K_N; k++)
+		for (k = 0; k < ix->nkinds; k++)
 			a->nfree[k][ix->unit[k][c]]++;
 	}
 	return 0;
@@ -524,7 +528,7 @@ kacc_take_cpu(struct kacc *a, int c)
 	a->isfree[c] = 0;
 	a->taken[c] = 1;
 	a->nfree_all--;
-	for (k = 0; k < K_N; k++)
+	for (k = 0; k < a->ix->nkinds; k++)
 		a->nfree[k][a->ix->unit[k][c]]--;
 	return 1;
 }
@@ -1447,7 +1451,7 @@ kubelet_take_packed(const struct ktopo *kt, const struct cpuset *avail,
 	struct kindex ix;
 	int r;
 
-	if ((r = kindex_build(&ix, kt)) < 0)
+	if ((r = kindex_build(&ix, kt, prefer_uncore)) < 0)
 		return r;
 	r = packed(&ix, avail, n, spread, prefer_uncore, out, err, errlen);
 	kindex_free(&ix);
@@ -1462,7 +1466,7 @@ kubelet_take_distributed(const struct ktopo *kt, const struct cpuset *avail,
 	struct kindex ix;
 	int r;
 
-	if ((r = kindex_build(&ix, kt)) < 0)
+	if ((r = kindex_build(&ix, kt, false)) < 0)
 		return r;
 	r = distributed(&ix, avail, n, group, spread, align_socket, out, err,
 			errlen);
@@ -1479,7 +1483,7 @@ kubelet_order(const struct ktopo *kt, const struct cpuset *avail,
 	struct ivec l = { 0 };
 	int r, i, k = K_CPU_NONE, n = 0;
 
-	if ((r = kindex_build(&ix, kt)) < 0)
+	if ((r = kindex_build(&ix, kt, true)) < 0)
 		return r;
 	if ((r = kacc_init(&a, &ix, avail, 0, spread)) < 0) {
 		kindex_free(&ix);
@@ -1536,6 +1540,13 @@ dist_group(const struct kindex *ix, const struct ktake_opts *o)
 }
 
 /* staticPolicy.takeByTopology */
+/* Does take_by_topology() with o read the uncore caches? */
+static bool
+uses_uncore(const struct ktake_opts *o)
+{
+	return o->distribute <= 0 && o->prefer_l3;
+}
+
 static int
 take_by_topology(const struct kindex *ix, const struct ktake_opts *o,
 		 const struct cpuset *avail, int n, struct cpuset *out,
@@ -1629,7 +1640,7 @@ kubelet_take(const struct ktopo *kt, const struct cpuset *avail, int n,
 	int r, i;
 
 	cpuset_zero(out);
-	if ((r = kindex_build(&ix, kt)) < 0)
+	if ((r = kindex_build(&ix, kt, uses_uncore(o))) < 0)
 		return r;
 	if (o->full_cores) {
 		int per_core = ix.per_core > 0 ? ix.per_core : 1;
@@ -1724,7 +1735,7 @@ kubelet_take_reserved(const struct ktopo *kt, int n,
 	int r;
 
 	cpuset_zero(out);
-	if ((r = kindex_build(&ix, kt)) < 0)
+	if ((r = kindex_build(&ix, kt, uses_uncore(o))) < 0)
 		return r;
 	/* As in the kubelet, an error of the take itself only shows as a
 	 * wrong size. */

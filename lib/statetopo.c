@@ -605,6 +605,15 @@ mark_cpus(struct topo *t, const struct cpuset *s, size_t off)
 	for (w = 0; w < s->nwords; w++) {
 		uint64_t b = s->bits[w];
 
+		if (b == ~0ULL && (size_t)w * 64 + 64 <= (size_t)t->ncpus) {
+			/* 64 CPUs in a row: no bit to look for. */
+			char *p = (char *)&t->cpus[w * 64] + off;
+			char *end = p + 64 * sizeof(*t->cpus);
+
+			for (; p < end; p += sizeof(*t->cpus))
+				*(bool *)p = true;
+			continue;
+		}
 		while (b) {
 			unsigned int c = w * 64 + (unsigned int)__builtin_ctzll(b);
 
