@@ -614,7 +614,18 @@ cmp_row(const void *a, const void *b)
 
 	if (x->ratio != y->ratio)
 		return x->ratio > y->ratio ? -1 : 1;
-	return strcmp(x->group, y->group);
+	/* the snapshot's order, which is the groups' */
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* True when rows are in cmp_row() order already (all one ratio, say). */
+static bool
+rows_sorted(const struct thr_row *rows, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (rows[i].ratio > rows[i - 1].ratio)
+			return false;
+	return true;
 }
 
 int
@@ -640,6 +651,7 @@ thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
 		bool reset = false;
 
 		r->group = x->group;
+		r->seq = i;
 		r->limit = x->has_limit && x->period_us > 0
 				   ? (double)x->quota_us / (double)x->period_us
 				   : -1.0;
@@ -680,7 +692,7 @@ thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
 		    (reset || o->has_usage))
 			r->usage = (double)du / 1000.0 / (double)window_us;
 	}
-	if (cur->n > 1)
+	if (cur->n > 1 && !rows_sorted(rows, cur->n))
 		qsort(rows, cur->n, sizeof(*rows), cmp_row);
 	*rowsp = rows;
 	*nrows = cur->n;

@@ -146,6 +146,46 @@ test_rows(void)
 	thr_snap_free(&c);
 }
 
+/* Ties in ratio go by group name, with and without a sort to do. */
+static void
+test_row_order(void)
+{
+	static const struct {
+		const char *group;
+		int64_t np, nt;
+	} in[] = {	/* in name order, as a snapshot holds them */
+		{ "a", 10, 5 }, { "b", 10, 1 }, { "c", 4, 2 },
+		{ "d", 10, 9 }, { "e", 2, 1 }, { "f", 0, 0 },
+	};
+	static const char want[] = "dacebf", same[] = "abc";
+	struct thr_snap c;
+	struct thr_row *rows;
+	char got[8];
+	size_t n;
+
+	thr_snap_init(&c);
+	for (size_t i = 0; i < ARRAY_SIZE(in); i++)
+		add(&c, in[i].group, in[i].np, in[i].nt, 0, i + 1);
+	thr_rows(NULL, &c, 0, &rows, &n);
+	for (size_t i = 0; i < n && i < 7; i++)
+		got[i] = rows[i].group[0];
+	got[n < 7 ? n : 7] = '\0';
+	CHECK_STR("rows by ratio, ties by name", got, want);
+	free(rows);
+	thr_snap_free(&c);
+
+	thr_snap_init(&c);
+	for (size_t i = 0; i < 3; i++)
+		add(&c, in[i].group, 10, 5, 0, i + 1);
+	thr_rows(NULL, &c, 0, &rows, &n);
+	for (size_t i = 0; i < n && i < 7; i++)
+		got[i] = rows[i].group[0];
+	got[n < 7 ? n : 7] = '\0';
+	CHECK_STR("rows of one ratio stay in name order", got, same);
+	free(rows);
+	thr_snap_free(&c);
+}
+
 /*
  * The Prometheus text: cAdvisor's "id" label (the cgroup path with a
  * leading slash, "/" for the root) on every series, and with k8s the pod
@@ -269,6 +309,7 @@ main(void)
 	test_filter();
 	test_snapshot_files();
 	test_rows();
+	test_row_order();
 	test_prom();
 	test_warned();
 	return unit_failed;
