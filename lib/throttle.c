@@ -315,25 +315,59 @@ thr_snap_format(const struct thr_snap *s, struct strbuf *sb)
 	strbuf_printf(sb, "end %zu\n", s->n);
 }
 
-/* Split line into at most max space-separated fields; returns the count. */
+/*
+ * Split line into at most max fields separated by runs of spaces (as
+ * strtok_r would, without its per-call scans); returns the count, or
+ * max + 1 when there are more.
+ */
 static size_t
 split(char *line, char **f, size_t max)
 {
 	size_t n = 0;
-	char *save = NULL, *t;
+	char *p = line;
 
-	for (t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			return n;
 		if (n == max)
 			return max + 1;
-		f[n++] = t;
+		f[n++] = p;
+		while (*p != ' ' && *p != '\0')
+			p++;
+		if (*p == ' ')
+			*p++ = '\0';
 	}
-	return n;
+}
+
+/*
+ * The next line of *pos, as strtok_r(..., "\n") gives it: empty lines
+ * are skipped; NULL at the end.  The text ends in a newline.
+ */
+static char *
+next_line(char **pos)
+{
+	char *p = *pos, *nl;
+
+	while (*p == '\n')
+		p++;
+	if (*p == '\0')
+		return NULL;
+	nl = strchr(p, '\n');
+	if (nl == NULL) {
+		*pos = p + strlen(p);
+	} else {
+		*nl = '\0';
+		*pos = nl + 1;
+	}
+	return p;
 }
 
 int
 thr_snap_parse(const char *text, struct thr_snap *s, char *err, size_t errlen)
 {
-	char *copy, *line, *save = NULL;
+	char *copy, *line, *pos;
 	size_t lineno = 0, end = (size_t)-1;
 	bool seen_version = false, seen_hier = false, seen_time = false;
 	int r = -EBADMSG;
@@ -346,8 +380,8 @@ thr_snap_parse(const char *text, struct thr_snap *s, char *err, size_t errlen)
 		err_set(err, errlen, "not a complete snapshot file");
 		goto out;
 	}
-	for (line = strtok_r(copy, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
+	pos = copy;
+	while ((line = next_line(&pos)) != NULL) {
 		char *f[12];
 		size_t nf;
 

@@ -186,6 +186,36 @@ test_row_order(void)
 	thr_snap_free(&c);
 }
 
+/* The parser's lines and fields: runs of spaces, blank lines skipped. */
+static void
+test_snapshot_split(void)
+{
+	struct thr_snap t;
+	char err[256];
+	int r;
+
+	thr_snap_init(&t);
+	r = thr_snap_parse("cpm-throttle-snapshot 1\n\nversion  1 \n  hierarchy /x\n"
+			   "time 5\n\n\ng  a 7  -1 100000 1 3 2 9  - \nend 1\n\n",
+			   &t, err, sizeof(err));
+	CHECK("spaces and blank lines around fields are skipped", r == 0 &&
+	      t.n == 1 && strcmp(t.v[0].group, "a") == 0 && t.v[0].ino == 7 &&
+	      t.v[0].nr_periods == 3 && t.v[0].nr_throttled == 2 &&
+	      t.v[0].throttled_ns == 9 && !t.v[0].has_usage);
+	r = thr_snap_parse("cpm-throttle-snapshot 1\nversion 1\nhierarchy /x\n\ntime 5\n"
+			   "g a 1 2 3 4 5 6 7 8 9 10 11 12\nend 0\n", &t, err, sizeof(err));
+	CHECK_STR("a line of too many fields is refused; blank lines are not counted",
+		  r == -EBADMSG ? err : "", "line 5: unexpected 'g'");
+	r = thr_snap_parse("cpm-throttle-snapshot 1\nversion 1\n   \n", &t, err,
+			   sizeof(err));
+	CHECK_STR("a line of spaces is an empty line", r == -EBADMSG ? err : "",
+		  "line 3: empty line");
+	r = thr_snap_parse("\n\ncpm-throttle-snapshot 1\nversion 1\nhierarchy /x\n"
+			   "time 5\nend 0\n", &t, err, sizeof(err));
+	CHECK("leading blank lines are skipped", r == 0 && t.n == 0);
+	thr_snap_free(&t);
+}
+
 /*
  * The Prometheus text: cAdvisor's "id" label (the cgroup path with a
  * leading slash, "/" for the root) on every series, and with k8s the pod
@@ -310,6 +340,7 @@ main(void)
 	test_snapshot_files();
 	test_rows();
 	test_row_order();
+	test_snapshot_split();
 	test_prom();
 	test_warned();
 	return unit_failed;
