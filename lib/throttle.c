@@ -144,6 +144,15 @@ struct collect {
 	struct thr_snap *s;
 	char *err;
 	size_t errlen;
+	/*
+	 * v1 with cpuacct mounted apart: usage comes from the group of the
+	 * same path there.  acct_gone is a group found missing from that
+	 * hierarchy ("" with acct_known false: none yet); nothing below it
+	 * can be there either, so the walk does not look.
+	 */
+	bool acct_apart;
+	bool acct_known;
+	char acct_gone[CG_PATH_MAX];
 };
 
 int
@@ -204,9 +213,32 @@ static int
 collect_one(const char *group, int dirfd, void *arg)
 {
 	struct collect *c = arg;
+	struct cg_cpu_fds f;
+	size_t n = c->s->n;
+	bool gone;
+	int r;
 
-	return thr_sample(c->h, c->sel, c->s, group, dirfd, 0, NULL, c->err,
-			  c->errlen);
+	if (!c->acct_apart || c->sel->cumulative)
+		return thr_sample(c->h, c->sel, c->s, group, dirfd, 0, NULL,
+				  c->err, c->errlen);
+	/* No descriptors kept (no budget); usage maybe known absent. */
+	cg_cpu_fds_init(&f, NULL);
+	gone = c->acct_known && below(group, c->acct_gone);
+	if (gone)
+		f.usage = CG_FD_ABSENT;
+	r = thr_sample(c->h, c->sel, c->s, group, dirfd, 0, &f, c->err,
+		       c->errlen);
+	/*
+	 * A sample without usage, not already explained: is the group
+	 * missing from the cpuacct hierarchy (then so is all below it),
+	 * or only its cpuacct.usage file?
+	 */
+	if (r == 0 && !gone && c->s->n > n && !c->s->v[n].has_usage &&
+	    !cg_exists(c->h, CG_CPUACCT, group)) {
+		snprintf(c->acct_gone, sizeof(c->acct_gone), "%s", group);
+		c->acct_known = true;
+	}
+	return r;
 }
 
 void
@@ -233,8 +265,11 @@ int
 thr_collect(const struct cg_hier *h, const struct thr_select *sel,
 	    struct thr_snap *s, char *err, size_t errlen)
 {
-	struct collect c = { h, sel, s, err, errlen };
+	struct collect c = { h, sel, s, err, errlen, false, false, "" };
 	int r = 0;
+
+	c.acct_apart = cg_version(h, CG_CPU) == 1 && cg_has(h, CG_CPUACCT) &&
+		       !cg_same_hier(h, CG_CPU, CG_CPUACCT);
 
 	thr_snap_start(h, s);
 	if (sel->ngroups == 0) {

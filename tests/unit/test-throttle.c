@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "throttle.h"
 #include "unit.h"
@@ -144,6 +145,82 @@ test_rows(void)
 	free(rows);
 	thr_snap_free(&o);
 	thr_snap_free(&c);
+}
+
+/*
+ * v1 usage from a cpuacct hierarchy mounted apart (a tree of files):
+ * a group missing there has nothing below it there either, and the
+ * walk stops looking; a group there without cpuacct.usage says
+ * nothing about those below it.
+ */
+static void
+test_collect_cpuacct_apart(void)
+{
+	static const char *const cpu[] = { "a", "a/x", "a/y", "ab", "b", "b/z",
+					   "c", "c/w" };
+	static const struct {
+		const char *group, *usage;	/* NULL: directory only */
+	} acct[] = {
+		{ "ab", "11" }, { "b", "5" }, { "b/z", "7" }, { "c", NULL },
+		{ "c/w", "9" },
+	};
+	char tmp[] = "/tmp/cpm-unit-throttle.XXXXXX", path[256], err[512];
+	struct thr_select sel = { NULL, 0, true, false };
+	const struct thr_sample *x;
+	struct thr_snap s;
+	struct cg_hier h;
+	int r;
+
+	if (mkdtemp(tmp) == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/cpu", tmp);
+	mkdir(path, 0755);
+	unit_put(path, "cpu.cfs_quota_us", "-1\n");
+	unit_put(path, "cpu.cfs_period_us", "100000\n");
+	snprintf(path, sizeof(path), "%s/cpuacct", tmp);
+	mkdir(path, 0755);
+	unit_put(path, "cpuacct.usage", "1\n");
+	for (size_t i = 0; i < ARRAY_SIZE(cpu); i++) {
+		snprintf(path, sizeof(path), "%s/cpu/%s", tmp, cpu[i]);
+		mkdir(path, 0755);
+		unit_put(path, "cpu.cfs_quota_us", "50000\n");
+		unit_put(path, "cpu.cfs_period_us", "100000\n");
+		unit_put(path, "cpu.stat", "nr_periods 4\nnr_throttled 1\nthrottled_time 3\n");
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(acct); i++) {
+		snprintf(path, sizeof(path), "%s/cpuacct/%s", tmp, acct[i].group);
+		mkdir(path, 0755);
+		if (acct[i].usage)
+			unit_put(path, "cpuacct.usage", acct[i].usage);
+	}
+	thr_snap_init(&s);
+	r = cg_open(&h, tmp, err, sizeof(err));
+	CHECK("a v1 tree with cpuacct apart opens", r == 0 &&
+	      !cg_same_hier(&h, CG_CPU, CG_CPUACCT));
+	if (r == 0) {
+		r = thr_collect(&h, &sel, &s, err, sizeof(err));
+		CHECK("it is collected", r == 0 && s.n == 9);
+		x = thr_snap_find(&s, "a/x");
+		CHECK("below a group missing from cpuacct: no usage",
+		      x && !x->has_usage && x->nr_periods == 4);
+		x = thr_snap_find(&s, "ab");
+		CHECK("a sibling whose name starts alike has its usage",
+		      x && x->has_usage && x->usage_ns == 11);
+		x = thr_snap_find(&s, "b/z");
+		CHECK("a group in cpuacct has its usage", x && x->has_usage &&
+		      x->usage_ns == 7);
+		x = thr_snap_find(&s, "c");
+		CHECK("a cpuacct group without cpuacct.usage: no usage",
+		      x && !x->has_usage);
+		x = thr_snap_find(&s, "c/w");
+		CHECK("below it the walk still looks", x && x->has_usage &&
+		      x->usage_ns == 9);
+		cg_close(&h);
+	}
+	thr_snap_free(&s);
+	snprintf(path, sizeof(path), "rm -rf '%s'", tmp);
+	if (system(path) != 0)
+		CHECK("the tree is removed", false);
 }
 
 /* Ties in ratio go by group name, with and without a sort to do. */
@@ -340,6 +417,7 @@ main(void)
 	test_snapshot_files();
 	test_rows();
 	test_row_order();
+	test_collect_cpuacct_apart();
 	test_snapshot_split();
 	test_prom();
 	test_warned();
