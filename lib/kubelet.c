@@ -36,6 +36,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,53 +126,117 @@ ktopo_is_cpu(const struct ktopo *kt, int c)
 	    p->uncore >= 0;
 }
 
+/* Where attribute k (K_CORE ...) is in a struct ktopo_cpu. */
+static const size_t attr_offset[K_N] = {
+	offsetof(struct ktopo_cpu, core), offsetof(struct ktopo_cpu, socket),
+	offsetof(struct ktopo_cpu, numa), offsetof(struct ktopo_cpu, uncore),
+};
+
+static int
+attr_of(const struct ktopo_cpu *p, int k)
+{
+	return *(const int *)((const char *)p + attr_offset[k]);
+}
+
+/* Values at most this far apart are ranked through a table. */
+#define KINDEX_DIRECT(n) (64 * (size_t)(n) + 4096)
+
+/*
+ * The distinct values of v[0..n) (none negative), ascending, into
+ * v[0..m); returns m.  When rank is not NULL, *rank gets a table
+ * (malloc'ed) from value - *lo to the value's index in v, or NULL when
+ * the values are too spread out for one (or memory is short).
+ */
+static int
+distinct(int *v, int n, int **rank, int *lo)
+{
+	int i, m = 0, min, max, *t;
+	size_t span, x;
+
+	if (rank)
+		*rank = NULL;
+	if (n <= 0)
+		return 0;
+	min = max = v[0];
+	for (i = 1; i < n; i++) {
+		if (v[i] < min)
+			min = v[i];
+		if (v[i] > max)
+			max = v[i];
+	}
+	span = (size_t)((long long)max - min) + 1;
+	t = min >= 0 && span <= KINDEX_DIRECT(n) ?
+	    calloc(span, sizeof(*t)) : NULL;
+	if (!t)
+		return (int)uniq_ints(v, (size_t)n);
+	/* Mark each value, then number the marks in order. */
+	for (i = 0; i < n; i++)
+		t[v[i] - min] = 1;
+	for (x = 0; x < span; x++)
+		if (t[x]) {
+			t[x] = m;
+			v[m++] = min + (int)x;
+		}
+	if (rank) {
+		*rank = t;
+		*lo = min;
+	} else {
+		free(t);
+	}
+	return m;
+}
+
 /* Number of distinct values in v[0..n) (leaves them sorted in v). */
 static int
 count_distinct(int *v, int n)
 {
-	return (int)uniq_ints(v, (size_t)n);
+	return distinct(v, n, NULL, NULL);
 }
 
 int
 ktopo_count(struct ktopo *kt)
 {
-	int *v, n = 0, c, k;
+	size_t nc = kt->ncpus > 0 ? (size_t)kt->ncpus : 1;
+	int *v, *vk[K_N], n = 0, c, k, first = -1, r = 0;
 
 	cpuset_zero(&kt->all);
-	v = malloc((kt->ncpus > 0 ? (size_t)kt->ncpus : 1) * sizeof(*v));
+	v = malloc(K_N * nc * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	for (c = 0; c < kt->ncpus; c++) {
-		if (!ktopo_is_cpu(kt, c))
+	for (k = 0; k < K_N; k++)
+		vk[k] = v + (size_t)k * nc;
+	/* One pass: each attribute's values, and the CPUs as ranges. */
+	for (c = 0; c < kt->ncpus && r == 0; c++) {
+		const struct ktopo_cpu *p = &kt->cpu[c];
+
+		if (!ktopo_is_cpu(kt, c)) {
+			if (first >= 0)
+				r = cpuset_set_range(&kt->all,
+						     (unsigned int)first,
+						     (unsigned int)c - 1);
+			first = -1;
 			continue;
-		if (cpuset_set(&kt->all, (unsigned int)c) < 0) {
-			free(v);
-			return -ENOMEM;
 		}
+		if (first < 0)
+			first = c;
+		vk[K_CORE][n] = p->core;
+		vk[K_SOCKET][n] = p->socket;
+		vk[K_NUMA][n] = p->numa;
+		vk[K_UNCORE][n] = p->uncore;
 		n++;
 	}
-	kt->num_cpus = n;
-	for (k = 0; k < K_N; k++) {
-		int m = 0;
-
-		for (c = 0; c < kt->ncpus; c++) {
-			const struct ktopo_cpu *p = &kt->cpu[c];
-
-			if (!ktopo_is_cpu(kt, c))
-				continue;
-			v[m++] = k == K_CORE ? p->core : k == K_SOCKET ?
-			    p->socket : k == K_NUMA ? p->numa : p->uncore;
-		}
-		m = count_distinct(v, m);
-		if (k == K_CORE)
-			kt->num_cores = m;
-		else if (k == K_SOCKET)
-			kt->num_sockets = m;
-		else if (k == K_NUMA)
-			kt->num_numa = m;
-		else
-			kt->num_uncore = m;
+	if (r == 0 && first >= 0)
+		r = cpuset_set_range(&kt->all, (unsigned int)first,
+				     (unsigned int)kt->ncpus - 1);
+	if (r < 0) {
+		free(v);
+		return -ENOMEM;
 	}
+	kt->num_cpus = n;
+	kt->num_cores = count_distinct(vk[K_CORE], n);
+	kt->num_sockets = count_distinct(vk[K_SOCKET], n);
+	kt->num_numa = count_distinct(vk[K_NUMA], n);
+	kt->num_uncore = count_distinct(vk[K_UNCORE], n);
 	free(v);
 	return 0;
 }
@@ -221,6 +286,8 @@ struct kindex {
 	int *off[K_N];		/* [nunit + 1] into mem[] */
 	int *mem[K_N];		/* CPUs of each unit, ascending */
 	int *numa_socket;	/* [NUMA units] its only socket, -1 if several */
+	int nkinds;		/* kinds indexed: K_UNCORE (no uncore caches:
+				 * only the uncore step reads them) or K_N */
 	int per_core, per_socket, per_uncore;
 	bool numa_first;
 };
@@ -269,22 +336,12 @@ kindex_free(struct kindex *ix)
 static int
 cpu_attr(const struct ktopo *kt, int c, int k)
 {
-	const struct ktopo_cpu *p = &kt->cpu[c];
-
-	switch (k) {
-	case K_CORE:
-		return p->core;
-	case K_SOCKET:
-		return p->socket;
-	case K_NUMA:
-		return p->numa;
-	default:
-		return p->uncore;
-	}
+	return attr_of(&kt->cpu[c], k);
 }
 
+/* The index of kt; the uncore caches' part only with uncore. */
 static int
-kindex_build(struct kindex *ix, const struct ktopo *kt)
+kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 {
 	int c, k, i, n = 0, *tmp = NULL;
 	size_t nc = kt->ncpus > 0 ? (size_t)kt->ncpus : 1;
@@ -300,30 +357,40 @@ kindex_build(struct kindex *ix, const struct ktopo *kt)
 		if (ktopo_is_cpu(kt, c))
 			ix->all[n++] = c;
 	ix->nall = n;
-	for (k = 0; k < K_N; k++) {
-		int m = 0, last = 0, *cnt;
+	ix->nkinds = uncore ? K_N : K_UNCORE;
+	for (k = 0; k < ix->nkinds; k++) {
+		int m = 0, last = 0, *cnt, *direct = NULL, lo = 0;
+		size_t off = attr_offset[k];
 
 		for (i = 0; i < n; i++)
-			tmp[i] = cpu_attr(kt, ix->all[i], k);
-		m = (int)uniq_ints(tmp, (size_t)n);
+			tmp[i] = *(const int *)((const char *)&kt->cpu[ix->all[i]]
+						+ off);
+		/* Ids are mostly small and dense: a table from id to unit
+		 * instead of a search per CPU. */
+		m = distinct(tmp, n, &direct, &lo);
 		ix->nunit[k] = m;
 		ix->uid[k] = malloc((m ? (size_t)m : 1) * sizeof(int));
 		ix->unit[k] = malloc(nc * sizeof(int));
 		ix->off[k] = calloc((size_t)m + 1, sizeof(int));
 		ix->mem[k] = malloc((n ? (size_t)n : 1) * sizeof(int));
-		if (!ix->uid[k] || !ix->unit[k] || !ix->off[k] || !ix->mem[k])
+		if (!ix->uid[k] || !ix->unit[k] || !ix->off[k] || !ix->mem[k]) {
+			free(direct);
 			goto nomem;
+		}
 		memcpy(ix->uid[k], tmp, (size_t)m * sizeof(int));
-		for (c = 0; c < kt->ncpus; c++)
-			ix->unit[k][c] = -1;
+		memset(ix->unit[k], 0xff, nc * sizeof(int));	/* all -1 */
 		for (i = 0; i < n; i++) {
-			int id = cpu_attr(kt, ix->all[i], k);
-			int u = unit_of(ix->uid[k], m, id, last);
+			int c2 = ix->all[i];
+			int id = *(const int *)((const char *)&kt->cpu[c2] +
+						off);
+			int u = direct ? direct[id - lo] :
+				unit_of(ix->uid[k], m, id, last);
 
 			last = u;
-			ix->unit[k][ix->all[i]] = u;
+			ix->unit[k][c2] = u;
 			ix->off[k][u + 1]++;
 		}
+		free(direct);
 		for (i = 0; i < m; i++)
 			ix->off[k][i + 1] += ix->off[k][i];
 		/* Fill in ascending CPU order, so each unit's list is sorted;
@@ -435,7 +502,7 @@ kacc_init(struct kacc *a, const struct kindex *ix, const struct cpuset *avail,
 			continue;
 		a->isfree[c] = 1;
 		a->nfree_all++;
-		for (k = 0; k < K_N; k++)
+		for (k = 0; k < ix->nkinds; k++)
 			a->nfree[k][ix->unit[k][c]]++;
 	}
 	return 0;
@@ -461,7 +528,7 @@ kacc_take_cpu(struct kacc *a, int c)
 	a->isfree[c] = 0;
 	a->taken[c] = 1;
 	a->nfree_all--;
-	for (k = 0; k < K_N; k++)
+	for (k = 0; k < a->ix->nkinds; k++)
 		a->nfree[k][a->ix->unit[k][c]]--;
 	return 1;
 }
@@ -486,13 +553,49 @@ cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * Units v[0..n) in ascending id order: ordered by free count (nfree),
+ * then id, with a counting sort (stable, so ids stay ascending within a
+ * count) into tmp and back.  Returns false, leaving v alone, when the
+ * counts are too spread out for it (or out of memory).
+ */
+static bool
+counting_sort(int *v, int n, const int *nfree, int *tmp)
+{
+	int i, max = 0, *pos;
+
+	for (i = 0; i < n; i++)
+		if (nfree[v[i]] > max)
+			max = nfree[v[i]];
+	if (max > 4 * n + 64)
+		return false;
+	pos = calloc((size_t)max + 2, sizeof(*pos));
+	if (!pos)
+		return false;
+	for (i = 0; i < n; i++)
+		pos[nfree[v[i]] + 1]++;
+	for (i = 0; i < max; i++)
+		pos[i + 1] += pos[i];
+	for (i = 0; i < n; i++)
+		tmp[pos[nfree[v[i]]]++] = v[i];
+	memcpy(v, tmp, (size_t)n * sizeof(*v));
+	free(pos);
+	return true;
+}
+
 /* Sort out->v[start..] fullest first: free count, then id. */
 static void
 sort_fullest(struct kacc *a, int k, struct ivec *out, int start)
 {
-	int i, n = out->n - start;
+	int i, n = out->n - start, *v = out->v + start;
 
 	if (n < 2)
+		return;
+	/* Units listed in id order (cores always are: a core's id is its
+	 * lowest CPU) need only be ordered by count. */
+	for (i = 1; i < n && v[i - 1] < v[i]; i++)
+		;
+	if (i == n && counting_sort(v, n, a->nfree[k], (int *)a->sortbuf))
 		return;
 	for (i = 0; i < n; i++)
 		a->sortbuf[i] = (uint64_t)(unsigned int)a->nfree[k][out->v[start + i]]
@@ -1348,7 +1451,7 @@ kubelet_take_packed(const struct ktopo *kt, const struct cpuset *avail,
 	struct kindex ix;
 	int r;
 
-	if ((r = kindex_build(&ix, kt)) < 0)
+	if ((r = kindex_build(&ix, kt, prefer_uncore)) < 0)
 		return r;
 	r = packed(&ix, avail, n, spread, prefer_uncore, out, err, errlen);
 	kindex_free(&ix);
@@ -1363,7 +1466,7 @@ kubelet_take_distributed(const struct ktopo *kt, const struct cpuset *avail,
 	struct kindex ix;
 	int r;
 
-	if ((r = kindex_build(&ix, kt)) < 0)
+	if ((r = kindex_build(&ix, kt, false)) < 0)
 		return r;
 	r = distributed(&ix, avail, n, group, spread, align_socket, out, err,
 			errlen);
@@ -1380,7 +1483,7 @@ kubelet_order(const struct ktopo *kt, const struct cpuset *avail,
 	struct ivec l = { 0 };
 	int r, i, k = K_CPU_NONE, n = 0;
 
-	if ((r = kindex_build(&ix, kt)) < 0)
+	if ((r = kindex_build(&ix, kt, true)) < 0)
 		return r;
 	if ((r = kacc_init(&a, &ix, avail, 0, spread)) < 0) {
 		kindex_free(&ix);
@@ -1437,6 +1540,13 @@ dist_group(const struct kindex *ix, const struct ktake_opts *o)
 }
 
 /* staticPolicy.takeByTopology */
+/* Does take_by_topology() with o read the uncore caches? */
+static bool
+uses_uncore(const struct ktake_opts *o)
+{
+	return o->distribute <= 0 && o->prefer_l3;
+}
+
 static int
 take_by_topology(const struct kindex *ix, const struct ktake_opts *o,
 		 const struct cpuset *avail, int n, struct cpuset *out,
@@ -1530,7 +1640,7 @@ kubelet_take(const struct ktopo *kt, const struct cpuset *avail, int n,
 	int r, i;
 
 	cpuset_zero(out);
-	if ((r = kindex_build(&ix, kt)) < 0)
+	if ((r = kindex_build(&ix, kt, uses_uncore(o))) < 0)
 		return r;
 	if (o->full_cores) {
 		int per_core = ix.per_core > 0 ? ix.per_core : 1;
@@ -1625,7 +1735,7 @@ kubelet_take_reserved(const struct ktopo *kt, int n,
 	int r;
 
 	cpuset_zero(out);
-	if ((r = kindex_build(&ix, kt)) < 0)
+	if ((r = kindex_build(&ix, kt, uses_uncore(o))) < 0)
 		return r;
 	/* As in the kubelet, an error of the take itself only shows as a
 	 * wrong size. */

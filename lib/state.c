@@ -206,14 +206,12 @@ state_topo_match(const struct alloc_state *st, const struct topo_print *now,
 	return m;
 }
 
-/* A byte of an entry name: [A-Za-z0-9._:/@-]. */
-static inline bool
-name_byte(unsigned char c)
-{
-	return (unsigned char)((c | 0x20) - 'a') < 26 ||
-	       (unsigned char)(c - '0') < 10 || c == '.' || c == '_' ||
-	       c == ':' || c == '/' || c == '@' || c == '-';
-}
+/* The bytes of an entry name: [A-Za-z0-9._:/@-]. */
+static const bool name_byte[256] = {
+	['-'] = true, ['.'] = true, ['/'] = true, ['0' ... '9'] = true,
+	[':'] = true, ['@'] = true, ['A' ... 'Z'] = true, ['_'] = true,
+	['a' ... 'z'] = true,
+};
 
 /* The length of name when it is a valid entry name, else 0. */
 static size_t
@@ -221,7 +219,7 @@ name_len(const char *name)
 {
 	const char *p = name;
 
-	while (name_byte((unsigned char)*p))
+	while (name_byte[(unsigned char)*p])
 		p++;
 	if (*p || p == name || p - name > STATE_NAME_MAX)
 		return 0;
@@ -343,9 +341,10 @@ add_kv_list(struct strbuf *sb, const char *key, const struct cpuset *s)
 }
 
 /*
- * A digest of everything format_entry() writes of e (so two entries it
- * writes alike digest alike): a change to any of it shows as another
- * digest, but for a 2^-64 chance.
+ * A digest of everything format_entry() writes of e but its name (so two
+ * entries it writes alike digest alike): a change to any of it shows as
+ * another digest, but for a 2^-64 chance.  The name is compared with the
+ * line itself.
  */
 static inline uint64_t
 mix(uint64_t h, uint64_t v)
@@ -362,7 +361,7 @@ mix_str(uint64_t h, const char *s)
 
 	if (!s)
 		return mix(h, ~0ULL);
-	/* Short strings (names): no strlen(), no memcpy() calls. */
+	/* Short strings: no strlen(), no memcpy() calls. */
 	for (n = 0; s[n]; n++) {
 		w = w << 8 | (unsigned char)s[n];
 		if ((n & 7) == 7) {
@@ -377,28 +376,41 @@ static uint64_t
 entry_digest(const struct alloc_entry *e)
 {
 	const struct alloc_opts *o = &e->opts;
+	const uint64_t *b = e->cpus.bits;
+	unsigned int i, j, n = e->cpus.nwords;
 	uint64_t h = 0;
-	unsigned int i;
 	int k;
 
-	h = mix_str(h, e->name);
-	h = mix(h, ((uint64_t)(unsigned int)e->n << 8) | (uint64_t)e->mode);
-	h = mix(h, (uint64_t)o->k.full_cores | (uint64_t)o->k.spread_cores << 1 |
-		(uint64_t)o->k.prefer_l3 << 2 | (uint64_t)o->k.align_socket << 3 |
-		(uint64_t)o->distribute_auto << 4 | (uint64_t)o->closest << 5 |
-		(uint64_t)(unsigned int)o->k.distribute << 8 |
-		(uint64_t)(unsigned int)o->numa_policy << 40);
-	h = mix_str(h, e->owner);
-	h = mix(h, e->owner_start);
-	h = mix_str(h, e->owner_dir);
-	h = mix(h, (uint64_t)(unsigned int)e->nmem);
-	for (k = 0; k < e->nmem; k++)
-		h = mix(mix(h, (uint64_t)(unsigned int)e->mem[k].node),
-			e->mem[k].bytes);
-	/* The set, not its storage: only the words that hold CPUs. */
-	for (i = 0; i < e->cpus.nwords; i++)
-		if (e->cpus.bits[i])
-			h = mix(mix(h, i), e->cpus.bits[i]);
+	h = mix(h, (uint64_t)(unsigned int)e->n |
+		(uint64_t)(unsigned int)o->k.distribute << 32);
+	h = mix(h, (uint64_t)e->mode | (uint64_t)o->k.full_cores << 1 |
+		(uint64_t)o->k.spread_cores << 2 | (uint64_t)o->k.prefer_l3 << 3 |
+		(uint64_t)o->k.align_socket << 4 |
+		(uint64_t)o->distribute_auto << 5 | (uint64_t)o->closest << 6 |
+		(uint64_t)(unsigned int)o->numa_policy << 32);
+	/* Most entries have no owner and no memory: two tests, no hash. */
+	if (e->owner || e->owner_start || e->owner_dir || e->nmem) {
+		h = mix_str(h, e->owner);
+		h = mix(h, e->owner_start);
+		h = mix_str(h, e->owner_dir);
+		h = mix(h, (uint64_t)(unsigned int)e->nmem);
+		for (k = 0; k < e->nmem; k++)
+			h = mix(mix(h, (uint64_t)(unsigned int)e->mem[k].node),
+				e->mem[k].bytes);
+	}
+	/*
+	 * The set, not its storage: only the words that hold CPUs, passed
+	 * over four at a time (an entry of a large machine has dozens of
+	 * words, nearly all empty).
+	 */
+	for (i = 0; i + 4 <= n; i += 4)
+		if (b[i] | b[i + 1] | b[i + 2] | b[i + 3])
+			for (j = i; j < i + 4; j++)
+				if (b[j])
+					h = mix(mix(h, j), b[j]);
+	for (; i < n; i++)
+		if (b[i])
+			h = mix(mix(h, i), b[i]);
 	return h;
 }
 
@@ -455,13 +467,20 @@ static const char *
 entry_line(const struct alloc_state *st, const struct alloc_entry *e)
 {
 	uintptr_t line = (uintptr_t)e->src.line, body, end;
+	unsigned int k;
 
 	if (!line || !st->raw)
 		return NULL;
 	body = (uintptr_t)st->raw + st->body;
 	end = (uintptr_t)st->raw + st->rawlen;
 	if (line < body || line >= end || e->src.len > end - line ||
-	    entry_digest(e) != e->src.digest)
+	    e->src.len < 7 + (size_t)e->src.name_len)
+		return NULL;
+	/* "entry NAME ": the name as it is now. */
+	for (k = 0; k < e->src.name_len; k++)
+		if (e->name[k] != e->src.line[6 + k])
+			return NULL;
+	if (e->name[k] || entry_digest(e) != e->src.digest)
 		return NULL;
 	return e->src.line;
 }
@@ -510,6 +529,9 @@ state_format(const struct alloc_state *st, struct strbuf *out)
 	uint64_t sum;
 	int i;
 
+	/* About the size read, at once, rather than by doubling. */
+	if (!strbuf_reserve(out, st->rawlen + 256))
+		return;
 	/* The header, with the checksum filled in once the body is out. */
 	strbuf_puts(out, st->layout_text ? "cpm-alloc-state 2\n" :
 		    "cpm-alloc-state 1\n");
@@ -565,6 +587,9 @@ state_format(const struct alloc_state *st, struct strbuf *out)
 		out->buf[sum_at + (size_t)i] = hex[sum & 15];
 }
 
+/* The shortest entry line, "entry N n=0 cpus= mode=share\n". */
+#define STATE_ENTRY_MIN 29
+
 /* Room for one more entry in st: 0 or -ENOMEM. */
 static int
 grow_entries(struct alloc_state *st)
@@ -585,6 +610,7 @@ struct parser {
 	char *err;
 	size_t errlen;
 	int line;
+	bool pct;		/* the body holds a '%' (an escape) */
 };
 
 static int
@@ -737,15 +763,17 @@ canon_num(const char **sp, unsigned int *out)
 
 /*
  * Read v into s when it is a list as cpuset_format() writes it: runs
- * "A" or "A-B" (A < B), ascending and apart, joined by single commas.
- * Returns 1 when it is one, 0 when not (then s holds anything: read it
- * with cpuset_parse_list(), which empties it first), -ENOMEM.
+ * "A" or "A-B" (A < B), ascending and apart, joined by single commas;
+ * *count gets its number of CPUs.  Returns 1 when it is one, 0 when not
+ * (then s holds anything: read it with cpuset_parse_list(), which
+ * empties it first), -ENOMEM.
  */
 static int
-canon_list(const char *v, struct cpuset *s)
+canon_list(const char *v, struct cpuset *s, unsigned int *count)
 {
 	long prev = -2;
 
+	*count = 0;
 	if (*v == '\0')
 		return 1;
 	for (;;) {
@@ -760,6 +788,7 @@ canon_list(const char *v, struct cpuset *s)
 			return 0;
 		if (cpuset_set_range(s, a, b) < 0)
 			return -ENOMEM;
+		*count += b - a + 1;
 		prev = (long)b;
 		if (*v == '\0')
 			return 1;
@@ -786,32 +815,64 @@ escape_free(const char *s)
  * *canon tells whether the text is what format_entry() writes for e:
  * fields in its order, each once, in its spelling, single spaces.
  */
+/*
+ * The key of the field at s when it is one format_entry() writes, as
+ * its length (s[len] is its '='); 0 for any other.  The state's text
+ * has room past its end for these reads (see parse_raw()).
+ */
+static size_t
+known_key(const char *s)
+{
+	switch (s[0]) {
+	case 'n':
+		return s[1] == '=' ? 1 : 0;
+	case 'c':
+		return memcmp(s, "cpus=", 5) == 0 ? 4 :
+		       memcmp(s, "cgdir=", 6) == 0 ? 5 : 0;
+	case 'm':
+		return memcmp(s, "mode=", 5) == 0 ? 4 :
+		       memcmp(s, "mem=", 4) == 0 ? 3 : 0;
+	case 'o':
+		return memcmp(s, "owner=", 6) == 0 ? 5 :
+		       memcmp(s, "opts=", 5) == 0 ? 4 : 0;
+	case 's':
+		return memcmp(s, "start=", 6) == 0 ? 5 : 0;
+	}
+	return 0;
+}
+
 static int
 parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
-	    bool *canon)
+	    bool *canon, uint32_t *name_hash)
 {
 	char *s = rest, *tok, *v;
-	unsigned int seen = 0, last = 0, rank;
+	unsigned int seen = 0, last = 0, rank, ncpus = UINT_MAX;
 	size_t klen;
+	uint32_t hash;
 	bool pct;
 	int r = 0;
 
 	memset(e, 0, sizeof(*e));
 	*canon = true;
-	pct = strchr(rest, '%') != NULL;
+	pct = p->pct && strchr(rest, '%') != NULL;
 	while (*s == ' ')
 		s++;
+	/* The name: checked and hashed (for the name index) in one pass. */
 	tok = s;
-	s = strchrnul(s, ' ');
+	hash = FNV32_INIT;
+	for (; name_byte[(unsigned char)*s]; s++)
+		hash = (hash ^ (unsigned char)*s) * 0x01000193U;
+	klen = (size_t)(s - tok);
+	if ((*s && *s != ' ') || klen == 0 || klen > STATE_NAME_MAX)
+		return bad(p, "bad entry name");
 	if (*s)
 		*s++ = '\0';
-	klen = name_len(tok);
-	if (!klen)
-		return bad(p, "bad entry name");
 	if (tok != rest)
 		*canon = false;
 	e->name = tok;		/* NUL-terminated in the text st keeps */
 	e->name_kept = true;
+	e->src.name_len = (unsigned int)klen;
+	*name_hash = hash;
 	for (;;) {
 		char *end;
 
@@ -830,7 +891,8 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 			if (!*s)
 				*canon = false;	/* a space at the end */
 		}
-		for (v = tok; *v && *v != '='; v++)
+		klen = known_key(tok);
+		for (v = tok + klen; *v && *v != '='; v++)
 			;
 		if (!*v)
 			return bad(p, "bad entry field '%s'", tok);
@@ -844,14 +906,33 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 		}
 		rank = 0;
 		if (klen == 1 && tok[0] == 'n') {
-			r = parse_int_field(p, tok, v, CPUSET_MAX_CPUS, &e->n);
+			/* Small and plain, as written: read here. */
+			if (end - v <= 5 && end > v && (v[0] != '0' ||
+							end - v == 1)) {
+				unsigned int u = 0;
+				const char *d;
+
+				for (d = v; d < end &&
+				     (unsigned char)(*d - '0') < 10; d++)
+					u = u * 10 + (unsigned int)(*d - '0');
+				if (d == end && u <= CPUSET_MAX_CPUS)
+					e->n = (int)u;
+				else
+					r = parse_int_field(p, tok, v,
+							    CPUSET_MAX_CPUS,
+							    &e->n);
+			} else {
+				r = parse_int_field(p, tok, v, CPUSET_MAX_CPUS,
+						    &e->n);
+			}
 			seen |= 1;
 			rank = 1;
 		} else if (klen == 4 && memcmp(tok, "cpus", 4) == 0) {
 			cpuset_zero(&e->cpus);	/* the last cpus= counts */
-			r = canon_list(v, &e->cpus);
+			r = canon_list(v, &e->cpus, &ncpus);
 			if (r == 0) {
 				*canon = false;
+				ncpus = UINT_MAX;	/* count them below */
 				r = parse_list(p, tok, v, &e->cpus);
 			} else if (r > 0) {
 				r = 0;
@@ -859,9 +940,9 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 			seen |= 2;
 			rank = 2;
 		} else if (klen == 4 && memcmp(tok, "mode", 4) == 0) {
-			if (strcmp(v, "exclusive") == 0)
+			if (memcmp(v, "exclusive", 10) == 0)
 				e->mode = ALLOC_EXCLUSIVE;
-			else if (strcmp(v, "share") == 0)
+			else if (memcmp(v, "share", 6) == 0)
 				e->mode = ALLOC_SHARE;
 			else
 				return bad(p, "bad mode '%s'", v);
@@ -924,9 +1005,11 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 	}
 	if (seen != 7)
 		return bad(p, "entry '%s' lacks n, cpus or mode", e->name);
-	if ((unsigned int)e->n != cpuset_count(&e->cpus))
+	if (ncpus == UINT_MAX)
+		ncpus = cpuset_count(&e->cpus);
+	if ((unsigned int)e->n != ncpus)
 		return bad(p, "entry '%s' has %u CPUs, not %d", e->name,
-			   cpuset_count(&e->cpus), e->n);
+			   ncpus, e->n);
 	return 0;
 }
 
@@ -960,14 +1043,14 @@ name_slot(const struct name_index *ix, const struct alloc_state *st,
 }
 
 /*
- * Record entry i of st.  Returns 0, 1 when its name is there already,
- * -ENOMEM.
+ * Record entry i of st, whose name hashes to hash.  Returns 0, 1 when its
+ * name is there already, -ENOMEM.
  */
 static int
-name_index_add(struct name_index *ix, const struct alloc_state *st, int i)
+name_index_add(struct name_index *ix, const struct alloc_state *st, int i,
+	       uint32_t hash)
 {
 	const char *name = st->entries[i].name;
-	uint32_t hash = (uint32_t)mix_str(0, name);
 	size_t h;
 
 	if ((size_t)i * 2 + 2 > ix->size) {
@@ -1011,7 +1094,7 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
 	  size_t errlen)
 {
 	struct name_index names = { NULL, 0 };
-	struct parser p = { err, errlen, 1 };
+	struct parser p = { err, errlen, 1, true };
 	const char *nl, *body;
 	char *copy = NULL, *line, *next;
 	unsigned long long sum;
@@ -1087,30 +1170,32 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
 		r = bad(&p, "the file does not end in a newline");
 		goto fail;
 	}
-	/* The words of the text, cut apart; the names stay there. */
-	copy = st->text = malloc(blen + 1);
+	/*
+	 * The words of the text, cut apart; the names stay there.  Zeroes
+	 * past the end let known_key() and the like compare a few bytes
+	 * past a word's end.
+	 */
+	copy = st->text = malloc(blen + 16);
 	if (!copy) {
 		r = -ENOMEM;
 		goto fail;
 	}
 	memcpy(copy, body, blen);
-	copy[blen] = '\0';
+	memset(copy + blen, 0, 16);
+	p.pct = memchr(copy, '%', blen) != NULL;
 	st->exists = true;
-	/* Room for every entry at once. */
-	for (line = copy; line; line = strchr(line, '\n')) {
-		if (*line == '\n')
-			line++;
-		if (strncmp(line, "entry ", 6) == 0)
-			st->cap++;
-	}
-	if (st->cap) {
-		st->cap += 16;	/* and some for the entries a call adds */
-		st->entries = malloc((size_t)st->cap * sizeof(*st->entries));
-		if (!st->entries) {
-			st->cap = 0;
-			r = -ENOMEM;
-			goto fail;
-		}
+	/*
+	 * Room for every entry at once, and some for the entries a call
+	 * adds: no line "entry NAME n=N cpus= mode=share" is shorter than
+	 * STATE_ENTRY_MIN bytes.  (Pages of the array never filled are
+	 * never touched.)
+	 */
+	st->cap = (int)(blen / STATE_ENTRY_MIN) + 16;
+	st->entries = malloc((size_t)st->cap * sizeof(*st->entries));
+	if (!st->entries) {
+		st->cap = 0;
+		r = -ENOMEM;
+		goto fail;
 	}
 	for (line = copy; *line; line = next) {
 		char *sp;
@@ -1118,15 +1203,18 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
 		p.line++;
 		next = strchr(line, '\n');
 		*next++ = '\0';
-		sp = strchr(line, ' ');
+		/* Most lines are entries: their record needs no search. */
+		sp = memcmp(line, "entry ", 6) == 0 ? line + 5 :
+		     strchr(line, ' ');
 		if (!sp) {
 			r = bad(&p, "bad record '%s'", line);
 			goto fail;
 		}
 		*sp++ = '\0';
 		r = 0;
-		if (stage == 4 && strcmp(line, "entry") == 0) {
+		if (stage == 4 && memcmp(line, "entry", 6) == 0) {
 			struct alloc_entry *e;
+			uint32_t hash = 0;
 			bool canon;
 
 			/* In place: the array has room for every line. */
@@ -1135,13 +1223,14 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
 				goto fail;
 			}
 			e = &st->entries[st->nentries];
-			r = parse_entry(&p, sp, e, &canon);
+			r = parse_entry(&p, sp, e, &canon, &hash);
 			if (r < 0) {
 				alloc_entry_free(e);
 				goto fail;
 			}
 			st->nentries++;
-			r = name_index_add(&names, st, st->nentries - 1);
+			r = name_index_add(&names, st, st->nentries - 1,
+					   hash);
 			if (r == 1)
 				r = bad(&p, "entry '%s' appears twice", e->name);
 			if (r == 0 && canon) {

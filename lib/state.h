@@ -80,7 +80,8 @@ struct mem_booking {
 struct entry_src {
 	const char *line;	/* NULL: none */
 	size_t len;		/* with its newline */
-	uint64_t digest;
+	unsigned int name_len;	/* the name's, at line + 6 */
+	uint64_t digest;	/* of all but the name */
 };
 
 struct alloc_entry {

@@ -886,6 +886,12 @@ strbuf_room(struct strbuf *sb, size_t len)
 	return true;
 }
 
+bool
+strbuf_reserve(struct strbuf *sb, size_t len)
+{
+	return strbuf_room(sb, len);
+}
+
 void
 strbuf_add(struct strbuf *sb, const char *data, size_t len)
 {

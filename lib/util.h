@@ -186,6 +186,8 @@ struct strbuf {
 void strbuf_init(struct strbuf *sb);
 void strbuf_free(struct strbuf *sb);
 void strbuf_add(struct strbuf *sb, const char *data, size_t len);
+/* Room for len more bytes at once; false (sb->oom) when there is none. */
+bool strbuf_reserve(struct strbuf *sb, size_t len);
 void strbuf_puts(struct strbuf *sb, const char *s);
 void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -332,6 +332,26 @@ triple(struct ktopo *kt)
 		abort();
 }
 
+/* triple() with its socket, NUMA and uncore ids spread far apart (in
+ * the same order), so that they are too sparse for a table. */
+static void
+triple_sparse(struct ktopo *kt)
+{
+	int c;
+
+	if (ktopo_alloc(kt, 18) < 0)
+		abort();
+	for (c = 0; c < 18; c++) {
+		int s = c < 6 ? 1 : c < 12 ? 0 : 2;
+
+		kt->cpu[c].core = c / 2;
+		kt->cpu[c].socket = kt->cpu[c].numa = s * 500000000 + 7;
+		kt->cpu[c].uncore = s * 300000000;
+	}
+	if (ktopo_count(kt) < 0)
+		abort();
+}
+
 static char *
 take_str(const struct ktopo *kt, const char *availtext, int n,
 	 const struct ktake_opts *o, const char *nodes, const char *reserved)
@@ -402,6 +422,54 @@ check_opts(const char *name, const struct ktopo *kt,
 	CHECK_STR(name, r == 0 ? "ok" : err, want);
 }
 
+/* Ids far apart count and order as dense ones in the same order. */
+static void
+sparse_ids(const struct ktopo *dense)
+{
+	struct ktake_opts o = { 0 };
+	struct ktopo sp;
+	char *a, *b;
+	int i;
+	static const char *const avail[] = { NULL, "0-3,6-13", "1-5,7,9-17" };
+
+	triple_sparse(&sp);
+	CHECK("sparse ids: the same counts",
+	      sp.num_cpus == dense->num_cpus &&
+	      sp.num_cores == dense->num_cores &&
+	      sp.num_sockets == dense->num_sockets &&
+	      sp.num_numa == dense->num_numa &&
+	      sp.num_uncore == 3 && dense->num_uncore == 1 &&
+	      cpuset_equal(&sp.all, &dense->all));
+	for (i = 0; i < 3; i++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "sparse ids: CPU order, %s free",
+			 avail[i] ? avail[i] : "all");
+		a = order_str(dense, avail[i], KORDER_CPU, false);
+		b = order_str(&sp, avail[i], KORDER_CPU, false);
+		CHECK_STR(name, b, a);
+		free(a);
+		free(b);
+		snprintf(name, sizeof(name), "sparse ids: free cores, %s free",
+			 avail[i] ? avail[i] : "all");
+		a = order_str(dense, avail[i], KORDER_FREE_CORE, false);
+		b = order_str(&sp, avail[i], KORDER_FREE_CORE, false);
+		CHECK_STR(name, b, a);
+		free(a);
+		free(b);
+		snprintf(name, sizeof(name), "sparse ids: take 5, %s free",
+			 avail[i] ? avail[i] : "all");
+		a = take_str(dense, avail[i] ? avail[i] : "0-17", 5, &o, NULL,
+			     NULL);
+		b = take_str(&sp, avail[i] ? avail[i] : "0-17", 5, &o, NULL,
+			     NULL);
+		CHECK_STR(name, b, a);
+		free(a);
+		free(b);
+	}
+	ktopo_free(&sp);
+}
+
 static void
 examples(const char *tmp)
 {
@@ -434,6 +502,7 @@ examples(const char *tmp)
 		    "12 13 0 1 2 3 6 7 8 9 10 11");
 	check_order("triple-socket NUMA order is fullest first", &tr,
 		    "0-3,6-13", KORDER_NUMA, false, "2 1 0");
+	sparse_ids(&tr);
 	ktopo_free(&tr);
 	check_order("uncore caches are listed per NUMA node, fullest first",
 		    &un->spec, "1-7,9-15", KORDER_UNCORE, false, "0 1");

@@ -320,6 +320,104 @@ test_lines(void)
 	      fresh_plain == 0);
 }
 
+/* Damaged entry lines, refused with the messages cpm-alloc 0.1.0 gave. */
+static const struct {
+	const char *line, *err;
+} bad_lines[] = {
+	{ "entry a n=1x cpus=1 mode=exclusive\n",
+	  "line 8: bad n '1x'" },
+	{ "entry a n=01 cpus=1 mode=exclusive\n",
+	  "line 8: bad n '01'" },
+	{ "entry a n=65537 cpus=1 mode=exclusive\n",
+	  "line 8: bad n '65537'" },
+	{ "entry a n= cpus=1 mode=exclusive\n",
+	  "line 8: bad n ''" },
+	{ "entry a n=2 cpus=1 mode=exclusive\n",
+	  "line 8: entry 'a' has 1 CPUs, not 2" },
+	{ "entry a n=1 cpus=1 mode=exclusivex\n",
+	  "line 8: bad mode 'exclusivex'" },
+	{ "entry a n=1 cpus=1 mode=exclusiv\n",
+	  "line 8: bad mode 'exclusiv'" },
+	{ "entry a n=1 cpus=0- mode=exclusive\n",
+	  "line 8: bad cpus list: '0-': not a CPU number or range" },
+	{ "entry a n=1 cpus=65536 mode=exclusive\n",
+	  "line 8: bad cpus list: '65536': number too large" },
+	{ "entry a$b n=1 cpus=1 mode=exclusive\n",
+	  "line 8: bad entry name" },
+	{ "entry  n=1 cpus=1 mode=exclusive\n",
+	  "line 8: bad entry name" },
+	{ "entry a n cpus=1 mode=exclusive\n",
+	  "line 8: bad entry field 'n'" },
+	{ "entry a n=1 cpus=1 mode=exclusive foo=1\n",
+	  "line 8: unknown or repeated entry field 'foo'" },
+	{ "entry a n=%zz cpus=1 mode=exclusive\n",
+	  "line 8: bad escape in field 'n'" },
+	{ "entry a n=1 cpus=1 mode=exclusive owner=pid:1 owner=pid:2\n",
+	  "line 8: unknown or repeated entry field 'owner'" },
+	{ "entry a n=1 cpus=1 mode=exclusive owner=x\n",
+	  "line 8: bad owner 'x'" },
+	{ "entry a n=1 cpus=1 mode=exclusive cgdir=x\n",
+	  "line 8: bad cgroup directory" },
+	{ "entry a n=1 cpus=1 mode=exclusive start=-1\n",
+	  "line 8: bad start time '-1'" },
+	{ "entry a n=1 cpus=1 mode=exclusive mem=0:1 mem=1:1\n",
+	  "line 8: unknown or repeated entry field 'mem'" },
+	{ "entry a n=1 cpus=1 mode=exclusive mem=1:1,0:1\n",
+	  "line 8: bad memory booking '0'" },
+	{ "entry a n=1 cpus=1 mode=exclusive opts=bogus\n",
+	  "line 8: bad options 'bogus'" },
+	{ "entry a n=1 cpus=1\n",
+	  "line 8: entry 'a' lacks n, cpus or mode" },
+	{ "entry a\n",
+	  "line 8: entry 'a' lacks n, cpus or mode" },
+	{ "entry \n",
+	  "line 8: bad entry name" },
+	{ "entry x n=1 cpus=2 mode=exclusive\n",
+	  "line 8: entry 'x' appears twice" },
+	{ "entry a n=1 cpus=1 mode=exclusive cpus=2\n",
+	  "" },
+	{ "entry a n=1 cpu=1 mode=exclusive\n",
+	  "line 8: unknown or repeated entry field 'cpu'" },
+	{ "entry a n=1 cpus=1 mode=exclusive nn=1\n",
+	  "line 8: unknown or repeated entry field 'nn'" },
+	{ "entry a n=1 cpus=0,1 mode=exclusive\n",
+	  "line 8: entry 'a' has 2 CPUs, not 1" },
+	{ "entry a n=2 cpus=0-2,5 mode=exclusive\n",
+	  "line 8: entry 'a' has 4 CPUs, not 2" },
+	{ "entry a n=2 cpus=5 cpus=0-2 mode=exclusive\n",
+	  "line 8: entry 'a' has 3 CPUs, not 2" },
+};
+
+static void
+test_errors(void)
+{
+	struct alloc_state st;
+	struct strbuf b, in;
+	char err[256], msg[160];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad_lines) / sizeof(bad_lines[0]); i++) {
+		int r;
+
+		strbuf_init(&b);
+		strbuf_puts(&b, head);
+		strbuf_puts(&b, "entry x n=1 cpus=9 mode=exclusive\n");
+		strbuf_puts(&b, bad_lines[i].line);
+		with_header(&in, b.buf, b.len);
+		err[0] = '\0';
+		r = state_parse(&st, in.buf, in.len, err, sizeof(err));
+		snprintf(msg, sizeof(msg), "line '%.*s': %s",
+			 (int)strlen(bad_lines[i].line) - 1, bad_lines[i].line,
+			 bad_lines[i].err[0] ? "refused as before" :
+			 "read as before");
+		CHECK_STR(msg, err, bad_lines[i].err);
+		if (r == 0)
+			state_free(&st);
+		strbuf_free(&b);
+		strbuf_free(&in);
+	}
+}
+
 /*
  * Each way an entry can change, on a state large enough that the
  * checksum resumes from a recorded point: the file changes, and is what
@@ -428,6 +526,94 @@ test_changes(void)
 	strbuf_free(&in);
 }
 
+/* Fields an entry did not have, given to it: the file changes. */
+static void
+test_additions(void)
+{
+	static const char *const what[] = {
+		"owner", "start", "cgdir", "mem", "opts",
+	};
+	struct alloc_state st;
+	struct strbuf b, in, out;
+	char err[256], msg[128];
+	size_t w;
+	int i;
+
+	strbuf_init(&b);
+	strbuf_puts(&b, head);
+	for (i = 0; i < 50; i++)
+		strbuf_printf(&b, "entry e%d n=1 cpus=%d mode=exclusive\n", i, i);
+	with_header(&in, b.buf, b.len);
+	strbuf_free(&b);
+	for (w = 0; w < sizeof(what) / sizeof(what[0]); w++) {
+		struct alloc_entry *e;
+
+		if (state_parse(&st, in.buf, in.len, err, sizeof(err)) < 0) {
+			CHECK("50 bare entries parse", 0);
+			break;
+		}
+		e = &st.entries[20];
+		switch (w) {
+		case 0:
+			e->owner = strdup("pid:7");
+			break;
+		case 1:
+			e->owner_start = 99;
+			break;
+		case 2:
+			e->owner_dir = strdup("/sys/x");
+			break;
+		case 3:
+			e->mem = calloc(1, sizeof(*e->mem));
+			e->nmem = 1;
+			break;
+		case 4:
+			e->opts.k.align_socket = true;
+			break;
+		}
+		snprintf(msg, sizeof(msg), "%s added: written as 0.1.0 writes "
+			 "it, and the file changes", what[w]);
+		CHECK(msg, same_as_ref(&st, &out) && out.len != in.len);
+		strbuf_free(&out);
+		state_free(&st);
+	}
+	strbuf_free(&in);
+}
+
+/* A change in any word of a large set shows (the digest reads by fours). */
+static void
+test_words(void)
+{
+	static const unsigned int drop[] = { 22, 300, 22, 300, 200 },
+		add[] = { 23, 301, 100, 200, 201 }, in_entry[] = { 0, 0, 0, 0, 1 };
+	struct alloc_state st;
+	struct strbuf b, in, out;
+	char err[256], msg[128];
+	size_t w;
+
+	strbuf_init(&b);
+	strbuf_puts(&b, head);
+	strbuf_puts(&b, "entry h n=2 cpus=22,300 mode=exclusive\n"
+		    "entry k n=2 cpus=200,300 mode=exclusive\n");
+	with_header(&in, b.buf, b.len);
+	strbuf_free(&b);
+	for (w = 0; w < sizeof(drop) / sizeof(drop[0]); w++) {
+		if (state_parse(&st, in.buf, in.len, err, sizeof(err)) < 0) {
+			CHECK("entries of CPUs 22 or 200 and 300 parse", 0);
+			break;
+		}
+		cpuset_clear(&st.entries[in_entry[w]].cpus, drop[w]);
+		cpuset_set(&st.entries[in_entry[w]].cpus, add[w]);
+		snprintf(msg, sizeof(msg), "CPU %u for CPU %u: the file changes "
+			 "as 0.1.0 writes it", add[w], drop[w]);
+		CHECK(msg, same_as_ref(&st, &out) &&
+		      (out.len != in.len || memcmp(out.buf, in.buf, in.len)));
+		strbuf_free(&out);
+		state_free(&st);
+	}
+	strbuf_free(&in);
+}
+
 int
 main(void)
 {
@@ -520,6 +706,9 @@ main(void)
 	test_need();
 	test_remove();
 	test_lines();
+	test_errors();
 	test_changes();
+	test_additions();
+	test_words();
 	return unit_failed;
 }

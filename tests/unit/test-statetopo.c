@@ -626,6 +626,26 @@ parse_values(void)
 			wrong++;
 	}
 	CHECK("values: bad runs and numbers are refused", wrong == 0);
+
+	/* Lists whole 64-CPU words long, and not. */
+	r = statetopo_parse("v=2 key=a possible=0-129 present=0-127 "
+			    "online=0-63,65-129 isolated=0-63 tpc=1 "
+			    "node=0:0:130 socket=0:0:130 die=0:0:130 "
+			    "core=0:1:130 l3=-1:0:130 threads=1:0:130 "
+			    "next=-1:0:130 nodes=0@0-63,65-129@10 l3s= "
+			    "sockets=0@0-129 hash=0000000000000001 cores=129",
+			    &s, err, sizeof(err));
+	CHECK("values: a 130-CPU layout parses", r == 0);
+	if (r != 0)
+		return;
+	c = s.t.cpus;
+	wrong = 0;
+	for (i = 0; i < 130; i++)
+		if (!c[i].possible || c[i].present != (i < 128) ||
+		    c[i].online != (i != 64) || c[i].isolated != (i < 64))
+			wrong++;
+	CHECK("values: flags of whole words and parts of words", wrong == 0);
+	statetopo_free(&s);
 }
 
 int

@@ -278,6 +278,28 @@ hostile(const char *dir)
 	alarm(0);
 }
 
+/* Room reserved once: the appends that fill it do not move the buffer. */
+static void
+test_reserve(void)
+{
+	struct strbuf sb;
+	const char *was;
+	int i, moved = 0;
+
+	strbuf_init(&sb);
+	strbuf_puts(&sb, "ab");
+	CHECK("strbuf_reserve makes room", strbuf_reserve(&sb, 10000) &&
+	      sb.cap >= 10003 && strcmp(sb.buf, "ab") == 0);
+	was = sb.buf;
+	for (i = 0; i < 1000; i++) {
+		strbuf_puts(&sb, "0123456789");
+		moved |= sb.buf != was;
+	}
+	CHECK("appends within the room stay in place", !moved &&
+	      sb.len == 10002);
+	strbuf_free(&sb);
+}
+
 /* The printf-free integer writers print what printf prints. */
 static void
 test_putint(void)
@@ -418,6 +440,7 @@ main(void)
 	size_t len;
 
 	test_putint();
+	test_reserve();
 	CHECK("u64 plain", parse_u64("42", 100, &v) == 0 && v == 42);
 	CHECK("u64 zero", parse_u64("0", 100, &v) == 0 && v == 0);
 	CHECK("u64 above max", parse_u64("101", 100, &v) == -ERANGE);
