@@ -380,6 +380,12 @@ static const struct {
 	  "line 8: unknown or repeated entry field 'cpu'" },
 	{ "entry a n=1 cpus=1 mode=exclusive nn=1\n",
 	  "line 8: unknown or repeated entry field 'nn'" },
+	{ "entry a n=1 cpus=0,1 mode=exclusive\n",
+	  "line 8: entry 'a' has 2 CPUs, not 1" },
+	{ "entry a n=2 cpus=0-2,5 mode=exclusive\n",
+	  "line 8: entry 'a' has 4 CPUs, not 2" },
+	{ "entry a n=2 cpus=5 cpus=0-2 mode=exclusive\n",
+	  "line 8: entry 'a' has 3 CPUs, not 2" },
 };
 
 static void
@@ -574,6 +580,40 @@ test_additions(void)
 	strbuf_free(&in);
 }
 
+/* A change in any word of a large set shows (the digest reads by fours). */
+static void
+test_words(void)
+{
+	static const unsigned int drop[] = { 22, 300, 22, 300, 200 },
+		add[] = { 23, 301, 100, 200, 201 }, in_entry[] = { 0, 0, 0, 0, 1 };
+	struct alloc_state st;
+	struct strbuf b, in, out;
+	char err[256], msg[128];
+	size_t w;
+
+	strbuf_init(&b);
+	strbuf_puts(&b, head);
+	strbuf_puts(&b, "entry h n=2 cpus=22,300 mode=exclusive\n"
+		    "entry k n=2 cpus=200,300 mode=exclusive\n");
+	with_header(&in, b.buf, b.len);
+	strbuf_free(&b);
+	for (w = 0; w < sizeof(drop) / sizeof(drop[0]); w++) {
+		if (state_parse(&st, in.buf, in.len, err, sizeof(err)) < 0) {
+			CHECK("entries of CPUs 22 or 200 and 300 parse", 0);
+			break;
+		}
+		cpuset_clear(&st.entries[in_entry[w]].cpus, drop[w]);
+		cpuset_set(&st.entries[in_entry[w]].cpus, add[w]);
+		snprintf(msg, sizeof(msg), "CPU %u for CPU %u: the file changes "
+			 "as 0.1.0 writes it", add[w], drop[w]);
+		CHECK(msg, same_as_ref(&st, &out) &&
+		      (out.len != in.len || memcmp(out.buf, in.buf, in.len)));
+		strbuf_free(&out);
+		state_free(&st);
+	}
+	strbuf_free(&in);
+}
+
 int
 main(void)
 {
@@ -669,5 +709,6 @@ main(void)
 	test_errors();
 	test_changes();
 	test_additions();
+	test_words();
 	return unit_failed;
 }
