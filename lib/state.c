@@ -762,19 +762,21 @@ canon_num(const char **sp, unsigned int *out)
 }
 
 /*
- * Read v into s when it is a list as cpuset_format() writes it: runs
- * "A" or "A-B" (A < B), ascending and apart, joined by single commas;
- * *count gets its number of CPUs.  Returns 1 when it is one, 0 when not
- * (then s holds anything: read it with cpuset_parse_list(), which
- * empties it first), -ENOMEM.
+ * Read the list at *vp, up to a NUL or a space (where *vp is left), into
+ * s when it is a list as cpuset_format() writes it: runs "A" or "A-B"
+ * (A < B), ascending and apart, joined by single commas; *count gets its
+ * number of CPUs.  Returns 1 when it is one, 0 when not (then s holds
+ * anything: read it with cpuset_parse_list(), which empties it first),
+ * -ENOMEM.
  */
 static int
-canon_list(const char *v, struct cpuset *s, unsigned int *count)
+canon_list(const char **vp, struct cpuset *s, unsigned int *count)
 {
+	const char *v = *vp;
 	long prev = -2;
 
 	*count = 0;
-	if (*v == '\0')
+	if (*v == '\0' || *v == ' ')
 		return 1;
 	for (;;) {
 		unsigned int a, b;
@@ -790,8 +792,10 @@ canon_list(const char *v, struct cpuset *s, unsigned int *count)
 			return -ENOMEM;
 		*count += b - a + 1;
 		prev = (long)b;
-		if (*v == '\0')
+		if (*v == '\0' || *v == ' ') {
+			*vp = v;
 			return 1;
+		}
 		if (*v++ != ',')
 			return 0;
 	}
@@ -841,11 +845,63 @@ known_key(const char *s)
 	return 0;
 }
 
+/*
+ * The line nearly every entry has, "NAME n=N cpus=LIST mode=MODE" as
+ * format_entry() writes it, read straight through into e (zeroed): 1
+ * when rest is one, 0 when not (e's set may hold CPUs then), -ENOMEM.
+ * Nothing is cut or unescaped: only the end of the name becomes a NUL.
+ */
+static int
+parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash)
+{
+	const char *s = rest;
+	uint32_t hash = FNV32_INIT;
+	unsigned int n = 0, count;
+	size_t klen;
+	int r;
+
+	for (; name_byte[(unsigned char)*s]; s++)
+		hash = (hash ^ (unsigned char)*s) * 0x01000193U;
+	klen = (size_t)(s - rest);
+	if (klen == 0 || klen > STATE_NAME_MAX || memcmp(s, " n=", 3) != 0)
+		return 0;
+	s += 3;
+	if (*s == '0')
+		s++;
+	else
+		for (; (unsigned char)(*s - '0') < 10; s++)
+			if ((n = n * 10 + (unsigned int)(*s - '0')) >
+			    CPUSET_MAX_CPUS)
+				return 0;
+	if (memcmp(s, " cpus=", 6) != 0 || s[-1] == '=')
+		return 0;
+	s += 6;
+	r = canon_list(&s, &e->cpus, &count);
+	if (r <= 0)
+		return r;
+	if (memcmp(s, " mode=exclusive", 16) == 0)
+		e->mode = ALLOC_EXCLUSIVE;
+	else if (memcmp(s, " mode=share", 12) == 0)
+		e->mode = ALLOC_SHARE;
+	else
+		return 0;
+	if (count != n)
+		return 0;	/* refused by parse_entry(), as it says */
+	rest[klen] = '\0';
+	e->name = rest;
+	e->name_kept = true;
+	e->src.name_len = (unsigned int)klen;
+	e->n = (int)n;
+	*name_hash = hash;
+	return 1;
+}
+
 static int
 parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 	    bool *canon, uint32_t *name_hash)
 {
 	char *s = rest, *tok, *v;
+	const char *lend;
 	unsigned int seen = 0, last = 0, rank, ncpus = UINT_MAX;
 	size_t klen;
 	uint32_t hash;
@@ -854,6 +910,10 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 
 	memset(e, 0, sizeof(*e));
 	*canon = true;
+	r = parse_plain(rest, e, name_hash);
+	if (r)
+		return r < 0 ? r : 0;
+	cpuset_free(&e->cpus);
 	pct = p->pct && strchr(rest, '%') != NULL;
 	while (*s == ' ')
 		s++;
@@ -929,7 +989,8 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 			rank = 1;
 		} else if (klen == 4 && memcmp(tok, "cpus", 4) == 0) {
 			cpuset_zero(&e->cpus);	/* the last cpus= counts */
-			r = canon_list(v, &e->cpus, &ncpus);
+			lend = v;	/* v is one word: read to its end */
+			r = canon_list(&lend, &e->cpus, &ncpus);
 			if (r == 0) {
 				*canon = false;
 				ncpus = UINT_MAX;	/* count them below */

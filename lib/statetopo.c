@@ -875,8 +875,9 @@ live_nodes(const struct sysroot *root, struct topo *t)
 	return 0;
 }
 
+/* s into t, s's per-CPU array moved (the rest copied). */
 static int
-copy_topo(struct topo *t, const struct topo *s)
+move_topo(struct topo *t, struct topo *s)
 {
 	int i;
 
@@ -884,13 +885,11 @@ copy_topo(struct topo *t, const struct topo *s)
 	t->ncpus = s->ncpus;
 	t->cpu_limit = -1;
 	t->threads_per_core = s->threads_per_core;
-	t->cpus = malloc((size_t)s->ncpus * sizeof(*t->cpus));
 	t->nodes = calloc((size_t)s->nnodes + 1, sizeof(*t->nodes));
 	t->l3s = calloc((size_t)s->nl3 + 1, sizeof(*t->l3s));
 	t->sockets = calloc((size_t)s->nsockets + 1, sizeof(*t->sockets));
-	if (!t->cpus || !t->nodes || !t->l3s || !t->sockets)
+	if (!t->nodes || !t->l3s || !t->sockets)
 		goto oom;
-	memcpy(t->cpus, s->cpus, (size_t)s->ncpus * sizeof(*t->cpus));
 	if (cpuset_copy(&t->possible, &s->possible) < 0 ||
 	    cpuset_copy(&t->present, &s->present) < 0 ||
 	    cpuset_copy(&t->online, &s->online) < 0 ||
@@ -923,6 +922,8 @@ copy_topo(struct topo *t, const struct topo *s)
 		if (cpuset_copy(&t->sockets[i].cpus, &s->sockets[i].cpus) < 0)
 			goto oom;
 	}
+	t->cpus = s->cpus;
+	s->cpus = NULL;
 	return 0;
 oom:
 	topo_free(t);
@@ -931,7 +932,7 @@ oom:
 
 int
 statetopo_load(struct topo *t, const struct sysroot *root, const char *key,
-	       const struct statetopo *s)
+	       struct statetopo *s)
 {
 	int r;
 
@@ -941,12 +942,16 @@ statetopo_load(struct topo *t, const struct sysroot *root, const char *key,
 	    !same_list(root, CPU_DIR "/online", &s->t.online, false) ||
 	    !same_list(root, CPU_DIR "/isolated", &s->t.isolated, true))
 		return 1;
-	r = copy_topo(t, &s->t);
+	r = move_topo(t, &s->t);
 	if (r < 0)
 		return r;
 	r = live_nodes(root, t);
-	if (r != 0)
+	if (r != 0) {
+		/* Not used after all: the CPUs go back to the layout. */
+		s->t.cpus = t->cpus;
+		t->cpus = NULL;
 		topo_free(t);
+	}
 	return r;
 }
 

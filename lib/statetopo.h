@@ -91,12 +91,15 @@ void statetopo_free(struct statetopo *s);
 /*
  * The topology below root (whose statetopo_key() is key) from the layout
  * s, when root is the tree s was read from and its live files still
- * agree: t is then what topo_load(t, root, 0, ...) would give.  Returns 0
- * (t filled), 1 when the layout cannot be used (t untouched: read the
- * topology in full), -ENOMEM.
+ * agree: t is then what topo_load(t, root, 0, ...) would give.  The
+ * per-CPU array moves from s->t to t rather than being copied (it is the
+ * bulk of the layout): s keeps its key, CPU lists, groups, core types and
+ * fingerprint, but cannot give a topology again.  Returns 0 (t filled),
+ * 1 when the layout cannot be used (t and s untouched: read the topology
+ * in full), -ENOMEM.
  */
 int statetopo_load(struct topo *t, const struct sysroot *root,
-		   const char *key, const struct statetopo *s);
+		   const char *key, struct statetopo *s);
 
 /*
  * The core types kept in s into ct: what coretype_load() gives for the

@@ -386,6 +386,16 @@ static const struct {
 	  "line 8: entry 'a' has 4 CPUs, not 2" },
 	{ "entry a n=2 cpus=5 cpus=0-2 mode=exclusive\n",
 	  "line 8: entry 'a' has 3 CPUs, not 2" },
+	{ "entry a n= cpus= mode=share\n",
+	  "line 8: bad n ''" },
+	{ "entry a n=0 cpus= mode=shared\n",
+	  "line 8: bad mode 'shared'" },
+	{ "entry a n=0 cpus= mode=share \n",
+	  "" },
+	{ "entry a n=0 cpus= mode=exclusive\tx\n",
+	  "line 8: bad mode 'exclusive\tx'" },
+	{ "entry a n=00 cpus= mode=share\n",
+	  "line 8: bad n '00'" },
 };
 
 static void
@@ -393,8 +403,9 @@ test_errors(void)
 {
 	struct alloc_state st;
 	struct strbuf b, in;
-	char err[256], msg[160];
+	char err[256], msg[160], name[STATE_NAME_MAX + 2];
 	size_t i;
+	int k;
 
 	for (i = 0; i < sizeof(bad_lines) / sizeof(bad_lines[0]); i++) {
 		int r;
@@ -411,6 +422,26 @@ test_errors(void)
 			 bad_lines[i].err[0] ? "refused as before" :
 			 "read as before");
 		CHECK_STR(msg, err, bad_lines[i].err);
+		if (r == 0)
+			state_free(&st);
+		strbuf_free(&b);
+		strbuf_free(&in);
+	}
+	/* Names of STATE_NAME_MAX characters pass, one more does not. */
+	for (k = 0; k < 2; k++) {
+		int r;
+
+		memset(name, 'a', sizeof(name));
+		name[STATE_NAME_MAX + k] = '\0';
+		strbuf_init(&b);
+		strbuf_puts(&b, head);
+		strbuf_printf(&b, "entry %s n=0 cpus= mode=share\n", name);
+		with_header(&in, b.buf, b.len);
+		err[0] = '\0';
+		r = state_parse(&st, in.buf, in.len, err, sizeof(err));
+		CHECK_STR(k ? "a name too long is refused" :
+			  "the longest name is read", err,
+			  k ? "line 7: bad entry name" : "");
 		if (r == 0)
 			state_free(&st);
 		strbuf_free(&b);

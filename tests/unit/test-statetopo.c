@@ -648,6 +648,54 @@ parse_values(void)
 	statetopo_free(&s);
 }
 
+/* The per-CPU array moves from the layout to the topology: once. */
+static void
+moved(const char *dir)
+{
+	struct topo full, t, t2;
+	struct statetopo s;
+	struct sysroot root;
+	struct strbuf text;
+	char err[256], *key = NULL, *k2 = NULL, cmd[600];
+	int r;
+
+	if (layout_of(dir, &full, &text, &key) != 0 ||
+	    statetopo_parse(text.buf, &s, err, sizeof(err)) != 0 ||
+	    sysroot_open(&root, dir) < 0 || statetopo_key(&root, &k2) < 0) {
+		CHECK("moved: the tree loads", false);
+		return;
+	}
+	/* A node appeared: not used, and the layout keeps its CPUs. */
+	snprintf(cmd, sizeof(cmd), "mkdir '%s/sys/devices/system/node/node9'",
+		 dir);
+	CHECK("moved: mkdir node9", system(cmd) == 0);
+	r = statetopo_load(&t, &root, k2, &s);
+	CHECK("moved: a layout not used keeps its CPUs",
+	      r == 1 && s.t.cpus != NULL);
+	snprintf(cmd, sizeof(cmd), "rmdir '%s/sys/devices/system/node/node9'",
+		 dir);
+	CHECK("moved: rmdir node9", system(cmd) == 0);
+	r = statetopo_load(&t, &root, k2, &s);
+	CHECK("moved: then used, as topo_load() reads", r == 0 &&
+	      same_topo(&full, &t, err, sizeof(err)));
+	if (r == 0) {
+		CHECK("moved: the layout gave its CPUs, kept its lists",
+		      s.t.cpus == NULL && cpuset_equal(&s.t.online,
+						       &full.online) &&
+		      cpuset_equal(&s.t.possible, &full.possible) &&
+		      s.have_print && s.key != NULL);
+		CHECK("moved: it cannot give them twice",
+		      statetopo_load(&t2, &root, k2, &s) == 1);
+		topo_free(&t);
+	}
+	statetopo_free(&s);
+	sysroot_close(&root);
+	strbuf_free(&text);
+	free(key);
+	free(k2);
+	topo_free(&full);
+}
+
 int
 main(void)
 {
@@ -690,6 +738,7 @@ main(void)
 	    "cpu 14 core=3 socket=1 node=1 l3=1\ncpu 15 core=3 socket=1 node=1 l3=1\n");
 	snprintf(path, sizeof(path), "%s/m16", tmp);
 	round_trip("offline CPU 13", path);
+	moved(path);
 	write_file(path, "sys/devices/system/cpu/online", "0-15\n");
 	round_trip("all online", path);
 	/* Without NUMA information at all. */
