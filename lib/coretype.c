@@ -603,10 +603,12 @@ take_within(const struct coretypes *ct, const struct alloc_machine *m,
 static void
 adopt(struct alloc_entry *e, struct alloc_entry *got)
 {
-	free(e->name);
+	if (!e->name_kept)
+		free(e->name);
 	cpuset_free(&e->cpus);
 	free(e->mem);
 	e->name = got->name;
+	e->name_kept = got->name_kept;
 	e->n = got->n;
 	e->cpus = got->cpus;
 	e->mode = got->mode;
