@@ -144,6 +144,15 @@ struct collect {
 	struct thr_snap *s;
 	char *err;
 	size_t errlen;
+	/*
+	 * v1 with cpuacct mounted apart: usage comes from the group of the
+	 * same path there.  acct_gone is a group found missing from that
+	 * hierarchy ("" with acct_known false: none yet); nothing below it
+	 * can be there either, so the walk does not look.
+	 */
+	bool acct_apart;
+	bool acct_known;
+	char acct_gone[CG_PATH_MAX];
 };
 
 int
@@ -204,9 +213,32 @@ static int
 collect_one(const char *group, int dirfd, void *arg)
 {
 	struct collect *c = arg;
+	struct cg_cpu_fds f;
+	size_t n = c->s->n;
+	bool gone;
+	int r;
 
-	return thr_sample(c->h, c->sel, c->s, group, dirfd, 0, NULL, c->err,
-			  c->errlen);
+	if (!c->acct_apart || c->sel->cumulative)
+		return thr_sample(c->h, c->sel, c->s, group, dirfd, 0, NULL,
+				  c->err, c->errlen);
+	/* No descriptors kept (no budget); usage maybe known absent. */
+	cg_cpu_fds_init(&f, NULL);
+	gone = c->acct_known && below(group, c->acct_gone);
+	if (gone)
+		f.usage = CG_FD_ABSENT;
+	r = thr_sample(c->h, c->sel, c->s, group, dirfd, 0, &f, c->err,
+		       c->errlen);
+	/*
+	 * A sample without usage, not already explained: is the group
+	 * missing from the cpuacct hierarchy (then so is all below it),
+	 * or only its cpuacct.usage file?
+	 */
+	if (r == 0 && !gone && c->s->n > n && !c->s->v[n].has_usage &&
+	    !cg_exists(c->h, CG_CPUACCT, group)) {
+		snprintf(c->acct_gone, sizeof(c->acct_gone), "%s", group);
+		c->acct_known = true;
+	}
+	return r;
 }
 
 void
@@ -233,8 +265,11 @@ int
 thr_collect(const struct cg_hier *h, const struct thr_select *sel,
 	    struct thr_snap *s, char *err, size_t errlen)
 {
-	struct collect c = { h, sel, s, err, errlen };
+	struct collect c = { h, sel, s, err, errlen, false, false, "" };
 	int r = 0;
+
+	c.acct_apart = cg_version(h, CG_CPU) == 1 && cg_has(h, CG_CPUACCT) &&
+		       !cg_same_hier(h, CG_CPU, CG_CPUACCT);
 
 	thr_snap_start(h, s);
 	if (sel->ngroups == 0) {
@@ -315,25 +350,59 @@ thr_snap_format(const struct thr_snap *s, struct strbuf *sb)
 	strbuf_printf(sb, "end %zu\n", s->n);
 }
 
-/* Split line into at most max space-separated fields; returns the count. */
+/*
+ * Split line into at most max fields separated by runs of spaces (as
+ * strtok_r would, without its per-call scans); returns the count, or
+ * max + 1 when there are more.
+ */
 static size_t
 split(char *line, char **f, size_t max)
 {
 	size_t n = 0;
-	char *save = NULL, *t;
+	char *p = line;
 
-	for (t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			return n;
 		if (n == max)
 			return max + 1;
-		f[n++] = t;
+		f[n++] = p;
+		while (*p != ' ' && *p != '\0')
+			p++;
+		if (*p == ' ')
+			*p++ = '\0';
 	}
-	return n;
+}
+
+/*
+ * The next line of *pos, as strtok_r(..., "\n") gives it: empty lines
+ * are skipped; NULL at the end.  The text ends in a newline.
+ */
+static char *
+next_line(char **pos)
+{
+	char *p = *pos, *nl;
+
+	while (*p == '\n')
+		p++;
+	if (*p == '\0')
+		return NULL;
+	nl = strchr(p, '\n');
+	if (nl == NULL) {
+		*pos = p + strlen(p);
+	} else {
+		*nl = '\0';
+		*pos = nl + 1;
+	}
+	return p;
 }
 
 int
 thr_snap_parse(const char *text, struct thr_snap *s, char *err, size_t errlen)
 {
-	char *copy, *line, *save = NULL;
+	char *copy, *line, *pos;
 	size_t lineno = 0, end = (size_t)-1;
 	bool seen_version = false, seen_hier = false, seen_time = false;
 	int r = -EBADMSG;
@@ -346,8 +415,8 @@ thr_snap_parse(const char *text, struct thr_snap *s, char *err, size_t errlen)
 		err_set(err, errlen, "not a complete snapshot file");
 		goto out;
 	}
-	for (line = strtok_r(copy, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
+	pos = copy;
+	while ((line = next_line(&pos)) != NULL) {
 		char *f[12];
 		size_t nf;
 
@@ -614,7 +683,18 @@ cmp_row(const void *a, const void *b)
 
 	if (x->ratio != y->ratio)
 		return x->ratio > y->ratio ? -1 : 1;
-	return strcmp(x->group, y->group);
+	/* the snapshot's order, which is the groups' */
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* True when rows are in cmp_row() order already (all one ratio, say). */
+static bool
+rows_sorted(const struct thr_row *rows, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (rows[i].ratio > rows[i - 1].ratio)
+			return false;
+	return true;
 }
 
 int
@@ -640,6 +720,7 @@ thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
 		bool reset = false;
 
 		r->group = x->group;
+		r->seq = i;
 		r->limit = x->has_limit && x->period_us > 0
 				   ? (double)x->quota_us / (double)x->period_us
 				   : -1.0;
@@ -680,7 +761,7 @@ thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
 		    (reset || o->has_usage))
 			r->usage = (double)du / 1000.0 / (double)window_us;
 	}
-	if (cur->n > 1)
+	if (cur->n > 1 && !rows_sorted(rows, cur->n))
 		qsort(rows, cur->n, sizeof(*rows), cmp_row);
 	*rowsp = rows;
 	*nrows = cur->n;

@@ -129,6 +129,7 @@ bool thr_k8s_parse(const char *group, struct thr_k8s *k);
 /* One reported group. */
 struct thr_row {
 	const char *group;	/* points into the current snapshot */
+	size_t seq;		/* its index there, i.e. in group order */
 	uint64_t periods;	/* in the window, or cumulative */
 	uint64_t throttled;
 	double ratio;		/* throttled / periods; 0 without periods */

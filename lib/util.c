@@ -1029,13 +1029,25 @@ err_ret(char *err, size_t errlen, int r, const char *fmt, ...)
 void
 str_escape(struct strbuf *sb, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	static const char hex[] = "0123456789ABCDEF";
 
-		if (c <= ' ' || c == '%' || c >= 0x7f)
-			strbuf_printf(sb, "%%%02X", c);
-		else
-			strbuf_add(sb, s, 1);
+	/* Plain bytes in runs: a --since snapshot escapes 10,000 names. */
+	while (*s) {
+		const char *run = s;
+		unsigned char c;
+		char esc[3];
+
+		while ((c = (unsigned char)*s) > ' ' && c != '%' && c < 0x7f)
+			s++;
+		if (s > run)
+			strbuf_add(sb, run, (size_t)(s - run));
+		if (c == '\0')
+			break;
+		esc[0] = '%';
+		esc[1] = hex[c >> 4];
+		esc[2] = hex[c & 15];
+		strbuf_add(sb, esc, 3);
+		s++;
 	}
 }
 

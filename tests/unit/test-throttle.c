@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "throttle.h"
 #include "unit.h"
@@ -147,6 +148,152 @@ test_rows(void)
 }
 
 /*
+ * v1 usage from a cpuacct hierarchy mounted apart (a tree of files):
+ * a group missing there has nothing below it there either, and the
+ * walk stops looking; a group there without cpuacct.usage says
+ * nothing about those below it.
+ */
+static void
+test_collect_cpuacct_apart(void)
+{
+	static const char *const cpu[] = { "a", "a/x", "a/y", "ab", "b", "b/z",
+					   "c", "c/w" };
+	static const struct {
+		const char *group, *usage;	/* NULL: directory only */
+	} acct[] = {
+		{ "ab", "11" }, { "b", "5" }, { "b/z", "7" }, { "c", NULL },
+		{ "c/w", "9" },
+	};
+	char tmp[] = "/tmp/cpm-unit-throttle.XXXXXX", path[256], err[512];
+	struct thr_select sel = { NULL, 0, true, false };
+	const struct thr_sample *x;
+	struct thr_snap s;
+	struct cg_hier h;
+	int r;
+
+	if (mkdtemp(tmp) == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/cpu", tmp);
+	mkdir(path, 0755);
+	unit_put(path, "cpu.cfs_quota_us", "-1\n");
+	unit_put(path, "cpu.cfs_period_us", "100000\n");
+	snprintf(path, sizeof(path), "%s/cpuacct", tmp);
+	mkdir(path, 0755);
+	unit_put(path, "cpuacct.usage", "1\n");
+	for (size_t i = 0; i < ARRAY_SIZE(cpu); i++) {
+		snprintf(path, sizeof(path), "%s/cpu/%s", tmp, cpu[i]);
+		mkdir(path, 0755);
+		unit_put(path, "cpu.cfs_quota_us", "50000\n");
+		unit_put(path, "cpu.cfs_period_us", "100000\n");
+		unit_put(path, "cpu.stat", "nr_periods 4\nnr_throttled 1\nthrottled_time 3\n");
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(acct); i++) {
+		snprintf(path, sizeof(path), "%s/cpuacct/%s", tmp, acct[i].group);
+		mkdir(path, 0755);
+		if (acct[i].usage)
+			unit_put(path, "cpuacct.usage", acct[i].usage);
+	}
+	thr_snap_init(&s);
+	r = cg_open(&h, tmp, err, sizeof(err));
+	CHECK("a v1 tree with cpuacct apart opens", r == 0 &&
+	      !cg_same_hier(&h, CG_CPU, CG_CPUACCT));
+	if (r == 0) {
+		r = thr_collect(&h, &sel, &s, err, sizeof(err));
+		CHECK("it is collected", r == 0 && s.n == 9);
+		x = thr_snap_find(&s, "a/x");
+		CHECK("below a group missing from cpuacct: no usage",
+		      x && !x->has_usage && x->nr_periods == 4);
+		x = thr_snap_find(&s, "ab");
+		CHECK("a sibling whose name starts alike has its usage",
+		      x && x->has_usage && x->usage_ns == 11);
+		x = thr_snap_find(&s, "b/z");
+		CHECK("a group in cpuacct has its usage", x && x->has_usage &&
+		      x->usage_ns == 7);
+		x = thr_snap_find(&s, "c");
+		CHECK("a cpuacct group without cpuacct.usage: no usage",
+		      x && !x->has_usage);
+		x = thr_snap_find(&s, "c/w");
+		CHECK("below it the walk still looks", x && x->has_usage &&
+		      x->usage_ns == 9);
+		cg_close(&h);
+	}
+	thr_snap_free(&s);
+	snprintf(path, sizeof(path), "rm -rf '%s'", tmp);
+	if (system(path) != 0)
+		CHECK("the tree is removed", false);
+}
+
+/* Ties in ratio go by group name, with and without a sort to do. */
+static void
+test_row_order(void)
+{
+	static const struct {
+		const char *group;
+		int64_t np, nt;
+	} in[] = {	/* in name order, as a snapshot holds them */
+		{ "a", 10, 5 }, { "b", 10, 1 }, { "c", 4, 2 },
+		{ "d", 10, 9 }, { "e", 2, 1 }, { "f", 0, 0 },
+	};
+	static const char want[] = "dacebf", same[] = "abc";
+	struct thr_snap c;
+	struct thr_row *rows;
+	char got[8];
+	size_t n;
+
+	thr_snap_init(&c);
+	for (size_t i = 0; i < ARRAY_SIZE(in); i++)
+		add(&c, in[i].group, in[i].np, in[i].nt, 0, i + 1);
+	thr_rows(NULL, &c, 0, &rows, &n);
+	for (size_t i = 0; i < n && i < 7; i++)
+		got[i] = rows[i].group[0];
+	got[n < 7 ? n : 7] = '\0';
+	CHECK_STR("rows by ratio, ties by name", got, want);
+	free(rows);
+	thr_snap_free(&c);
+
+	thr_snap_init(&c);
+	for (size_t i = 0; i < 3; i++)
+		add(&c, in[i].group, 10, 5, 0, i + 1);
+	thr_rows(NULL, &c, 0, &rows, &n);
+	for (size_t i = 0; i < n && i < 7; i++)
+		got[i] = rows[i].group[0];
+	got[n < 7 ? n : 7] = '\0';
+	CHECK_STR("rows of one ratio stay in name order", got, same);
+	free(rows);
+	thr_snap_free(&c);
+}
+
+/* The parser's lines and fields: runs of spaces, blank lines skipped. */
+static void
+test_snapshot_split(void)
+{
+	struct thr_snap t;
+	char err[256];
+	int r;
+
+	thr_snap_init(&t);
+	r = thr_snap_parse("cpm-throttle-snapshot 1\n\nversion  1 \n  hierarchy /x\n"
+			   "time 5\n\n\ng  a 7  -1 100000 1 3 2 9  - \nend 1\n\n",
+			   &t, err, sizeof(err));
+	CHECK("spaces and blank lines around fields are skipped", r == 0 &&
+	      t.n == 1 && strcmp(t.v[0].group, "a") == 0 && t.v[0].ino == 7 &&
+	      t.v[0].nr_periods == 3 && t.v[0].nr_throttled == 2 &&
+	      t.v[0].throttled_ns == 9 && !t.v[0].has_usage);
+	r = thr_snap_parse("cpm-throttle-snapshot 1\nversion 1\nhierarchy /x\n\ntime 5\n"
+			   "g a 1 2 3 4 5 6 7 8 9 10 11 12\nend 0\n", &t, err, sizeof(err));
+	CHECK_STR("a line of too many fields is refused; blank lines are not counted",
+		  r == -EBADMSG ? err : "", "line 5: unexpected 'g'");
+	r = thr_snap_parse("cpm-throttle-snapshot 1\nversion 1\n   \n", &t, err,
+			   sizeof(err));
+	CHECK_STR("a line of spaces is an empty line", r == -EBADMSG ? err : "",
+		  "line 3: empty line");
+	r = thr_snap_parse("\n\ncpm-throttle-snapshot 1\nversion 1\nhierarchy /x\n"
+			   "time 5\nend 0\n", &t, err, sizeof(err));
+	CHECK("leading blank lines are skipped", r == 0 && t.n == 0);
+	thr_snap_free(&t);
+}
+
+/*
  * The Prometheus text: cAdvisor's "id" label (the cgroup path with a
  * leading slash, "/" for the root) on every series, and with k8s the pod
  * UID twice, as "pod" and as kube-state-metrics' "uid".
@@ -269,6 +416,9 @@ main(void)
 	test_filter();
 	test_snapshot_files();
 	test_rows();
+	test_row_order();
+	test_collect_cpuacct_apart();
+	test_snapshot_split();
 	test_prom();
 	test_warned();
 	return unit_failed;

@@ -482,6 +482,13 @@ main(void)
 		CHECK("unescape round trip", str_unescape(copy) == 0 &&
 		      strcmp(copy, "a b%c\td\xc3\xa9") == 0);
 		strbuf_free(&sb);
+		strbuf_init(&sb);
+		str_escape(&sb, "");
+		str_escape(&sb, "\x7f~kubepods/pod-1 \x01");
+		str_escape(&sb, "%");
+		CHECK_STR("escape: runs of plain bytes between escapes at either end",
+			  sb.buf ? sb.buf : "", "%7F~kubepods/pod-1%20%01%25");
+		strbuf_free(&sb);
 		snprintf(copy, sizeof(copy), "x%%2");
 		CHECK("unescape refuses a short escape", str_unescape(copy) == -EINVAL);
 		snprintf(copy, sizeof(copy), "x%%00y");
