@@ -99,11 +99,26 @@ ktopo_alloc(struct ktopo *kt, int ncpus)
 	return 0;
 }
 
+/* Forget the distinct ids ktopo_count() kept. */
+static void
+ktopo_drop_ids(struct ktopo *kt)
+{
+	int k;
+
+	for (k = 0; k < K_N; k++) {
+		free(kt->ids[k]);
+		free(kt->rank[k]);
+		kt->ids[k] = kt->rank[k] = NULL;
+		kt->nids[k] = kt->rank_lo[k] = 0;
+	}
+}
+
 void
 ktopo_free(struct ktopo *kt)
 {
 	if (!kt)
 		return;
+	ktopo_drop_ids(kt);
 	free(kt->cpu);
 	cpuset_free(&kt->all);
 	memset(kt, 0, sizeof(*kt));
@@ -186,12 +201,6 @@ distinct(int *v, int n, int **rank, int *lo)
 	return m;
 }
 
-/* Number of distinct values in v[0..n) (leaves them sorted in v). */
-static int
-count_distinct(int *v, int n)
-{
-	return distinct(v, n, NULL, NULL);
-}
 
 int
 ktopo_count(struct ktopo *kt)
@@ -200,6 +209,7 @@ ktopo_count(struct ktopo *kt)
 	int *v, *vk[K_N], n = 0, c, k, first = -1, r = 0;
 
 	cpuset_zero(&kt->all);
+	ktopo_drop_ids(kt);
 	v = malloc(K_N * nc * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
@@ -233,10 +243,22 @@ ktopo_count(struct ktopo *kt)
 		return -ENOMEM;
 	}
 	kt->num_cpus = n;
-	kt->num_cores = count_distinct(vk[K_CORE], n);
-	kt->num_sockets = count_distinct(vk[K_SOCKET], n);
-	kt->num_numa = count_distinct(vk[K_NUMA], n);
-	kt->num_uncore = count_distinct(vk[K_UNCORE], n);
+	for (k = 0; k < K_N; k++) {
+		int m = distinct(vk[k], n, &kt->rank[k], &kt->rank_lo[k]);
+
+		kt->nids[k] = m;
+		kt->ids[k] = malloc((m ? (size_t)m : 1) * sizeof(int));
+		if (!kt->ids[k]) {
+			ktopo_drop_ids(kt);
+			free(v);
+			return -ENOMEM;
+		}
+		memcpy(kt->ids[k], vk[k], (size_t)m * sizeof(int));
+	}
+	kt->num_cores = kt->nids[K_CORE];
+	kt->num_sockets = kt->nids[K_SOCKET];
+	kt->num_numa = kt->nids[K_NUMA];
+	kt->num_uncore = kt->nids[K_UNCORE];
 	free(v);
 	return 0;
 }
@@ -359,22 +381,30 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 	ix->nall = n;
 	ix->nkinds = uncore ? K_N : K_UNCORE;
 	for (k = 0; k < ix->nkinds; k++) {
-		int m = 0, last = 0, *cnt, *direct = NULL, lo = 0;
+		int m = 0, last = 0, *cnt, *direct = NULL, lo = 0, *mine = NULL;
 		size_t off = attr_offset[k];
 
-		for (i = 0; i < n; i++)
-			tmp[i] = *(const int *)((const char *)&kt->cpu[ix->all[i]]
-						+ off);
 		/* Ids are mostly small and dense: a table from id to unit
-		 * instead of a search per CPU. */
-		m = distinct(tmp, n, &direct, &lo);
+		 * instead of a search per CPU.  ktopo_count() kept both. */
+		if (kt->ids[k]) {
+			m = kt->nids[k];
+			memcpy(tmp, kt->ids[k], (size_t)m * sizeof(int));
+			direct = kt->rank[k];
+			lo = kt->rank_lo[k];
+		} else {
+			for (i = 0; i < n; i++)
+				tmp[i] = *(const int *)((const char *)
+					&kt->cpu[ix->all[i]] + off);
+			m = distinct(tmp, n, &mine, &lo);
+			direct = mine;
+		}
 		ix->nunit[k] = m;
 		ix->uid[k] = malloc((m ? (size_t)m : 1) * sizeof(int));
 		ix->unit[k] = malloc(nc * sizeof(int));
 		ix->off[k] = calloc((size_t)m + 1, sizeof(int));
 		ix->mem[k] = malloc((n ? (size_t)n : 1) * sizeof(int));
 		if (!ix->uid[k] || !ix->unit[k] || !ix->off[k] || !ix->mem[k]) {
-			free(direct);
+			free(mine);
 			goto nomem;
 		}
 		memcpy(ix->uid[k], tmp, (size_t)m * sizeof(int));
@@ -390,7 +420,7 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 			ix->unit[k][c2] = u;
 			ix->off[k][u + 1]++;
 		}
-		free(direct);
+		free(mine);
 		for (i = 0; i < m; i++)
 			ix->off[k][i + 1] += ix->off[k][i];
 		/* Fill in ascending CPU order, so each unit's list is sorted;

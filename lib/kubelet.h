@@ -29,6 +29,14 @@ struct ktopo {
 	struct cpuset all;		/* CPUs of the topology */
 	/* Header counts, as the kubelet's CPUTopology declares them. */
 	int num_cpus, num_cores, num_sockets, num_numa, num_uncore;
+	/*
+	 * Kept by ktopo_count() for the index every take builds: for each
+	 * attribute (core, socket, NUMA node, uncore) the distinct ids of
+	 * the topology's CPUs, ascending, and a table from id - rank_lo to
+	 * the id's place among them (NULL: ids too far apart for one).
+	 * ids NULL: not kept.  Valid until cpu[] changes, as the counts.
+	 */
+	int *ids[4], nids[4], *rank[4], rank_lo[4];
 };
 
 /*
@@ -47,7 +55,8 @@ int ktopo_alloc(struct ktopo *kt, int ncpus);
 /*
  * Fill kt->all and the header counts from kt->cpu[] the way the kubelet's
  * discovery derives them: num_cpus and num_cores count CPUs and distinct
- * cores, the other counts distinct ids.  Returns 0 or -ENOMEM.
+ * cores, the other counts distinct ids (kept in kt->ids).  Call it again
+ * after changing kt->cpu[].  Returns 0 or -ENOMEM.
  */
 int ktopo_count(struct ktopo *kt);
 

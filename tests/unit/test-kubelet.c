@@ -470,6 +470,63 @@ sparse_ids(const struct ktopo *dense)
 	ktopo_free(&sp);
 }
 
+/* The distinct ids ktopo_count() keeps, and takes without them. */
+static void
+kept_ids(struct ktopo *dense)
+{
+	struct ktake_opts o = { 0 };
+	struct ktopo sp, bare;
+	char *a, *b;
+	int k, ok;
+
+	/* triple(): cores 0-8, sockets 0-2 (NUMA the same), uncore 0. */
+	CHECK("kept ids: counted", dense->ids[0] && dense->nids[0] == 9 &&
+	      dense->nids[1] == 3 && dense->nids[2] == 3 &&
+	      dense->nids[3] == 1);
+	ok = dense->ids[1] && dense->ids[1][0] == 0 && dense->ids[1][2] == 2 &&
+	     dense->rank[1] && dense->rank_lo[1] == 0 &&
+	     dense->rank[1][2] == 2 && dense->rank[0] &&
+	     dense->rank[0][8 - dense->rank_lo[0]] == 8;
+	CHECK("kept ids: ascending, with a table of ranks", ok);
+	triple_sparse(&sp);
+	CHECK("kept ids: no table for ids far apart",
+	      sp.rank[1] == NULL && sp.nids[1] == 3 &&
+	      sp.ids[1][1] == 500000007 && sp.ids[3][2] == 600000000);
+	ktopo_free(&sp);
+
+	/* A topology whose ids were not kept takes the same. */
+	triple(&bare);
+	for (k = 0; k < 4; k++) {
+		free(bare.ids[k]);
+		free(bare.rank[k]);
+		bare.ids[k] = bare.rank[k] = NULL;
+	}
+	a = take_str(dense, "1-5,7,9-17", 5, &o, NULL, NULL);
+	b = take_str(&bare, "1-5,7,9-17", 5, &o, NULL, NULL);
+	CHECK_STR("kept ids: a take without them", b, a);
+	free(a);
+	free(b);
+	a = order_str(dense, "0-3,6-13", KORDER_CPU, false);
+	b = order_str(&bare, "0-3,6-13", KORDER_CPU, false);
+	CHECK_STR("kept ids: an order without them", b, a);
+	free(a);
+	free(b);
+
+	/* Counted again after a change: CPUs 12-17 move to socket 5. */
+	for (k = 12; k < 18; k++)
+		bare.cpu[k].socket = bare.cpu[k].numa = 5;
+	CHECK("kept ids: counted again", ktopo_count(&bare) == 0 &&
+	      bare.nids[1] == 3 && bare.ids[1][2] == 5 &&
+	      bare.rank[1][5 - bare.rank_lo[1]] == 2);
+	a = order_str(dense, "0-3,6-13", KORDER_NUMA, false);
+	b = order_str(&bare, "0-3,6-13", KORDER_NUMA, false);
+	CHECK_STR("kept ids: the new ids in the order", b, "5 1 0");
+	CHECK_STR("kept ids: as before under the old ids", a, "2 1 0");
+	free(a);
+	free(b);
+	ktopo_free(&bare);
+}
+
 static void
 examples(const char *tmp)
 {
@@ -503,6 +560,7 @@ examples(const char *tmp)
 	check_order("triple-socket NUMA order is fullest first", &tr,
 		    "0-3,6-13", KORDER_NUMA, false, "2 1 0");
 	sparse_ids(&tr);
+	kept_ids(&tr);
 	ktopo_free(&tr);
 	check_order("uncore caches are listed per NUMA node, fullest first",
 		    &un->spec, "1-7,9-15", KORDER_UNCORE, false, "0 1");
