@@ -1215,23 +1215,21 @@ walk_dir(struct walk *w, int fd, size_t len)
 	char **names = NULL;
 	size_t nn = 0, cap = 0;
 	ssize_t got = 0, off = 0;
+	struct stat st;
+	bool have_st = w->leaf_nlink && fstat(fd, &st) == 0;
 	int r;
 
-	r = w->fn(w->path, fd, w->arg);
+	r = w->fn(w->path, fd, have_st ? &st : NULL, w->arg);
 	if (r != 0) {
 		close(fd);
 		if (r < 0)
 			w->fn_failed = true;
 		return r < 0 ? r : 0;
 	}
-	if (w->leaf_nlink) {
-		struct stat st;
-
-		if (fstat(fd, &st) == 0 && st.st_dev == w->dev &&
-		    S_ISDIR(st.st_mode) && st.st_nlink == 2) {
-			close(fd);
-			return 0;
-		}
+	if (have_st && st.st_dev == w->dev && S_ISDIR(st.st_mode) &&
+	    st.st_nlink == 2) {
+		close(fd);
+		return 0;
 	}
 	/* getdents64 itself, not opendir: fdopendir costs an fstat and
 	 * two fcntl calls per group, and a walk can meet 10,000 groups. */
@@ -1262,12 +1260,12 @@ walk_dir(struct walk *w, int fd, size_t len)
 		if (strchr(de->d_name, '\n') != NULL)
 			continue;
 		if (de->d_type != DT_DIR) {
-			struct stat st;
+			struct stat cst;
 
 			if (de->d_type != DT_UNKNOWN ||
-			    fstatat(fd, de->d_name, &st,
+			    fstatat(fd, de->d_name, &cst,
 				    AT_SYMLINK_NOFOLLOW) < 0 ||
-			    !S_ISDIR(st.st_mode))
+			    !S_ISDIR(cst.st_mode))
 				continue;
 		}
 		if (nn == cap) {

@@ -212,10 +212,14 @@ int cg_attach(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 /*
  * Called by cg_walk() for each group, parents before children.  dirfd is
  * the group's directory (valid during the call only: read control files
- * with openat()/read_small_at() relative to it).  Return 0 to go on, 1 to
- * skip this group's children, a negative errno to stop the walk.
+ * with openat()/read_small_at() relative to it); st its fstat() when the
+ * walk took one (it does where link counts tell leaves), else NULL.
+ * Return 0 to go on, 1 to skip this group's children, a negative errno
+ * to stop the walk.
  */
-typedef int (*cg_walk_fn)(const char *group, int dirfd, void *arg);
+struct stat;
+typedef int (*cg_walk_fn)(const char *group, int dirfd,
+			  const struct stat *st, void *arg);
 
 /*
  * Walk group and its descendants in controller c's hierarchy, pre-order,

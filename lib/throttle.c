@@ -210,23 +210,24 @@ thr_sample(const struct cg_hier *h, const struct thr_select *sel,
 }
 
 static int
-collect_one(const char *group, int dirfd, void *arg)
+collect_one(const char *group, int dirfd, const struct stat *st, void *arg)
 {
 	struct collect *c = arg;
+	uint64_t ino = st ? (uint64_t)st->st_ino : 0;	/* 0: fstat it */
 	struct cg_cpu_fds f;
 	size_t n = c->s->n;
 	bool gone;
 	int r;
 
 	if (!c->acct_apart || c->sel->cumulative)
-		return thr_sample(c->h, c->sel, c->s, group, dirfd, 0, NULL,
+		return thr_sample(c->h, c->sel, c->s, group, dirfd, ino, NULL,
 				  c->err, c->errlen);
 	/* No descriptors kept (no budget); usage maybe known absent. */
 	cg_cpu_fds_init(&f, NULL);
 	gone = c->acct_known && below(group, c->acct_gone);
 	if (gone)
 		f.usage = CG_FD_ABSENT;
-	r = thr_sample(c->h, c->sel, c->s, group, dirfd, 0, &f, c->err,
+	r = thr_sample(c->h, c->sel, c->s, group, dirfd, ino, &f, c->err,
 		       c->errlen);
 	/*
 	 * A sample without usage, not already explained: is the group

@@ -147,14 +147,16 @@ steal(struct rebuild *rb)
 
 /* cg_walk() callback: add group, carrying over what can be kept. */
 static int
-walk_one(const char *group, int dirfd, void *arg)
+walk_one(const char *group, int dirfd, const struct stat *wst, void *arg)
 {
 	struct rebuild *rb = arg;
 	struct thr_watch *w = rb->w;
 	struct tw_group *g, *o;
 	struct stat st;
 
-	if (fstat(dirfd, &st) < 0)
+	if (wst != NULL)
+		st = *wst;
+	else if (fstat(dirfd, &st) < 0)
 		return 0;	/* vanished meanwhile */
 	if (w->n == w->cap) {
 		size_t ncap = w->cap ? 2 * w->cap : 64;

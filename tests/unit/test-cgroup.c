@@ -211,12 +211,16 @@ struct walk_log {
 };
 
 static int
-log_group(const char *group, int dirfd, void *arg)
+log_group(const char *group, int dirfd, const struct stat *st, void *arg)
 {
 	struct walk_log *w = arg;
 	size_t n = strlen(w->text);
+	struct stat own;
 
-	(void)dirfd;
+	/* the walk's fstat, where it took one, is the directory's */
+	if (st != NULL && (fstat(dirfd, &own) < 0 || own.st_ino != st->st_ino ||
+			   own.st_dev != st->st_dev))
+		n += (size_t)snprintf(w->text + n, sizeof(w->text) - n, "!");
 	snprintf(w->text + n, sizeof(w->text) - n, "[%s]", group);
 	return strcmp(group, "skip") == 0 ? 1 : 0;
 }
