@@ -432,8 +432,7 @@ cg_cpuset_exclusive(const struct cg_hier *h, const char *group)
 	    (group[0] == '/' && group[1] == '\0'))
 		return false;
 	cgcpuset_files(cg_version(h, CG_CPUSET), &f);
-	n = cg_read(h, CG_CPUSET, group, f.exclusive, buf, sizeof(buf), NULL,
-		    0);
+	n = cg_read_quiet(h, CG_CPUSET, group, f.exclusive, buf, sizeof(buf));
 	if (cg_version(h, CG_CPUSET) == 2)
 		return n > 0 && (startswith(buf, "root") ||
 				 startswith(buf, "isolated"));

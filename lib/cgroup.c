@@ -533,6 +533,45 @@ cg_read(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	return n;
 }
 
+ssize_t
+cg_read_quiet(const struct cg_hier *h, enum cg_ctrl c, const char *group,
+	      const char *file, char *buf, size_t size)
+{
+	char path[CG_PATH_MAX + NAME_MAX + 2];
+	struct open_how how;
+	size_t len;
+	ssize_t n;
+	long fd;
+
+	if (size < 2 || !cg_has(h, c) ||
+	    cg_path_check(group, path, CG_PATH_MAX, NULL, 0) < 0 ||
+	    strchr(file, '/') != NULL || strlen(file) > NAME_MAX)
+		return cg_read(h, c, group, file, buf, size, NULL, 0);
+	len = strlen(path);
+	if (len > 0)
+		path[len++] = '/';
+	strcpy(path + len, file);
+	memset(&how, 0, sizeof(how));
+	how.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW;
+	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+		      RESOLVE_NO_MAGICLINKS;
+	fd = syscall(SYS_openat2, h->ctrl[c].fd, path, &how, sizeof(how));
+	if (fd < 0 && errno == ENOENT)
+		return -ENOENT;
+	if (fd < 0)
+		return cg_read(h, c, group, file, buf, size, NULL, 0);
+	n = read((int)fd, buf, size - 1);
+	close((int)fd);
+	/* A whole small text at once, as a control file gives it; else
+	 * cg_read()'s answer and checks. */
+	if (n <= 0 || (size_t)n >= size - 1)
+		return cg_read(h, c, group, file, buf, size, NULL, 0);
+	buf[n] = '\0';
+	if (buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return n;
+}
+
 /* ---- writing ---- */
 
 /* A libcgroup return code as a negative errno. */
@@ -1123,11 +1162,45 @@ struct walk {
 	cg_walk_fn fn;
 	void *arg;
 	bool fn_failed;		/* the error is the callback's, with its message */
+	/*
+	 * On the file systems below, a directory's link count is 2 plus
+	 * its subdirectories (kernfs sets it so for cgroupfs), so a count
+	 * of 2 is a leaf: one fstat instead of the two getdents64 calls
+	 * that would find no subgroup.  Only on the walk's own device.
+	 */
+	bool leaf_nlink;
+	dev_t dev;
 	char path[CG_PATH_MAX];
 	/* getdents64 records; shared by every level, since a directory's
 	 * names are copied out before its subgroups are walked */
 	char dents[32768] __attribute__((aligned(8)));
 };
+
+/*
+ * Whether fd's file system counts a directory's subdirectories in its
+ * link count, and its device.  Not every one does (btrfs counts 1, some
+ * network and FUSE file systems anything): only these are trusted.
+ */
+static bool
+nlink_counts_subdirs(int fd, dev_t *dev)
+{
+	struct statfs sf;
+	struct stat st;
+
+	if (fstatfs(fd, &sf) < 0 || fstat(fd, &st) < 0)
+		return false;
+	*dev = st.st_dev;
+	switch ((unsigned long)sf.f_type) {
+	case CGROUP1_MAGIC:
+	case CGROUP2_MAGIC:
+	case 0x01021994:	/* tmpfs */
+	case 0xEF53:		/* ext2, ext3, ext4 */
+	case 0x58465342:	/* xfs */
+		return true;
+	default:
+		return false;
+	}
+}
 
 static int
 cmp_names(const void *a, const void *b)
@@ -1150,6 +1223,15 @@ walk_dir(struct walk *w, int fd, size_t len)
 		if (r < 0)
 			w->fn_failed = true;
 		return r < 0 ? r : 0;
+	}
+	if (w->leaf_nlink) {
+		struct stat st;
+
+		if (fstat(fd, &st) == 0 && st.st_dev == w->dev &&
+		    S_ISDIR(st.st_mode) && st.st_nlink == 2) {
+			close(fd);
+			return 0;
+		}
 	}
 	/* getdents64 itself, not opendir: fdopendir costs an fstat and
 	 * two fcntl calls per group, and a walk can meet 10,000 groups. */
@@ -1254,6 +1336,7 @@ cg_walk(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	w->fn = fn;
 	w->arg = arg;
 	w->fn_failed = false;
+	w->leaf_nlink = nlink_counts_subdirs(fd, &w->dev);
 	r = walk_dir(w, fd, strlen(w->path));
 	if (r < 0 && !w->fn_failed)
 		err_set(err, errlen, "cannot walk the cgroups below '%s': %s",

@@ -166,6 +166,18 @@ ssize_t cg_read(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		size_t errlen);
 
 /*
+ * cg_read() without a message, for a probe: one openat2 of group/file
+ * below the hierarchy's root (no symlink followed), one read and one
+ * close when the file gives its whole small text at once; -ENOENT at
+ * once when the group or the file is missing; otherwise cg_read()'s
+ * answer.  A look at 10,000 groups' cpuset files costs a third of the
+ * system calls cg_read() makes.
+ */
+ssize_t cg_read_quiet(const struct cg_hier *h, enum cg_ctrl c,
+		      const char *group, const char *file, char *buf,
+		      size_t size);
+
+/*
  * Write value to group's control file in one write(2) (live: through
  * cgroup_modify_cgroup()).  The file must exist (as in the kernel).
  * Returns 0 or -errno with "cannot write 'V' to FILE of GROUP: REASON".

@@ -267,6 +267,61 @@ test_v2_tree(void)
 	      strcmp(buf, "cpu cpuset") == 0);
 	cg_write(&h, CG_CPUSET, "k/pod", "cpuset.cpus.partition", "root", NULL, 0);
 	CHECK("a v2 partition root is exclusive", cg_cpuset_exclusive(&h, "k/pod"));
+	{
+		/* cg_read_quiet(): cg_read()'s answers, fewer calls. */
+		char want[256], path[4200];
+		ssize_t a, b;
+
+		a = cg_read_quiet(&h, CG_CPUSET, "k//pod/", "cpuset.cpus.partition",
+				  buf, sizeof(buf));
+		CHECK_STR("read_quiet: a value, its newline removed",
+			  a == 4 ? buf : "", "root");
+		CHECK("read_quiet: a missing file or group is -ENOENT",
+		      cg_read_quiet(&h, CG_CPU, "k/pod", "cpu.nothing", buf,
+				    sizeof(buf)) == -ENOENT &&
+		      cg_read_quiet(&h, CG_CPU, "k/none", "cpu.max", buf,
+				    sizeof(buf)) == -ENOENT);
+		snprintf(path, sizeof(path), "%s/k/pod/cpu.link", dir);
+		symlink("cpu.max", path);
+		a = cg_read(&h, CG_CPU, "k/pod", "cpu.link", want, sizeof(want),
+			    NULL, 0);
+		b = cg_read_quiet(&h, CG_CPU, "k/pod", "cpu.link", buf, sizeof(buf));
+		CHECK("read_quiet: a symlinked file gets cg_read()'s answer",
+		      a > 0 && a == b && strcmp(buf, want) == 0);
+		snprintf(path, sizeof(path), "%s/k/link", dir);
+		symlink("pod", path);
+		CHECK("read_quiet: a symlinked group is refused",
+		      cg_read_quiet(&h, CG_CPU, "k/link", "cpu.max", buf,
+				    sizeof(buf)) < 0);
+		snprintf(path, sizeof(path), "%s/k/pod/cpu.fifo", dir);
+		mkfifo(path, 0644);
+		a = cg_read(&h, CG_CPU, "k/pod", "cpu.fifo", want, sizeof(want),
+			    NULL, 0);
+		b = cg_read_quiet(&h, CG_CPU, "k/pod", "cpu.fifo", buf, sizeof(buf));
+		CHECK("read_quiet: a FIFO gets cg_read()'s answer", a < 0 && a == b);
+		unit_put(dir, "k/pod/cpu.big", "0123456789abcdef\n");
+		a = cg_read(&h, CG_CPU, "k/pod", "cpu.big", want, 8, NULL, 0);
+		b = cg_read_quiet(&h, CG_CPU, "k/pod", "cpu.big", buf, 8);
+		CHECK("read_quiet: a text too large gets cg_read()'s answer",
+		      a == -EFBIG && a == b);
+		unit_put(dir, "k/pod/cpu.full", "0123456\n");
+		a = cg_read(&h, CG_CPU, "k/pod", "cpu.full", want, 9, NULL, 0);
+		b = cg_read_quiet(&h, CG_CPU, "k/pod", "cpu.full", buf, 9);
+		CHECK("read_quiet: a text that fills the buffer is read whole",
+		      a == 7 && a == b && strcmp(buf, want) == 0);
+		CHECK("read_quiet: a bad path gets cg_read()'s answer",
+		      cg_read_quiet(&h, CG_CPU, "k/../..", "cpu.max", buf,
+				    sizeof(buf)) == -EINVAL);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/k/pod/cpu.link", dir);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/k/link", dir);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/k/pod/cpu.big", dir);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/k/pod/cpu.full", dir);
+		unlink(path);
+	}
 	cg_create(&h, CG_CPU, "skip/hidden", NULL, 0);
 	cg_create(&h, CG_CPU, "b", NULL, 0);
 	r = cg_walk(&h, CG_CPU, "", log_group, &wl, err, sizeof(err));
