@@ -652,16 +652,32 @@ topo_parse_meminfo(const char *text, struct topo_node *n)
 {
 	const char *p = text;
 
+	/*
+	 * "Node N MemTotal:   X kB" and "Node N MemFree: ..." among some
+	 * forty lines: the keys are told apart by their bytes, and only the
+	 * two numbers wanted are converted (as "%lld" would: blanks, a
+	 * sign, saturation).
+	 */
 	while (p && *p) {
-		const char *key = strstr(p, "Mem");
-		long long v;
+		const char *key = strstr(p, "Mem"), *v = NULL;
+		int64_t *to = NULL;
+		char *end;
 
 		if (key == NULL)
 			break;
-		if (sscanf(key, "MemTotal: %lld", &v) == 1)
-			n->mem_total_kb = v;
-		else if (sscanf(key, "MemFree: %lld", &v) == 1)
-			n->mem_free_kb = v;
+		if (strncmp(key + 3, "Total:", 6) == 0) {
+			v = key + 9;
+			to = &n->mem_total_kb;
+		} else if (strncmp(key + 3, "Free:", 5) == 0) {
+			v = key + 8;
+			to = &n->mem_free_kb;
+		}
+		if (to) {
+			long long x = strtoll(v, &end, 10);
+
+			if (end != v)	/* a digit was read */
+				*to = x;
+		}
 		p = strchr(key, '\n');
 	}
 }

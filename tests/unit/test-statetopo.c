@@ -696,6 +696,55 @@ moved(const char *dir)
 	topo_free(&full);
 }
 
+/*
+ * A node's meminfo as every call reads it live: only MemTotal and MemFree,
+ * converted as "%lld" converts them; a key missing or without a number
+ * leaves the value as it was.
+ */
+static void
+meminfo(void)
+{
+	static const struct {
+		const char *name, *text;
+		int64_t total, free;
+	} cases[] = {
+		{ "a kernel's meminfo",
+		  "Node 0 MemTotal:       17655584 kB\n"
+		  "Node 0 MemFree:        11642312 kB\n"
+		  "Node 0 MemUsed:         6013272 kB\n"
+		  "Node 0 SwapCached:            0 kB\n", 17655584, 11642312 },
+		{ "free before total, last line unended",
+		  "Node 3 MemFree: 7 kB\nNode 3 MemTotal: 9", 9, 7 },
+		{ "neither key", "Node 0 MemUsed: 5 kB\nNode 0 Active: 6 kB\n",
+		  -1, -1 },
+		{ "a key without a number",
+		  "Node 0 MemTotal: kB\nNode 0 MemFree:\nNode 0 Active: 4\n",
+		  -1, -1 },
+		{ "a longer key is another key",
+		  "Node 0 MemTotalx: 5\nNode 0 MemFreeish: 6\n", -1, -1 },
+		{ "a sign, and saturation",
+		  "Node 0 MemTotal: -12 kB\n"
+		  "Node 0 MemFree: 99999999999999999999999 kB\n",
+		  -12, INT64_MAX },
+		{ "the last of a repeated key",
+		  "Node 0 MemTotal: 1\nNode 0 MemTotal: 2\n", 2, -1 },
+		{ "no number across a line break",
+		  "Node 0 MemTotal:\nNode 0 MemFree: 3\n", -1, 3 },
+		{ "empty", "", -1, -1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct topo_node n = { .mem_total_kb = -1, .mem_free_kb = -1 };
+		char name[128];
+
+		topo_parse_meminfo(cases[i].text, &n);
+		snprintf(name, sizeof(name), "meminfo: %s", cases[i].name);
+		CHECK(name, n.mem_total_kb == cases[i].total &&
+		      n.mem_free_kb == cases[i].free);
+	}
+}
+
 int
 main(void)
 {
@@ -754,6 +803,7 @@ main(void)
 	snprintf(path, sizeof(path), "%s/2s4n-smt", tmp);
 	fingerprint(path);
 	parse_values();
+	meminfo();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", tmp);
