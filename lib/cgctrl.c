@@ -285,59 +285,116 @@ cg_cpu_limit_cpus(const struct cg_cpu_limit *lim)
 	return (double)lim->quota_us / (double)lim->period_us;
 }
 
+/* parse_u64() of the n bytes at s (not NUL-terminated). */
+static int
+num_u64(const char *s, size_t n, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (n == 0 || (s[0] == '0' && n > 1))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned int d = (unsigned int)(unsigned char)s[i] - '0';
+
+		if (d > 9)
+			return -EINVAL;
+		/* 19 digits cannot overflow: check only past them */
+		if (i >= 19 && v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	if (v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/* parse_i64(s, INT64_MIN, INT64_MAX) of the n bytes at s. */
+static int
+num_i64(const char *s, size_t n, int64_t *out)
+{
+	bool neg = n > 0 && s[0] == '-';
+	uint64_t v;
+	int r;
+
+	r = num_u64(s + neg, n - neg, (uint64_t)INT64_MAX + neg, &v);
+	if (r < 0)
+		return r;
+	if (neg && v == 0)
+		return -EINVAL;	/* "-0" */
+	if (neg)
+		*out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+	else
+		*out = (int64_t)v;
+	return 0;
+}
+
+/*
+ * One pass over the text, no copies: a walk over 10,000 groups parses
+ * 10,000 of these.  The rules are those of a line-by-line strcmp()
+ * parse: lines of 256 bytes or more, or without a key before a space,
+ * are malformed; a known key's value must be a number and nothing else.
+ */
 int
 cg_cpu_stat_parse(const char *text, int version, struct cg_cpu_stat *st)
 {
 	const char *p = text;
-	uint64_t mult = version == 2 ? 1000 : 1;
 
 	memset(st, 0, sizeof(*st));
 	while (*p != '\0') {
 		const char *eol = strchr(p, '\n');
-		size_t n = eol ? (size_t)(eol - p) : strlen(p);
-		char line[256], *sp, *val;
-		int64_t iv;
-		uint64_t uv;
+		size_t n = eol ? (size_t)(eol - p) : strlen(p), k, vn;
+		const char *sp, *val;
+		uint64_t uv, m = 1, *u = NULL;
+		int64_t *iv = NULL;
+		bool *flag = NULL;
 
 		if (n == 0) {
 			p += 1;
 			continue;
 		}
-		if (n >= sizeof(line))
+		if (n >= 256)
 			return -EBADMSG;
-		memcpy(line, p, n);
-		line[n] = '\0';
-		p += n + (eol != NULL);
-		sp = strchr(line, ' ');
-		if (sp == NULL || sp == line)
+		sp = memchr(p, ' ', n);
+		if (sp == NULL || sp == p)
 			return -EBADMSG;
-		*sp = '\0';
+		k = (size_t)(sp - p);
 		val = sp + 1;
-#define KEY_I(k, field, flag) \
-		if (strcmp(line, k) == 0) { \
-			if (parse_i64(val, INT64_MIN, INT64_MAX, &iv) < 0) \
-				return -EBADMSG; \
-			st->field = iv; flag; continue; \
+		vn = n - k - 1;
+#define KEY(name) (k == sizeof(name) - 1 && memcmp(p, name, k) == 0)
+		if (KEY("nr_periods")) {
+			iv = &st->nr_periods;
+			flag = &st->has_bandwidth;
+		} else if (KEY("nr_throttled")) {
+			iv = &st->nr_throttled;
+		} else if (KEY("nr_bursts")) {
+			iv = &st->nr_bursts;
+		} else if (version == 2) {
+			m = 1000;
+			if (KEY("throttled_usec")) {
+				u = &st->throttled_ns;
+			} else if (KEY("burst_usec")) {
+				u = &st->burst_ns;
+			} else if (KEY("usage_usec")) {
+				u = &st->usage_ns;
+				flag = &st->has_usage;
+			}
+		} else if (KEY("throttled_time")) {
+			u = &st->throttled_ns;
+		} else if (KEY("burst_time")) {
+			u = &st->burst_ns;
 		}
-#define KEY_U(k, field, m, flag) \
-		if (strcmp(line, k) == 0) { \
-			if (parse_u64(val, UINT64_MAX / (m), &uv) < 0) \
-				return -EBADMSG; \
-			st->field = uv * (m); flag; continue; \
+#undef KEY
+		p += n + (eol != NULL);
+		if (iv != NULL && num_i64(val, vn, iv) < 0)
+			return -EBADMSG;
+		if (u != NULL) {
+			if (num_u64(val, vn, UINT64_MAX / m, &uv) < 0)
+				return -EBADMSG;
+			*u = uv * m;
 		}
-		KEY_I("nr_periods", nr_periods, st->has_bandwidth = true)
-		KEY_I("nr_throttled", nr_throttled, (void)0)
-		KEY_I("nr_bursts", nr_bursts, (void)0)
-		if (version == 2) {
-			KEY_U("throttled_usec", throttled_ns, mult, (void)0)
-			KEY_U("burst_usec", burst_ns, mult, (void)0)
-			KEY_U("usage_usec", usage_ns, mult, st->has_usage = true)
-		} else {
-			KEY_U("throttled_time", throttled_ns, 1, (void)0)
-			KEY_U("burst_time", burst_ns, 1, (void)0)
-		}
-#undef KEY_I
-#undef KEY_U
+		if (flag != NULL)
+			*flag = true;
 	}
 	return 0;
 }

@@ -225,6 +225,136 @@ log_group(const char *group, int dirfd, const struct stat *st, void *arg)
 	return strcmp(group, "skip") == 0 ? 1 : 0;
 }
 
+/*
+ * The cpu.stat parser as it was, line by line with strcmp(): the
+ * one-pass parser must give its answers on any text.
+ */
+static int
+ref_cpu_stat_parse(const char *text, int version, struct cg_cpu_stat *st)
+{
+	const char *p = text;
+	uint64_t mult = version == 2 ? 1000 : 1;
+
+	memset(st, 0, sizeof(*st));
+	while (*p != '\0') {
+		const char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+		char line[256], *sp, *val;
+		int64_t iv;
+		uint64_t uv;
+
+		if (n == 0) {
+			p += 1;
+			continue;
+		}
+		if (n >= sizeof(line))
+			return -EBADMSG;
+		memcpy(line, p, n);
+		line[n] = '\0';
+		p += n + (eol != NULL);
+		sp = strchr(line, ' ');
+		if (sp == NULL || sp == line)
+			return -EBADMSG;
+		*sp = '\0';
+		val = sp + 1;
+#define KEY_I(k, field, flag) \
+		if (strcmp(line, k) == 0) { \
+			if (parse_i64(val, INT64_MIN, INT64_MAX, &iv) < 0) \
+				return -EBADMSG; \
+			st->field = iv; flag; continue; \
+		}
+#define KEY_U(k, field, m, flag) \
+		if (strcmp(line, k) == 0) { \
+			if (parse_u64(val, UINT64_MAX / (m), &uv) < 0) \
+				return -EBADMSG; \
+			st->field = uv * (m); flag; continue; \
+		}
+		KEY_I("nr_periods", nr_periods, st->has_bandwidth = true)
+		KEY_I("nr_throttled", nr_throttled, (void)0)
+		KEY_I("nr_bursts", nr_bursts, (void)0)
+		if (version == 2) {
+			KEY_U("throttled_usec", throttled_ns, mult, (void)0)
+			KEY_U("burst_usec", burst_ns, mult, (void)0)
+			KEY_U("usage_usec", usage_ns, mult, st->has_usage = true)
+		} else {
+			KEY_U("throttled_time", throttled_ns, 1, (void)0)
+			KEY_U("burst_time", burst_ns, 1, (void)0)
+		}
+#undef KEY_I
+#undef KEY_U
+	}
+	return 0;
+}
+
+static void
+test_cpu_stat_parse(void)
+{
+	static const char *const parts[] = {
+		"nr_periods", "nr_throttled", "nr_bursts", "throttled_usec",
+		"burst_usec", "usage_usec", "throttled_time", "burst_time",
+		"user_usec", "nr_period", "nr_periodsx", " ", " ", "\n", "\n",
+		"0", "1", "7", "42", "-", "-0", "-5", "00", "x", "\n\n",
+		"18446744073709551615", "18446744073709551616",
+		"18446744073709551", "9223372036854775807",
+		"9223372036854775808", "-9223372036854775808",
+		"-9223372036854775809",
+	};
+	static const char *const fixed[] = {
+		"", "\n", "nr_periods 5\nnr_throttled 2\nthrottled_time 9\n",
+		"usage_usec 1\nuser_usec 0\nnr_periods 4\nthrottled_usec 18446744073709551\n",
+		"throttled_usec 18446744073709552\n", " nr_periods 1\n",
+		"nr_periods\n", "nr_periods 1 \n", "unknown x y z\n",
+	};
+	unsigned int seed = 12345, bad = 0, runs = 0;
+	char text[600];
+
+	for (size_t i = 0; i < ARRAY_SIZE(fixed) + 30000; i++) {
+		struct cg_cpu_stat a, b;
+		int ra, rb, v = 1 + (int)(i & 1);
+
+		if (i < 2) {
+			/* unknown keys on lines of 255 and 256 bytes */
+			memset(text, 'a', sizeof(text));
+			text[1] = ' ';
+			text[255 + i] = '\n';
+			text[256 + i] = '\0';
+		} else if (i < ARRAY_SIZE(fixed)) {
+			snprintf(text, sizeof(text), "%s", fixed[i]);
+		} else {
+			size_t len = 0, np;
+
+			seed = seed * 1103515245 + 12345;
+			np = (seed >> 16) % 12;
+			text[0] = '\0';
+			for (size_t j = 0; j < np; j++) {
+				const char *t;
+
+				seed = seed * 1103515245 + 12345;
+				t = parts[(seed >> 16) % ARRAY_SIZE(parts)];
+				if (len + strlen(t) + 1 >= sizeof(text))
+					break;
+				memcpy(text + len, t, strlen(t) + 1);
+				len += strlen(t);
+			}
+			if ((seed >> 8) % 17 == 0) {	/* a line too long */
+				memset(text + len, 'n', 300 < sizeof(text) - len - 1 ?
+				       300 : sizeof(text) - len - 1);
+				text[sizeof(text) - 1] = '\0';
+			}
+		}
+		ra = ref_cpu_stat_parse(text, v, &a);
+		rb = cg_cpu_stat_parse(text, v, &b);
+		runs++;
+		if (ra != rb || (ra == 0 && memcmp(&a, &b, sizeof(a)) != 0)) {
+			if (bad++ == 0)
+				fprintf(stderr, "# differs on v%d '%s': %d %d\n", v,
+					text, ra, rb);
+		}
+	}
+	CHECK("cpu.stat: the one-pass parser answers as the line parser did",
+	      bad == 0 && runs > 30000);
+}
+
 static void
 test_v2_tree(void)
 {
@@ -422,6 +552,7 @@ main(void)
 	test_paths();
 	test_v1_tree();
 	test_v2_tree();
+	test_cpu_stat_parse();
 	test_k8s();
 	test_live();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
