@@ -201,7 +201,6 @@ distinct(int *v, int n, int **rank, int *lo)
 	return m;
 }
 
-
 int
 ktopo_count(struct ktopo *kt)
 {
@@ -382,7 +381,6 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 	ix->nkinds = uncore ? K_N : K_UNCORE;
 	for (k = 0; k < ix->nkinds; k++) {
 		int m = 0, last = 0, *cnt, *direct = NULL, lo = 0, *mine = NULL;
-		size_t off = attr_offset[k];
 
 		/* Ids are mostly small and dense: a table from id to unit
 		 * instead of a search per CPU.  ktopo_count() kept both. */
@@ -393,8 +391,7 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 			lo = kt->rank_lo[k];
 		} else {
 			for (i = 0; i < n; i++)
-				tmp[i] = *(const int *)((const char *)
-					&kt->cpu[ix->all[i]] + off);
+				tmp[i] = cpu_attr(kt, ix->all[i], k);
 			m = distinct(tmp, n, &mine, &lo);
 			direct = mine;
 		}
@@ -411,8 +408,7 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 		memset(ix->unit[k], 0xff, nc * sizeof(int));	/* all -1 */
 		for (i = 0; i < n; i++) {
 			int c2 = ix->all[i];
-			int id = *(const int *)((const char *)&kt->cpu[c2] +
-						off);
+			int id = cpu_attr(kt, c2, k);
 			int u = direct ? direct[id - lo] :
 				unit_of(ix->uid[k], m, id, last);
 
