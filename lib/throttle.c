@@ -263,6 +263,19 @@ thr_snap_finish(struct thr_snap *s)
 }
 
 int
+thr_walk(const struct cg_hier *h, const struct thr_select *sel, cg_walk_fn fn,
+	 void *arg, char *err, size_t errlen)
+{
+	int r = 0;
+
+	if (sel->ngroups == 0)
+		return cg_walk(h, CG_CPU, "", fn, arg, err, errlen);
+	for (size_t i = 0; i < sel->ngroups && r == 0; i++)
+		r = cg_walk(h, CG_CPU, sel->groups[i], fn, arg, err, errlen);
+	return r;
+}
+
+int
 thr_collect(const struct cg_hier *h, const struct thr_select *sel,
 	    struct thr_snap *s, char *err, size_t errlen)
 {
@@ -273,13 +286,7 @@ thr_collect(const struct cg_hier *h, const struct thr_select *sel,
 		       !cg_same_hier(h, CG_CPU, CG_CPUACCT);
 
 	thr_snap_start(h, s);
-	if (sel->ngroups == 0) {
-		r = cg_walk(h, CG_CPU, "", collect_one, &c, err, errlen);
-	} else {
-		for (size_t i = 0; i < sel->ngroups && r == 0; i++)
-			r = cg_walk(h, CG_CPU, sel->groups[i], collect_one, &c,
-				    err, errlen);
-	}
+	r = thr_walk(h, sel, collect_one, &c, err, errlen);
 	if (r < 0)
 		return r;
 	snap_sort(s);

@@ -83,6 +83,9 @@ int thr_collect(const struct cg_hier *h, const struct thr_select *sel,
  * or -ESTALE when a kept file failed (see cg_cpu_quota_read_fds()).
  */
 void thr_snap_start(const struct cg_hier *h, struct thr_snap *s);
+/* cg_walk() over the cpu groups sel selects: all, or each of its GROUPs. */
+int thr_walk(const struct cg_hier *h, const struct thr_select *sel,
+	     cg_walk_fn fn, void *arg, char *err, size_t errlen);
 int thr_sample(const struct cg_hier *h, const struct thr_select *sel,
 	       struct thr_snap *s, const char *group, int dirfd, uint64_t ino,
 	       struct cg_cpu_fds *fds, char *err, size_t errlen);

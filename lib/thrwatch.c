@@ -218,9 +218,8 @@ static int
 rebuild(struct thr_watch *w, char *err, size_t errlen)
 {
 	struct rebuild rb = { w, w->g, w->n, NULL, 0 };
-	const struct thr_select *sel = w->sel;
 	size_t k;
-	int r = 0;
+	int r;
 
 	rb.taken = calloc(w->n ? w->n : 1, sizeof(*rb.taken));
 	if (rb.taken == NULL)
@@ -228,13 +227,7 @@ rebuild(struct thr_watch *w, char *err, size_t errlen)
 	w->g = NULL;
 	w->n = w->cap = 0;
 	w->walks++;
-	if (sel->ngroups == 0) {
-		r = cg_walk(w->h, CG_CPU, "", walk_one, &rb, err, errlen);
-	} else {
-		for (size_t i = 0; i < sel->ngroups && r == 0; i++)
-			r = cg_walk(w->h, CG_CPU, sel->groups[i], walk_one, &rb,
-				    err, errlen);
-	}
+	r = thr_walk(w->h, w->sel, walk_one, &rb, err, errlen);
 	for (size_t i = 0; i < rb.nold; i++)
 		if (!rb.taken[i])
 			group_close(w, &rb.old[i]);
