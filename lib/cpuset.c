@@ -307,12 +307,12 @@ get_num(const char **pp, unsigned int *out)
 
 /*
  * The list grammar, once: each run of CPUs text names goes to
- * fn(arg, first, last) in the order written.  Both the parser into a set
- * and the walker a reader of sibling lists uses are built on it.
+ * fn(arg, first, last) in the order written.  cpuset_parse_list() is
+ * built on it.
  */
-static int
-walk_list(const char *text, cpuset_range_fn *fn, void *arg, char *err,
-	  size_t errlen)
+int
+cpuset_walk_list(const char *text, cpuset_range_fn *fn, void *arg,
+		 char *err, size_t errlen)
 {
 	const char *p = text;
 
@@ -430,14 +430,7 @@ cpuset_parse_list(const char *text, struct cpuset *s, char *err,
 		  size_t errlen)
 {
 	cpuset_zero(s);
-	return walk_list(text, set_range_fn, s, err, errlen);
-}
-
-int
-cpuset_walk_list(const char *text, cpuset_range_fn *fn, void *arg,
-		 char *err, size_t errlen)
-{
-	return walk_list(text, fn, arg, err, errlen);
+	return cpuset_walk_list(text, set_range_fn, s, err, errlen);
 }
 
 static int
