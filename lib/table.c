@@ -308,7 +308,6 @@ put_text(struct strbuf *sb, const char *s, enum table_format fmt)
 {
 	const unsigned char *p = (const unsigned char *)s, *run = p;
 
-	/* the bytes between escapes go in one piece */
 	for (; *p; p++) {
 		if (!must_escape(*p, fmt))
 			continue;

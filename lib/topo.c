@@ -1065,7 +1065,6 @@ load_partitions(struct loader *ld, const char *mnt)
 	struct cgcpuset_files f;
 	int r;
 
-
 	cgcpuset_files(2, &f);
 	join_cg(ld->path, sizeof(ld->path), mnt, "", f.eff_cpus);
 	r = read_list(ld, ld->path, &eff);
