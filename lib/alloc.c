@@ -547,9 +547,10 @@ fill_own_cores(const struct topo *t, const struct alloc_entry *e,
 }
 
 static int
-grow(const struct alloc_machine *m, const struct alloc_state *st,
-     struct alloc_entry *e, int n, const struct alloc_opts *o,
-     struct cpuset *more, char *err, size_t errlen)
+grow(const struct alloc_machine *m, const struct ktopo *kt,
+     const struct alloc_state *st, struct alloc_entry *e, int n,
+     const struct alloc_opts *o, struct cpuset *more, char *err,
+     size_t errlen)
 {
 	const struct topo *t = m->topo;
 	struct cpuset avail = CPUSET_INIT, nodes = CPUSET_INIT,
@@ -583,8 +584,7 @@ grow(const struct alloc_machine *m, const struct alloc_state *st,
 	if (need > 0) {
 		char why[512];
 
-		/* alloc_resize() built the kubelet's view. */
-		r = kubelet_take(m->kt, &avail, need, &o->k, prefer_p,
+		r = kubelet_take(kt, &avail, need, &o->k, prefer_p,
 				 &st->reserved, &got, why, sizeof(why));
 		if (r == -ENOMEM)
 			goto out;
@@ -635,7 +635,7 @@ alloc_resize(const struct alloc_machine *m, struct alloc_state *st,
 		else
 			cpuset_andnot(&e->cpus, &more);
 	} else if (n > e->n) {
-		r = grow(m, st, e, n, o, &more, err, errlen);
+		r = grow(m, kt, st, e, n, o, &more, err, errlen);
 	}
 	if (r == 0)
 		e->n = n;

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "coretype.h"
+#include "state.h"
 #include "statetopo.h"
 
 #define CPU_DIR  "sys/devices/system/cpu"
@@ -87,18 +88,14 @@ statetopo_key(const struct sysroot *root, char **key)
 uint64_t
 statetopo_print_hash(const struct topo *t, int *cores)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a 64 offset basis */
+	uint64_t h = FNV64_INIT;
 	int cpu, n = 0;
 
 	cpuset_for_each(cpu, &t->online) {
 		const struct topo_cpu *c = &t->cpus[cpu];
 		int32_t rec[4] = { cpu, c->node, c->socket, c->core };
-		unsigned char b[sizeof(rec)];
-		size_t i;
 
-		memcpy(b, rec, sizeof(b));
-		for (i = 0; i < sizeof(b); i++)
-			h = (h ^ b[i]) * 0x100000001b3ULL;
+		h = fnv1a64(h, rec, sizeof(rec));
 		if (c->core == cpu)
 			n++;
 	}
