@@ -453,6 +453,15 @@ load_machine(struct ctx *c)
 	load_machine_flags(c, 0);
 }
 
+/* The nodes' memory sizes, for the commands that book memory (after
+ * load_machine): a topology from the layout has none. */
+static void
+load_meminfo(struct ctx *c)
+{
+	if (c->topo_cached && topo_load_meminfo(&c->topo, &c->root) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+}
+
 /* Core types, for the commands that place CPUs (after load_machine). */
 static void
 load_types(struct ctx *c)
@@ -774,6 +783,8 @@ cmd_take(struct ctx *c)
 	rq.mem = c->mem;
 	memset(&e, 0, sizeof(e));
 	load_machine(c);
+	if (c->have_mem)
+		load_meminfo(c);
 	load_types(c);
 	only = core_type_arg(c);
 	if (c->from_arg) {
@@ -1023,6 +1034,8 @@ cmd_hints(struct ctx *c)
 	rq.have_mem = c->have_mem;
 	rq.mem = c->mem;
 	load_machine(c);
+	if (c->have_mem)
+		load_meminfo(c);
 	load_types(c);
 	only = core_type_arg(c);
 	open_state(c, RO, false);

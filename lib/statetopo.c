@@ -823,14 +823,13 @@ same_list(const struct sysroot *root, const char *path,
 	return same;
 }
 
-/* The node directories now are the layout's nodes?  Also reads each
- * node's meminfo into t's nodes. */
+/* The node directories now are the layout's nodes? */
 static int
-live_nodes(const struct sysroot *root, struct topo *t)
+live_nodes(const struct sysroot *root, const struct topo *t)
 {
 	struct dirent *de;
 	DIR *d;
-	int fd, i, seen = 0, r = 0;
+	int fd, seen = 0, r = 0;
 
 	fd = openat(root->fd, NODE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
@@ -854,22 +853,7 @@ live_nodes(const struct sysroot *root, struct topo *t)
 		seen++;
 	}
 	closedir(d);
-	if (r || seen != t->nnodes)
-		return 1;
-	for (i = 0; i < t->nnodes; i++) {
-		struct topo_node *n = &t->nodes[i];
-		char path[96], *text;
-
-		snprintf(path, sizeof(path), NODE_DIR "/node%d/meminfo", n->id);
-		r = sysroot_read_file(root, path, &text, NULL);
-		if (r == -ENOMEM)
-			return r;
-		if (r == 0) {
-			topo_parse_meminfo(text, n);
-			free(text);
-		}
-	}
-	return 0;
+	return r || seen != t->nnodes;
 }
 
 /* s into t, s's per-CPU array moved (the rest copied). */
@@ -931,25 +915,14 @@ int
 statetopo_load(struct topo *t, const struct sysroot *root, const char *key,
 	       struct statetopo *s)
 {
-	int r;
-
 	if (!s->key || !s->t.cpus || strcmp(key, s->key) != 0 ||
 	    !same_list(root, CPU_DIR "/possible", &s->t.possible, false) ||
 	    !same_list(root, CPU_DIR "/present", &s->t.present, false) ||
 	    !same_list(root, CPU_DIR "/online", &s->t.online, false) ||
-	    !same_list(root, CPU_DIR "/isolated", &s->t.isolated, true))
+	    !same_list(root, CPU_DIR "/isolated", &s->t.isolated, true) ||
+	    live_nodes(root, &s->t))
 		return 1;
-	r = move_topo(t, &s->t);
-	if (r < 0)
-		return r;
-	r = live_nodes(root, t);
-	if (r != 0) {
-		/* Not used after all: the CPUs go back to the layout. */
-		s->t.cpus = t->cpus;
-		t->cpus = NULL;
-		topo_free(t);
-	}
-	return r;
+	return move_topo(t, &s->t);
 }
 
 int

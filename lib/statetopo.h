@@ -15,8 +15,9 @@
  *            tree has one, so that another sysroot, a rebuilt tree or a
  *            reboot never reuses a layout;
  *   live     what is read on every call: the possible, present, online
- *            and isolated CPU lists, the NUMA node directories and each
- *            node's meminfo.  When any of them differs from the layout
+ *            and isolated CPU lists and the NUMA node directories (the
+ *            nodes' meminfo only by the callers that need memory sizes:
+ *            topo_load_meminfo()).  When any of them differs from the layout
  *            (a CPU went offline, a node appeared), the caller reads the
  *            whole topology as before.
  *
@@ -94,7 +95,8 @@ void statetopo_free(struct statetopo *s);
  * agree: t is then what topo_load(t, root, 0, ...) would give.  The
  * per-CPU array moves from s->t to t rather than being copied (it is the
  * bulk of the layout): s keeps its key, CPU lists, groups, core types and
- * fingerprint, but cannot give a topology again.  Returns 0 (t filled),
+ * fingerprint, but cannot give a topology again.  The nodes' memory
+ * sizes stay unknown (-1) until topo_load_meminfo().  Returns 0 (t filled),
  * 1 when the layout cannot be used (t and s untouched: read the topology
  * in full), -ENOMEM.
  */

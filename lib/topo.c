@@ -647,6 +647,27 @@ cmp_node(const void *a, const void *b)
 	return ((const struct topo_node *)a)->id - ((const struct topo_node *)b)->id;
 }
 
+int
+topo_load_meminfo(struct topo *t, const struct sysroot *root)
+{
+	char path[96], *text;
+	int i, r;
+
+	for (i = 0; i < t->nnodes; i++) {
+		struct topo_node *n = &t->nodes[i];
+
+		snprintf(path, sizeof(path), NODE_DIR "/node%d/meminfo", n->id);
+		r = sysroot_read_file(root, path, &text, NULL);
+		if (r == -ENOMEM)
+			return r;
+		if (r == 0) {
+			topo_parse_meminfo(text, n);
+			free(text);
+		}
+	}
+	return 0;
+}
+
 void
 topo_parse_meminfo(const char *text, struct topo_node *n)
 {
@@ -704,7 +725,6 @@ load_nodes(struct loader *ld)
 	}
 	cpuset_for_each(id, &ids) {
 		struct topo_node *n = &t->nodes[i++];
-		char *text;
 		int c;
 
 		n->id = id;
@@ -738,14 +758,12 @@ load_nodes(struct loader *ld)
 		 * and is listed as offline.
 		 */
 		cpuset_and(&n->cpus, &t->online);
-		snprintf(ld->path, sizeof(ld->path), NODE_DIR "/node%d/meminfo", id);
-		if (sysroot_read_file(ld->root, ld->path, &text, NULL) == 0) {
-			topo_parse_meminfo(text, n);
-			free(text);
-		}
 	}
 	if (t->nnodes > 1)
 		qsort(t->nodes, (size_t)t->nnodes, sizeof(*t->nodes), cmp_node);
+	r = topo_load_meminfo(t, ld->root);
+	if (r < 0)
+		goto out;
 	/*
 	 * A distance row lists the online nodes in id order; it only maps
 	 * onto our nodes when the counts agree.

@@ -102,6 +102,14 @@ int topo_load(struct topo *t, const struct sysroot *root, unsigned int flags,
 void topo_free(struct topo *t);
 
 /*
+ * Each node's MemTotal and MemFree from its meminfo (an unreadable file
+ * leaves them as they are).  topo_load() does this; a topology that came
+ * from elsewhere (a state's layout) calls it when it needs them.
+ * Returns 0 or -ENOMEM.
+ */
+int topo_load_meminfo(struct topo *t, const struct sysroot *root);
+
+/*
  * A node's meminfo text ("Node 0 MemTotal:  123 kB" lines) into its
  * mem_total_kb and mem_free_kb; a missing key leaves the value alone.
  */

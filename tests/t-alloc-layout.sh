@@ -37,6 +37,24 @@ for d in "$M"/sys/devices/system/cpu/cpu*/topology.gone; do
 	mv "$d" "${d%.gone}"
 done
 
+# The nodes' memory sizes are not kept: a take that books memory reads
+# them live.
+check "a take --mem fits the nodes' memory" 0 "$(cpm-alloc --sysroot "$M" \
+    --state "$S" take --dry-run m 2 --mem 1G)" \
+	cpm-alloc --sysroot "$M" --state "$S" take --dry-run m 2 --mem 1G
+for mi in "$M"/sys/devices/system/node/node*/meminfo; do
+	mv "$mi" "$mi.orig"
+	n=${mi%/meminfo}; n=${n##*node}
+	printf 'Node %s MemTotal:     1024 kB\nNode %s MemFree:      1024 kB\n' \
+	    "$n" "$n" >"$mi"
+done
+check_fail "a take --mem reads the nodes' memory live" 3 \
+	"not enough free memory for 1G \\(free per node: 0:1M 1:1M 2:1M 3:1M\\)" \
+	cpm-alloc --sysroot "$M" --state "$S" take --dry-run m 2 --mem 1G
+for mi in "$M"/sys/devices/system/node/node*/meminfo.orig; do
+	mv "$mi" "${mi%.orig}"
+done
+
 # Same answers as a full read, for a sequence of placements: state F is
 # always read through another spelling of the sysroot than the one that
 # wrote it, so its layout never matches and every call reads sysfs.

@@ -133,7 +133,8 @@ layout_of(const char *dir, struct topo *t, struct strbuf *text, char **key)
 	return r;
 }
 
-/* Load dir through the layout text; 0, 1 or -errno as statetopo_load(). */
+/* Load dir through the layout text, memory sizes too; 0, 1 or -errno as
+ * statetopo_load(). */
 static int
 load_via(const char *dir, const char *text, struct topo *t)
 {
@@ -154,6 +155,10 @@ load_via(const char *dir, const char *text, struct topo *t)
 	r = statetopo_key(&root, &key);
 	if (r == 0) {
 		r = statetopo_load(t, &root, key, &s);
+		if (r == 0 && topo_load_meminfo(t, &root) < 0) {
+			topo_free(t);
+			r = -ENOMEM;
+		}
 		free(key);
 	}
 	sysroot_close(&root);
@@ -676,6 +681,19 @@ moved(const char *dir)
 		 dir);
 	CHECK("moved: rmdir node9", system(cmd) == 0);
 	r = statetopo_load(&t, &root, k2, &s);
+	if (r == 0) {
+		/* Memory sizes are left unknown until asked for. */
+		bool unknown = true;
+
+		for (int i = 0; i < t.nnodes; i++)
+			if (t.nodes[i].mem_total_kb != -1 ||
+			    t.nodes[i].mem_free_kb != -1)
+				unknown = false;
+		CHECK("moved: no memory size is read unasked",
+		      t.nnodes > 0 && unknown);
+		CHECK("moved: topo_load_meminfo() reads them",
+		      topo_load_meminfo(&t, &root) == 0);
+	}
 	CHECK("moved: then used, as topo_load() reads", r == 0 &&
 	      same_topo(&full, &t, err, sizeof(err)));
 	if (r == 0) {
