@@ -1541,7 +1541,8 @@ state_save(const struct alloc_state *st, const char *path, char *err,
 		strbuf_free(&sb);
 		return -ENOMEM;
 	}
-	r = write_file_atomic(path, sb.buf, sb.len, 0644);
+	/* Under the lock, which removed every temporary when taken. */
+	r = write_file_atomic_locked(path, sb.buf, sb.len, 0644);
 	if (r < 0)
 		snprintf(err, errlen, "cannot write '%s': %s", path,
 			 strerror(-r));

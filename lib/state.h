@@ -212,7 +212,7 @@ int state_set_layout(struct alloc_state *st, const struct topo *t,
 
 /*
  * Replace the state file atomically (temporary file, fsync, rename,
- * fsync of the directory).  Returns 0 or -errno.
+ * fsync of the directory), under state_lock().  Returns 0 or -errno.
  */
 int state_save(const struct alloc_state *st, const char *path, char *err,
 	       size_t errlen);

@@ -12,7 +12,9 @@
 #include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <linux/openat2.h>
 
 #include "util.h"
 
@@ -424,6 +426,30 @@ link_trusted(int dfd, const char *name)
 	return !(ds.st_mode & (S_IWGRP | S_IWOTH));
 }
 
+/*
+ * The whole path in one openat2 that follows no symbolic link at all: a
+ * path with none resolves as the walk of open_dir_at() would, one
+ * component at a time.  -1 when that cannot tell (a link on the way, a
+ * missing component, no openat2): the walk decides.
+ */
+static int
+open_dir_direct(int dirfd, const char *path)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	const char *p;
+	int n = 0;
+
+	/* The walk's limit of 256 components, kept. */
+	for (p = path; *p; p++)
+		n += *p == '/';
+	if (n > 255)
+		return -1;
+	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+}
+
 int
 open_dir_at(int dirfd, const char *path, unsigned int flags,
 	    unsigned int mode)
@@ -434,6 +460,9 @@ open_dir_at(int dirfd, const char *path, unsigned int flags,
 
 	if (strlen(path) >= sizeof(buf))
 		return -ENAMETOOLONG;
+	fd = open_dir_direct(dirfd, path);
+	if (fd >= 0)
+		return fd;
 	strcpy(buf, path);
 	if (buf[0] == '/') {
 		fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -598,9 +627,9 @@ link_tmpfile(int fd, int dfd, const char *name)
 	return -errno;
 }
 
-int
-write_file_atomic(const char *path, const void *data, size_t len,
-		  unsigned int mode)
+static int
+write_atomic(const char *path, const void *data, size_t len,
+	     unsigned int mode, bool sweep)
 {
 	char tmp[NAME_MAX + 1];
 	const char *base;
@@ -663,9 +692,24 @@ write_file_atomic(const char *path, const void *data, size_t len,
 	}
 	fsync(dfd);
 	/* Temporaries a killed writer left behind, once surely abandoned. */
-	remove_stale_temps_at(dfd, base, STALE_TEMP_AGE);
+	if (sweep)
+		remove_stale_temps_at(dfd, base, STALE_TEMP_AGE);
 	close(dfd);
 	return 0;
+}
+
+int
+write_file_atomic(const char *path, const void *data, size_t len,
+		  unsigned int mode)
+{
+	return write_atomic(path, data, len, mode, true);
+}
+
+int
+write_file_atomic_locked(const char *path, const void *data, size_t len,
+			 unsigned int mode)
+{
+	return write_atomic(path, data, len, mode, false);
 }
 
 int

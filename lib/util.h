@@ -90,6 +90,12 @@ ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t size);
 #define STALE_TEMP_AGE 60
 int write_file_atomic(const char *path, const void *data, size_t len,
 		      unsigned int mode);
+/*
+ * The same for a file whose every writer holds a lock that removed all
+ * temporaries when it was taken (state_lock()): none is looked for after.
+ */
+int write_file_atomic_locked(const char *path, const void *data, size_t len,
+			     unsigned int mode);
 
 /*
  * Remove the regular files ".BASE.tmp.*" in dfd that belong to us and were
