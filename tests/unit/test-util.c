@@ -105,6 +105,15 @@ hostile(const char *dir)
 
 		utimensat(AT_FDCWD, tmp, old, 0);
 	}
+	/* Under a lock that swept when taken, nothing is looked for. */
+	len = 0;
+	CHECK("a locked atomic write leaves other temporaries alone",
+	      write_file_atomic_locked(path, "y\n", 2, 0644) == 0 &&
+	      access(tmp, F_OK) == 0 &&
+	      read_file_at(AT_FDCWD, path, &buf, &len, true) == 0 &&
+	      len == 2 && buf[0] == 'y');
+	if (len == 2)
+		free(buf);
 	CHECK("atomic write removes a stale temporary of ours",
 	      write_file_atomic(path, "x\n", 2, 0644) == 0 &&
 	      access(tmp, F_OK) != 0);
