@@ -1128,10 +1128,24 @@ iterate_combinations(struct arena *ar, const int *n, int nn, int k, comb_fn f,
 	return r < 0 ? r : 0;
 }
 
+/* round(): halves away from zero, without libm. */
+static double
+round_half_away(double x)
+{
+	double a = x < 0 ? -x : x, t;
+
+	if (!(a < 4503599627370496.0))	/* 2^52 and up are whole (or NaN) */
+		return x;
+	t = (double)(int64_t)a;
+	if (a - t >= 0.5)		/* exact: a and t are this close */
+		t += 1;
+	return x < 0 ? -t : t;
+}
+
 static double
 round3(double x)
 {
-	return round(x * 1000) / 1000;
+	return round_half_away(x * 1000) / 1000;
 }
 
 struct dist {

@@ -36,6 +36,27 @@ numfmt_i64(char *buf, int64_t v)
 	return 1 + numfmt_u64(buf + 1, (uint64_t)(-(v + 1)) + 1);
 }
 
+/*
+ * v (finite, not negative) as mant * 2^(e - 53) exactly, as
+ * ldexp(frexp(v, &e), 53) gives it, from v's bits: no libm.
+ */
+static uint64_t
+split_double(double v, int *e)
+{
+	uint64_t bits, mant;
+	int bexp;
+
+	memcpy(&bits, &v, sizeof(bits));
+	bexp = (int)(bits >> 52 & 0x7ff);
+	mant = bits & ((1ULL << 52) - 1);
+	if (bexp == 0) {	/* zero or subnormal: mant * 2^-1074 */
+		*e = -1021;
+		return mant;
+	}
+	*e = bexp - 1022;
+	return mant | 1ULL << 52;
+}
+
 size_t
 numfmt_fixed(char *buf, double v, int decimals)
 {
@@ -48,7 +69,7 @@ numfmt_fixed(char *buf, double v, int decimals)
 	    v >= 9007199254740992.0)
 		return (size_t)snprintf(buf, NUMFMT_MAX, "%.*f", decimals, v);
 	/* v = mant * 2^(e - 53) exactly, mant < 2^53 */
-	mant = (uint64_t)ldexp(frexp(v, &e), 53);
+	mant = split_double(v, &e);
 	shift = 53 - e;		/* >= 0 since v < 2^53 */
 	p = (unsigned __int128)mant * pow10_u64[decimals];	/* < 2^83 */
 	if (shift == 0) {

@@ -15,6 +15,8 @@
  *   burst     unused quota the group may carry into later periods
  *             (v1 cpu.cfs_burst_us, v2 cpu.max.burst), in microseconds.
  *
+ * The weight formulas (shares_to_weight(), weight_to_millicpu(),
+ * cpu_convert()) are in weight.c, the only part that needs libm.
  * Nothing here prints or exits.
  */
 #ifndef CPM_QUANTITY_H

@@ -58,6 +58,11 @@ main(void)
 	CHECK_STR("0.0005 %.3f", (numfmt_fixed(buf, 0.0005, 3), buf), "0.001");
 	CHECK_STR("1 %.6f", (numfmt_fixed(buf, 1.0, 6), buf), "1.000000");
 	CHECK_STR("0 %.9f", (numfmt_fixed(buf, 0.0, 9), buf), "0.000000000");
+	CHECK_STR("the smallest subnormal %.9f",
+		  (numfmt_fixed(buf, 4.9406564584124654e-324, 9), buf),
+		  "0.000000000");
+	CHECK_STR("2^53 - 1 %.1f", (numfmt_fixed(buf, 9007199254740991.0, 1),
+				     buf), "9007199254740991.0");
 	CHECK_STR("0.9995 (above it in binary) %.3f",
 		  (numfmt_fixed(buf, 0.9995, 3), buf), "1.000");
 	CHECK_STR("0.4995 (below it in binary) %.3f",
