@@ -425,7 +425,13 @@ topo_from_state(struct ctx *c)
 		return false;
 	}
 	c->st_read = true;
-	r = statetopo_load(&c->topo, &c->root, c->topo_key, &c->st.layout);
+	/*
+	 * A release needs no CPU's node, core or siblings: the per-CPU
+	 * array, the bulk of a large machine's layout, is left unread.
+	 * Without a fingerprint kept (a version 1 layout), it makes one.
+	 */
+	r = statetopo_load(&c->topo, &c->root, c->topo_key, &c->st.layout,
+			   c->cmd != C_RELEASE || !c->st.layout.have_print);
 	if (r < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	return r == 0;
@@ -633,7 +639,10 @@ save_state(struct ctx *c)
 	 */
 	const struct topo *lay = &c->st.layout.t;
 
-	if ((!c->topo_cached || !c->st.layout_text || !c->st.layout.key ||
+	/* A topology without its per-CPU array (a release's) cannot be
+	 * written: the layout the state has now stays. */
+	if (c->topo.cpus &&
+	    (!c->topo_cached || !c->st.layout_text || !c->st.layout.key ||
 	     (c->types_loaded && !c->st.layout.ct) ||
 	     !c->st.layout.have_print ||
 	     strcmp(c->st.layout.key, c->topo_key) != 0 ||

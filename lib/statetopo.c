@@ -29,6 +29,9 @@ static const char *const field_names[F_N] = {
 	"node", "socket", "die", "core", "l3", "threads", "next",
 };
 
+_Static_assert(F_N == sizeof(((struct statetopo *)0)->runs) /
+	       sizeof(((struct statetopo *)0)->runs[0]), "one run per field");
+
 static const size_t field_offsets[F_N] = {
 	offsetof(struct topo_cpu, node), offsetof(struct topo_cpu, socket),
 	offsetof(struct topo_cpu, die), offsetof(struct topo_cpu, core),
@@ -336,14 +339,6 @@ parse_array(struct tparser *p, const char *name, const char *v, int n,
 	return parse_strided(p, name, v, n, max, out, sizeof(*out));
 }
 
-/* One per-CPU field, straight into t's CPUs. */
-static int
-parse_runs(struct tparser *p, struct topo *t, int f, const char *v)
-{
-	return parse_strided(p, field_names[f], v, t->ncpus, ID_MAX,
-			     cpu_field(&t->cpus[0], f), sizeof(*t->cpus));
-}
-
 static const char *const type_sources[] = {
 	"pmu", "midr", "capacity", "cpufreq",
 };
@@ -412,7 +407,7 @@ parse_types(struct tparser *p, struct statetopo *s, char *types,
 
 		if (ty < 0)
 			continue;
-		if (!t->cpus[cpu].possible)
+		if (!cpuset_isset(&t->possible, (unsigned int)cpu))
 			return tbad(p, "layout core type of CPU %d", cpu);
 		if (cpuset_set(&ct->types[ty].cpus, (unsigned int)cpu) < 0)
 			return -ENOMEM;
@@ -572,23 +567,66 @@ parse_print(struct tparser *p, struct statetopo *s, const char *hash,
 	return 0;
 }
 
-/* What the rest of cpm relies on: indexes stay inside their arrays and
- * a core's thread chain only goes up. */
+/*
+ * One field's runs checked as parse_strided() will read them, with no
+ * value stored: what the rest of cpm relies on is that indexes stay
+ * inside their arrays and a core's thread chain only goes up.  A run's
+ * values lie on a line, and so do their distances from their CPUs: a
+ * condition holds for a whole run when it holds at the ends of the part
+ * it applies to.
+ */
 static int
-check_cpus(struct tparser *p, const struct topo *t)
+check_runs(struct tparser *p, int f, const char *v, int n, int nl3)
 {
-	int c;
+	long long lo = -1, hi = ID_MAX;
+	int i = 0;
 
-	for (c = 0; c < t->ncpus; c++) {
-		const struct topo_cpu *tc = &t->cpus[c];
+	if (f == F_CORE || f == F_NEXT)
+		hi = n - 1;
+	else if (f == F_L3)
+		hi = nl3 - 1;
+	else if (f == F_THREADS)
+		lo = 0, hi = n;
+	while (*v) {
+		long long start, step, count, k0, k1, k;
 
-		if (tc->core >= t->ncpus || tc->l3 >= t->nl3 ||
-		    tc->nthreads < 0 || tc->nthreads > t->ncpus ||
-		    (tc->next_thread >= 0 && (tc->next_thread <= c ||
-					      tc->next_thread >= t->ncpus)) ||
-		    (tc->core >= 0 && tc->core > c))
-			return tbad(p, "bad layout for CPU %d", c);
+		if (i && *v++ != ',')
+			return tbad(p, "bad layout %s runs", field_names[f]);
+		if (parse_num(&v, -1, ID_MAX, &start) < 0 || *v++ != ':' ||
+		    parse_num(&v, -2LL * ID_MAX, 2LL * ID_MAX, &step) < 0 ||
+		    *v++ != ':' || parse_num(&v, 1, n - i, &count) < 0)
+			return tbad(p, "bad layout %s runs", field_names[f]);
+		k1 = start + step * (count - 1);
+		if (start < lo || start > hi || k1 < lo || k1 > hi)
+			return tbad(p, "bad layout %s value", field_names[f]);
+		if (f == F_CORE || f == F_NEXT) {
+			/* The part of the run naming a CPU (value >= 0). */
+			k0 = 0;
+			k1 = count - 1;
+			if (step == 0 && start < 0)
+				k1 = -1;
+			else if (step > 0 && start < 0)
+				k0 = (-start + step - 1) / step;
+			else if (step < 0 && start < 0)
+				k1 = -1;
+			else if (step < 0 && start / -step < k1)
+				k1 = start / -step;
+			/* core: value <= its CPU; next: value > its CPU */
+			for (k = k0; k0 <= k1; k = k1) {
+				long long d = start + step * k - (i + k);
+
+				if (f == F_CORE ? d > 0 : d <= 0)
+					return tbad(p, "bad layout for CPU %lld",
+						    i + k);
+				if (k == k1)
+					break;
+			}
+		}
+		i += (int)count;
 	}
+	if (i != n)
+		return tbad(p, "layout %s lists %d CPUs, not %d",
+			    field_names[f], i, n);
 	return 0;
 }
 
@@ -758,28 +796,27 @@ statetopo_parse(const char *text, struct statetopo *out, char *err,
 	}
 	t->threads_per_core = (int)x;
 	t->ncpus = cpuset_last(&t->possible) + 1;
-	t->cpus = calloc((size_t)t->ncpus, sizeof(*t->cpus));
-	if (!t->cpus || cpuset_copy(&t->offline, &t->possible) < 0) {
+	if (cpuset_copy(&t->offline, &t->possible) < 0) {
 		r = -ENOMEM;
 		goto fail;
 	}
 	cpuset_andnot(&t->offline, &t->online);
-	mark_cpus(t, &t->possible, offsetof(struct topo_cpu, possible));
-	mark_cpus(t, &t->present, offsetof(struct topo_cpu, present));
-	mark_cpus(t, &t->online, offsetof(struct topo_cpu, online));
-	mark_cpus(t, &t->isolated, offsetof(struct topo_cpu, isolated));
-	for (i = 0; i < F_N; i++)
-		if ((r = parse_runs(&p, t, i, val[K_RUNS + i])) < 0)
-			goto fail;
 	if ((r = parse_nodes(&p, t, val[K_NODES])) < 0 ||
 	    (r = parse_l3s(&p, t, val[K_L3S])) < 0 ||
-	    (r = parse_sockets(&p, t, val[K_SOCKETS])) < 0 ||
-	    (r = check_cpus(&p, t)) < 0)
+	    (r = parse_sockets(&p, t, val[K_SOCKETS])) < 0)
 		goto fail;
+	/* The per-CPU values are checked here and stored only when a
+	 * caller needs them (statetopo_cpus()). */
+	for (i = 0; i < F_N; i++) {
+		if ((r = check_runs(&p, i, val[K_RUNS + i], t->ncpus,
+				    t->nl3)) < 0)
+			goto fail;
+		out->runs[i] = val[K_RUNS + i];
+	}
 	if (val[K_TYPES] && (r = parse_types(&p, out, val[K_TYPES],
 					     val[K_CTYPE], val[K_CCAP])) < 0)
 		goto fail;
-	free(copy);
+	out->text = copy;
 	return 0;
 fail:
 	if (r == -ENOMEM && errlen)
@@ -787,6 +824,30 @@ fail:
 	free(copy);
 	statetopo_free(out);
 	return r;
+}
+
+int
+statetopo_cpus(struct statetopo *s)
+{
+	struct topo *t = &s->t;
+	struct tparser p = { NULL, 0 };
+	int f;
+
+	if (t->cpus || s->given)
+		return 0;
+	t->cpus = calloc((size_t)t->ncpus, sizeof(*t->cpus));
+	if (!t->cpus)
+		return -ENOMEM;
+	mark_cpus(t, &t->possible, offsetof(struct topo_cpu, possible));
+	mark_cpus(t, &t->present, offsetof(struct topo_cpu, present));
+	mark_cpus(t, &t->online, offsetof(struct topo_cpu, online));
+	mark_cpus(t, &t->isolated, offsetof(struct topo_cpu, isolated));
+	for (f = 0; f < F_N; f++)
+		if (parse_strided(&p, field_names[f], s->runs[f], t->ncpus,
+				  ID_MAX, cpu_field(&t->cpus[0], f),
+				  sizeof(*t->cpus)) < 0)
+			return -EINVAL;	/* checked when parsed: not here */
+	return 0;
 }
 
 void
@@ -797,6 +858,7 @@ statetopo_free(struct statetopo *s)
 		free(s->ct);
 	}
 	free(s->key);
+	free(s->text);
 	topo_free(&s->t);
 	memset(s, 0, sizeof(*s));
 }
@@ -913,16 +975,23 @@ oom:
 
 int
 statetopo_load(struct topo *t, const struct sysroot *root, const char *key,
-	       struct statetopo *s)
+	       struct statetopo *s, bool cpus)
 {
-	if (!s->key || !s->t.cpus || strcmp(key, s->key) != 0 ||
+	int r;
+
+	if (!s->key || s->given || strcmp(key, s->key) != 0 ||
 	    !same_list(root, CPU_DIR "/possible", &s->t.possible, false) ||
 	    !same_list(root, CPU_DIR "/present", &s->t.present, false) ||
 	    !same_list(root, CPU_DIR "/online", &s->t.online, false) ||
 	    !same_list(root, CPU_DIR "/isolated", &s->t.isolated, true) ||
 	    live_nodes(root, &s->t))
 		return 1;
-	return move_topo(t, &s->t);
+	if (cpus && (r = statetopo_cpus(s)) < 0)
+		return r;
+	r = move_topo(t, &s->t);
+	if (r == 0)
+		s->given = true;
+	return r;
 }
 
 int

@@ -56,7 +56,12 @@ struct coretypes;
 
 struct statetopo {
 	char *key;
-	struct topo t;		/* memory sizes unknown (-1) */
+	struct topo t;		/* memory sizes unknown (-1); cpus NULL
+				 * until statetopo_cpus() */
+	char *text;		/* the record's text, split in fields */
+	const char *runs[7];	/* in text: the per-CPU fields' runs,
+				 * checked, for statetopo_cpus() */
+	bool given;		/* t went to statetopo_load() */
 	struct coretypes *ct;	/* the core types, or NULL: not kept */
 	bool have_print;	/* hash and cores kept (not in version 1) */
 	uint64_t hash;		/* statetopo_print_hash() of t */
@@ -81,7 +86,8 @@ void statetopo_format(const struct topo *t, const struct coretypes *ct,
 		      const char *key, struct strbuf *sb);
 
 /*
- * Parse a record's text.  Returns 0; 1 for a layout of another version
+ * Parse a record's text, every field checked (the per-CPU values are
+ * stored by statetopo_cpus()).  Returns 0; 1 for a layout of another version
  * (out is empty: nothing to use); -EINVAL for a malformed one (err says
  * what); -ENOMEM.
  */
@@ -90,18 +96,27 @@ int statetopo_parse(const char *text, struct statetopo *out, char *err,
 void statetopo_free(struct statetopo *s);
 
 /*
+ * The per-CPU array of s->t (each CPU's flags, node, socket, die, core,
+ * L3 group and threads) from the runs statetopo_parse() checked: the
+ * bulk of a large machine's layout, stored only for the callers that
+ * need it.  Returns 0 (also when there or given away), -ENOMEM.
+ */
+int statetopo_cpus(struct statetopo *s);
+
+/*
  * The topology below root (whose statetopo_key() is key) from the layout
  * s, when root is the tree s was read from and its live files still
- * agree: t is then what topo_load(t, root, 0, ...) would give.  The
- * per-CPU array moves from s->t to t rather than being copied (it is the
- * bulk of the layout): s keeps its key, CPU lists, groups, core types and
- * fingerprint, but cannot give a topology again.  The nodes' memory
+ * agree: t is then what topo_load(t, root, 0, ...) would give, but
+ * without its per-CPU array (t->cpus NULL) unless cpus is true: only
+ * its CPU lists, nodes, L3 groups and sockets.  The per-CPU array moves
+ * from s->t to t rather than being copied: s keeps its key, CPU lists,
+ * groups, core types and fingerprint, but cannot give a topology again.  The nodes' memory
  * sizes stay unknown (-1) until topo_load_meminfo().  Returns 0 (t filled),
  * 1 when the layout cannot be used (t and s untouched: read the topology
  * in full), -ENOMEM.
  */
 int statetopo_load(struct topo *t, const struct sysroot *root,
-		   const char *key, struct statetopo *s);
+		   const char *key, struct statetopo *s, bool cpus);
 
 /*
  * The core types kept in s into ct: what coretype_load() gives for the

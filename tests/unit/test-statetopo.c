@@ -154,7 +154,7 @@ load_via(const char *dir, const char *text, struct topo *t)
 	}
 	r = statetopo_key(&root, &key);
 	if (r == 0) {
-		r = statetopo_load(t, &root, key, &s);
+		r = statetopo_load(t, &root, key, &s, true);
 		if (r == 0 && topo_load_meminfo(t, &root) < 0) {
 			topo_free(t);
 			r = -ENOMEM;
@@ -601,6 +601,9 @@ parse_values(void)
 		printf("# %s\n", err);
 		return;
 	}
+	CHECK("values: nothing per CPU is stored unasked", s.t.cpus == NULL);
+	CHECK("values: statetopo_cpus() stores it",
+	      statetopo_cpus(&s) == 0 && s.t.cpus != NULL);
 	c = s.t.cpus;
 	CHECK("values: one slot per possible CPU", s.t.ncpus == 6);
 	CHECK("values: possible flags", c[0].possible && c[5].possible);
@@ -640,7 +643,8 @@ parse_values(void)
 			    "next=-1:0:130 nodes=0@0-63,65-129@10 l3s= "
 			    "sockets=0@0-129 hash=0000000000000001 cores=129",
 			    &s, err, sizeof(err));
-	CHECK("values: a 130-CPU layout parses", r == 0);
+	CHECK("values: a 130-CPU layout parses", r == 0 &&
+	      statetopo_cpus(&s) == 0);
 	if (r != 0)
 		return;
 	c = s.t.cpus;
@@ -651,6 +655,90 @@ parse_values(void)
 			wrong++;
 	CHECK("values: flags of whole words and parts of words", wrong == 0);
 	statetopo_free(&s);
+}
+
+/*
+ * Runs are checked whole, without their values stored: a core names a
+ * CPU at or below its own, next one above, both below the CPU count.
+ * Random runs over 6 CPUs, each judged here value by value.
+ */
+static void
+run_checks(void)
+{
+	static const char *const fmt =
+		"v=2 key=a possible=0-5 present=0-5 online=0-5 isolated= tpc=2 "
+		"node=0:0:6 socket=0:0:6 die=0:0:6 core=%s l3=0:0:6 "
+		"threads=2:0:6 next=%s nodes=0@0-5@10 l3s=5@3@1024@0-5 "
+		"sockets=0@0-5 hash=00000000000000ff cores=3";
+	static const struct { const char *core, *next; bool ok; } cases[] = {
+		{ "0:1:6", "1:1:5,-1:0:1", true },
+		{ "-1:1:6", "3:-4:2,-1:0:4", true },	/* 3, then none */
+		{ "0:0:2,2:0:2,4:0:2", "2:-3:2,-1:0:4", true },
+		{ "1:0:2,2:0:4", "-1:0:6", false },	/* CPU 0's core 1 */
+		{ "0:2:3,3:0:3", "-1:0:6", false },	/* CPU 1's core 2 */
+		{ "0:1:6", "-1:2:3,-1:0:3", false },	/* CPU 1's next 1 */
+		{ "0:1:6", "1:1:6", false },		/* next 6 of 6 CPUs */
+		{ "0:1:5,6:0:1", "-1:0:6", false },	/* core 6 of 6 CPUs */
+	};
+	unsigned int seed = 7;
+	int trial, wrong = 0, bad_seen = 0, good_seen = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[512], err[200], msg[160];
+		struct statetopo s;
+		int r;
+
+		snprintf(text, sizeof(text), fmt, cases[i].core, cases[i].next);
+		r = statetopo_parse(text, &s, err, sizeof(err));
+		if (r == 0)
+			statetopo_free(&s);
+		snprintf(msg, sizeof(msg), "runs: core=%s next=%s %s",
+			 cases[i].core, cases[i].next,
+			 cases[i].ok ? "accepted" : "refused");
+		CHECK(msg, (r == 0) == cases[i].ok);
+	}
+	for (trial = 0; trial < 20000; trial++) {
+		char runs[128], text[512], err[200];
+		int f = trial % 2;	/* 0: core, 1: next */
+		bool ok = true;
+		struct statetopo s;
+		size_t len = 0;
+		int c = 0, r;
+
+		/* Runs starting near their first CPU, or at -1. */
+		while (c < 6) {
+			int count = 1 + (int)(rand_r(&seed) % (6 - c));
+			int start = rand_r(&seed) % 4 == 0 ? -1 :
+				    c + (int)(rand_r(&seed) % 7) - 2;
+			int step = (int)(rand_r(&seed) % 9) - 4;
+
+			if (start == -1 && rand_r(&seed) % 2)
+				step = 0;	/* none named: often */
+
+			len += (size_t)snprintf(runs + len, sizeof(runs) - len,
+						"%s%d:%d:%d", c ? "," : "",
+						start, step, count);
+			for (int k = 0; k < count; k++, c++) {
+				int v = start + step * k;
+
+				if (v < -1 || v > 5 ||
+				    (v >= 0 && (f == 0 ? v > c : v <= c)))
+					ok = false;
+			}
+		}
+		snprintf(text, sizeof(text), fmt, f == 0 ? runs : "0:1:6",
+			 f == 1 ? runs : "-1:0:6");
+		r = statetopo_parse(text, &s, err, sizeof(err));
+		if (r == 0)
+			statetopo_free(&s);
+		if ((r == 0) != ok && wrong++ < 3)
+			printf("# %s: %s=%s (%s)\n", ok ? "refused" :
+			       "accepted", f ? "next" : "core", runs, err);
+		ok ? good_seen++ : bad_seen++;
+	}
+	CHECK("runs: checked whole as each CPU's value would be",
+	      wrong == 0 && good_seen > 500 && bad_seen > 500);
 }
 
 /* The per-CPU array moves from the layout to the topology: once. */
@@ -670,17 +758,17 @@ moved(const char *dir)
 		CHECK("moved: the tree loads", false);
 		return;
 	}
-	/* A node appeared: not used, and the layout keeps its CPUs. */
+	/* A node appeared: not used, and the layout can still give. */
 	snprintf(cmd, sizeof(cmd), "mkdir '%s/sys/devices/system/node/node9'",
 		 dir);
 	CHECK("moved: mkdir node9", system(cmd) == 0);
-	r = statetopo_load(&t, &root, k2, &s);
-	CHECK("moved: a layout not used keeps its CPUs",
-	      r == 1 && s.t.cpus != NULL);
+	r = statetopo_load(&t, &root, k2, &s, true);
+	CHECK("moved: a layout not used keeps its topology",
+	      r == 1 && !s.given);
 	snprintf(cmd, sizeof(cmd), "rmdir '%s/sys/devices/system/node/node9'",
 		 dir);
 	CHECK("moved: rmdir node9", system(cmd) == 0);
-	r = statetopo_load(&t, &root, k2, &s);
+	r = statetopo_load(&t, &root, k2, &s, true);
 	if (r == 0) {
 		/* Memory sizes are left unknown until asked for. */
 		bool unknown = true;
@@ -703,10 +791,34 @@ moved(const char *dir)
 		      cpuset_equal(&s.t.possible, &full.possible) &&
 		      s.have_print && s.key != NULL);
 		CHECK("moved: it cannot give them twice",
-		      statetopo_load(&t2, &root, k2, &s) == 1);
+		      statetopo_load(&t2, &root, k2, &s, true) == 1);
 		topo_free(&t);
 	}
 	statetopo_free(&s);
+
+	/* Without the per-CPU array: the rest as a full read has it. */
+	if (statetopo_parse(text.buf, &s, err, sizeof(err)) == 0) {
+		r = statetopo_load(&t, &root, k2, &s, false);
+		CHECK("moved: without CPUs, no per-CPU array is made",
+		      r == 0 && t.cpus == NULL && s.t.cpus == NULL);
+		if (r == 0) {
+			bool same = t.ncpus == full.ncpus &&
+				    t.nnodes == full.nnodes &&
+				    t.nl3 == full.nl3 &&
+				    t.nsockets == full.nsockets &&
+				    cpuset_equal(&t.online, &full.online) &&
+				    cpuset_equal(&t.offline, &full.offline);
+
+			for (int i = 0; same && i < t.nnodes; i++)
+				same = t.nodes[i].id == full.nodes[i].id &&
+				       cpuset_equal(&t.nodes[i].cpus,
+						    &full.nodes[i].cpus);
+			CHECK("moved: without CPUs, lists and nodes as read",
+			      same);
+			topo_free(&t);
+		}
+		statetopo_free(&s);
+	}
 	sysroot_close(&root);
 	strbuf_free(&text);
 	free(key);
@@ -821,6 +933,7 @@ main(void)
 	snprintf(path, sizeof(path), "%s/2s4n-smt", tmp);
 	fingerprint(path);
 	parse_values();
+	run_checks();
 	meminfo();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
