@@ -81,13 +81,6 @@ cpuset_clear(struct cpuset *s, unsigned int cpu)
 		s->bits[cpu / WBITS] &= ~(1ULL << (cpu % WBITS));
 }
 
-bool
-cpuset_isset(const struct cpuset *s, unsigned int cpu)
-{
-	return cpu / WBITS < s->nwords &&
-	       (s->bits[cpu / WBITS] >> (cpu % WBITS) & 1);
-}
-
 /* Bits set in w, without libgcc's table (no popcnt instruction is
  * assumed): sums of 2, 4 and 8 bits, then one multiply. */
 static inline unsigned int

@@ -39,7 +39,12 @@ void cpuset_zero(struct cpuset *s);
 int cpuset_set(struct cpuset *s, unsigned int cpu);
 int cpuset_set_range(struct cpuset *s, unsigned int first, unsigned int last);
 void cpuset_clear(struct cpuset *s, unsigned int cpu);
-bool cpuset_isset(const struct cpuset *s, unsigned int cpu);
+/* Inline: it is asked once per CPU in the allocator's loops. */
+static inline bool
+cpuset_isset(const struct cpuset *s, unsigned int cpu)
+{
+	return cpu / 64 < s->nwords && (s->bits[cpu / 64] >> (cpu % 64) & 1);
+}
 unsigned int cpuset_count(const struct cpuset *s);
 bool cpuset_empty(const struct cpuset *s);
 int cpuset_first(const struct cpuset *s);		/* -1 when empty */

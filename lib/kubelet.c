@@ -87,7 +87,8 @@ ktopo_alloc(struct ktopo *kt, int ncpus)
 	memset(kt, 0, sizeof(*kt));
 	if (ncpus < 0)
 		return -EINVAL;
-	kt->cpu = calloc(ncpus > 0 ? (size_t)ncpus : 1, sizeof(*kt->cpu));
+	/* every slot is set below: no need to zero it first */
+	kt->cpu = malloc((ncpus > 0 ? (size_t)ncpus : 1) * sizeof(*kt->cpu));
 	if (!kt->cpu)
 		return -ENOMEM;
 	kt->ncpus = ncpus;
@@ -137,8 +138,8 @@ ktopo_is_cpu(const struct ktopo *kt, int c)
 {
 	const struct ktopo_cpu *p = &kt->cpu[c];
 
-	return p->core >= 0 && p->socket >= 0 && p->numa >= 0 &&
-	    p->uncore >= 0;
+	/* all four >= 0: no sign bit in any */
+	return (p->core | p->socket | p->numa | p->uncore) >= 0;
 }
 
 /* Where attribute k (K_CORE ...) is in a struct ktopo_cpu. */
