@@ -16,7 +16,11 @@ DOCDIR    = $(PREFIX)/share/doc/cpm
 # CFLAGS, CPPFLAGS and LDFLAGS from the environment (dpkg-buildflags,
 # say) are used as they are.
 CC      = cc
-CFLAGS  ?= -O2 -g
+# Not "?=": under .POSIX GNU make gives CFLAGS a default of its own (-O1),
+# which "?=" would keep.
+ifeq ($(origin CFLAGS),default)
+CFLAGS  = -O2 -g
+endif
 CPPFLAGS ?=
 LDFLAGS ?=
 WARN    = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter
