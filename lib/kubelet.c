@@ -785,6 +785,36 @@ unit_free(const struct kacc *a, int k, int u)
 }
 
 /*
+ * takeFullCores: the free cores in sorted_cores() order, each taken while
+ * the request still needs a whole core.  The cores are listed one parent
+ * (socket or NUMA node) at a time, and no further than needed: a parent's
+ * cores do not change while another parent's are taken (cores share no
+ * CPU), so this is the order and the choice of the whole list, fixed
+ * before anything is taken, without sorting every core of the machine
+ * for a request of a few.
+ */
+static int
+take_full_cores(struct kacc *a)
+{
+	int pk = a->ix->numa_first ? K_SOCKET : K_NUMA;
+	struct ivec p = { 0 }, l = { 0 };
+	int i, j, r;
+
+	r = pk == K_SOCKET ? sorted_sockets(a, &p) : sorted_numas(a, &p);
+	for (i = 0; r == 0 && i < p.n && a->needed > 0; i++) {
+		l.n = 0;
+		r = children(a, pk, p.v[i], K_CORE, &l);
+		for (j = 0; r == 0 && j < l.n; j++)
+			if (unit_free(a, K_CORE, l.v[j]) &&
+			    a->needed >= unit_size(a->ix, K_CORE, l.v[j]))
+				kacc_take_unit(a, K_CORE, l.v[j]);
+	}
+	ivec_free(&p);
+	ivec_free(&l);
+	return r;
+}
+
+/*
  * takeFullNUMANodes, takeFullSockets, takeFullUncore, takeFullCores: walk
  * the list of free units once and take each that still fits the need.
  */
@@ -794,6 +824,8 @@ take_full_units(struct kacc *a, int k)
 	struct ivec l = { 0 };
 	int i, r;
 
+	if (k == K_CORE)
+		return take_full_cores(a);
 	switch (k) {
 	case K_NUMA:
 		r = sorted_numas(a, &l);
