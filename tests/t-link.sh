@@ -4,7 +4,8 @@
 # tools called in tight loops (cpm-alloc, cpm-pin, cpm-topo, cpm-throttle)
 # need nothing but libc.  libm only for cpm-quota's weight formulas;
 # libnuma and libsystemd never (opened when first used); libcgroup not
-# when its archive is installed (linked in).
+# when its archive is installed (linked in).  A sanitizer's run-time
+# library, in a build with -fsanitize, is not the tools' own.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v readelf >/dev/null 2>&1; then
@@ -14,7 +15,9 @@ fi
 static_cgroup=$(${CC:-cc} -print-file-name=libcgroup.a)
 for t in cpm-topo cpm-alloc cpm-quota cpm-throttle cpm-pin; do
 	needed=$(readelf -d "$CPM_TOP/bin/$t" |
-	    sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+	    sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
+	    grep -v -e '^libasan\.' -e '^libubsan\.' -e '^liblsan\.' -e '^libtsan\.' |
+	    tr '\n' ' ')
 	want="libc.so.6 "
 	[ "$t" = cpm-quota ] && want="libm.so.6 libc.so.6 "
 	# linked shared (no archive): whatever its soname, it is allowed
