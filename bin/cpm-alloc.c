@@ -709,6 +709,9 @@ cmd_init(struct ctx *c)
 
 	want_args(c, 0, 0, "no arguments");
 	load_machine(c);
+	/* The core types go into the layout with the rest of the machine:
+	 * the first take then has nothing left to read. */
+	load_types(c);
 	if (c->have_reserved) {
 		parse_cpus_arg(c, "reserved CPU list", c->reserved_arg, &given);
 		in.reserved = &given;

@@ -598,7 +598,8 @@ grow(const struct alloc_machine *m, const struct ktopo *kt,
 			goto out;
 		}
 	}
-	r = cpuset_or(&e->cpus, more) < 0 ? -ENOMEM : 0;
+	r = alloc_entry_own_cpus(e) < 0 || cpuset_or(&e->cpus, more) < 0 ?
+	    -ENOMEM : 0;
 out:
 	if (r == -ENOMEM)
 		oom(err, errlen);

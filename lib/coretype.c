@@ -605,12 +605,14 @@ adopt(struct alloc_entry *e, struct alloc_entry *got)
 {
 	if (!e->name_kept)
 		free(e->name);
-	cpuset_free(&e->cpus);
+	if (!e->cpus_kept)
+		cpuset_free(&e->cpus);
 	free(e->mem);
 	e->name = got->name;
 	e->name_kept = got->name_kept;
 	e->n = got->n;
 	e->cpus = got->cpus;
+	e->cpus_kept = got->cpus_kept;
 	e->mode = got->mode;
 	e->nmem = got->nmem;
 	e->mem = got->mem;

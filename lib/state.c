@@ -63,12 +63,60 @@ state_init(struct alloc_state *st)
 	memset(st, 0, sizeof(*st));
 }
 
+/*
+ * The words of the CPU sets of the entries read, in blocks: one
+ * allocation for hundreds of sets, freed with the state.
+ */
+struct state_words {
+	struct state_words *next;
+	size_t used, cap;
+	uint64_t w[];
+};
+
+#define STATE_WORDS_BLOCK 4096
+
+/* n zeroed words from st's blocks, or NULL when out of memory. */
+static uint64_t *
+state_words(struct alloc_state *st, size_t n)
+{
+	struct state_words *b = st->words;
+
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > STATE_WORDS_BLOCK ? n : STATE_WORDS_BLOCK;
+
+		b = malloc(sizeof(*b) + cap * sizeof(uint64_t));
+		if (!b)
+			return NULL;
+		b->next = st->words;
+		b->used = 0;
+		b->cap = cap;
+		st->words = b;
+	}
+	b->used += n;
+	return b->w + b->used - n;
+}
+
+int
+alloc_entry_own_cpus(struct alloc_entry *e)
+{
+	struct cpuset own = CPUSET_INIT;
+
+	if (!e->cpus_kept)
+		return 0;
+	if (cpuset_copy(&own, &e->cpus) < 0)
+		return -ENOMEM;
+	e->cpus = own;
+	e->cpus_kept = false;
+	return 0;
+}
+
 void
 alloc_entry_free(struct alloc_entry *e)
 {
 	if (!e->name_kept)
 		free(e->name);
-	cpuset_free(&e->cpus);
+	if (!e->cpus_kept)
+		cpuset_free(&e->cpus);
 	free(e->owner);
 	free(e->owner_dir);
 	free(e->mem);
@@ -99,6 +147,12 @@ state_free(struct alloc_state *st)
 	free(st->raw);
 	free(st->text);
 	free(st->sums);
+	while (st->words) {
+		struct state_words *next = st->words->next;
+
+		free(st->words);
+		st->words = next;
+	}
 	memset(st, 0, sizeof(*st));
 }
 
@@ -852,11 +906,12 @@ known_key(const char *s)
  * Nothing is cut or unescaped: only the end of the name becomes a NUL.
  */
 static int
-parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash)
+parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
+	    struct alloc_state *st, struct cpuset *scratch)
 {
 	const char *s = rest;
 	uint32_t hash = FNV32_INIT;
-	unsigned int n = 0, count;
+	unsigned int n = 0, count, nw, w;
 	size_t klen;
 	int r;
 
@@ -876,7 +931,27 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash)
 	if (memcmp(s, " cpus=", 6) != 0 || s[-1] == '=')
 		return 0;
 	s += 6;
-	r = canon_list(&s, &e->cpus, &count);
+	/*
+	 * The set is read into scratch (always empty here), then its
+	 * words up to the last CPU's move to st's blocks, and scratch is
+	 * emptied again.
+	 */
+	r = canon_list(&s, scratch, &count);
+	for (nw = scratch->nwords; nw > 0 && !scratch->bits[nw - 1]; nw--)
+		;
+	if (r > 0 && nw > 0) {
+		uint64_t *bits = state_words(st, nw);
+
+		if (!bits)
+			r = -ENOMEM;
+		else
+			memcpy(bits, scratch->bits, nw * sizeof(uint64_t));
+		e->cpus.bits = bits;
+		e->cpus.nwords = bits ? nw : 0;
+		e->cpus_kept = bits != NULL;
+	}
+	for (w = 0; w < nw; w++)
+		scratch->bits[w] = 0;
 	if (r <= 0)
 		return r;
 	if (memcmp(s, " mode=exclusive", 16) == 0)
@@ -898,7 +973,8 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash)
 
 static int
 parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
-	    bool *canon, uint32_t *name_hash)
+	    bool *canon, uint32_t *name_hash, struct alloc_state *st,
+	    struct cpuset *scratch)
 {
 	char *s = rest, *tok, *v;
 	const char *lend;
@@ -910,10 +986,12 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 
 	memset(e, 0, sizeof(*e));
 	*canon = true;
-	r = parse_plain(rest, e, name_hash);
+	r = parse_plain(rest, e, name_hash, st, scratch);
 	if (r)
 		return r < 0 ? r : 0;
-	cpuset_free(&e->cpus);
+	/* Not that line: read afresh, into a set of its own. */
+	memset(&e->cpus, 0, sizeof(e->cpus));
+	e->cpus_kept = false;
 	pct = p->pct && strchr(rest, '%') != NULL;
 	while (*s == ' ')
 		s++;
@@ -1156,6 +1234,7 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
 {
 	struct name_index names = { NULL, 0 };
 	struct parser p = { err, errlen, 1, true };
+	struct cpuset scratch = CPUSET_INIT;
 	const char *nl, *body;
 	char *copy = NULL, *line, *next;
 	unsigned long long sum;
@@ -1284,7 +1363,8 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
 				goto fail;
 			}
 			e = &st->entries[st->nentries];
-			r = parse_entry(&p, sp, e, &canon, &hash);
+			r = parse_entry(&p, sp, e, &canon, &hash, st,
+					&scratch);
 			if (r < 0) {
 				alloc_entry_free(e);
 				goto fail;
@@ -1340,9 +1420,11 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
 		goto fail;
 	}
 	free(names.slot);
+	cpuset_free(&scratch);
 	return 0;
 fail:
 	free(names.slot);
+	cpuset_free(&scratch);
 	state_free(st);
 	return r;
 }

@@ -90,6 +90,9 @@ struct alloc_entry {
 	bool name_kept;
 	int n;			/* CPUs asked for (== |cpus|) */
 	struct cpuset cpus;
+	bool cpus_kept;		/* cpus.bits in the words of the state
+				 * that read it: not to be freed or grown
+				 * (see alloc_entry_own_cpus()) */
 	enum alloc_mode mode;
 	char *owner;		/* "pid:PID", "cgroup:PATH" or NULL */
 	uint64_t owner_start;	/* pid owner: start time, clock ticks */
@@ -135,6 +138,8 @@ struct alloc_state {
 	 */
 	uint64_t *sums;
 	size_t nsums;
+	/* The words of the entries' sets as read, a block at a time. */
+	struct state_words *words;
 };
 
 #define STATE_SUM_STRIDE 512
@@ -149,6 +154,13 @@ enum topo_match {
 
 void state_init(struct alloc_state *st);
 void state_free(struct alloc_state *st);
+
+/*
+ * Give e's CPU set storage of its own, for a caller about to grow it:
+ * the sets of the entries a state reads share the state's blocks.
+ * Returns 0 or -ENOMEM.
+ */
+int alloc_entry_own_cpus(struct alloc_entry *e);
 
 /* Fingerprint of a topology.  Returns 0 or -ENOMEM. */
 int topo_print_make(struct topo_print *tp, const struct topo *t);

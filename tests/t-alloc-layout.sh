@@ -16,6 +16,18 @@ check "init writes a state" 0 "" cpm-alloc --sysroot "$M" --state "$S" init
 assert "the state is version 2 with a layout" \
 	"$(sed -n '1p;4s/ .*//p' "$S" | tr '\n' ' ')" "cpm-alloc-state 2 layout "
 
+# init keeps the core types with the layout, so the first take has
+# nothing to read again and leaves the layout record as init wrote it.
+layout0=$(sed -n 4p "$S")
+case $layout0 in
+*" types="*" ctype="*" ccap="*) ok "init keeps the core types in the layout" ;;
+*) not_ok "init keeps the core types in the layout" "layout: $layout0" ;;
+esac
+cpm-alloc --sysroot "$M" --state "$S" take first 1 >/dev/null
+assert "the first take after init keeps init's layout" \
+	"$(sed -n 4p "$S")" "$layout0"
+cpm-alloc --sysroot "$M" --state "$S" release first
+
 # With the per-core files gone, only the layout knows the cores: a take
 # that keeps to whole cores shows it was used.
 want=$(cpm-alloc --sysroot "$M" --state "$S" take --dry-run x 4)
