@@ -34,6 +34,7 @@
  * by later combinations that share its backing array; see go_append()).
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -205,17 +206,15 @@ distinct(int *v, int n, int **rank, int *lo)
 int
 ktopo_count(struct ktopo *kt)
 {
-	size_t nc = kt->ncpus > 0 ? (size_t)kt->ncpus : 1;
-	int *v, *vk[K_N], n = 0, c, k, first = -1, r = 0;
+	int n = 0, c, k, first = -1, r = 0, lo[K_N], hi[K_N], *t[K_N] = { 0 };
 
 	cpuset_zero(&kt->all);
 	ktopo_drop_ids(kt);
-	v = malloc(K_N * nc * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (k = 0; k < K_N; k++)
-		vk[k] = v + (size_t)k * nc;
-	/* One pass: each attribute's values, and the CPUs as ranges. */
+	for (k = 0; k < K_N; k++) {
+		lo[k] = INT_MAX;
+		hi[k] = -1;
+	}
+	/* One pass: the CPUs as ranges, and each attribute's bounds. */
 	for (c = 0; c < kt->ncpus && r == 0; c++) {
 		const struct ktopo_cpu *p = &kt->cpu[c];
 
@@ -229,38 +228,98 @@ ktopo_count(struct ktopo *kt)
 		}
 		if (first < 0)
 			first = c;
-		vk[K_CORE][n] = p->core;
-		vk[K_SOCKET][n] = p->socket;
-		vk[K_NUMA][n] = p->numa;
-		vk[K_UNCORE][n] = p->uncore;
 		n++;
+#define BOUND(k, v) do { lo[k] = v < lo[k] ? v : lo[k]; \
+			 hi[k] = v > hi[k] ? v : hi[k]; } while (0)
+		BOUND(K_CORE, p->core);
+		BOUND(K_SOCKET, p->socket);
+		BOUND(K_NUMA, p->numa);
+		BOUND(K_UNCORE, p->uncore);
+#undef BOUND
 	}
 	if (r == 0 && first >= 0)
 		r = cpuset_set_range(&kt->all, (unsigned int)first,
 				     (unsigned int)kt->ncpus - 1);
-	if (r < 0) {
-		free(v);
+	if (r < 0)
 		return -ENOMEM;
-	}
 	kt->num_cpus = n;
-	for (k = 0; k < K_N; k++) {
-		int m = distinct(vk[k], n, &kt->rank[k], &kt->rank_lo[k]);
+	/*
+	 * Ids are mostly small and dense: each attribute's values marked
+	 * in a table from id - lo, in a second pass over the CPUs, then
+	 * numbered in order; the ranks stay for the index every take
+	 * builds.  Ids too far apart are sorted instead.
+	 */
+	for (k = 0; k < K_N && n > 0; k++)
+		if ((size_t)((long long)hi[k] - lo[k]) + 1 <= KINDEX_DIRECT(n) &&
+		    !(t[k] = calloc((size_t)(hi[k] - lo[k]) + 1, sizeof(int))))
+			goto nomem;
+	if (t[K_CORE] && t[K_SOCKET] && t[K_NUMA] && t[K_UNCORE]) {
+		/* The common case, with no test per attribute. */
+		int *tc = t[K_CORE] - lo[K_CORE], *ts = t[K_SOCKET] - lo[K_SOCKET];
+		int *tn = t[K_NUMA] - lo[K_NUMA], *tu = t[K_UNCORE] - lo[K_UNCORE];
 
-		kt->nids[k] = m;
-		kt->ids[k] = malloc((m ? (size_t)m : 1) * sizeof(int));
-		if (!kt->ids[k]) {
-			ktopo_drop_ids(kt);
-			free(v);
-			return -ENOMEM;
+		for (c = 0; c < kt->ncpus; c++) {
+			const struct ktopo_cpu *p = &kt->cpu[c];
+
+			if (ktopo_is_cpu(kt, c)) {
+				tc[p->core] = 1;
+				ts[p->socket] = 1;
+				tn[p->numa] = 1;
+				tu[p->uncore] = 1;
+			}
 		}
-		memcpy(kt->ids[k], vk[k], (size_t)m * sizeof(int));
+	} else {
+		for (c = 0; c < kt->ncpus; c++) {
+			const struct ktopo_cpu *p = &kt->cpu[c];
+
+			if (!ktopo_is_cpu(kt, c))
+				continue;
+			for (k = 0; k < K_N; k++)
+				if (t[k])
+					t[k][attr_of(p, k) - lo[k]] = 1;
+		}
+	}
+	for (k = 0; k < K_N; k++) {
+		int m = 0, *ids;
+
+		if (t[k]) {
+			size_t x, span = (size_t)(hi[k] - lo[k]) + 1;
+
+			for (x = 0; x < span; x++)
+				m += t[k][x];
+			ids = malloc((m ? (size_t)m : 1) * sizeof(int));
+			if (!ids)
+				goto nomem;
+			for (x = 0, m = 0; x < span; x++)
+				if (t[k][x]) {
+					t[k][x] = m;
+					ids[m++] = lo[k] + (int)x;
+				}
+			kt->rank[k] = t[k];
+			kt->rank_lo[k] = lo[k];
+			t[k] = NULL;
+		} else {
+			ids = malloc((n ? (size_t)n : 1) * sizeof(int));
+			if (!ids)
+				goto nomem;
+			for (c = 0; c < kt->ncpus; c++)
+				if (ktopo_is_cpu(kt, c))
+					ids[m++] = attr_of(&kt->cpu[c], k);
+			m = (int)uniq_ints(ids, (size_t)m);
+		}
+		kt->ids[k] = ids;
+		kt->nids[k] = m;
 	}
 	kt->num_cores = kt->nids[K_CORE];
 	kt->num_sockets = kt->nids[K_SOCKET];
 	kt->num_numa = kt->nids[K_NUMA];
 	kt->num_uncore = kt->nids[K_UNCORE];
-	free(v);
 	return 0;
+nomem:
+	for (k = 0; k < K_N; k++)
+		free(t[k]);
+	ktopo_drop_ids(kt);
+	return -ENOMEM;
 }
 
 int
