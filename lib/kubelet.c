@@ -424,8 +424,10 @@ cpu_attr(const struct ktopo *kt, int c, int k)
 static int
 kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 {
-	int c, k, i, n = 0, *tmp = NULL;
+	int c, k, i, n = 0, *tmp = NULL, *mine[K_N] = { 0 }, lo[K_N] = { 0 };
+	const int *direct[K_N] = { 0 };
 	size_t nc = kt->ncpus > 0 ? (size_t)kt->ncpus : 1;
+	bool all_direct = true;
 
 	memset(ix, 0, sizeof(*ix));
 	ix->kt = kt;
@@ -440,52 +442,94 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 	ix->nall = n;
 	ix->nkinds = uncore ? K_N : K_UNCORE;
 	for (k = 0; k < ix->nkinds; k++) {
-		int m = 0, last = 0, *cnt, *direct = NULL, lo = 0, *mine = NULL;
+		int m;
 
 		/* Ids are mostly small and dense: a table from id to unit
 		 * instead of a search per CPU.  ktopo_count() kept both. */
 		if (kt->ids[k]) {
 			m = kt->nids[k];
 			memcpy(tmp, kt->ids[k], (size_t)m * sizeof(int));
-			direct = kt->rank[k];
-			lo = kt->rank_lo[k];
+			direct[k] = kt->rank[k];
+			lo[k] = kt->rank_lo[k];
 		} else {
 			for (i = 0; i < n; i++)
 				tmp[i] = cpu_attr(kt, ix->all[i], k);
-			m = distinct(tmp, n, &mine, &lo);
-			direct = mine;
+			m = distinct(tmp, n, &mine[k], &lo[k]);
+			direct[k] = mine[k];
 		}
 		ix->nunit[k] = m;
 		ix->uid[k] = malloc((m ? (size_t)m : 1) * sizeof(int));
 		ix->unit[k] = malloc(nc * sizeof(int));
 		ix->off[k] = calloc((size_t)m + 1, sizeof(int));
 		ix->mem[k] = malloc((n ? (size_t)n : 1) * sizeof(int));
-		if (!ix->uid[k] || !ix->unit[k] || !ix->off[k] || !ix->mem[k]) {
-			free(mine);
+		if (!ix->uid[k] || !ix->unit[k] || !ix->off[k] || !ix->mem[k])
 			goto nomem;
-		}
 		memcpy(ix->uid[k], tmp, (size_t)m * sizeof(int));
-		memset(ix->unit[k], 0xff, nc * sizeof(int));	/* all -1 */
-		for (i = 0; i < n; i++) {
-			int c2 = ix->all[i];
-			int id = cpu_attr(kt, c2, k);
-			int u = direct ? direct[id - lo] :
-				unit_of(ix->uid[k], m, id, last);
+		/* Slots of no CPU stay -1; with every slot a CPU, none. */
+		if ((size_t)n < nc)
+			memset(ix->unit[k], 0xff, nc * sizeof(int));
+		if (!direct[k])
+			all_direct = false;
+	}
+	if (all_direct) {
+		/* Each CPU's units, all kinds in one pass, from the tables. */
+		const int *rc = direct[K_CORE] - lo[K_CORE];
+		const int *rs = direct[K_SOCKET] - lo[K_SOCKET];
+		const int *rn = direct[K_NUMA] - lo[K_NUMA];
+		const int *ru = uncore ? direct[K_UNCORE] - lo[K_UNCORE] : NULL;
 
-			last = u;
-			ix->unit[k][c2] = u;
-			ix->off[k][u + 1]++;
+		for (i = 0; i < n; i++) {
+			const struct ktopo_cpu *p = &kt->cpu[ix->all[i]];
+			int u;
+
+			c = ix->all[i];
+
+			u = rc[p->core];
+			ix->unit[K_CORE][c] = u;
+			ix->off[K_CORE][u + 1]++;
+			u = rs[p->socket];
+			ix->unit[K_SOCKET][c] = u;
+			ix->off[K_SOCKET][u + 1]++;
+			u = rn[p->numa];
+			ix->unit[K_NUMA][c] = u;
+			ix->off[K_NUMA][u + 1]++;
+			if (ru) {
+				u = ru[p->uncore];
+				ix->unit[K_UNCORE][c] = u;
+				ix->off[K_UNCORE][u + 1]++;
+			}
 		}
-		free(mine);
+	} else {
+		for (k = 0; k < ix->nkinds; k++) {
+			int last = 0, m = ix->nunit[k];
+
+			for (i = 0; i < n; i++) {
+				int c2 = ix->all[i];
+				int id = cpu_attr(kt, c2, k);
+				int u = direct[k] ? direct[k][id - lo[k]] :
+					unit_of(ix->uid[k], m, id, last);
+
+				last = u;
+				ix->unit[k][c2] = u;
+				ix->off[k][u + 1]++;
+			}
+		}
+	}
+	for (k = 0; k < ix->nkinds; k++) {
+		int m = ix->nunit[k], *cnt = tmp, *unit = ix->unit[k];
+		int *mem = ix->mem[k];
+
+		free(mine[k]);
+		mine[k] = NULL;
 		for (i = 0; i < m; i++)
 			ix->off[k][i + 1] += ix->off[k][i];
 		/* Fill in ascending CPU order, so each unit's list is sorted;
 		 * tmp serves as the fill cursor. */
-		cnt = tmp;
-		for (i = 0; i < m; i++)
-			cnt[i] = ix->off[k][i];
-		for (i = 0; i < n; i++)
-			ix->mem[k][cnt[ix->unit[k][ix->all[i]]]++] = ix->all[i];
+		memcpy(cnt, ix->off[k], (size_t)m * sizeof(int));
+		for (i = 0; i < n; i++) {
+			c = ix->all[i];
+			mem[cnt[unit[c]]++] = c;
+		}
 	}
 	ix->numa_socket = malloc((ix->nunit[K_NUMA] ? (size_t)ix->nunit[K_NUMA]
 				  : 1) * sizeof(int));
@@ -511,6 +555,8 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 	ix->numa_first = kt->num_sockets >= kt->num_numa;
 	return 0;
 nomem:
+	for (k = 0; k < K_N; k++)
+		free(mine[k]);
 	free(tmp);
 	kindex_free(ix);
 	return -ENOMEM;
