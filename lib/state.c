@@ -147,6 +147,7 @@ state_free(struct alloc_state *st)
 	free(st->raw);
 	free(st->text);
 	free(st->sums);
+	free(st->names);
 	while (st->words) {
 		struct state_words *next = st->words->next;
 
@@ -1158,70 +1159,82 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
  * of n entries is checked for repeated names in O(n), not O(n^2) string
  * comparisons.
  */
-struct name_slot {
+struct state_name_slot {
 	int entry;		/* entry index + 1, 0 empty */
 	uint32_t hash;
 };
 
-struct name_index {
-	struct name_slot *slot;
-	size_t size;		/* a power of two, or 0 */
-};
-
-static size_t
-name_slot(const struct name_index *ix, const struct alloc_state *st,
-	  const char *name, uint32_t hash)
+static uint32_t
+name_hash(const char *name)
 {
-	size_t mask = ix->size - 1, h = hash & mask;
+	uint32_t h = FNV32_INIT;
 
-	while (ix->slot[h].entry &&
-	       (ix->slot[h].hash != hash ||
-		strcmp(st->entries[ix->slot[h].entry - 1].name, name) != 0))
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 0x01000193U;
+	return h;
+}
+
+static inline size_t
+name_slot(const struct alloc_state *st, const char *name, uint32_t hash)
+{
+	size_t mask = st->names_size - 1, h = hash & mask;
+
+	while (st->names[h].entry &&
+	       (st->names[h].hash != hash ||
+		strcmp(st->entries[st->names[h].entry - 1].name, name) != 0))
 		h = (h + 1) & mask;
 	return h;
 }
 
 /*
- * Record entry i of st, whose name hashes to hash.  Returns 0, 1 when its
- * name is there already, -ENOMEM.
+ * Record entry i of st, whose name hashes to hash, in st's name index.
+ * Returns 0, 1 when its name is there already, -ENOMEM.
  */
 static int
-name_index_add(struct name_index *ix, const struct alloc_state *st, int i,
-	       uint32_t hash)
+name_index_add(struct alloc_state *st, int i, uint32_t hash)
 {
 	const char *name = st->entries[i].name;
 	size_t h;
 
-	if ((size_t)i * 2 + 2 > ix->size) {
-		struct name_index big = { NULL, ix->size ? ix->size * 2 : 64 };
-		size_t k;
+	if ((size_t)i * 2 + 2 > st->names_size) {
+		size_t size = st->names_size ? st->names_size * 2 : 64, k;
+		struct state_name_slot *slot;
 
 		/* Sized for the array's capacity: grown once, if ever. */
-		while (big.size < (size_t)st->cap * 2 + 2)
-			big.size *= 2;
-		big.slot = calloc(big.size, sizeof(*big.slot));
-		if (!big.slot)
+		while (size < (size_t)st->cap * 2 + 2)
+			size *= 2;
+		slot = calloc(size, sizeof(*slot));
+		if (!slot)
 			return -ENOMEM;
-		for (k = 0; k < ix->size; k++) {
-			struct name_slot *o = &ix->slot[k];
+		for (k = 0; k < st->names_size; k++) {
+			struct state_name_slot *o = &st->names[k];
 
 			if (o->entry) {
-				size_t b = o->hash & (big.size - 1);
+				size_t b = o->hash & (size - 1);
 
-				while (big.slot[b].entry)
-					b = (b + 1) & (big.size - 1);
-				big.slot[b] = *o;
+				while (slot[b].entry)
+					b = (b + 1) & (size - 1);
+				slot[b] = *o;
 			}
 		}
-		free(ix->slot);
-		*ix = big;
+		free(st->names);
+		st->names = slot;
+		st->names_size = size;
 	}
-	h = name_slot(ix, st, name, hash);
-	if (ix->slot[h].entry)
+	h = name_slot(st, name, hash);
+	if (st->names[h].entry)
 		return 1;
-	ix->slot[h].entry = i + 1;
-	ix->slot[h].hash = hash;
+	st->names[h].entry = i + 1;
+	st->names[h].hash = hash;
 	return 0;
+}
+
+static void
+names_drop(struct alloc_state *st)
+{
+	free(st->names);
+	st->names = NULL;
+	st->names_size = 0;
 }
 
 /*
@@ -1232,7 +1245,6 @@ static int
 parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
 	  size_t errlen)
 {
-	struct name_index names = { NULL, 0 };
 	struct parser p = { err, errlen, 1, true };
 	struct cpuset scratch = CPUSET_INIT;
 	const char *nl, *body;
@@ -1370,8 +1382,7 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
 				goto fail;
 			}
 			st->nentries++;
-			r = name_index_add(&names, st, st->nentries - 1,
-					   hash);
+			r = name_index_add(st, st->nentries - 1, hash);
 			if (r == 1)
 				r = bad(&p, "entry '%s' appears twice", e->name);
 			if (r == 0 && canon) {
@@ -1419,11 +1430,9 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
 		r = bad(&p, "the file ends early");
 		goto fail;
 	}
-	free(names.slot);
 	cpuset_free(&scratch);
 	return 0;
 fail:
-	free(names.slot);
 	cpuset_free(&scratch);
 	state_free(st);
 	return r;
@@ -1639,6 +1648,10 @@ state_find(const struct alloc_state *st, const char *name)
 {
 	int i;
 
+	if (st->names) {
+		i = st->names[name_slot(st, name, name_hash(name))].entry;
+		return i ? &st->entries[i - 1] : NULL;
+	}
 	for (i = 0; i < st->nentries; i++)
 		if (strcmp(st->entries[i].name, name) == 0)
 			return &st->entries[i];
@@ -1652,12 +1665,18 @@ state_add(struct alloc_state *st, struct alloc_entry *e)
 		return -ENOMEM;
 	st->entries[st->nentries++] = *e;
 	memset(e, 0, sizeof(*e));
+	/* Indexed too, or no index at all: never a partial one. */
+	if (st->names &&
+	    name_index_add(st, st->nentries - 1,
+			   name_hash(st->entries[st->nentries - 1].name)) != 0)
+		names_drop(st);
 	return 0;
 }
 
 void
 state_remove(struct alloc_state *st, int i)
 {
+	names_drop(st);		/* the indexes move */
 	alloc_entry_free(&st->entries[i]);
 	memmove(&st->entries[i], &st->entries[i + 1],
 		(size_t)(st->nentries - i - 1) * sizeof(st->entries[0]));
@@ -1834,16 +1853,16 @@ int
 state_remove_named(struct alloc_state *st, char *const *names, int n,
 		   char *err, size_t errlen)
 {
-	int i, j;
+	int i;
 
 	for (i = 0; i < n; i++)
 		if (state_need(st, names[i], err, errlen) == NULL)
 			return -ENOENT;
-	for (i = 0; i < n; i++)
-		for (j = 0; j < st->nentries; j++)
-			if (strcmp(st->entries[j].name, names[i]) == 0) {
-				state_remove(st, j);
-				break;
-			}
+	for (i = 0; i < n; i++) {
+		const struct alloc_entry *e = state_find(st, names[i]);
+
+		if (e)		/* else a name given twice */
+			state_remove(st, (int)(e - st->entries));
+	}
 	return 0;
 }

@@ -140,6 +140,12 @@ struct alloc_state {
 	size_t nsums;
 	/* The words of the entries' sets as read, a block at a time. */
 	struct state_words *words;
+	/*
+	 * The entries' names, hashed (see state.c), for state_find();
+	 * NULL once an entry is removed (or before any is read).
+	 */
+	struct state_name_slot *names;
+	size_t names_size;
 };
 
 #define STATE_SUM_STRIDE 512
