@@ -298,8 +298,8 @@ next_item(char **rest)
 
 /*
  * Runs of n values in [-1, max] into the ints at out, out + stride, ...
- * (stride in bytes).  A run's values go in a straight line, so they are
- * in range when its first and last are.
+ * (stride in bytes; out NULL: only checked).  A run's values go in a
+ * straight line, so they are in range when its first and last are.
  */
 static int
 parse_strided(struct tparser *p, const char *name, const char *v, int n,
@@ -321,9 +321,11 @@ parse_strided(struct tparser *p, const char *name, const char *v, int n,
 		last = start + step * (count - 1);
 		if (last < -1 || last > max)
 			return tbad(p, "bad layout %s value", name);
-		end = o + (size_t)count * stride;
-		for (x = start; o < end; o += stride, x += step)
-			*(int *)o = (int)x;
+		if (o) {
+			end = o + (size_t)count * stride;
+			for (x = start; o < end; o += stride, x += step)
+				*(int *)o = (int)x;
+		}
 		i += (int)count;
 	}
 	if (i != n)
@@ -344,6 +346,50 @@ static const char *const type_sources[] = {
 };
 #define TYPES_MAX 64
 
+/*
+ * The CPUs of each core type from the (checked) runs v of their types:
+ * a run's CPUs of one type (a step of 0) go in as a range.  Every CPU
+ * with a type must be possible.
+ */
+static int
+type_cpus(struct tparser *p, struct coretypes *ct, const struct topo *t,
+	  const char *v)
+{
+	long long i = 0;
+
+	while (*v) {
+		long long start, step, count, k;
+
+		if (i)
+			v++;	/* the ',' parse_strided() saw */
+		parse_num(&v, -1, LLONG_MAX / 4, &start);
+		v++;
+		parse_num(&v, -LLONG_MAX / 4, LLONG_MAX / 4, &step);
+		v++;
+		parse_num(&v, 1, LLONG_MAX / 4, &count);
+		for (k = 0; k < count; k++) {
+			long long ty = start + step * k, c0 = i + k, c1 = c0;
+
+			if (step == 0) {
+				c1 = i + count - 1;
+				k = count;
+			}
+			if (ty < 0)
+				continue;
+			for (long long c = c0; c <= c1; c++)
+				if (!cpuset_isset(&t->possible, (unsigned int)c))
+					return tbad(p, "layout core type of CPU %lld",
+						    c);
+			if (cpuset_set_range(&ct->types[ty].cpus,
+					     (unsigned int)c0,
+					     (unsigned int)c1) < 0)
+				return -ENOMEM;
+		}
+		i += count;
+	}
+	return 0;
+}
+
 /* types=SOURCE/NAME@CAP@CORES/... with ctype and ccap, into s->ct. */
 static int
 parse_types(struct tparser *p, struct statetopo *s, char *types,
@@ -353,7 +399,7 @@ parse_types(struct tparser *p, struct statetopo *s, char *types,
 	struct coretypes *ct;
 	char *rest = types, *item;
 	size_t k;
-	int n = 0, cpu;
+	int n = 0, r;
 
 	for (item = types; *item; item++)
 		n += *item == '/';
@@ -363,10 +409,8 @@ parse_types(struct tparser *p, struct statetopo *s, char *types,
 	if (!ct)
 		return -ENOMEM;
 	ct->ncpus = t->ncpus;
-	ct->type = malloc(((size_t)t->ncpus + 1) * sizeof(int));
-	ct->capacity = malloc(((size_t)t->ncpus + 1) * sizeof(int));
 	ct->types = n ? calloc((size_t)n, sizeof(*ct->types)) : NULL;
-	if (!ct->type || !ct->capacity || (n && !ct->types))
+	if (n && !ct->types)
 		return -ENOMEM;
 	item = next_item(&rest);
 	if (!item)
@@ -398,20 +442,18 @@ parse_types(struct tparser *p, struct statetopo *s, char *types,
 		ty->cores = (unsigned int)cores;
 		ct->ntypes++;
 	}
-	if (parse_array(p, "ctype", ctype, t->ncpus, ct->ntypes - 1,
-			ct->type) < 0 ||
-	    parse_array(p, "ccap", ccap, t->ncpus, 1 << 20, ct->capacity) < 0)
+	/*
+	 * The runs are checked here, each type's CPUs taken from them a
+	 * run at a time; the per-CPU arrays wait for statetopo_types().
+	 */
+	if (parse_strided(p, "ctype", ctype, t->ncpus, ct->ntypes - 1, NULL,
+			  0) < 0 ||
+	    parse_strided(p, "ccap", ccap, t->ncpus, 1 << 20, NULL, 0) < 0)
 		return -EINVAL;
-	for (cpu = 0; cpu < t->ncpus; cpu++) {
-		int ty = ct->type[cpu];
-
-		if (ty < 0)
-			continue;
-		if (!cpuset_isset(&t->possible, (unsigned int)cpu))
-			return tbad(p, "layout core type of CPU %d", cpu);
-		if (cpuset_set(&ct->types[ty].cpus, (unsigned int)cpu) < 0)
-			return -ENOMEM;
-	}
+	if (ct->ntypes > 0 && (r = type_cpus(p, ct, t, ctype)) < 0)
+		return r;
+	s->ctype_runs = ctype;
+	s->ccap_runs = ccap;
 	return 0;
 }
 
@@ -998,6 +1040,7 @@ int
 statetopo_types(struct coretypes *ct, const struct statetopo *s)
 {
 	const struct coretypes *from = s->ct;
+	struct tparser p = { NULL, 0 };
 	size_t n;
 	int i;
 
@@ -1014,9 +1057,12 @@ statetopo_types(struct coretypes *ct, const struct statetopo *s)
 					  sizeof(*ct->types)) : NULL;
 	if (!ct->type || !ct->capacity || (from->ntypes && !ct->types))
 		goto oom;
-	memcpy(ct->type, from->type, (size_t)from->ncpus * sizeof(int));
-	memcpy(ct->capacity, from->capacity,
-	       (size_t)from->ncpus * sizeof(int));
+	/* Checked when the layout was read: they cannot fail here. */
+	if (parse_array(&p, "ctype", s->ctype_runs, from->ncpus,
+			from->ntypes - 1, ct->type) < 0 ||
+	    parse_array(&p, "ccap", s->ccap_runs, from->ncpus, 1 << 20,
+			ct->capacity) < 0)
+		goto oom;
 	for (i = 0; i < from->ntypes; i++) {
 		ct->types[i] = from->types[i];
 		cpuset_init(&ct->types[i].cpus);

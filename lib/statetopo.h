@@ -62,7 +62,10 @@ struct statetopo {
 	const char *runs[7];	/* in text: the per-CPU fields' runs,
 				 * checked, for statetopo_cpus() */
 	bool given;		/* t went to statetopo_load() */
-	struct coretypes *ct;	/* the core types, or NULL: not kept */
+	struct coretypes *ct;	/* the core types, or NULL: not kept;
+				 * its per-CPU arrays are left NULL, and
+				 * statetopo_types() reads them from: */
+	const char *ctype_runs, *ccap_runs;	/* in text, checked */
 	bool have_print;	/* hash and cores kept (not in version 1) */
 	uint64_t hash;		/* statetopo_print_hash() of t */
 	int cores;
