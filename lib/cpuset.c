@@ -46,6 +46,12 @@ cpuset_grow(struct cpuset *s, unsigned int nwords)
 }
 
 int
+cpuset_reserve(struct cpuset *s, unsigned int ncpus)
+{
+	return cpuset_grow(s, (ncpus + WBITS - 1) / WBITS);
+}
+
+int
 cpuset_set(struct cpuset *s, unsigned int cpu)
 {
 	unsigned int w = cpu / WBITS;

@@ -38,6 +38,8 @@ void cpuset_free(struct cpuset *s);
 void cpuset_zero(struct cpuset *s);
 int cpuset_set(struct cpuset *s, unsigned int cpu);
 int cpuset_set_range(struct cpuset *s, unsigned int first, unsigned int last);
+/* Room for CPUs below ncpus without growing again.  0 or -ENOMEM. */
+int cpuset_reserve(struct cpuset *s, unsigned int ncpus);
 void cpuset_clear(struct cpuset *s, unsigned int cpu);
 /* Inline: it is asked once per CPU in the allocator's loops. */
 static inline bool

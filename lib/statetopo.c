@@ -218,6 +218,10 @@ statetopo_format(const struct topo *t, const struct coretypes *ct,
 struct tparser {
 	char *err;
 	size_t errlen;
+	/* The last set parse_set() checked against, when it is one run
+	 * of CPUs (lo <= hi), for a test of bounds instead of words. */
+	const struct cpuset *in;
+	long in_lo, in_hi;
 };
 
 static int __attribute__((format(printf, 2, 3)))
@@ -261,19 +265,62 @@ parse_num(const char **sp, long long min, long long max, long long *out)
 	return 0;
 }
 
+struct set_walk {
+	struct cpuset *s;
+	unsigned int lo, hi;
+};
+
+static int
+walk_range(void *arg, unsigned int first, unsigned int last)
+{
+	struct set_walk *w = arg;
+
+	if (first < w->lo)
+		w->lo = first;
+	if (last > w->hi)
+		w->hi = last;
+	return cpuset_set_range(w->s, first, last);
+}
+
 /* A cpulist that is a subset of possible (possible NULL: any). */
 static int
 parse_set(struct tparser *p, const char *what, char *text,
 	  const struct cpuset *possible, struct cpuset *s)
 {
+	struct set_walk w = { s, UINT_MAX, 0 };
+	const char *end = text + strlen(text);
+	unsigned int last = 0, mult = 1;
 	char e[160];
-	int r = cpuset_parse_list(text, s, e, sizeof(e));
+	int r;
 
+	/* Sized once, for the number at its end (the last CPU of a list
+	 * as cpm writes it). */
+	while (end > text && end[-1] >= '0' && end[-1] <= '9' &&
+	       mult <= CPUSET_MAX_CPUS) {
+		last += (unsigned int)(*--end - '0') * mult;
+		mult *= 10;
+	}
+	cpuset_zero(s);
+	if (last < CPUSET_MAX_CPUS && cpuset_reserve(s, last + 1) < 0)
+		return -ENOMEM;
+	r = cpuset_walk_list(text, walk_range, &w, e, sizeof(e));
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
 		return tbad(p, "bad layout %s list: %s", what, e);
-	if (possible && !cpuset_subset(s, possible))
+	if (!possible || w.lo > w.hi)
+		return 0;
+	if (p->in != possible) {
+		int lo = cpuset_first(possible), hi = cpuset_last(possible);
+
+		p->in = possible;
+		p->in_lo = lo;
+		p->in_hi = hi;
+		if (lo < 0 || cpuset_count(possible) != (unsigned int)(hi - lo + 1))
+			p->in_lo = 1, p->in_hi = 0;	/* not one run */
+	}
+	if (p->in_lo <= p->in_hi ? (long)w.lo < p->in_lo || (long)w.hi > p->in_hi :
+	    !cpuset_subset(s, possible))
 		return tbad(p, "layout %s CPUs are not possible", what);
 	return 0;
 }
@@ -743,7 +790,7 @@ int
 statetopo_parse(const char *text, struct statetopo *out, char *err,
 		size_t errlen)
 {
-	struct tparser p = { err, errlen };
+	struct tparser p = { err, errlen, NULL, 0, 0 };
 	struct topo *t = &out->t;
 	char *copy, *val[K_N] = { NULL }, *tok, *save = NULL;
 	long long x;
@@ -872,7 +919,7 @@ int
 statetopo_cpus(struct statetopo *s)
 {
 	struct topo *t = &s->t;
-	struct tparser p = { NULL, 0 };
+	struct tparser p = { NULL, 0, NULL, 0, 0 };
 	int f;
 
 	if (t->cpus || s->given)
@@ -1040,7 +1087,7 @@ int
 statetopo_types(struct coretypes *ct, const struct statetopo *s)
 {
 	const struct coretypes *from = s->ct;
-	struct tparser p = { NULL, 0 };
+	struct tparser p = { NULL, 0, NULL, 0, 0 };
 	size_t n;
 	int i;
 

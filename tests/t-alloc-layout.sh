@@ -145,3 +145,20 @@ for cmd in "take w 1" "list" "release x"; do
 done
 cmp -s "$T_TMP/bad.state" "$T_TMP/bad.orig" && ok "the damaged state is left alone" ||
 	not_ok "the damaged state is left alone"
+# So is a node list naming a CPU the machine does not have online.
+python3 - "$S" "$T_TMP/bad2.state" <<'EOF'
+import re, sys
+lines = open(sys.argv[1]).read().split('\n')
+lines = [re.sub(r' nodes=0@([0-9,-]+)@', r' nodes=0@\1,40@', l)
+         if l.startswith('layout ') else l for l in lines]
+body = '\n'.join(lines[2:])
+h = 0xcbf29ce484222325
+for b in body.encode():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+open(sys.argv[2], 'w').write('cpm-alloc-state 2\nchecksum fnv1a64:%016x\n%s' % (h, body))
+EOF
+grep -q ' nodes=0@[0-9,-]*,40@' "$T_TMP/bad2.state" ||
+	not_ok "the node list was damaged" "$(sed -n 4p "$T_TMP/bad2.state")"
+check_fail "a layout node list beyond the online CPUs is refused" 2 \
+	"damaged \(line 4: layout node CPUs are not possible" \
+	cpm-alloc --sysroot "$M" --state "$T_TMP/bad2.state" release x
