@@ -426,12 +426,14 @@ topo_from_state(struct ctx *c)
 	}
 	c->st_read = true;
 	/*
-	 * A release needs no CPU's node, core or siblings: the per-CPU
-	 * array, the bulk of a large machine's layout, is left unread.
+	 * A release needs no CPU's node, core or siblings, and a take
+	 * only the kubelet's view of them: the per-CPU array, the bulk of
+	 * a large machine's layout, is left unread (need_cpus()).
 	 * Without a fingerprint kept (a version 1 layout), it makes one.
 	 */
 	r = statetopo_load(&c->topo, &c->root, c->topo_key, &c->st.layout,
-			   c->cmd != C_RELEASE || !c->st.layout.have_print);
+			   (c->cmd != C_RELEASE && c->cmd != C_TAKE) ||
+			   !c->st.layout.have_print);
 	if (r < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	return r == 0;
@@ -451,6 +453,24 @@ load_machine_flags(struct ctx *c, unsigned int flags)
 		cli_die(EXIT_FAIL, "out of memory");
 	c->m.topo = &c->topo;
 	c->m.kt = &c->kt;	/* built by the commands that place CPUs */
+	/* A take given the machine without its per-CPU array: the
+	 * kubelet's view straight from the layout it came from. */
+	if (c->cmd == C_TAKE && c->topo_cached && !c->topo.cpus &&
+	    statetopo_ktopo(&c->st.layout, &c->topo, &c->kt) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+}
+
+/*
+ * The per-CPU array of a machine given without it, for the callers that
+ * look at single CPUs; before open_state(), which may read the state
+ * (and its layout) again.
+ */
+static void
+need_cpus(struct ctx *c)
+{
+	if (c->topo_cached && !c->topo.cpus &&
+	    statetopo_expand(&c->st.layout, &c->topo) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
 }
 
 static void
@@ -479,6 +499,8 @@ load_types(struct ctx *c)
 		r = statetopo_types(&c->ct, &c->st.layout);
 	if (r < 0)
 		cli_die(EXIT_FAIL, "out of memory");
+	if (r > 0)
+		need_cpus(c);
 	if (r > 0 && coretype_load(&c->ct, &c->root, &c->topo, c->err,
 				   sizeof(c->err)) < 0)
 		cli_die(EXIT_FAIL, "%s", c->err);
@@ -797,9 +819,14 @@ cmd_take(struct ctx *c)
 	load_machine(c);
 	if (c->have_mem)
 		load_meminfo(c);
+	/* Memory and the NUMA policies look at each CPU's node, offline
+	 * ones included. */
+	if (c->have_mem || c->opts.numa_policy || c->st.policy.numa_policy)
+		need_cpus(c);
 	load_types(c);
 	only = core_type_arg(c);
 	if (c->from_arg) {
+		need_cpus(c);	/* selectors name cores, dies ... */
 		parse_cpus_arg(c, "--from CPU list", c->from_arg, &from);
 		rq.from = &from;
 	}

@@ -915,15 +915,13 @@ fail:
 	return r;
 }
 
-int
-statetopo_cpus(struct statetopo *s)
+/* t's per-CPU array from the runs of s (checked when parsed). */
+static int
+expand_cpus(const struct statetopo *s, struct topo *t)
 {
-	struct topo *t = &s->t;
 	struct tparser p = { NULL, 0, NULL, 0, 0 };
 	int f;
 
-	if (t->cpus || s->given)
-		return 0;
 	t->cpus = calloc((size_t)t->ncpus, sizeof(*t->cpus));
 	if (!t->cpus)
 		return -ENOMEM;
@@ -937,6 +935,73 @@ statetopo_cpus(struct statetopo *s)
 				  sizeof(*t->cpus)) < 0)
 			return -EINVAL;	/* checked when parsed: not here */
 	return 0;
+}
+
+int
+statetopo_cpus(struct statetopo *s)
+{
+	if (s->t.cpus || s->given)
+		return 0;
+	return expand_cpus(s, &s->t);
+}
+
+int
+statetopo_expand(const struct statetopo *s, struct topo *t)
+{
+	if (t->cpus)
+		return 0;
+	if (!s->given || t->ncpus != s->t.ncpus)
+		return -EINVAL;
+	return expand_cpus(s, t);
+}
+
+int
+statetopo_ktopo(const struct statetopo *s, const struct topo *t,
+		struct ktopo *kt)
+{
+	struct tparser p = { NULL, 0, NULL, 0, 0 };
+	struct ktopo_cpu *k;
+	int c, r;
+
+	if (!s->given || t->ncpus != s->t.ncpus)
+		return -EINVAL;
+	/* Every slot is written below: not cleared first. */
+	memset(kt, 0, sizeof(*kt));
+	kt->ncpus = t->ncpus;
+	kt->cpu = malloc((t->ncpus > 0 ? (size_t)t->ncpus : 1) * sizeof(*k));
+	if (!kt->cpu)
+		return -ENOMEM;
+	k = kt->cpu;
+	if (parse_strided(&p, "core", s->runs[F_CORE], t->ncpus, ID_MAX,
+			  &k->core, sizeof(*k)) < 0 ||
+	    parse_strided(&p, "socket", s->runs[F_SOCKET], t->ncpus, ID_MAX,
+			  &k->socket, sizeof(*k)) < 0 ||
+	    parse_strided(&p, "node", s->runs[F_NODE], t->ncpus, ID_MAX,
+			  &k->numa, sizeof(*k)) < 0 ||
+	    parse_strided(&p, "l3", s->runs[F_L3], t->ncpus, ID_MAX,
+			  &k->uncore, sizeof(*k)) < 0) {
+		ktopo_free(kt);
+		return -EINVAL;	/* checked when parsed: not here */
+	}
+	/* What ktopo_from_topo() makes of each CPU's values. */
+	for (c = 0; c < t->ncpus; c++, k++) {
+		if (!cpuset_isset(&t->online, (unsigned int)c)) {
+			k->core = k->socket = k->numa = k->uncore = -1;
+			continue;
+		}
+		if (k->core < 0)
+			k->core = c;
+		if (k->socket < 0)
+			k->socket = 0;
+		if (k->numa < 0)
+			k->numa = 0;
+		k->uncore = k->uncore >= 0 && k->uncore < t->nl3 ?
+			    t->l3s[k->uncore].id : k->socket;
+	}
+	r = ktopo_count(kt);
+	if (r < 0)
+		ktopo_free(kt);
+	return r;
 }
 
 void

@@ -50,6 +50,8 @@
 #include "topo.h"
 #include "util.h"
 
+struct ktopo;
+
 #define STATETOPO_VERSION 2
 
 struct coretypes;
@@ -120,6 +122,21 @@ int statetopo_cpus(struct statetopo *s);
  */
 int statetopo_load(struct topo *t, const struct sysroot *root,
 		   const char *key, struct statetopo *s, bool cpus);
+
+/*
+ * The per-CPU array of t, a topology statetopo_load() gave from s
+ * without one, from the runs of s.  Returns 0 (also when t has one),
+ * -EINVAL for a t not given by s, -ENOMEM.
+ */
+int statetopo_expand(const struct statetopo *s, struct topo *t);
+
+/*
+ * What ktopo_from_topo() makes of t, a topology statetopo_load() gave
+ * from s, built from the runs of s: t needs no per-CPU array.  Returns
+ * 0, -EINVAL for a t not given by s, -ENOMEM.
+ */
+int statetopo_ktopo(const struct statetopo *s, const struct topo *t,
+		    struct ktopo *kt);
 
 /*
  * The core types kept in s into ct: what coretype_load() gives for the

@@ -1335,6 +1335,14 @@ topo_nodes_of(const struct topo *t, const struct cpuset *cpus,
 	int c;
 
 	cpuset_zero(nodes);
+	if (!t->cpus) {
+		/* Without the per-CPU array, the nodes' (online) CPUs. */
+		for (c = 0; c < t->nnodes; c++)
+			if (cpuset_intersects(&t->nodes[c].cpus, cpus) &&
+			    cpuset_set(nodes, (unsigned int)t->nodes[c].id) < 0)
+				return -ENOMEM;
+		return 0;
+	}
 	cpuset_for_each(c, cpus)
 		if (c < t->ncpus && t->cpus[c].node >= 0 &&
 		    cpuset_set(nodes, (unsigned int)t->cpus[c].node) < 0)

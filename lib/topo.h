@@ -125,7 +125,8 @@ const struct topo_socket *topo_socket_by_id(const struct topo *t, int id);
 
 /*
  * Set of NUMA node ids holding any CPU of cpus.  CPUs with unknown node
- * are ignored.
+ * are ignored; so are offline CPUs in a topology without its per-CPU
+ * array (one a layout gave a take: see statetopo_load()).
  */
 int topo_nodes_of(const struct topo *t, const struct cpuset *cpus,
 		  struct cpuset *nodes);
