@@ -627,15 +627,25 @@ kacc_init(struct kacc *a, const struct kindex *ix, const struct cpuset *avail,
 	a->sortbuf = malloc((size_t)maxu * sizeof(uint64_t));
 	if (!a->sortbuf)
 		goto nomem;
+	/*
+	 * Each unit starts with all its CPUs free and loses those not in
+	 * avail: on a large machine most CPUs are free, and a free CPU
+	 * then costs one test and one store.
+	 */
+	for (k = 0; k < ix->nkinds; k++)
+		for (i = 0; i < ix->nunit[k]; i++)
+			a->nfree[k][i] = ix->off[k][i + 1] - ix->off[k][i];
+	a->nfree_all = ix->nall;
 	for (i = 0; i < ix->nall; i++) {
 		int c = ix->all[i];
 
-		if (!cpuset_isset(avail, (unsigned int)c))
+		if (cpuset_isset(avail, (unsigned int)c)) {
+			a->isfree[c] = 1;
 			continue;
-		a->isfree[c] = 1;
-		a->nfree_all++;
+		}
+		a->nfree_all--;
 		for (k = 0; k < ix->nkinds; k++)
-			a->nfree[k][ix->unit[k][c]]++;
+			a->nfree[k][ix->unit[k][c]]--;
 	}
 	return 0;
 nomem:
