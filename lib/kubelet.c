@@ -203,10 +203,12 @@ distinct(int *v, int n, int **rank, int *lo)
 	return m;
 }
 
+static int count_ids(struct ktopo *kt, int n, int *lo, int *hi);
+
 int
 ktopo_count(struct ktopo *kt)
 {
-	int n = 0, c, k, first = -1, r = 0, lo[K_N], hi[K_N], *t[K_N] = { 0 };
+	int n = 0, c, k, first = -1, r = 0, lo[K_N], hi[K_N];
 
 	cpuset_zero(&kt->all);
 	ktopo_drop_ids(kt);
@@ -242,6 +244,34 @@ ktopo_count(struct ktopo *kt)
 				     (unsigned int)kt->ncpus - 1);
 	if (r < 0)
 		return -ENOMEM;
+	return count_ids(kt, n, lo, hi);
+}
+
+int
+ktopo_count_known(struct ktopo *kt, const struct cpuset *all, int n,
+		  const int lo[4], const int hi[4])
+{
+	int k, l[K_N], h[K_N];
+
+	ktopo_drop_ids(kt);
+	if (cpuset_copy(&kt->all, all) < 0)
+		return -ENOMEM;
+	for (k = 0; k < K_N; k++) {
+		l[k] = lo[k];
+		h[k] = hi[k];
+	}
+	return count_ids(kt, n, l, h);
+}
+
+/*
+ * The rest of ktopo_count(), given the number n of the topology's CPUs
+ * and each attribute's bounds among them.
+ */
+static int
+count_ids(struct ktopo *kt, int n, int *lo, int *hi)
+{
+	int c, k, *t[K_N] = { 0 };
+
 	kt->num_cpus = n;
 	/*
 	 * Ids are mostly small and dense: each attribute's values marked

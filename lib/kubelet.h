@@ -60,6 +60,15 @@ int ktopo_alloc(struct ktopo *kt, int ncpus);
  */
 int ktopo_count(struct ktopo *kt);
 
+/*
+ * ktopo_count() for a caller that has found what its pass over kt->cpu
+ * finds: all, the CPUs with all four values set, their number n, and
+ * the lowest and highest core, socket, NUMA and uncore id among them.
+ * Returns 0 or -ENOMEM.
+ */
+int ktopo_count_known(struct ktopo *kt, const struct cpuset *all, int n,
+		      const int lo[4], const int hi[4]);
+
 struct ktake_opts {
 	bool spread_cores;	/* distribute-cpus-across-cores */
 	bool prefer_l3;		/* prefer-align-cpus-by-uncorecache */

@@ -960,8 +960,9 @@ statetopo_ktopo(const struct statetopo *s, const struct topo *t,
 		struct ktopo *kt)
 {
 	struct tparser p = { NULL, 0, NULL, 0, 0 };
+	struct cpuset all = CPUSET_INIT;
 	struct ktopo_cpu *k;
-	int c, r;
+	int c, r, i, n = 0, lo[4], hi[4];
 
 	if (!s->given || t->ncpus != s->t.ncpus)
 		return -EINVAL;
@@ -983,7 +984,14 @@ statetopo_ktopo(const struct statetopo *s, const struct topo *t,
 		ktopo_free(kt);
 		return -EINVAL;	/* checked when parsed: not here */
 	}
-	/* What ktopo_from_topo() makes of each CPU's values. */
+	/*
+	 * What ktopo_from_topo() makes of each CPU's values, and what
+	 * ktopo_count() would find of them: every online CPU has all four.
+	 */
+	for (i = 0; i < 4; i++) {
+		lo[i] = INT_MAX;
+		hi[i] = -1;
+	}
 	for (c = 0; c < t->ncpus; c++, k++) {
 		if (!cpuset_isset(&t->online, (unsigned int)c)) {
 			k->core = k->socket = k->numa = k->uncore = -1;
@@ -997,8 +1005,20 @@ statetopo_ktopo(const struct statetopo *s, const struct topo *t,
 			k->numa = 0;
 		k->uncore = k->uncore >= 0 && k->uncore < t->nl3 ?
 			    t->l3s[k->uncore].id : k->socket;
+		n++;
+#define BOUND(i, v) do { lo[i] = v < lo[i] ? v : lo[i]; \
+			 hi[i] = v > hi[i] ? v : hi[i]; } while (0)
+		BOUND(0, k->core);
+		BOUND(1, k->socket);
+		BOUND(2, k->numa);
+		BOUND(3, k->uncore);
+#undef BOUND
 	}
-	r = ktopo_count(kt);
+	if (cpuset_copy(&all, &t->online) < 0)
+		r = -ENOMEM;
+	else
+		r = ktopo_count_known(kt, &all, n, lo, hi);
+	cpuset_free(&all);
 	if (r < 0)
 		ktopo_free(kt);
 	return r;

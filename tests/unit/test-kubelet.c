@@ -470,6 +470,45 @@ sparse_ids(const struct ktopo *dense)
 	ktopo_free(&sp);
 }
 
+/* ktopo_count_known() given what ktopo_count() finds keeps the same. */
+static void
+counted_known(void (*make)(struct ktopo *), const char *what)
+{
+	struct ktopo kt, ref;
+	int k, c, n = 0, lo[4] = { 1 << 30, 1 << 30, 1 << 30, 1 << 30 };
+	int hi[4] = { -1, -1, -1, -1 }, ok;
+	char name[96];
+
+	make(&ref);
+	make(&kt);
+	for (c = 0; c < kt.ncpus; c++) {
+		const int v[4] = { kt.cpu[c].core, kt.cpu[c].socket,
+				   kt.cpu[c].numa, kt.cpu[c].uncore };
+
+		n++;
+		for (k = 0; k < 4; k++) {
+			lo[k] = v[k] < lo[k] ? v[k] : lo[k];
+			hi[k] = v[k] > hi[k] ? v[k] : hi[k];
+		}
+	}
+	ok = ktopo_count_known(&kt, &ref.all, n, lo, hi) == 0 &&
+	     kt.num_cpus == ref.num_cpus && kt.num_cores == ref.num_cores &&
+	     kt.num_sockets == ref.num_sockets &&
+	     kt.num_numa == ref.num_numa && kt.num_uncore == ref.num_uncore &&
+	     cpuset_equal(&kt.all, &ref.all);
+	for (k = 0; ok && k < 4; k++) {
+		ok = kt.nids[k] == ref.nids[k] && !kt.rank[k] == !ref.rank[k] &&
+		     memcmp(kt.ids[k], ref.ids[k],
+			    (size_t)ref.nids[k] * sizeof(int)) == 0;
+		for (c = 0; ok && kt.rank[k] && c < ref.nids[k]; c++)
+			ok = kt.rank[k][ref.ids[k][c] - kt.rank_lo[k]] == c;
+	}
+	snprintf(name, sizeof(name), "counted from known bounds: %s", what);
+	CHECK(name, ok);
+	ktopo_free(&kt);
+	ktopo_free(&ref);
+}
+
 /* The distinct ids ktopo_count() keeps, and takes without them. */
 static void
 kept_ids(struct ktopo *dense)
@@ -561,6 +600,8 @@ examples(const char *tmp)
 		    "0-3,6-13", KORDER_NUMA, false, "2 1 0");
 	sparse_ids(&tr);
 	kept_ids(&tr);
+	counted_known(triple, "dense ids");
+	counted_known(triple_sparse, "ids far apart");
 	ktopo_free(&tr);
 	check_order("uncore caches are listed per NUMA node, fullest first",
 		    &un->spec, "1-7,9-15", KORDER_UNCORE, false, "0 1");
