@@ -1188,62 +1188,11 @@ struct goslice {
 	int len, cap;
 };
 
-struct arena_blk {
-	struct arena_blk *next;
-	size_t used, size;
-	int data[];
-};
-
-struct arena {
-	struct arena_blk *head;
-};
-
+/* n ints from the arena ar. */
 static int *
-arena_alloc(struct arena *ar, int n)
+ints_alloc(struct arena *ar, int n)
 {
-	struct arena_blk *b = ar->head;
-	int *p;
-
-	if (!b || b->size - b->used < (size_t)n) {
-		size_t size = (size_t)n > 8192 ? (size_t)n : 8192;
-
-		b = malloc(sizeof(*b) + size * sizeof(int));
-		if (!b)
-			return NULL;
-		b->next = ar->head;
-		b->used = 0;
-		b->size = size;
-		ar->head = b;
-	}
-	p = b->data + b->used;
-	b->used += (size_t)n;
-	return p;
-}
-
-static void
-arena_free(struct arena *ar)
-{
-	while (ar->head) {
-		struct arena_blk *b = ar->head;
-
-		ar->head = b->next;
-		free(b);
-	}
-}
-
-/* Forget everything allocated, keeping the newest block for reuse. */
-static void
-arena_reset(struct arena *ar)
-{
-	struct arena_blk *keep = ar->head;
-
-	if (!keep)
-		return;
-	ar->head = keep->next;
-	arena_free(ar);
-	keep->next = NULL;
-	keep->used = 0;
-	ar->head = keep;
+	return arena_alloc(ar, (size_t)n * sizeof(int), sizeof(int));
 }
 
 static int
@@ -1258,7 +1207,7 @@ go_append(struct arena *ar, struct goslice s, int x, struct goslice *out)
 	}
 	out->cap = s.cap == 0 ? 1 : s.cap < 256 ? 2 * s.cap :
 	    s.cap + (s.cap + 3 * 256) / 4;
-	out->a = arena_alloc(ar, out->cap);
+	out->a = ints_alloc(ar, out->cap);
 	if (!out->a)
 		return -ENOMEM;
 	if (s.len)
@@ -1547,6 +1496,7 @@ distributed(const struct kindex *ix, const struct cpuset *avail, int n,
 	if ((r = kacc_init(&a, ix, avail, n, spread)) < 0)
 		return r;
 	memset(&d, 0, sizeof(d));
+	d.ar.block_size = d.sub.block_size = 8192 * sizeof(int);
 	if (kacc_satisfied(&a)) {
 		kacc_free(&a);
 		return 0;

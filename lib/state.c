@@ -63,38 +63,8 @@ state_init(struct alloc_state *st)
 	memset(st, 0, sizeof(*st));
 }
 
-/*
- * The words of the CPU sets of the entries read, in blocks: one
- * allocation for hundreds of sets, freed with the state.
- */
-struct state_words {
-	struct state_words *next;
-	size_t used, cap;
-	uint64_t w[];
-};
-
-#define STATE_WORDS_BLOCK 4096
-
-/* n zeroed words from st's blocks, or NULL when out of memory. */
-static uint64_t *
-state_words(struct alloc_state *st, size_t n)
-{
-	struct state_words *b = st->words;
-
-	if (!b || b->cap - b->used < n) {
-		size_t cap = n > STATE_WORDS_BLOCK ? n : STATE_WORDS_BLOCK;
-
-		b = malloc(sizeof(*b) + cap * sizeof(uint64_t));
-		if (!b)
-			return NULL;
-		b->next = st->words;
-		b->used = 0;
-		b->cap = cap;
-		st->words = b;
-	}
-	b->used += n;
-	return b->w + b->used - n;
-}
+/* The words of the entries' CPU sets as read: 4,096 words a block. */
+#define STATE_WORDS_BLOCK (4096 * sizeof(uint64_t))
 
 int
 alloc_entry_own_cpus(struct alloc_entry *e)
@@ -148,12 +118,7 @@ state_free(struct alloc_state *st)
 	free(st->text);
 	free(st->sums);
 	free(st->names);
-	while (st->words) {
-		struct state_words *next = st->words->next;
-
-		free(st->words);
-		st->words = next;
-	}
+	arena_free(&st->words);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -941,7 +906,12 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	for (nw = scratch->nwords; nw > 0 && !scratch->bits[nw - 1]; nw--)
 		;
 	if (r > 0 && nw > 0) {
-		uint64_t *bits = state_words(st, nw);
+		uint64_t *bits;
+
+		if (!st->words.block_size)
+			st->words.block_size = STATE_WORDS_BLOCK;
+		bits = arena_alloc(&st->words, nw * sizeof(uint64_t),
+				   sizeof(uint64_t));
 
 		if (!bits)
 			r = -ENOMEM;

@@ -139,7 +139,7 @@ struct alloc_state {
 	uint64_t *sums;
 	size_t nsums;
 	/* The words of the entries' sets as read, a block at a time. */
-	struct state_words *words;
+	struct arena words;
 	/*
 	 * The entries' names, hashed (see state.c), for state_find();
 	 * NULL once an entry is removed (or before any is read).

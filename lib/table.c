@@ -11,6 +11,8 @@
 
 #include "table.h"
 
+#define TABLE_BLOCK_SIZE 16384
+
 void
 table_init(struct table *t, const struct table_column *cols, size_t ncols,
 	   const char *sep)
@@ -18,6 +20,7 @@ table_init(struct table *t, const struct table_column *cols, size_t ncols,
 	size_t i;
 
 	memset(t, 0, sizeof(*t));
+	t->arena.block_size = TABLE_BLOCK_SIZE;
 	t->cols = cols;
 	t->ncols = ncols;
 	t->sep = sep;
@@ -31,37 +34,16 @@ table_init(struct table *t, const struct table_column *cols, size_t ncols,
  * table of 8,192 rows and ten columns made 160,000 malloc and free calls
  * when each string had its own.
  */
-struct table_block {
-	struct table_block *next;
-	size_t used, size;
-	char data[];
-};
-
-#define TABLE_BLOCK_SIZE 16384
-
 /* Room for len bytes and a NUL in the arena, or NULL (t->oom set). */
 static char *
-arena_alloc(struct table *t, size_t len)
+cell_alloc(struct table *t, size_t len)
 {
-	struct table_block *b = t->blocks;
-	char *d;
+	char *d = arena_alloc(&t->arena, len + 1, 1);
 
-	if (b == NULL || b->size - b->used < len + 1) {
-		size_t size = len + 1 > TABLE_BLOCK_SIZE ? len + 1 :
-			      TABLE_BLOCK_SIZE;
-
-		b = malloc(sizeof(*b) + size);
-		if (b == NULL) {
-			t->oom = true;
-			return NULL;
-		}
-		b->used = 0;
-		b->size = size;
-		b->next = t->blocks;
-		t->blocks = b;
+	if (d == NULL) {
+		t->oom = true;
+		return NULL;
 	}
-	d = b->data + b->used;
-	b->used += len + 1;
 	d[len] = '\0';
 	return d;
 }
@@ -75,7 +57,7 @@ arena_dup(struct table *t, const char *s)
 	if (s == NULL)
 		return NULL;
 	len = strlen(s);
-	d = arena_alloc(t, len);
+	d = cell_alloc(t, len);
 	if (d)
 		memcpy(d, s, len);
 	return d;
@@ -84,13 +66,7 @@ arena_dup(struct table *t, const char *s)
 void
 table_free(struct table *t)
 {
-	struct table_block *b, *next;
-
-	for (b = t->blocks; b; b = next) {
-		next = b->next;
-		free(b);
-	}
-	t->blocks = NULL;
+	arena_free(&t->arena);
 	free(t->cells);
 	t->cells = NULL;
 	t->nrows = t->cap = 0;
@@ -228,7 +204,7 @@ table_set_str(struct table *t, size_t row, size_t col, const char *s)
 		/* Plain text: its JSON is itself in quotes, made here. */
 		c = &t->cells[row * t->ncols + col];
 		c->text = arena_dup(t, s);
-		d = arena_alloc(t, len + 2);
+		d = cell_alloc(t, len + 2);
 		if (d) {
 			d[0] = '"';
 			memcpy(d + 1, s, len);

@@ -67,7 +67,7 @@ struct table {
 	size_t nsel;
 	struct table_cell *cells;	/* nrows * ncols */
 	size_t nrows, cap;
-	struct table_block *blocks;	/* where the cells' strings live */
+	struct arena arena;	/* where the cells' strings live */
 	bool oom;		/* a cell could not be stored */
 };
 

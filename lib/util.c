@@ -1239,3 +1239,56 @@ uniq_ints(int *v, size_t n)
 	free(seen);
 	return m;
 }
+
+struct arena_block {
+	struct arena_block *next;
+	size_t used, size;
+	_Alignas(16) unsigned char data[];
+};
+
+void *
+arena_alloc(struct arena *a, size_t size, size_t align)
+{
+	struct arena_block *b = a->blocks;
+	size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
+
+	if (!b || at > b->size || b->size - at < size) {
+		size_t bs = size > a->block_size ? size : a->block_size;
+
+		b = malloc(sizeof(*b) + bs);
+		if (!b)
+			return NULL;
+		b->next = a->blocks;
+		b->used = 0;
+		b->size = bs;
+		a->blocks = b;
+		at = 0;
+	}
+	b->used = at + size;
+	return b->data + at;
+}
+
+void
+arena_reset(struct arena *a)
+{
+	struct arena_block *keep = a->blocks;
+
+	if (!keep)
+		return;
+	a->blocks = keep->next;
+	arena_free(a);
+	keep->next = NULL;
+	keep->used = 0;
+	a->blocks = keep;
+}
+
+void
+arena_free(struct arena *a)
+{
+	while (a->blocks) {
+		struct arena_block *next = a->blocks->next;
+
+		free(a->blocks);
+		a->blocks = next;
+	}
+}

@@ -165,6 +165,25 @@ void sort_ints(int *v, size_t n);
  */
 size_t uniq_ints(int *v, size_t n);
 
+/*
+ * Memory handed out in pieces from blocks of block_size bytes (or one
+ * piece's size, when larger) and freed all together: for many small
+ * pieces that live as long as their owner.  Zero-initialise, set
+ * block_size.
+ */
+struct arena_block;
+struct arena {
+	struct arena_block *blocks;
+	size_t block_size;
+};
+
+/* size bytes at a multiple of align (a power of two up to 16), or NULL
+ * when out of memory. */
+void *arena_alloc(struct arena *a, size_t size, size_t align);
+/* Forget every piece, keeping the newest block for the next ones. */
+void arena_reset(struct arena *a);
+void arena_free(struct arena *a);
+
 char *strstrip(char *s);
 
 /* True when s starts with prefix. */

@@ -125,18 +125,22 @@ assert "and is written as version 2 with a layout" \
 	"$(sed -n '1p;4s/ .*//p' "$V1" | tr '\n' ' ')" "cpm-alloc-state 2 layout "
 
 # A layout that is damaged under a correct checksum is refused, and
-# nothing changes.
-python3 - "$S" "$T_TMP/bad.state" <<'EOF'
-import sys
-lines = open(sys.argv[1]).read().split('\n')
-lines = [l.replace(' core=', ' core=99:0:1,') if l.startswith('layout ') else l
-         for l in lines]
+# nothing changes.  damage_layout IN OUT PATTERN REPLACEMENT: IN with its
+# layout record edited (Python's re.sub) and the checksum made anew.
+damage_layout() {
+	python3 - "$@" <<'EOF'
+import re, sys
+src, dst, pat, rep = sys.argv[1:5]
+lines = open(src).read().split('\n')
+lines = [re.sub(pat, rep, l) if l.startswith('layout ') else l for l in lines]
 body = '\n'.join(lines[2:])
 h = 0xcbf29ce484222325
 for b in body.encode():
     h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
-open(sys.argv[2], 'w').write('cpm-alloc-state 2\nchecksum fnv1a64:%016x\n%s' % (h, body))
+open(dst, 'w').write('cpm-alloc-state 2\nchecksum fnv1a64:%016x\n%s' % (h, body))
 EOF
+}
+damage_layout "$S" "$T_TMP/bad.state" ' core=' ' core=99:0:1,'
 cp "$T_TMP/bad.state" "$T_TMP/bad.orig"
 for cmd in "take w 1" "list" "release x"; do
 	# shellcheck disable=SC2086
@@ -146,17 +150,7 @@ done
 cmp -s "$T_TMP/bad.state" "$T_TMP/bad.orig" && ok "the damaged state is left alone" ||
 	not_ok "the damaged state is left alone"
 # So is a node list naming a CPU the machine does not have online.
-python3 - "$S" "$T_TMP/bad2.state" <<'EOF'
-import re, sys
-lines = open(sys.argv[1]).read().split('\n')
-lines = [re.sub(r' nodes=0@([0-9,-]+)@', r' nodes=0@\1,40@', l)
-         if l.startswith('layout ') else l for l in lines]
-body = '\n'.join(lines[2:])
-h = 0xcbf29ce484222325
-for b in body.encode():
-    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
-open(sys.argv[2], 'w').write('cpm-alloc-state 2\nchecksum fnv1a64:%016x\n%s' % (h, body))
-EOF
+damage_layout "$S" "$T_TMP/bad2.state" ' nodes=0@([0-9,-]+)@' ' nodes=0@\1,40@'
 grep -q ' nodes=0@[0-9,-]*,40@' "$T_TMP/bad2.state" ||
 	not_ok "the node list was damaged" "$(sed -n 4p "$T_TMP/bad2.state")"
 check_fail "a layout node list beyond the online CPUs is refused" 2 \
