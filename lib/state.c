@@ -24,6 +24,9 @@
 
 #define FNV64_PRIME 0x100000001b3ULL
 
+/* The words of the entries' CPU sets as read: 4,096 words a block. */
+#define STATE_WORDS_BLOCK (4096 * sizeof(uint64_t))
+
 uint64_t
 fnv1a64(uint64_t h, const void *data, size_t len)
 {
@@ -61,10 +64,8 @@ void
 state_init(struct alloc_state *st)
 {
 	memset(st, 0, sizeof(*st));
+	st->words.block_size = STATE_WORDS_BLOCK;
 }
-
-/* The words of the entries' CPU sets as read: 4,096 words a block. */
-#define STATE_WORDS_BLOCK (4096 * sizeof(uint64_t))
 
 int
 alloc_entry_own_cpus(struct alloc_entry *e)
@@ -906,12 +907,8 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	for (nw = scratch->nwords; nw > 0 && !scratch->bits[nw - 1]; nw--)
 		;
 	if (r > 0 && nw > 0) {
-		uint64_t *bits;
-
-		if (!st->words.block_size)
-			st->words.block_size = STATE_WORDS_BLOCK;
-		bits = arena_alloc(&st->words, nw * sizeof(uint64_t),
-				   sizeof(uint64_t));
+		uint64_t *bits = arena_alloc(&st->words, nw * sizeof(uint64_t),
+					     sizeof(uint64_t));
 
 		if (!bits)
 			r = -ENOMEM;

@@ -1240,32 +1240,19 @@ uniq_ints(int *v, size_t n)
 	return m;
 }
 
-struct arena_block {
-	struct arena_block *next;
-	size_t used, size;
-	_Alignas(16) unsigned char data[];
-};
-
 void *
-arena_alloc(struct arena *a, size_t size, size_t align)
+arena_alloc_block(struct arena *a, size_t size)
 {
-	struct arena_block *b = a->blocks;
-	size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
+	size_t bs = size > a->block_size ? size : a->block_size;
+	struct arena_block *b = malloc(sizeof(*b) + bs);
 
-	if (!b || at > b->size || b->size - at < size) {
-		size_t bs = size > a->block_size ? size : a->block_size;
-
-		b = malloc(sizeof(*b) + bs);
-		if (!b)
-			return NULL;
-		b->next = a->blocks;
-		b->used = 0;
-		b->size = bs;
-		a->blocks = b;
-		at = 0;
-	}
-	b->used = at + size;
-	return b->data + at;
+	if (!b)
+		return NULL;
+	b->next = a->blocks;
+	b->used = size;
+	b->size = bs;
+	a->blocks = b;
+	return b->data;
 }
 
 void
