@@ -203,7 +203,7 @@ distinct(int *v, int n, int **rank, int *lo)
 	return m;
 }
 
-static int count_ids(struct ktopo *kt, int n, int *lo, int *hi);
+static int count_ids(struct ktopo *kt, int n, const int *lo, const int *hi);
 
 int
 ktopo_count(struct ktopo *kt)
@@ -231,13 +231,7 @@ ktopo_count(struct ktopo *kt)
 		if (first < 0)
 			first = c;
 		n++;
-#define BOUND(k, v) do { lo[k] = v < lo[k] ? v : lo[k]; \
-			 hi[k] = v > hi[k] ? v : hi[k]; } while (0)
-		BOUND(K_CORE, p->core);
-		BOUND(K_SOCKET, p->socket);
-		BOUND(K_NUMA, p->numa);
-		BOUND(K_UNCORE, p->uncore);
-#undef BOUND
+		ktopo_bound(lo, hi, p);
 	}
 	if (r == 0 && first >= 0)
 		r = cpuset_set_range(&kt->all, (unsigned int)first,
@@ -251,16 +245,10 @@ int
 ktopo_count_known(struct ktopo *kt, const struct cpuset *all, int n,
 		  const int lo[4], const int hi[4])
 {
-	int k, l[K_N], h[K_N];
-
 	ktopo_drop_ids(kt);
 	if (cpuset_copy(&kt->all, all) < 0)
 		return -ENOMEM;
-	for (k = 0; k < K_N; k++) {
-		l[k] = lo[k];
-		h[k] = hi[k];
-	}
-	return count_ids(kt, n, l, h);
+	return count_ids(kt, n, lo, hi);
 }
 
 /*
@@ -268,7 +256,7 @@ ktopo_count_known(struct ktopo *kt, const struct cpuset *all, int n,
  * and each attribute's bounds among them.
  */
 static int
-count_ids(struct ktopo *kt, int n, int *lo, int *hi)
+count_ids(struct ktopo *kt, int n, const int *lo, const int *hi)
 {
 	int c, k, *t[K_N] = { 0 };
 
@@ -509,11 +497,11 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 		const int *ru = uncore ? direct[K_UNCORE] - lo[K_UNCORE] : NULL;
 
 		for (i = 0; i < n; i++) {
-			const struct ktopo_cpu *p = &kt->cpu[ix->all[i]];
+			const struct ktopo_cpu *p;
 			int u;
 
 			c = ix->all[i];
-
+			p = &kt->cpu[c];
 			u = rc[p->core];
 			ix->unit[K_CORE][c] = u;
 			ix->off[K_CORE][u + 1]++;

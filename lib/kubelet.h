@@ -69,6 +69,19 @@ int ktopo_count(struct ktopo *kt);
 int ktopo_count_known(struct ktopo *kt, const struct cpuset *all, int n,
 		      const int lo[4], const int hi[4]);
 
+/* Widen lo[] and hi[] (core, socket, NUMA, uncore) to take in p's ids. */
+static inline void
+ktopo_bound(int lo[4], int hi[4], const struct ktopo_cpu *p)
+{
+	const int v[4] = { p->core, p->socket, p->numa, p->uncore };
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		lo[k] = v[k] < lo[k] ? v[k] : lo[k];
+		hi[k] = v[k] > hi[k] ? v[k] : hi[k];
+	}
+}
+
 struct ktake_opts {
 	bool spread_cores;	/* distribute-cpus-across-cores */
 	bool prefer_l3;		/* prefer-align-cpus-by-uncorecache */

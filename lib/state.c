@@ -786,17 +786,20 @@ canon_num(const char **sp, unsigned int *out)
  * Read the list at *vp, up to a NUL or a space (where *vp is left), into
  * s when it is a list as cpuset_format() writes it: runs "A" or "A-B"
  * (A < B), ascending and apart, joined by single commas; *count gets its
- * number of CPUs.  Returns 1 when it is one, 0 when not (then s holds
+ * number of CPUs and *last the highest CPU it set in s (-1: none), also
+ * when it stops.  Returns 1 when it is one, 0 when not (then s holds
  * anything: read it with cpuset_parse_list(), which empties it first),
  * -ENOMEM.
  */
 static int
-canon_list(const char **vp, struct cpuset *s, unsigned int *count)
+canon_list(const char **vp, struct cpuset *s, unsigned int *count,
+	   long *last)
 {
 	const char *v = *vp;
 	long prev = -2;
 
 	*count = 0;
+	*last = -1;
 	if (*v == '\0' || *v == ' ')
 		return 1;
 	for (;;) {
@@ -812,7 +815,7 @@ canon_list(const char **vp, struct cpuset *s, unsigned int *count)
 		if (cpuset_set_range(s, a, b) < 0)
 			return -ENOMEM;
 		*count += b - a + 1;
-		prev = (long)b;
+		prev = *last = (long)b;
 		if (*v == '\0' || *v == ' ') {
 			*vp = v;
 			return 1;
@@ -879,6 +882,7 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	const char *s = rest;
 	uint32_t hash = FNV32_INIT;
 	unsigned int n = 0, count, nw, w;
+	long last;
 	size_t klen;
 	int r;
 
@@ -903,9 +907,8 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	 * words up to the last CPU's move to st's blocks, and scratch is
 	 * emptied again.
 	 */
-	r = canon_list(&s, scratch, &count);
-	for (nw = scratch->nwords; nw > 0 && !scratch->bits[nw - 1]; nw--)
-		;
+	r = canon_list(&s, scratch, &count, &last);
+	nw = last >= 0 ? (unsigned int)last / 64 + 1 : 0;
 	if (r > 0 && nw > 0) {
 		uint64_t *bits = arena_alloc(&st->words, nw * sizeof(uint64_t),
 					     sizeof(uint64_t));
@@ -947,6 +950,7 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 	char *s = rest, *tok, *v;
 	const char *lend;
 	unsigned int seen = 0, last = 0, rank, ncpus = UINT_MAX;
+	long hi;
 	size_t klen;
 	uint32_t hash;
 	bool pct;
@@ -1036,7 +1040,7 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 		} else if (klen == 4 && memcmp(tok, "cpus", 4) == 0) {
 			cpuset_zero(&e->cpus);	/* the last cpus= counts */
 			lend = v;	/* v is one word: read to its end */
-			r = canon_list(&lend, &e->cpus, &ncpus);
+			r = canon_list(&lend, &e->cpus, &ncpus, &hi);
 			if (r == 0) {
 				*canon = false;
 				ncpus = UINT_MAX;	/* count them below */
@@ -1131,14 +1135,11 @@ struct state_name_slot {
 	uint32_t hash;
 };
 
+/* The hash the read takes of a name as it checks it. */
 static uint32_t
 name_hash(const char *name)
 {
-	uint32_t h = FNV32_INIT;
-
-	for (; *name; name++)
-		h = (h ^ (unsigned char)*name) * 0x01000193U;
-	return h;
+	return fnv1a32(FNV32_INIT, name, strlen(name));
 }
 
 static inline size_t

@@ -960,7 +960,6 @@ statetopo_ktopo(const struct statetopo *s, const struct topo *t,
 		struct ktopo *kt)
 {
 	struct tparser p = { NULL, 0, NULL, 0, 0 };
-	struct cpuset all = CPUSET_INIT;
 	struct ktopo_cpu *k;
 	int c, r, i, n = 0, lo[4], hi[4];
 
@@ -1006,19 +1005,10 @@ statetopo_ktopo(const struct statetopo *s, const struct topo *t,
 		k->uncore = k->uncore >= 0 && k->uncore < t->nl3 ?
 			    t->l3s[k->uncore].id : k->socket;
 		n++;
-#define BOUND(i, v) do { lo[i] = v < lo[i] ? v : lo[i]; \
-			 hi[i] = v > hi[i] ? v : hi[i]; } while (0)
-		BOUND(0, k->core);
-		BOUND(1, k->socket);
-		BOUND(2, k->numa);
-		BOUND(3, k->uncore);
-#undef BOUND
+		ktopo_bound(lo, hi, k);
 	}
-	if (cpuset_copy(&all, &t->online) < 0)
-		r = -ENOMEM;
-	else
-		r = ktopo_count_known(kt, &all, n, lo, hi);
-	cpuset_free(&all);
+	/* The online CPUs are all below ncpus: they are the topology's. */
+	r = ktopo_count_known(kt, &t->online, n, lo, hi);
 	if (r < 0)
 		ktopo_free(kt);
 	return r;
