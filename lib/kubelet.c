@@ -203,7 +203,8 @@ distinct(int *v, int n, int **rank, int *lo)
 	return m;
 }
 
-static int count_ids(struct ktopo *kt, int n, const int *lo, const int *hi);
+static int count_ids(struct ktopo *kt, int n, const int *lo, const int *hi,
+		     const struct krun *const *runs, const int *nruns);
 
 int
 ktopo_count(struct ktopo *kt)
@@ -238,7 +239,7 @@ ktopo_count(struct ktopo *kt)
 				     (unsigned int)kt->ncpus - 1);
 	if (r < 0)
 		return -ENOMEM;
-	return count_ids(kt, n, lo, hi);
+	return count_ids(kt, n, lo, hi, NULL, NULL);
 }
 
 int
@@ -248,7 +249,61 @@ ktopo_count_known(struct ktopo *kt, const struct cpuset *all, int n,
 	ktopo_drop_ids(kt);
 	if (cpuset_copy(&kt->all, all) < 0)
 		return -ENOMEM;
-	return count_ids(kt, n, lo, hi);
+	return count_ids(kt, n, lo, hi, NULL, NULL);
+}
+
+_Static_assert(sizeof(struct ktopo_cpu) == K_N * sizeof(int),
+	       "a CPU's attributes are K_N ints in K_ order");
+
+int
+ktopo_from_runs(struct ktopo *kt, int ncpus, const struct krun *const runs[4],
+		const int nruns[4])
+{
+	int k, i, j, lo[K_N], hi[K_N], r;
+
+	memset(kt, 0, sizeof(*kt));
+	if (ncpus < 1)
+		return -EINVAL;
+	kt->cpu = malloc((size_t)ncpus * sizeof(*kt->cpu));
+	if (!kt->cpu)
+		return -ENOMEM;
+	kt->ncpus = ncpus;
+	for (k = 0; k < K_N; k++) {
+		/* Attribute k of CPU c is v[K_N * c]. */
+		int c = 0, *v = (int *)kt->cpu + k;
+
+		lo[k] = INT_MAX;
+		hi[k] = -1;
+		for (i = 0; i < nruns[k]; i++) {
+			const struct krun *u = &runs[k][i];
+			long long last = u->first + (long long)u->step *
+					 (u->count - 1), x = u->first;
+
+			if (u->count < 1 || u->count > ncpus - c ||
+			    u->first < 0 || last < 0 || last > INT_MAX)
+				goto inval;
+			if ((last < x ? last : x) < lo[k])
+				lo[k] = (int)(last < x ? last : x);
+			if ((last > x ? last : x) > hi[k])
+				hi[k] = (int)(last > x ? last : x);
+			for (j = 0; j < u->count; j++, x += u->step)
+				v[K_N * (c + j)] = (int)x;
+			c += u->count;
+		}
+		if (c != ncpus)
+			goto inval;
+	}
+	if (cpuset_set_range(&kt->all, 0, (unsigned int)ncpus - 1) < 0) {
+		ktopo_free(kt);
+		return -ENOMEM;
+	}
+	r = count_ids(kt, ncpus, lo, hi, runs, nruns);
+	if (r < 0)
+		ktopo_free(kt);
+	return r;
+inval:
+	ktopo_free(kt);
+	return -EINVAL;
 }
 
 /*
@@ -256,7 +311,8 @@ ktopo_count_known(struct ktopo *kt, const struct cpuset *all, int n,
  * and each attribute's bounds among them.
  */
 static int
-count_ids(struct ktopo *kt, int n, const int *lo, const int *hi)
+count_ids(struct ktopo *kt, int n, const int *lo, const int *hi,
+	  const struct krun *const *runs, const int *nruns)
 {
 	int c, k, *t[K_N] = { 0 };
 
@@ -271,7 +327,25 @@ count_ids(struct ktopo *kt, int n, const int *lo, const int *hi)
 		if ((size_t)((long long)hi[k] - lo[k]) + 1 <= KINDEX_DIRECT(n) &&
 		    !(t[k] = calloc((size_t)(hi[k] - lo[k]) + 1, sizeof(int))))
 			goto nomem;
-	if (t[K_CORE] && t[K_SOCKET] && t[K_NUMA] && t[K_UNCORE]) {
+	if (runs && t[K_CORE] && t[K_SOCKET] && t[K_NUMA] && t[K_UNCORE]) {
+		/* Every slot a CPU, its values in runs: a run of one value
+		 * is one mark. */
+		for (k = 0; k < K_N; k++) {
+			int i, j;
+
+			for (i = 0; i < nruns[k]; i++) {
+				const struct krun *u = &runs[k][i];
+				int *m = t[k] + (u->first - lo[k]);
+
+				if (u->step == 0) {
+					*m = 1;
+					continue;
+				}
+				for (j = 0; j < u->count; j++, m += u->step)
+					*m = 1;
+			}
+		}
+	} else if (t[K_CORE] && t[K_SOCKET] && t[K_NUMA] && t[K_UNCORE]) {
 		/* The common case, with no test per attribute. */
 		int *tc = t[K_CORE] - lo[K_CORE], *ts = t[K_SOCKET] - lo[K_SOCKET];
 		int *tn = t[K_NUMA] - lo[K_NUMA], *tu = t[K_UNCORE] - lo[K_UNCORE];

@@ -69,6 +69,23 @@ int ktopo_count(struct ktopo *kt);
 int ktopo_count_known(struct ktopo *kt, const struct cpuset *all, int n,
 		      const int lo[4], const int hi[4]);
 
+/* count values of one attribute for consecutive CPUs: first, first +
+ * step, ... */
+struct krun {
+	int first, step, count;
+};
+
+/*
+ * kt from each attribute's values as runs: runs[k][0..nruns[k]) (k:
+ * core, socket, NUMA, uncore) give the values of CPUs 0, 1, ...,
+ * ncpus - 1 in order, none negative, so that every slot is a CPU of the
+ * topology.  The same as filling kt->cpu and calling ktopo_count(), with
+ * the ids marked a run at a time.  Returns 0, -EINVAL (runs that do not
+ * cover ncpus CPUs exactly, a negative value) or -ENOMEM.
+ */
+int ktopo_from_runs(struct ktopo *kt, int ncpus,
+		    const struct krun *const runs[4], const int nruns[4]);
+
 /* Widen lo[] and hi[] (core, socket, NUMA, uncore) to take in p's ids. */
 static inline void
 ktopo_bound(int lo[4], int hi[4], const struct ktopo_cpu *p)

@@ -955,6 +955,104 @@ statetopo_expand(const struct statetopo *s, struct topo *t)
 	return expand_cpus(s, t);
 }
 
+/*
+ * The runs of field f (checked when parsed) as the kubelet's values
+ * into *out (malloc'ed), their number into *n.  The L3 field's indexes
+ * become their groups' ids.  Returns 0, 1 when a value is one the
+ * kubelet's view replaces CPU by CPU (-1, an L3 index out of the
+ * layout's), or -ENOMEM.
+ */
+static int
+kubelet_runs(const char *v, int f, const struct topo *t, struct krun **out,
+	     int *n)
+{
+	struct krun *r;
+	size_t cap = 1, i = 0;
+	const char *q;
+
+	for (q = v; *q; q++)
+		cap += *q == ',';
+	*out = r = malloc(cap * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	while (*v) {
+		long long start, step, count, last, j;
+
+		if (i && *v++ != ',')
+			return 1;
+		if (parse_num(&v, -1, ID_MAX, &start) < 0 || *v++ != ':' ||
+		    parse_num(&v, -2LL * ID_MAX, 2LL * ID_MAX, &step) < 0 ||
+		    *v++ != ':' || parse_num(&v, 1, t->ncpus, &count) < 0)
+			return 1;	/* checked when parsed: not here */
+		last = start + step * (count - 1);
+		if (start < 0 || last < 0)
+			return 1;
+		if (f != F_L3 || step == 0) {
+			if (f == F_L3 && start >= t->nl3)
+				return 1;
+			r[i].first = f == F_L3 ? t->l3s[start].id : (int)start;
+			r[i].step = f == F_L3 ? 0 : (int)step;
+			r[i++].count = (int)count;
+			continue;
+		}
+		/* CPUs in a row in different L3 groups: a run each. */
+		if (start >= t->nl3 || last >= t->nl3)
+			return 1;
+		cap += (size_t)count - 1;
+		r = realloc(*out, cap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		*out = r;
+		for (j = 0; j < count; j++, i++) {
+			r[i].first = t->l3s[start + j * step].id;
+			r[i].step = 0;
+			r[i].count = 1;
+		}
+	}
+	*n = (int)i;
+	return 0;
+}
+
+/*
+ * statetopo_ktopo() a run at a time, when every CPU slot is online and
+ * each value is one the kubelet's view takes as it is: the values of
+ * the CPUs of a run go in without a test per CPU, and their ids are
+ * marked once per run.  Returns 1 when the layout is not such (a CPU
+ * offline, a -1, CPUs without an L3 group among CPUs with one).
+ */
+static int
+ktopo_by_runs(const struct statetopo *s, const struct topo *t,
+	      struct ktopo *kt)
+{
+	static const int fields[4] = { F_CORE, F_SOCKET, F_NODE, F_L3 };
+	struct krun *runs[4] = { NULL };
+	int nruns[4] = { 0 }, k, r = 0;
+
+	if (t->ncpus < 1 ||
+	    cpuset_count(&t->online) != (unsigned int)t->ncpus)
+		return 1;	/* online within 0..ncpus - 1: all of it */
+	for (k = 0; k < 4 && r == 0; k++) {
+		/* No L3 group anywhere: each CPU's uncore is its socket. */
+		if (k == 3 && t->nl3 == 0)
+			break;
+		r = kubelet_runs(s->runs[fields[k]], fields[k], t, &runs[k],
+				 &nruns[k]);
+	}
+	if (r == 0) {
+		const struct krun *const kr[4] = { runs[0], runs[1], runs[2],
+			runs[3] ? runs[3] : runs[1] };
+		const int kn[4] = { nruns[0], nruns[1], nruns[2],
+			runs[3] ? nruns[3] : nruns[1] };
+
+		r = ktopo_from_runs(kt, t->ncpus, kr, kn);
+		if (r == -EINVAL)
+			r = 1;
+	}
+	for (k = 0; k < 4; k++)
+		free(runs[k]);
+	return r;
+}
+
 int
 statetopo_ktopo(const struct statetopo *s, const struct topo *t,
 		struct ktopo *kt)
@@ -965,6 +1063,8 @@ statetopo_ktopo(const struct statetopo *s, const struct topo *t,
 
 	if (!s->given || t->ncpus != s->t.ncpus)
 		return -EINVAL;
+	if ((r = ktopo_by_runs(s, t, kt)) <= 0)
+		return r;
 	/* Every slot is written below: not cleared first. */
 	memset(kt, 0, sizeof(*kt));
 	kt->ncpus = t->ncpus;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # cpm-alloc on dumped real machines: every take is disjoint, the pools add
-# up, and check finds nothing.
+# up, and check finds nothing; and the topology kept in the state gives
+# the answers of a full read of the machine.
 . "$(dirname "$0")/lib.sh"
 . "$CPM_TOP/tests/lib-alloc.sh"
 
@@ -34,5 +35,25 @@ for f in "$FIXTURES"/hwloc/*.tar.bz2; do
 		not_ok "$name: reserved, exclusive and share CPUs cover the $n online CPUs once" \
 			"online $online reserved $r a $a b $b shared $(cpm-alloc shared)"
 	fi
+	# The same placements through the layout kept in the state and
+	# through a full read (another spelling of the sysroot never
+	# matches the layout's key).
+	L=$T_TMP/$name.layout F=$T_TMP/$name.full same=1
+	q=$(( (n + 3) / 4 ))
+	for step in "init --reserve 1" "take a $q" "take b 2 --prefer-l3" \
+	    "take c 3 --distribute" "take d 2 --spread-cores" "release a" \
+	    "take e $q --full-cores" "hints 2" "list"; do
+		# shellcheck disable=SC2086
+		x=$(cpm-alloc --state "$L" $step 2>&1; echo "rc $?")
+		# shellcheck disable=SC2086
+		y=$(cpm-alloc --sysroot "$root/." --state "$F" $step 2>&1; echo "rc $?")
+		if [ "$x" != "$y" ]; then
+			same=0
+			not_ok "$name: layout and full read agree on '$step'" \
+				"layout: $x" "full: $y"
+			break
+		fi
+	done
+	[ $same = 1 ] && ok "$name: layout and full read agree"
 done
 [ $found = 1 ] || skip "cpm-alloc on dumped machines" "no fixtures in $FIXTURES/hwloc"

@@ -352,6 +352,24 @@ triple_sparse(struct ktopo *kt)
 		abort();
 }
 
+/* 8 CPUs without SMT, two sockets (NUMA the same), uncore ids taking
+ * turns: runs of values with a step. */
+static void
+alternating(struct ktopo *kt)
+{
+	int c;
+
+	if (ktopo_alloc(kt, 8) < 0)
+		abort();
+	for (c = 0; c < 8; c++) {
+		kt->cpu[c].core = c;
+		kt->cpu[c].socket = kt->cpu[c].numa = c / 4;
+		kt->cpu[c].uncore = 3 + c % 2;
+	}
+	if (ktopo_count(kt) < 0)
+		abort();
+}
+
 static char *
 take_str(const struct ktopo *kt, const char *availtext, int n,
 	 const struct ktake_opts *o, const char *nodes, const char *reserved)
@@ -470,6 +488,29 @@ sparse_ids(const struct ktopo *dense)
 	ktopo_free(&sp);
 }
 
+/* kt counted as ref: the same CPUs, counts, ids and ranks. */
+static bool
+same_counts(const struct ktopo *kt, const struct ktopo *ref)
+{
+	bool ok;
+	int k, c;
+
+	ok = kt->num_cpus == ref->num_cpus && kt->num_cores == ref->num_cores &&
+	     kt->num_sockets == ref->num_sockets &&
+	     kt->num_numa == ref->num_numa &&
+	     kt->num_uncore == ref->num_uncore &&
+	     cpuset_equal(&kt->all, &ref->all);
+	for (k = 0; ok && k < 4; k++) {
+		ok = kt->nids[k] == ref->nids[k] &&
+		     !kt->rank[k] == !ref->rank[k] &&
+		     memcmp(kt->ids[k], ref->ids[k],
+			    (size_t)ref->nids[k] * sizeof(int)) == 0;
+		for (c = 0; ok && kt->rank[k] && c < ref->nids[k]; c++)
+			ok = kt->rank[k][ref->ids[k][c] - kt->rank_lo[k]] == c;
+	}
+	return ok;
+}
+
 /* ktopo_count_known() given what ktopo_count() finds keeps the same. */
 static void
 counted_known(void (*make)(struct ktopo *), const char *what)
@@ -492,20 +533,68 @@ counted_known(void (*make)(struct ktopo *), const char *what)
 		}
 	}
 	ok = ktopo_count_known(&kt, &ref.all, n, lo, hi) == 0 &&
-	     kt.num_cpus == ref.num_cpus && kt.num_cores == ref.num_cores &&
-	     kt.num_sockets == ref.num_sockets &&
-	     kt.num_numa == ref.num_numa && kt.num_uncore == ref.num_uncore &&
-	     cpuset_equal(&kt.all, &ref.all);
-	for (k = 0; ok && k < 4; k++) {
-		ok = kt.nids[k] == ref.nids[k] && !kt.rank[k] == !ref.rank[k] &&
-		     memcmp(kt.ids[k], ref.ids[k],
-			    (size_t)ref.nids[k] * sizeof(int)) == 0;
-		for (c = 0; ok && kt.rank[k] && c < ref.nids[k]; c++)
-			ok = kt.rank[k][ref.ids[k][c] - kt.rank_lo[k]] == c;
-	}
+	     same_counts(&kt, &ref);
 	snprintf(name, sizeof(name), "counted from known bounds: %s", what);
 	CHECK(name, ok);
 	ktopo_free(&kt);
+	ktopo_free(&ref);
+}
+
+/*
+ * ktopo_from_runs() given the values of a topology with every slot a CPU,
+ * in the longest runs of one step, makes what ktopo_count() makes; runs
+ * that do not cover the CPUs or hold a negative value are refused.
+ */
+static void
+counted_from_runs(void (*make)(struct ktopo *), const char *what)
+{
+	struct ktopo kt, ref;
+	struct krun *runs[4];
+	int nruns[4], k, c, ok;
+	char name[96];
+
+	make(&ref);
+	for (k = 0; k < 4; k++) {
+		runs[k] = calloc((size_t)ref.ncpus, sizeof(struct krun));
+		nruns[k] = 0;
+		for (c = 0; c < ref.ncpus; c++) {
+			const int v[4] = { ref.cpu[c].core, ref.cpu[c].socket,
+					   ref.cpu[c].numa, ref.cpu[c].uncore };
+			struct krun *u = &runs[k][nruns[k] - 1];
+
+			if (nruns[k] && (u->count == 1 ||
+			    v[k] - u->first == u->step * u->count)) {
+				if (u->count == 1)
+					u->step = v[k] - u->first;
+				u->count++;
+				continue;
+			}
+			runs[k][nruns[k]++] = (struct krun){ v[k], 0, 1 };
+		}
+	}
+	ok = ktopo_from_runs(&kt, ref.ncpus, (const struct krun *const *)runs,
+			     nruns) == 0;
+	for (c = 0; ok && c < ref.ncpus; c++)
+		ok = memcmp(&kt.cpu[c], &ref.cpu[c], sizeof(kt.cpu[c])) == 0;
+	ok = ok && same_counts(&kt, &ref);
+	snprintf(name, sizeof(name), "counted from runs: %s", what);
+	CHECK(name, ok);
+	if (ok)
+		ktopo_free(&kt);
+	nruns[1]--;
+	snprintf(name, sizeof(name), "runs short of the CPUs refused: %s",
+		 what);
+	CHECK(name, ktopo_from_runs(&kt, ref.ncpus,
+				    (const struct krun *const *)runs,
+				    nruns) == -EINVAL);
+	nruns[1]++;
+	runs[2][0].first = -1;
+	snprintf(name, sizeof(name), "a negative value refused: %s", what);
+	CHECK(name, ktopo_from_runs(&kt, ref.ncpus,
+				    (const struct krun *const *)runs,
+				    nruns) == -EINVAL);
+	for (k = 0; k < 4; k++)
+		free(runs[k]);
 	ktopo_free(&ref);
 }
 
@@ -602,6 +691,9 @@ examples(const char *tmp)
 	kept_ids(&tr);
 	counted_known(triple, "dense ids");
 	counted_known(triple_sparse, "ids far apart");
+	counted_from_runs(triple, "dense ids");
+	counted_from_runs(triple_sparse, "ids far apart");
+	counted_from_runs(alternating, "values with a step");
 	ktopo_free(&tr);
 	check_order("uncore caches are listed per NUMA node, fullest first",
 		    &un->spec, "1-7,9-15", KORDER_UNCORE, false, "0 1");

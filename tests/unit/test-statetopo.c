@@ -5,7 +5,8 @@
  * back gives exactly what topo_load() reads; a change of what can change
  * (online CPUs, isolated CPUs, nodes, another tree) is noticed; memory
  * sizes are read live; the core types kept are what coretype_load()
- * finds; damaged layouts are refused, not trusted.
+ * finds; the kubelet's view made from the layout is the one made from a
+ * full read; damaged layouts are refused, not trusted.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "coretype.h"
+#include "kubelet.h"
 #include "state.h"
 #include "statetopo.h"
 #include "unit.h"
@@ -166,6 +168,72 @@ load_via(const char *dir, const char *text, struct topo *t)
 	return r;
 }
 
+/* The kubelet's views a and b the same, or why not into why. */
+static bool
+same_ktopo(const struct ktopo *a, const struct ktopo *b, char *why,
+	   size_t len)
+{
+	int c, k;
+
+	if (a->ncpus != b->ncpus || !cpuset_equal(&a->all, &b->all) ||
+	    a->num_cpus != b->num_cpus || a->num_cores != b->num_cores ||
+	    a->num_sockets != b->num_sockets || a->num_numa != b->num_numa ||
+	    a->num_uncore != b->num_uncore) {
+		snprintf(why, len, "CPUs or counts");
+		return false;
+	}
+	for (c = 0; c < a->ncpus; c++)
+		if (memcmp(&a->cpu[c], &b->cpu[c], sizeof(a->cpu[c])) != 0) {
+			snprintf(why, len, "CPU %d: %d %d %d %d, not %d %d %d %d",
+				 c, b->cpu[c].core, b->cpu[c].socket,
+				 b->cpu[c].numa, b->cpu[c].uncore,
+				 a->cpu[c].core, a->cpu[c].socket,
+				 a->cpu[c].numa, a->cpu[c].uncore);
+			return false;
+		}
+	for (k = 0; k < 4; k++)
+		if (a->nids[k] != b->nids[k] || !a->ids[k] || !b->ids[k] ||
+		    memcmp(a->ids[k], b->ids[k],
+			   (size_t)a->nids[k] * sizeof(int)) != 0) {
+			snprintf(why, len, "ids of attribute %d", k);
+			return false;
+		}
+	return true;
+}
+
+/*
+ * The kubelet's view of the tree at dir made from the layout text, with
+ * no per-CPU topology expanded (as a take makes it).
+ */
+static int
+ktopo_via(const char *dir, const char *text, struct ktopo *kt)
+{
+	struct statetopo s;
+	struct sysroot root;
+	struct topo t;
+	char err[256], *key;
+	int r;
+
+	if (statetopo_parse(text, &s, err, sizeof(err)) != 0)
+		return -EINVAL;
+	if (sysroot_open(&root, dir) < 0) {
+		statetopo_free(&s);
+		return -ENOENT;
+	}
+	r = statetopo_key(&root, &key);
+	if (r == 0) {
+		r = statetopo_load(&t, &root, key, &s, false);
+		if (r == 0) {
+			r = t.cpus ? -EINVAL : statetopo_ktopo(&s, &t, kt);
+			topo_free(&t);
+		}
+		free(key);
+	}
+	sysroot_close(&root);
+	statetopo_free(&s);
+	return r;
+}
+
 /* The round trip on the tree at dir. */
 static void
 round_trip(const char *name, const char *dir)
@@ -214,6 +282,27 @@ round_trip(const char *name, const char *dir)
 			 "coretype_load() finds (%s)", name, why);
 		CHECK(msg, same);
 		topo_free(&cached);
+	}
+	if (r == 0) {
+		struct ktopo want, got;
+		bool same = false;
+
+		why[0] = '\0';
+		if (ktopo_from_topo(&want, &full) == 0) {
+			if (ktopo_via(dir, text.buf, &got) == 0) {
+				same = same_ktopo(&want, &got, why,
+						  sizeof(why));
+				ktopo_free(&got);
+			} else {
+				snprintf(why, sizeof(why), "not made");
+			}
+			ktopo_free(&want);
+		}
+		if (!same)
+			printf("# %s\n", why);
+		snprintf(msg, sizeof(msg), "%s: the kubelet's view from the "
+			 "layout is the one from a full read", name);
+		CHECK(msg, same);
 	}
 	strbuf_free(&text);
 	free(key);
@@ -928,6 +1017,34 @@ main(void)
 	CHECK("remove the node directory", system(cmd) == 0);
 	snprintf(path, sizeof(path), "%s/flat", tmp);
 	round_trip("no NUMA nodes", path);
+	/*
+	 * L3 groups whose ids are not their indexes, CPUs in a row in
+	 * different groups, sockets that are not the nodes; then CPUs
+	 * without an L3 group among CPUs with one.
+	 */
+	gen("l3ids", NULL,
+	    "node 0 mem_kb=1000 distance=10,20\n"
+	    "node 1 mem_kb=1000 distance=20,10\n"
+	    "cpu 0 core=0 socket=0 node=0 l3=9\ncpu 1 core=1 socket=0 node=0 l3=4\n"
+	    "cpu 2 core=2 socket=0 node=1 l3=9\ncpu 3 core=3 socket=0 node=1 l3=4\n"
+	    "cpu 4 core=0 socket=1 node=1 l3=7\ncpu 5 core=1 socket=1 node=1 l3=7\n"
+	    "cpu 6 core=2 socket=1 node=1 l3=7\ncpu 7 core=3 socket=1 node=1 l3=7\n");
+	snprintf(path, sizeof(path), "%s/l3ids", tmp);
+	round_trip("L3 ids that are not indexes", path);
+	gen("somel3", NULL,
+	    "node 0 mem_kb=1000 distance=10\n"
+	    "cpu 0 core=0 socket=0 node=0 l3=3\ncpu 1 core=1 socket=0 node=0 l3=3\n"
+	    "cpu 2 core=0 socket=1 node=0\ncpu 3 core=1 socket=1 node=0\n");
+	snprintf(path, sizeof(path), "%s/somel3", tmp);
+	round_trip("CPUs without an L3 group", path);
+	gen("nol3", NULL,
+	    "node 0 mem_kb=1000 distance=10,20\n"
+	    "node 1 mem_kb=1000 distance=20,10\n"
+	    "cpu 0 core=0 socket=0 node=0\ncpu 1 core=0 socket=0 node=0\n"
+	    "cpu 2 core=1 socket=0 node=1\ncpu 3 core=1 socket=0 node=1\n"
+	    "cpu 4 core=0 socket=1 node=1\ncpu 5 core=0 socket=1 node=1\n");
+	snprintf(path, sizeof(path), "%s/nol3", tmp);
+	round_trip("no L3 groups, sockets not nodes", path);
 	changes();
 	hostile();
 	snprintf(path, sizeof(path), "%s/2s4n-smt", tmp);
