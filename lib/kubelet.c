@@ -259,7 +259,7 @@ int
 ktopo_from_runs(struct ktopo *kt, int ncpus, const struct krun *const runs[4],
 		const int nruns[4])
 {
-	int k, i, j, lo[K_N], hi[K_N], r;
+	int k, i, lo[K_N], hi[K_N], r;
 
 	memset(kt, 0, sizeof(*kt));
 	if (ncpus < 1)
@@ -277,17 +277,25 @@ ktopo_from_runs(struct ktopo *kt, int ncpus, const struct krun *const runs[4],
 		for (i = 0; i < nruns[k]; i++) {
 			const struct krun *u = &runs[k][i];
 			long long last = u->first + (long long)u->step *
-					 (u->count - 1), x = u->first;
+					 (u->count - 1);
+			/* The run's lowest and highest value are its ends. */
+			int low = u->step < 0 ? (int)last : u->first;
+			int high = u->step < 0 ? u->first : (int)last, *p, *end;
+			unsigned int x = (unsigned int)u->first;
 
 			if (u->count < 1 || u->count > ncpus - c ||
 			    u->first < 0 || last < 0 || last > INT_MAX)
 				goto inval;
-			if ((last < x ? last : x) < lo[k])
-				lo[k] = (int)(last < x ? last : x);
-			if ((last > x ? last : x) > hi[k])
-				hi[k] = (int)(last > x ? last : x);
-			for (j = 0; j < u->count; j++, x += u->step)
-				v[K_N * (c + j)] = (int)x;
+			lo[k] = low < lo[k] ? low : lo[k];
+			hi[k] = high > hi[k] ? high : hi[k];
+			p = v + (size_t)K_N * c;
+			end = p + (size_t)K_N * u->count;
+			if (u->step == 0)
+				for (; p < end; p += K_N)
+					*p = u->first;
+			else
+				for (; p < end; p += K_N, x += (unsigned int)u->step)
+					*p = (int)x;
 			c += u->count;
 		}
 		if (c != ncpus)
@@ -459,6 +467,7 @@ struct kindex {
 	int *off[K_N];		/* [nunit + 1] into mem[] */
 	int *mem[K_N];		/* CPUs of each unit, ascending */
 	int *numa_socket;	/* [NUMA units] its only socket, -1 if several */
+	bool numa_nested;	/* every NUMA unit within one socket */
 	int nkinds;		/* kinds indexed: K_UNCORE (no uncore caches:
 				 * only the uncore step reads them) or K_N */
 	int per_core, per_socket, per_uncore;
@@ -516,53 +525,80 @@ cpu_attr(const struct ktopo *kt, int c, int k)
 static int
 kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 {
-	int c, k, i, n = 0, *tmp = NULL, *mine[K_N] = { 0 }, lo[K_N] = { 0 };
+	int c, k, i, n = 0, *mine[K_N] = { 0 }, lo[K_N] = { 0 };
+	int *cur[K_N] = { 0 }, *curs = NULL, *ns;
 	const int *direct[K_N] = { 0 };
-	size_t nc = kt->ncpus > 0 ? (size_t)kt->ncpus : 1;
+	size_t nc = kt->ncpus > 0 ? (size_t)kt->ncpus : 1, ncur = 0;
 	bool all_direct = true;
 
 	memset(ix, 0, sizeof(*ix));
 	ix->kt = kt;
 	ix->ncpus = kt->ncpus;
 	ix->all = malloc(nc * sizeof(int));
-	tmp = malloc(nc * sizeof(int));
-	if (!ix->all || !tmp)
+	if (!ix->all)
 		goto nomem;
-	for (c = 0; c < kt->ncpus; c++)
-		if (ktopo_is_cpu(kt, c))
-			ix->all[n++] = c;
+	if (cpuset_count(&kt->all) == (unsigned int)kt->ncpus) {
+		/* Every slot a CPU (ktopo_count() keeps them in all). */
+		for (c = 0; c < kt->ncpus; c++)
+			ix->all[c] = c;
+		n = kt->ncpus;
+	} else {
+		for (c = 0; c < kt->ncpus; c++)
+			if (ktopo_is_cpu(kt, c))
+				ix->all[n++] = c;
+	}
 	ix->nall = n;
 	ix->nkinds = uncore ? K_N : K_UNCORE;
 	for (k = 0; k < ix->nkinds; k++) {
 		int m;
 
+		ix->unit[k] = malloc(nc * sizeof(int));
+		ix->mem[k] = malloc((n ? (size_t)n : 1) * sizeof(int));
+		if (!ix->unit[k] || !ix->mem[k])
+			goto nomem;
 		/* Ids are mostly small and dense: a table from id to unit
 		 * instead of a search per CPU.  ktopo_count() kept both. */
 		if (kt->ids[k]) {
 			m = kt->nids[k];
-			memcpy(tmp, kt->ids[k], (size_t)m * sizeof(int));
+			ix->uid[k] = malloc((m ? (size_t)m : 1) * sizeof(int));
+			if (!ix->uid[k])
+				goto nomem;
+			memcpy(ix->uid[k], kt->ids[k], (size_t)m * sizeof(int));
 			direct[k] = kt->rank[k];
 			lo[k] = kt->rank_lo[k];
 		} else {
+			/* The CPUs' values, made distinct in place. */
+			int *v = ix->mem[k];
+
 			for (i = 0; i < n; i++)
-				tmp[i] = cpu_attr(kt, ix->all[i], k);
-			m = distinct(tmp, n, &mine[k], &lo[k]);
+				v[i] = cpu_attr(kt, ix->all[i], k);
+			m = distinct(v, n, &mine[k], &lo[k]);
 			direct[k] = mine[k];
+			ix->uid[k] = malloc((m ? (size_t)m : 1) * sizeof(int));
+			if (!ix->uid[k])
+				goto nomem;
+			memcpy(ix->uid[k], v, (size_t)m * sizeof(int));
 		}
 		ix->nunit[k] = m;
-		ix->uid[k] = malloc((m ? (size_t)m : 1) * sizeof(int));
-		ix->unit[k] = malloc(nc * sizeof(int));
 		ix->off[k] = calloc((size_t)m + 1, sizeof(int));
-		ix->mem[k] = malloc((n ? (size_t)n : 1) * sizeof(int));
-		if (!ix->uid[k] || !ix->unit[k] || !ix->off[k] || !ix->mem[k])
+		if (!ix->off[k])
 			goto nomem;
-		memcpy(ix->uid[k], tmp, (size_t)m * sizeof(int));
 		/* Slots of no CPU stay -1; with every slot a CPU, none. */
 		if ((size_t)n < nc)
 			memset(ix->unit[k], 0xff, nc * sizeof(int));
 		if (!direct[k])
 			all_direct = false;
+		ncur += (size_t)m;
 	}
+	ns = ix->numa_socket = malloc((ix->nunit[K_NUMA] ?
+				       (size_t)ix->nunit[K_NUMA] : 1) *
+				      sizeof(int));
+	curs = malloc((ncur ? ncur : 1) * sizeof(int));
+	if (!ns || !curs)
+		goto nomem;
+	/* Each node's only socket: -2 none seen yet, -1 several. */
+	for (i = 0; i < ix->nunit[K_NUMA]; i++)
+		ns[i] = -2;
 	if (all_direct) {
 		/* Each CPU's units, all kinds in one pass, from the tables. */
 		const int *rc = direct[K_CORE] - lo[K_CORE];
@@ -572,19 +608,20 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 
 		for (i = 0; i < n; i++) {
 			const struct ktopo_cpu *p;
-			int u;
+			int u, us;
 
 			c = ix->all[i];
 			p = &kt->cpu[c];
 			u = rc[p->core];
 			ix->unit[K_CORE][c] = u;
 			ix->off[K_CORE][u + 1]++;
-			u = rs[p->socket];
-			ix->unit[K_SOCKET][c] = u;
-			ix->off[K_SOCKET][u + 1]++;
+			us = rs[p->socket];
+			ix->unit[K_SOCKET][c] = us;
+			ix->off[K_SOCKET][us + 1]++;
 			u = rn[p->numa];
 			ix->unit[K_NUMA][c] = u;
 			ix->off[K_NUMA][u + 1]++;
+			ns[u] = ns[u] == -2 || ns[u] == us ? us : -1;
 			if (ru) {
 				u = ru[p->uncore];
 				ix->unit[K_UNCORE][c] = u;
@@ -606,41 +643,45 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 				ix->off[k][u + 1]++;
 			}
 		}
+		for (i = 0; i < n; i++) {
+			int u = ix->unit[K_NUMA][ix->all[i]];
+			int us = ix->unit[K_SOCKET][ix->all[i]];
+
+			ns[u] = ns[u] == -2 || ns[u] == us ? us : -1;
+		}
 	}
-	for (k = 0; k < ix->nkinds; k++) {
-		int m = ix->nunit[k], *cnt = tmp, *unit = ix->unit[k];
-		int *mem = ix->mem[k];
+	ix->numa_nested = true;
+	for (i = 0; i < ix->nunit[K_NUMA]; i++)
+		ix->numa_nested = ix->numa_nested && ns[i] >= 0;
+	/* Each unit's CPUs, ascending: the CPUs in order, each placed at
+	 * its units' cursors (all kinds in one pass). */
+	for (k = 0, ncur = 0; k < ix->nkinds; k++) {
+		int m = ix->nunit[k];
 
 		free(mine[k]);
 		mine[k] = NULL;
 		for (i = 0; i < m; i++)
 			ix->off[k][i + 1] += ix->off[k][i];
-		/* Fill in ascending CPU order, so each unit's list is sorted;
-		 * tmp serves as the fill cursor. */
-		memcpy(cnt, ix->off[k], (size_t)m * sizeof(int));
+		cur[k] = curs + ncur;
+		ncur += (size_t)m;
+		memcpy(cur[k], ix->off[k], (size_t)m * sizeof(int));
+	}
+	{
+		int *uc = ix->unit[K_CORE], *us = ix->unit[K_SOCKET];
+		int *un = ix->unit[K_NUMA], *uu = ix->unit[K_UNCORE];
+		int *mc = ix->mem[K_CORE], *ms = ix->mem[K_SOCKET];
+		int *mn = ix->mem[K_NUMA], *mu = ix->mem[K_UNCORE];
+
 		for (i = 0; i < n; i++) {
 			c = ix->all[i];
-			mem[cnt[unit[c]]++] = c;
+			mc[cur[K_CORE][uc[c]]++] = c;
+			ms[cur[K_SOCKET][us[c]]++] = c;
+			mn[cur[K_NUMA][un[c]]++] = c;
+			if (uu)
+				mu[cur[K_UNCORE][uu[c]]++] = c;
 		}
 	}
-	ix->numa_socket = malloc((ix->nunit[K_NUMA] ? (size_t)ix->nunit[K_NUMA]
-				  : 1) * sizeof(int));
-	if (!ix->numa_socket)
-		goto nomem;
-	for (i = 0; i < ix->nunit[K_NUMA]; i++) {
-		int j, s = -2;
-
-		for (j = ix->off[K_NUMA][i]; j < ix->off[K_NUMA][i + 1]; j++) {
-			int cs = ix->unit[K_SOCKET][ix->mem[K_NUMA][j]];
-
-			if (s == -2)
-				s = cs;
-			else if (s != cs)
-				s = -1;
-		}
-		ix->numa_socket[i] = s;
-	}
-	free(tmp);
+	free(curs);
 	ix->per_core = kt->num_cores ? kt->num_cpus / kt->num_cores : 0;
 	ix->per_socket = kt->num_sockets ? kt->num_cpus / kt->num_sockets : 0;
 	ix->per_uncore = kt->num_uncore ? kt->num_cpus / kt->num_uncore : 0;
@@ -649,7 +690,7 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 nomem:
 	for (k = 0; k < K_N; k++)
 		free(mine[k]);
-	free(tmp);
+	free(curs);
 	kindex_free(ix);
 	return -ENOMEM;
 }
@@ -666,7 +707,7 @@ unit_size(const struct kindex *ix, int k, int u)
 struct kacc {
 	const struct kindex *ix;
 	unsigned char *isfree;	/* [ncpus] */
-	unsigned char *taken;	/* [ncpus] */
+	struct cpuset took;	/* taken CPUs, room for every CPU */
 	int *nfree[K_N];	/* free CPUs per unit */
 	int *stamp[K_N];	/* scratch for de-duplication */
 	int stampv[K_N];
@@ -682,7 +723,7 @@ kacc_free(struct kacc *a)
 	int k;
 
 	free(a->isfree);
-	free(a->taken);
+	cpuset_free(&a->took);
 	for (k = 0; k < K_N; k++) {
 		free(a->nfree[k]);
 		free(a->stamp[k]);
@@ -703,8 +744,7 @@ kacc_init(struct kacc *a, const struct kindex *ix, const struct cpuset *avail,
 	a->needed = n;
 	a->spread = spread;
 	a->isfree = calloc(nc, 1);
-	a->taken = calloc(nc, 1);
-	if (!a->isfree || !a->taken)
+	if (!a->isfree || cpuset_reserve(&a->took, (unsigned int)nc) < 0)
 		goto nomem;
 	for (k = 0; k < K_N; k++) {
 		size_t m = ix->nunit[k] ? (size_t)ix->nunit[k] : 1;
@@ -760,7 +800,7 @@ kacc_take_cpu(struct kacc *a, int c)
 	if (!a->isfree[c])
 		return 0;
 	a->isfree[c] = 0;
-	a->taken[c] = 1;
+	(void)cpuset_set(&a->took, (unsigned int)c);	/* reserved */
 	a->nfree_all--;
 	for (k = 0; k < a->ix->nkinds; k++)
 		a->nfree[k][a->ix->unit[k][c]]--;
@@ -852,6 +892,19 @@ children(struct kacc *a, int pk, int pu, int ck, struct ivec *out)
 	if (pk < 0) {
 		for (u = 0; u < ix->nunit[ck]; u++)
 			if (a->nfree[ck][u] > 0 && ivec_push(out, u) < 0)
+				return -ENOMEM;
+	} else if (ix->numa_nested && pk == K_NUMA && ck == K_SOCKET) {
+		/* A node within one socket: that socket, when the node has a
+		 * free CPU. */
+		if (a->nfree[K_NUMA][pu] > 0 &&
+		    ivec_push(out, ix->numa_socket[pu]) < 0)
+			return -ENOMEM;
+	} else if (ix->numa_nested && pk == K_SOCKET && ck == K_NUMA) {
+		/* The nodes within the socket that have a free CPU: a look at
+		 * each node instead of each CPU of the socket. */
+		for (u = 0; u < ix->nunit[K_NUMA]; u++)
+			if (ix->numa_socket[u] == pu && a->nfree[K_NUMA][u] > 0 &&
+			    ivec_push(out, u) < 0)
 				return -ENOMEM;
 	} else {
 		int sv = ++a->stampv[ck];
@@ -1167,14 +1220,7 @@ take_remaining(struct kacc *a)
 static int
 kacc_result(const struct kacc *a, struct cpuset *out)
 {
-	int i;
-
-	cpuset_zero(out);
-	for (i = 0; i < a->ix->nall; i++)
-		if (a->taken[a->ix->all[i]] &&
-		    cpuset_set(out, (unsigned int)a->ix->all[i]) < 0)
-			return -ENOMEM;
-	return 0;
+	return cpuset_copy(out, &a->took);
 }
 
 static int

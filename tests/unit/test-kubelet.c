@@ -370,6 +370,24 @@ alternating(struct ktopo *kt)
 		abort();
 }
 
+/* 16 CPUs without SMT: two sockets of two NUMA nodes each (sub-NUMA
+ * clustering), an uncore cache per node. */
+static void
+snc(struct ktopo *kt)
+{
+	int c;
+
+	if (ktopo_alloc(kt, 16) < 0)
+		abort();
+	for (c = 0; c < 16; c++) {
+		kt->cpu[c].core = c;
+		kt->cpu[c].socket = c / 8;
+		kt->cpu[c].numa = kt->cpu[c].uncore = c / 4;
+	}
+	if (ktopo_count(kt) < 0)
+		abort();
+}
+
 static char *
 take_str(const struct ktopo *kt, const char *availtext, int n,
 	 const struct ktake_opts *o, const char *nodes, const char *reserved)
@@ -664,7 +682,7 @@ examples(const char *tmp)
 				     false);
 	struct fixture *un = fixture("topoUncoreSingleSocketSMT", tmp, false);
 	struct ktake_opts none = { 0 }, o;
-	struct ktopo tr;
+	struct ktopo tr, sn;
 
 	if (!ss || !ds || !mn || !un) {
 		CHECK("the example fixtures load", false);
@@ -687,6 +705,15 @@ examples(const char *tmp)
 		    "12 13 0 1 2 3 6 7 8 9 10 11");
 	check_order("triple-socket NUMA order is fullest first", &tr,
 		    "0-3,6-13", KORDER_NUMA, false, "2 1 0");
+	snc(&sn);
+	check_order("nodes within sockets: a node with no free CPU is not "
+		    "listed", &sn, "4-15", KORDER_NUMA, false, "1 2 3");
+	check_order("nodes within sockets: fullest socket first, then its "
+		    "fullest node", &sn, "0-3,5-7,9-15", KORDER_NUMA, false,
+		    "1 0 2 3");
+	check_order("nodes within sockets: socket order", &sn, "0-8",
+		    KORDER_SOCKET, false, "1 0");
+	ktopo_free(&sn);
 	sparse_ids(&tr);
 	kept_ids(&tr);
 	counted_known(triple, "dense ids");
