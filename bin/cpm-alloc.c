@@ -496,7 +496,8 @@ load_types(struct ctx *c)
 
 	/* Kept with the layout the machine came from, else read. */
 	if (c->topo_cached)
-		r = statetopo_types(&c->ct, &c->st.layout);
+		r = statetopo_types(&c->ct, &c->st.layout,
+				    c->topo.cpus != NULL);
 	if (r < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	if (r > 0)

@@ -563,12 +563,14 @@ int
 coretype_types_of(const struct coretypes *ct, const struct cpuset *s,
 		  struct cpuset *types)
 {
-	int cpu;
+	int k;
 
+	/* A CPU is of type k when it is one of types[k].cpus (ct->type[] may
+	 * be absent). */
 	cpuset_zero(types);
-	cpuset_for_each(cpu, s)
-		if (cpu < ct->ncpus && ct->type[cpu] >= 0 &&
-		    cpuset_set(types, (unsigned int)ct->type[cpu]) < 0)
+	for (k = 0; k < ct->ntypes; k++)
+		if (cpuset_count_and(s, &ct->types[k].cpus) > 0 &&
+		    cpuset_set(types, (unsigned int)k) < 0)
 			return -ENOMEM;
 	return 0;
 }

@@ -45,7 +45,9 @@ struct coretype {
 struct coretypes {
 	int ncpus;		/* as topo.ncpus */
 	int *type;		/* [ncpus] index into types[], -1 unknown */
-	int *capacity;		/* [ncpus] 0..1024ish, -1 unknown */
+	int *capacity;		/* [ncpus] 0..1024ish, -1 unknown; both
+				 * NULL in core types taken from a state's
+				 * layout without them (statetopo_types()) */
 	int ntypes;		/* 0 unknown, 1 uniform, > 1 hybrid */
 	struct coretype *types;	/* fastest first */
 	const char *source;	/* "pmu", "midr", "capacity", "cpufreq", or

@@ -209,7 +209,9 @@ statetopo_format(const struct topo *t, const struct coretypes *ct,
 	hash = statetopo_print_hash(t, &cores);
 	strbuf_printf(sb, " hash=%016llx cores=%d", (unsigned long long)hash,
 		      cores);
-	if (ct && ct->ncpus == t->ncpus)
+	/* Core types without their per-CPU arrays are left out: the next
+	 * call reads them again. */
+	if (ct && ct->ncpus == t->ncpus && ct->type)
 		put_types(sb, ct);
 }
 
@@ -1259,31 +1261,46 @@ statetopo_load(struct topo *t, const struct sysroot *root, const char *key,
 }
 
 int
-statetopo_types(struct coretypes *ct, const struct statetopo *s)
+statetopo_types_expand(struct coretypes *ct, const struct statetopo *s)
+{
+	struct tparser p = { NULL, 0, NULL, 0, 0 };
+	size_t n = ((size_t)ct->ncpus + 1) * sizeof(int);
+
+	if (ct->type)
+		return 0;
+	ct->type = malloc(n);
+	ct->capacity = malloc(n);
+	if (!ct->type || !ct->capacity) {
+		free(ct->type);
+		free(ct->capacity);
+		ct->type = ct->capacity = NULL;
+		return -ENOMEM;
+	}
+	/* Checked when the layout was read: they cannot fail here. */
+	if (parse_array(&p, "ctype", s->ctype_runs, ct->ncpus,
+			ct->ntypes - 1, ct->type) < 0 ||
+	    parse_array(&p, "ccap", s->ccap_runs, ct->ncpus, 1 << 20,
+			ct->capacity) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+int
+statetopo_types(struct coretypes *ct, const struct statetopo *s,
+		bool per_cpu)
 {
 	const struct coretypes *from = s->ct;
-	struct tparser p = { NULL, 0, NULL, 0, 0 };
-	size_t n;
 	int i;
 
 	if (!from)
 		return 1;
 	memset(ct, 0, sizeof(*ct));
-	n = ((size_t)from->ncpus + 1) * sizeof(int);
 	ct->ncpus = from->ncpus;
 	ct->ntypes = from->ntypes;
 	ct->source = from->source;
-	ct->type = malloc(n);
-	ct->capacity = malloc(n);
 	ct->types = from->ntypes ? calloc((size_t)from->ntypes,
 					  sizeof(*ct->types)) : NULL;
-	if (!ct->type || !ct->capacity || (from->ntypes && !ct->types))
-		goto oom;
-	/* Checked when the layout was read: they cannot fail here. */
-	if (parse_array(&p, "ctype", s->ctype_runs, from->ncpus,
-			from->ntypes - 1, ct->type) < 0 ||
-	    parse_array(&p, "ccap", s->ccap_runs, from->ncpus, 1 << 20,
-			ct->capacity) < 0)
+	if (from->ntypes && !ct->types)
 		goto oom;
 	for (i = 0; i < from->ntypes; i++) {
 		ct->types[i] = from->types[i];
@@ -1291,6 +1308,8 @@ statetopo_types(struct coretypes *ct, const struct statetopo *s)
 		if (cpuset_copy(&ct->types[i].cpus, &from->types[i].cpus) < 0)
 			goto oom;
 	}
+	if (per_cpu && statetopo_types_expand(ct, s) < 0)
+		goto oom;
 	return 0;
 oom:
 	coretype_free(ct);

@@ -140,9 +140,15 @@ int statetopo_ktopo(const struct statetopo *s, const struct topo *t,
 
 /*
  * The core types kept in s into ct: what coretype_load() gives for the
- * machine statetopo_load() gave from s.  Returns 0, 1 when s keeps none,
- * -ENOMEM.
+ * machine statetopo_load() gave from s, without the per-CPU arrays
+ * (type and capacity NULL) unless per_cpu.  Returns 0, 1 when s keeps
+ * none, -ENOMEM.
  */
-int statetopo_types(struct coretypes *ct, const struct statetopo *s);
+int statetopo_types(struct coretypes *ct, const struct statetopo *s,
+		    bool per_cpu);
+
+/* The per-CPU arrays of ct, made by statetopo_types() from s without
+ * them.  Returns 0 or -ENOMEM. */
+int statetopo_types_expand(struct coretypes *ct, const struct statetopo *s);
 
 #endif

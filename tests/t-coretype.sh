@@ -231,6 +231,14 @@ if root=$(fixture_tree 20em64t-hybrid-1p6c2t+2ca4co1t); then
 		ok "intel hybrid: a take no type can hold mixes, with a warning" ;;
 	*) not_ok "intel hybrid: a take no type can hold mixes, with a warning" "$(show)" ;;
 	esac
+	# Again with the core types read from the state's layout.
+	run cpm-alloc --sysroot "$H" release m
+	run cpm-alloc --sysroot "$H" take n 16
+	case $rc:$err in
+	"0:cpm-alloc: warning: no core type can hold 16 CPUs: 'n' mixes core types"*)
+		ok "intel hybrid: the same warning with the types kept in the state" ;;
+	*) not_ok "intel hybrid: the same warning with the types kept in the state" "$(show)" ;;
+	esac
 	rm -f "$CPM_STATE"
 	check "intel hybrid: check warns about a mix" 3 \
 	    "warning: CPUs mix core types: performance 10-11, efficiency 12-13; the performance cores alone would hold them" \
