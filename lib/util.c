@@ -270,6 +270,10 @@ read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
 	fd = open_regular_at(dirfd, path, &st);
 	if (fd < 0)
 		return fd;
+	/* An ordinary file's size is known: room for it at once (and one
+	 * more byte, to see it end), not by doubling. */
+	if (st.st_size >= (off_t)cap && (size_t)st.st_size <= max)
+		cap = (size_t)st.st_size + 2;
 	buf = malloc(cap);
 	if (buf == NULL) {
 		close(fd);

@@ -175,6 +175,13 @@ hostile(const char *dir)
 			      len == sizes[i] && memcmp(buf, want, len) == 0);
 			if (len == sizes[i])
 				free(buf);
+			snprintf(label, sizeof(label), "read_file_max_at reads %zu "
+				 "bytes under a cap of as many", sizes[i]);
+			CHECK(label, read_file_max_at(AT_FDCWD, tmp, sizes[i], &buf,
+						      &len, true) == 0 &&
+			      len == sizes[i] && memcmp(buf, want, len) == 0);
+			if (len == sizes[i])
+				free(buf);
 			n = read_small_at(AT_FDCWD, tmp, small, sizeof(small));
 			snprintf(label, sizeof(label), "read_small_at reads all %zu bytes", sizes[i]);
 			CHECK(label, n == (ssize_t)sizes[i] && memcmp(small, want, sizes[i]) == 0);
