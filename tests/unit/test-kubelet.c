@@ -312,80 +312,78 @@ check_order(const char *name, const struct ktopo *kt, const char *avail,
 	free(got);
 }
 
-/* topoTripleSocketHT: core c/2; CPUs 0-5 socket 1, 6-11 socket 0,
- * 12-17 socket 2; NUMA = socket. */
+/* A machine of n CPUs, each CPU's values from set(), counted. */
 static void
-triple(struct ktopo *kt)
+machine_of(struct ktopo *kt, int n, void (*set)(struct ktopo_cpu *p, int c))
 {
 	int c;
 
-	if (ktopo_alloc(kt, 18) < 0)
+	if (ktopo_alloc(kt, n) < 0)
 		abort();
-	for (c = 0; c < 18; c++) {
-		int s = c < 6 ? 1 : c < 12 ? 0 : 2;
-
-		kt->cpu[c].core = c / 2;
-		kt->cpu[c].socket = kt->cpu[c].numa = s;
-		kt->cpu[c].uncore = 0;
-	}
+	for (c = 0; c < n; c++)
+		set(&kt->cpu[c], c);
 	if (ktopo_count(kt) < 0)
 		abort();
+}
+
+/* topoTripleSocketHT: core c/2; CPUs 0-5 socket 1, 6-11 socket 0,
+ * 12-17 socket 2; NUMA = socket. */
+static void
+triple_cpu(struct ktopo_cpu *p, int c)
+{
+	p->core = c / 2;
+	p->socket = p->numa = c < 6 ? 1 : c < 12 ? 0 : 2;
+	p->uncore = 0;
+}
+
+static void
+triple(struct ktopo *kt)
+{
+	machine_of(kt, 18, triple_cpu);
 }
 
 /* triple() with its socket, NUMA and uncore ids spread far apart (in
  * the same order), so that they are too sparse for a table. */
 static void
+triple_sparse_cpu(struct ktopo_cpu *p, int c)
+{
+	int s = c < 6 ? 1 : c < 12 ? 0 : 2;
+
+	p->core = c / 2;
+	p->socket = p->numa = s * 500000000 + 7;
+	p->uncore = s * 300000000;
+}
+
+static void
 triple_sparse(struct ktopo *kt)
 {
-	int c;
-
-	if (ktopo_alloc(kt, 18) < 0)
-		abort();
-	for (c = 0; c < 18; c++) {
-		int s = c < 6 ? 1 : c < 12 ? 0 : 2;
-
-		kt->cpu[c].core = c / 2;
-		kt->cpu[c].socket = kt->cpu[c].numa = s * 500000000 + 7;
-		kt->cpu[c].uncore = s * 300000000;
-	}
-	if (ktopo_count(kt) < 0)
-		abort();
+	machine_of(kt, 18, triple_sparse_cpu);
 }
 
 /* 8 CPUs without SMT, two sockets (NUMA the same), uncore ids taking
  * turns: runs of values with a step. */
 static void
+alternating_cpu(struct ktopo_cpu *p, int c)
+{
+	p->core = c;
+	p->socket = p->numa = c / 4;
+	p->uncore = 3 + c % 2;
+}
+
+static void
 alternating(struct ktopo *kt)
 {
-	int c;
-
-	if (ktopo_alloc(kt, 8) < 0)
-		abort();
-	for (c = 0; c < 8; c++) {
-		kt->cpu[c].core = c;
-		kt->cpu[c].socket = kt->cpu[c].numa = c / 4;
-		kt->cpu[c].uncore = 3 + c % 2;
-	}
-	if (ktopo_count(kt) < 0)
-		abort();
+	machine_of(kt, 8, alternating_cpu);
 }
 
 /* 16 CPUs without SMT: two sockets of two NUMA nodes each (sub-NUMA
  * clustering), an uncore cache per node. */
 static void
-snc(struct ktopo *kt)
+snc_cpu(struct ktopo_cpu *p, int c)
 {
-	int c;
-
-	if (ktopo_alloc(kt, 16) < 0)
-		abort();
-	for (c = 0; c < 16; c++) {
-		kt->cpu[c].core = c;
-		kt->cpu[c].socket = c / 8;
-		kt->cpu[c].numa = kt->cpu[c].uncore = c / 4;
-	}
-	if (ktopo_count(kt) < 0)
-		abort();
+	p->core = c;
+	p->socket = c / 8;
+	p->numa = p->uncore = c / 4;
 }
 
 static char *
@@ -705,7 +703,7 @@ examples(const char *tmp)
 		    "12 13 0 1 2 3 6 7 8 9 10 11");
 	check_order("triple-socket NUMA order is fullest first", &tr,
 		    "0-3,6-13", KORDER_NUMA, false, "2 1 0");
-	snc(&sn);
+	machine_of(&sn, 16, snc_cpu);
 	check_order("nodes within sockets: a node with no free CPU is not "
 		    "listed", &sn, "4-15", KORDER_NUMA, false, "1 2 3");
 	check_order("nodes within sockets: fullest socket first, then its "

@@ -135,10 +135,14 @@ layout_of(const char *dir, struct topo *t, struct strbuf *text, char **key)
 	return r;
 }
 
-/* Load dir through the layout text, memory sizes too; 0, 1 or -errno as
- * statetopo_load(). */
+/*
+ * Load dir through the layout text, memory sizes too; 0, 1 or -errno as
+ * statetopo_load().  With kt, instead: the kubelet's view into kt, made
+ * with no per-CPU topology expanded (as a take makes it), and t freed.
+ */
 static int
-load_via(const char *dir, const char *text, struct topo *t)
+load_via_kt(const char *dir, const char *text, struct topo *t,
+	    struct ktopo *kt)
 {
 	struct statetopo s;
 	struct sysroot root;
@@ -156,8 +160,11 @@ load_via(const char *dir, const char *text, struct topo *t)
 	}
 	r = statetopo_key(&root, &key);
 	if (r == 0) {
-		r = statetopo_load(t, &root, key, &s, true);
-		if (r == 0 && topo_load_meminfo(t, &root) < 0) {
+		r = statetopo_load(t, &root, key, &s, !kt);
+		if (r == 0 && kt) {
+			r = t->cpus ? -EINVAL : statetopo_ktopo(&s, t, kt);
+			topo_free(t);
+		} else if (r == 0 && topo_load_meminfo(t, &root) < 0) {
 			topo_free(t);
 			r = -ENOMEM;
 		}
@@ -166,6 +173,12 @@ load_via(const char *dir, const char *text, struct topo *t)
 	sysroot_close(&root);
 	statetopo_free(&s);
 	return r;
+}
+
+static int
+load_via(const char *dir, const char *text, struct topo *t)
+{
+	return load_via_kt(dir, text, t, NULL);
 }
 
 /* The kubelet's views a and b the same, or why not into why. */
@@ -199,39 +212,6 @@ same_ktopo(const struct ktopo *a, const struct ktopo *b, char *why,
 			return false;
 		}
 	return true;
-}
-
-/*
- * The kubelet's view of the tree at dir made from the layout text, with
- * no per-CPU topology expanded (as a take makes it).
- */
-static int
-ktopo_via(const char *dir, const char *text, struct ktopo *kt)
-{
-	struct statetopo s;
-	struct sysroot root;
-	struct topo t;
-	char err[256], *key;
-	int r;
-
-	if (statetopo_parse(text, &s, err, sizeof(err)) != 0)
-		return -EINVAL;
-	if (sysroot_open(&root, dir) < 0) {
-		statetopo_free(&s);
-		return -ENOENT;
-	}
-	r = statetopo_key(&root, &key);
-	if (r == 0) {
-		r = statetopo_load(&t, &root, key, &s, false);
-		if (r == 0) {
-			r = t.cpus ? -EINVAL : statetopo_ktopo(&s, &t, kt);
-			topo_free(&t);
-		}
-		free(key);
-	}
-	sysroot_close(&root);
-	statetopo_free(&s);
-	return r;
 }
 
 /* The round trip on the tree at dir. */
@@ -314,7 +294,9 @@ round_trip(const char *name, const char *dir)
 
 		why[0] = '\0';
 		if (ktopo_from_topo(&want, &full) == 0) {
-			if (ktopo_via(dir, text.buf, &got) == 0) {
+			struct topo t;
+
+			if (load_via_kt(dir, text.buf, &t, &got) == 0) {
 				same = same_ktopo(&want, &got, why,
 						  sizeof(why));
 				ktopo_free(&got);
