@@ -986,6 +986,8 @@ kubelet_runs(const char *v, int f, const struct topo *t, struct krun **out,
 		    parse_num(&v, -2LL * ID_MAX, 2LL * ID_MAX, &step) < 0 ||
 		    *v++ != ':' || parse_num(&v, 1, t->ncpus, &count) < 0)
 			return 1;	/* checked when parsed: not here */
+		if (count == 1)
+			step = 0;	/* unused, and maybe beyond an int */
 		last = start + step * (count - 1);
 		if (start < 0 || last < 0)
 			return 1;
