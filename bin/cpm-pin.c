@@ -622,9 +622,28 @@ start_scope(struct pin_ctx *c, const char *unit)
 static bool
 plain_cpus_fit(const struct pin_ctx *c)
 {
-	return !c->cpu_selector && !c->mem_arg && !c->nodes_arg &&
-	       !c->scope && cli_sysroot_dir(c->sysroot_dir) == NULL &&
+	return !c->cpu_selector && !c->scope &&
+	       cli_sysroot_dir(c->sysroot_dir) == NULL &&
 	       pin_within_affinity(0, &c->cpus) == 1;
+}
+
+/*
+ * With a policy on the nodes it names (bind, interleave, preferred), the
+ * same for the nodes: nodes this process may allocate on exist, have
+ * memory and are allowed.  local, or a policy on the CPUs' own nodes,
+ * needs the topology.
+ */
+static bool
+plain_nodes_fit(struct pin_ctx *c)
+{
+	enum pin_mem mode;
+
+	if (!c->mem_arg || !c->have_nodes ||
+	    pin_mem_parse(c->mem_arg, &mode) < 0 || mode == PIN_MEM_LOCAL ||
+	    pin_within_mems_allowed(&c->nodes) != 1)
+		return false;
+	c->mem = mode;
+	return true;
 }
 
 /* Check the run form's CPUs and decide its policy; bad input exits 2. */
@@ -636,10 +655,12 @@ check_run_plan(struct pin_ctx *c)
 	bool have_allowed, have_mems;
 	int r;
 
-	if (plain_cpus_fit(c)) {
+	if (!c->mem_arg && !c->nodes_arg && plain_cpus_fit(c)) {
 		c->mem = PIN_MEM_KEEP;
 		return;
 	}
+	if (c->mem_arg && plain_cpus_fit(c) && plain_nodes_fit(c))
+		return;
 	load_topology(c);
 	pin_runner_limits(&c->root, &c->topo, &allowed, &have_allowed, &mems,
 			  &have_mems);

@@ -682,6 +682,19 @@ pin_self_mems_allowed(struct cpuset *out)
 	return get_policy_raw(&mode, out, MPOL_F_MEMS_ALLOWED);
 }
 
+int
+pin_within_mems_allowed(const struct cpuset *nodes)
+{
+	struct cpuset mems = CPUSET_INIT;
+	int r;
+
+	r = pin_self_mems_allowed(&mems);
+	if (r == 0)
+		r = !cpuset_empty(nodes) && cpuset_subset(nodes, &mems);
+	cpuset_free(&mems);
+	return r;
+}
+
 bool
 pin_policy_matches(const struct pin_policy *got, enum pin_mem mode,
 		   const struct cpuset *nodes)

@@ -176,6 +176,15 @@ int pin_get_mempolicy(struct pin_policy *p);
 int pin_self_mems_allowed(struct cpuset *out);
 
 /*
+ * Whether nodes (not empty) lie within the memory nodes the calling
+ * thread may allocate on.  The kernel's list holds only nodes that exist
+ * and have memory and are in the thread's cpuset, so when they do,
+ * pin_check_nodes() would accept them without a topology.  Returns 1, 0
+ * (empty, or some node outside: ask pin_check_nodes() why), or -errno.
+ */
+int pin_within_mems_allowed(const struct cpuset *nodes);
+
+/*
  * What the run form's command may use: on the live system (root->live)
  * the CPUs and memory nodes this process may use, as the kernel computes
  * them; below a replayed tree, the CPUs its topology t allows (when it

@@ -122,6 +122,13 @@ check '--dry-run prints the plan' 0 "cpus: 0
 mempolicy: bind $node0
 exec: touch $T_TMP/ran" cpm-pin --dry-run --mem bind 0 -- touch "$T_TMP/ran"
 assert '--dry-run runs nothing' "$(ls "$T_TMP/ran" 2>/dev/null)" ''
+# Nodes this process may allocate on are checked against that list alone;
+# through --sysroot / the topology is read: the plans are the same.
+for m in bind interleave preferred; do
+	check "--mem $m --nodes: the same plan with the topology read" 0 \
+	    "$(cpm-pin --sysroot / --dry-run --mem $m --nodes "$node0" 0 -- true)" \
+	    cpm-pin --dry-run --mem $m --nodes "$node0" 0 -- true
+done
 check '--dry-run with no memory option keeps the policy' 0 "cpus: 0-$last
 mempolicy: inherited
 exec: true" cpm-pin -n "0-$last" -- true

@@ -246,6 +246,22 @@ main(void)
 		      pin_set_affinity(0, &old) == 0);
 	}
 	CHECK("allowed CPUs found", pin_self_allowed_cpus(&got) == 0 && !cpuset_empty(&got));
+	{
+		struct cpuset mems = CPUSET_INIT, n = CPUSET_INIT;
+
+		CHECK("allowed memory nodes found",
+		      pin_self_mems_allowed(&mems) == 0 && !cpuset_empty(&mems));
+		CHECK("they lie within the memory nodes allowed",
+		      pin_within_mems_allowed(&mems) == 1);
+		CHECK("the empty node list does not",
+		      pin_within_mems_allowed(&n) == 0);
+		cpuset_copy(&n, &mems);
+		cpuset_set(&n, 4000);
+		CHECK("nor a node beyond the machine",
+		      pin_within_mems_allowed(&n) == 0);
+		cpuset_free(&mems);
+		cpuset_free(&n);
+	}
 	CHECK("and the affinity left alone",
 	      pin_get_affinity(0, &s) == 0 && cpuset_equal(&s, &old));
 
