@@ -569,7 +569,7 @@ coretype_types_of(const struct coretypes *ct, const struct cpuset *s,
 	 * be absent). */
 	cpuset_zero(types);
 	for (k = 0; k < ct->ntypes; k++)
-		if (cpuset_count_and(s, &ct->types[k].cpus) > 0 &&
+		if (cpuset_intersects(s, &ct->types[k].cpus) &&
 		    cpuset_set(types, (unsigned int)k) < 0)
 			return -ENOMEM;
 	return 0;

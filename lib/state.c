@@ -786,8 +786,8 @@ canon_num(const char **sp, unsigned int *out)
  * Read the list at *vp, up to a NUL or a space (where *vp is left), into
  * s when it is a list as cpuset_format() writes it: runs "A" or "A-B"
  * (A < B), ascending and apart, joined by single commas; *count gets its
- * number of CPUs and *last the highest CPU it set in s (-1: none), also
- * when it stops.  Returns 1 when it is one, 0 when not (then s holds
+ * number of CPUs and *last (unless NULL) the highest CPU it set in s
+ * (-1: none), also when it stops.  Returns 1 when it is one, 0 when not (then s holds
  * anything: read it with cpuset_parse_list(), which empties it first),
  * -ENOMEM.
  */
@@ -796,8 +796,10 @@ canon_list(const char **vp, struct cpuset *s, unsigned int *count,
 	   long *last)
 {
 	const char *v = *vp;
-	long prev = -2;
+	long prev = -2, unused;
 
+	if (!last)
+		last = &unused;
 	*count = 0;
 	*last = -1;
 	if (*v == '\0' || *v == ' ')
@@ -950,7 +952,6 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 	char *s = rest, *tok, *v;
 	const char *lend;
 	unsigned int seen = 0, last = 0, rank, ncpus = UINT_MAX;
-	long hi;
 	size_t klen;
 	uint32_t hash;
 	bool pct;
@@ -1040,7 +1041,7 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 		} else if (klen == 4 && memcmp(tok, "cpus", 4) == 0) {
 			cpuset_zero(&e->cpus);	/* the last cpus= counts */
 			lend = v;	/* v is one word: read to its end */
-			r = canon_list(&lend, &e->cpus, &ncpus, &hi);
+			r = canon_list(&lend, &e->cpus, &ncpus, NULL);
 			if (r == 0) {
 				*canon = false;
 				ncpus = UINT_MAX;	/* count them below */

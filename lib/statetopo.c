@@ -346,6 +346,27 @@ next_item(char **rest)
 }
 
 /*
+ * The run "START:STEP:COUNT" at *vp, after a ',' unless it is the first:
+ * START in [-1, max], STEP within twice the largest id either way, COUNT
+ * in [1, left]; *vp moves past it.  Returns 0 or -EINVAL.
+ */
+static inline int
+next_run(const char **vp, bool first, long long max, long long left,
+	 long long *start, long long *step, long long *count)
+{
+	const char *v = *vp;
+
+	if (!first && *v++ != ',')
+		return -EINVAL;
+	if (parse_num(&v, -1, max, start) < 0 || *v++ != ':' ||
+	    parse_num(&v, -2LL * ID_MAX, 2LL * ID_MAX, step) < 0 ||
+	    *v++ != ':' || parse_num(&v, 1, left, count) < 0)
+		return -EINVAL;
+	*vp = v;
+	return 0;
+}
+
+/*
  * Runs of n values in [-1, max] into the ints at out, out + stride, ...
  * (stride in bytes; out NULL: only checked).  A run's values go in a
  * straight line, so they are in range when its first and last are.
@@ -361,11 +382,7 @@ parse_strided(struct tparser *p, const char *name, const char *v, int n,
 		long long start, step, count, last, x;
 		char *end;
 
-		if (i && *v++ != ',')
-			return tbad(p, "bad layout %s runs", name);
-		if (parse_num(&v, -1, max, &start) < 0 || *v++ != ':' ||
-		    parse_num(&v, -2LL * ID_MAX, 2LL * ID_MAX, &step) < 0 ||
-		    *v++ != ':' || parse_num(&v, 1, n - i, &count) < 0)
+		if (next_run(&v, i == 0, max, n - i, &start, &step, &count) < 0)
 			return tbad(p, "bad layout %s runs", name);
 		last = start + step * (count - 1);
 		if (last < -1 || last > max)
@@ -409,13 +426,10 @@ type_cpus(struct tparser *p, struct coretypes *ct, const struct topo *t,
 	while (*v) {
 		long long start, step, count, k;
 
-		if (i)
-			v++;	/* the ',' parse_strided() saw */
-		parse_num(&v, -1, LLONG_MAX / 4, &start);
-		v++;
-		parse_num(&v, -LLONG_MAX / 4, LLONG_MAX / 4, &step);
-		v++;
-		parse_num(&v, 1, LLONG_MAX / 4, &count);
+		/* Checked by parse_strided() already. */
+		if (next_run(&v, i == 0, ct->ntypes - 1, t->ncpus - i, &start,
+			     &step, &count) < 0)
+			return tbad(p, "bad layout ctype runs");
 		for (k = 0; k < count; k++) {
 			long long ty = start + step * k, c0 = i + k, c1 = c0;
 
@@ -681,11 +695,8 @@ check_runs(struct tparser *p, int f, const char *v, int n, int nl3)
 	while (*v) {
 		long long start, step, count, k0, k1, k;
 
-		if (i && *v++ != ',')
-			return tbad(p, "bad layout %s runs", field_names[f]);
-		if (parse_num(&v, -1, ID_MAX, &start) < 0 || *v++ != ':' ||
-		    parse_num(&v, -2LL * ID_MAX, 2LL * ID_MAX, &step) < 0 ||
-		    *v++ != ':' || parse_num(&v, 1, n - i, &count) < 0)
+		if (next_run(&v, i == 0, ID_MAX, n - i, &start, &step,
+			     &count) < 0)
 			return tbad(p, "bad layout %s runs", field_names[f]);
 		k1 = start + step * (count - 1);
 		if (start < lo || start > hi || k1 < lo || k1 > hi)
@@ -980,11 +991,8 @@ kubelet_runs(const char *v, int f, const struct topo *t, struct krun **out,
 	while (*v) {
 		long long start, step, count, last, j;
 
-		if (i && *v++ != ',')
-			return 1;
-		if (parse_num(&v, -1, ID_MAX, &start) < 0 || *v++ != ':' ||
-		    parse_num(&v, -2LL * ID_MAX, 2LL * ID_MAX, &step) < 0 ||
-		    *v++ != ':' || parse_num(&v, 1, t->ncpus, &count) < 0)
+		if (next_run(&v, i == 0, ID_MAX, t->ncpus, &start, &step,
+			     &count) < 0)
 			return 1;	/* checked when parsed: not here */
 		if (count == 1)
 			step = 0;	/* unused, and maybe beyond an int */
