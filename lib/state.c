@@ -1511,7 +1511,7 @@ state_lock_wait(const char *path, int64_t wait_ms, char *err, size_t errlen)
 	char dir[PATH_MAX], lock[PATH_MAX];
 	const char *base;
 	struct stat st;
-	int fd, r, dfd;
+	int r;
 
 	dir_of(path, dir, sizeof(dir));
 	base = strrchr(path, '/');
@@ -1543,16 +1543,9 @@ state_lock_wait(const char *path, int64_t wait_ms, char *err, size_t errlen)
 			 strerror(-r));
 		return r;
 	}
-	fd = lock_file(lock, wait_ms, err, errlen);
-	if (fd < 0)
-		return fd;
-	dfd = open_dir_at(AT_FDCWD, dir, 0, 0);
-	if (dfd >= 0) {
-		/* Under the lock no writer is running: all are stale. */
-		remove_stale_temps_at(dfd, base, 0);
-		close(dfd);
-	}
-	return fd;
+	/* Temporaries a killed holder left are for the next write to find
+	 * (write_file_atomic_locked()): no directory read per lock. */
+	return lock_file(lock, wait_ms, err, errlen);
 }
 
 int
@@ -1601,7 +1594,6 @@ state_save(const struct alloc_state *st, const char *path, char *err,
 		strbuf_free(&sb);
 		return -ENOMEM;
 	}
-	/* Under the lock, which removed every temporary when taken. */
 	r = write_file_atomic_locked(path, sb.buf, sb.len, 0644);
 	if (r < 0)
 		snprintf(err, errlen, "cannot write '%s': %s", path,

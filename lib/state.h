@@ -238,9 +238,9 @@ int state_save(const struct alloc_state *st, const char *path, char *err,
 /*
  * Take the writers' lock FILE.lock: creates the state's directory (and
  * its parents) and the lock file when missing, then waits for an
- * exclusive flock(2).  Also removes temporary files that writers killed
- * before their rename left behind.  Returns an fd to close when done, or
- * -errno.
+ * exclusive flock(2).  A temporary file a writer killed before its
+ * rename left behind is removed by the next state_save().  Returns an fd
+ * to close when done, or -errno.
  */
 int state_lock(const char *path, char *err, size_t errlen);
 /*

@@ -631,13 +631,43 @@ link_tmpfile(int fd, int dfd, const char *name)
 	return -errno;
 }
 
+/*
+ * The name of a locked writer's temporary: ".BASE.tmp.locked", BASE cut
+ * short as temp_name() cuts it.  Only the lock holder ever uses it.
+ */
+static void
+locked_name(const char *base, char *out, size_t size)
+{
+	size_t room = NAME_MAX - strlen(".") - strlen(".tmp.") - 16;
+
+	snprintf(out, size, ".%.*s.tmp.locked", (int)room, base);
+}
+
+/*
+ * Make room at the locked writer's name: what a killed lock holder left
+ * there (a regular file of ours) is removed.  1 when the name is free,
+ * 0 when something else is there (a file another user planted: left
+ * alone, a random name is used instead).
+ */
+static int
+clear_locked_name(int dfd, const char *name)
+{
+	struct stat st;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT;
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid())
+		return 0;
+	return unlinkat(dfd, name, 0) == 0 || errno == ENOENT;
+}
+
 static int
 write_atomic(const char *path, const void *data, size_t len,
-	     unsigned int mode, bool sweep)
+	     unsigned int mode, bool locked)
 {
 	char tmp[NAME_MAX + 1];
 	const char *base;
-	bool named = false;
+	bool named = false, left = false;
 	int fd = -1, dfd, r, tries;
 
 	dfd = open_parent_at(AT_FDCWD, path, 0, 0, &base);
@@ -654,6 +684,21 @@ write_atomic(const char *path, const void *data, size_t len,
 	 * (O_EXCL also refuses a symlink or a FIFO already there).
 	 */
 	fd = openat(dfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+	if (fd < 0 && locked) {
+		/* The lock holder's own name: the one a killed holder
+		 * left is its to replace. */
+		locked_name(base, tmp, sizeof(tmp));
+		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_CLOEXEC, mode);
+		if (fd < 0 && errno == EEXIST) {
+			left = true;
+			if (clear_locked_name(dfd, tmp) == 1)
+				fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
+					    O_NOFOLLOW | O_CLOEXEC, mode);
+		}
+		if (fd >= 0)
+			named = true;
+	}
 	for (tries = 0; fd < 0 && tries < 100; tries++) {
 		temp_name(base, tmp, sizeof(tmp));
 		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
@@ -674,6 +719,21 @@ write_atomic(const char *path, const void *data, size_t len,
 		r = -errno;
 	if (r == 0 && fsync(fd) < 0)
 		r = -errno;
+	if (r == 0 && !named && locked) {
+		int lr;
+
+		locked_name(base, tmp, sizeof(tmp));
+		lr = link_tmpfile(fd, dfd, tmp);
+		if (lr == -EEXIST) {
+			left = true;
+			if (clear_locked_name(dfd, tmp) == 1)
+				lr = link_tmpfile(fd, dfd, tmp);
+		}
+		if (lr == 0)
+			named = true;
+		else if (lr != -EEXIST)
+			r = lr;
+	}
 	for (tries = 0; r == 0 && !named && tries < 100; tries++) {
 		temp_name(base, tmp, sizeof(tmp));
 		r = link_tmpfile(fd, dfd, tmp);
@@ -695,9 +755,14 @@ write_atomic(const char *path, const void *data, size_t len,
 		return r;
 	}
 	fsync(dfd);
-	/* Temporaries a killed writer left behind, once surely abandoned. */
-	if (sweep)
-		remove_stale_temps_at(dfd, base, STALE_TEMP_AGE);
+	/*
+	 * Temporaries a killed writer left behind: without the lock, once
+	 * surely abandoned; under it, all of them, but only when a killed
+	 * holder shows it left one (its name was taken), so that a locked
+	 * write does not read the directory every time.
+	 */
+	if (!locked || left)
+		remove_stale_temps_at(dfd, base, locked ? 0 : STALE_TEMP_AGE);
 	close(dfd);
 	return 0;
 }
@@ -706,14 +771,14 @@ int
 write_file_atomic(const char *path, const void *data, size_t len,
 		  unsigned int mode)
 {
-	return write_atomic(path, data, len, mode, true);
+	return write_atomic(path, data, len, mode, false);
 }
 
 int
 write_file_atomic_locked(const char *path, const void *data, size_t len,
 			 unsigned int mode)
 {
-	return write_atomic(path, data, len, mode, false);
+	return write_atomic(path, data, len, mode, true);
 }
 
 int

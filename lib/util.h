@@ -91,8 +91,12 @@ ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t size);
 int write_file_atomic(const char *path, const void *data, size_t len,
 		      unsigned int mode);
 /*
- * The same for a file whose every writer holds a lock that removed all
- * temporaries when it was taken (state_lock()): none is looked for after.
+ * The same for a file whose every writer holds a lock (state_lock()):
+ * where an unnamed file needs a name, the lock holder's own
+ * ".NAME.tmp.locked", so that a holder killed before its rename leaves
+ * at most that name, which the next holder replaces.  The directory is
+ * read for other temporaries only then (or when another user's file
+ * sits at that name: a random name is used instead), not on every write.
  */
 int write_file_atomic_locked(const char *path, const void *data, size_t len,
 			     unsigned int mode);

@@ -114,6 +114,58 @@ hostile(const char *dir)
 	      len == 2 && buf[0] == 'y');
 	if (len == 2)
 		free(buf);
+	/*
+	 * A lock holder killed between naming its temporary and the
+	 * rename leaves the locked writer's name: the next holder replaces
+	 * it and, shown that a holder died there, removes the others too.
+	 */
+	{
+		char fixed[PATH_MAX + 64];
+
+		snprintf(fixed, sizeof(fixed), "%s/.pub.tmp.locked", dir);
+		fd = open(fixed, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		CHECK("a killed holder's temporary at the locked name",
+		      fd >= 0 && write(fd, "old", 3) == 3);
+		if (fd >= 0)
+			close(fd);
+		len = 0;
+		CHECK("a locked write over a killed holder's temporary",
+		      write_file_atomic_locked(path, "z\n", 2, 0644) == 0 &&
+		      read_file_at(AT_FDCWD, path, &buf, &len, true) == 0 &&
+		      len == 2 && buf[0] == 'z');
+		if (len == 2)
+			free(buf);
+		CHECK("it leaves no temporary at all",
+		      access(fixed, F_OK) != 0 && access(tmp, F_OK) != 0 &&
+		      count_entries(dir) == 2);
+		/* Another user's file there is theirs: a random name
+		 * instead, their file untouched. */
+		fd = open(fixed, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		CHECK("plant a file of another user at the locked name",
+		      fd >= 0 && fchown(fd, 65534, 65534) == 0);
+		if (fd >= 0)
+			close(fd);
+		len = 0;
+		CHECK("a locked write beside a planted file",
+		      write_file_atomic_locked(path, "w\n", 2, 0644) == 0 &&
+		      read_file_at(AT_FDCWD, path, &buf, &len, true) == 0 &&
+		      len == 2 && buf[0] == 'w' && lstat(path, &st) == 0 &&
+		      st.st_uid == geteuid());
+		if (len == 2)
+			free(buf);
+		CHECK("the planted file at the locked name is left alone",
+		      lstat(fixed, &st) == 0 && st.st_uid == 65534 &&
+		      count_entries(dir) == 3);
+		unlink(fixed);
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd >= 0)
+		close(fd);
+	{
+		struct timespec old[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+
+		utimensat(AT_FDCWD, tmp, old, 0);
+	}
 	CHECK("atomic write removes a stale temporary of ours",
 	      write_file_atomic(path, "x\n", 2, 0644) == 0 &&
 	      access(tmp, F_OK) != 0);
