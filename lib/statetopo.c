@@ -1194,59 +1194,39 @@ live_nodes(const struct sysroot *root, const struct topo *t)
 	return r || seen != t->nnodes;
 }
 
-/* s into t, s's per-CPU array moved (the rest copied). */
+/*
+ * s into t: its per-CPU array, nodes, L3 groups and sockets moved (s is
+ * given once), its CPU lists copied (the caller compares them with the
+ * machine's when it writes the state).
+ */
 static int
 move_topo(struct topo *t, struct topo *s)
 {
-	int i;
-
 	memset(t, 0, sizeof(*t));
 	t->ncpus = s->ncpus;
 	t->cpu_limit = -1;
 	t->threads_per_core = s->threads_per_core;
-	t->nodes = calloc((size_t)s->nnodes + 1, sizeof(*t->nodes));
-	t->l3s = calloc((size_t)s->nl3 + 1, sizeof(*t->l3s));
-	t->sockets = calloc((size_t)s->nsockets + 1, sizeof(*t->sockets));
-	if (!t->nodes || !t->l3s || !t->sockets)
-		goto oom;
 	if (cpuset_copy(&t->possible, &s->possible) < 0 ||
 	    cpuset_copy(&t->present, &s->present) < 0 ||
 	    cpuset_copy(&t->online, &s->online) < 0 ||
 	    cpuset_copy(&t->offline, &s->offline) < 0 ||
-	    cpuset_copy(&t->isolated, &s->isolated) < 0)
-		goto oom;
-	for (i = 0; i < s->nnodes; i++, t->nnodes++) {
-		t->nodes[i] = s->nodes[i];
-		t->nodes[i].cpus = (struct cpuset)CPUSET_INIT;
-		t->nodes[i].distance = NULL;
-		if (cpuset_copy(&t->nodes[i].cpus, &s->nodes[i].cpus) < 0)
-			goto oom;
-		if (s->nodes[i].distance) {
-			size_t len = (size_t)s->nnodes * sizeof(int);
-
-			t->nodes[i].distance = malloc(len);
-			if (!t->nodes[i].distance)
-				goto oom;
-			memcpy(t->nodes[i].distance, s->nodes[i].distance, len);
-		}
+	    cpuset_copy(&t->isolated, &s->isolated) < 0) {
+		topo_free(t);
+		return -ENOMEM;
 	}
-	for (i = 0; i < s->nl3; i++, t->nl3++) {
-		t->l3s[i] = s->l3s[i];
-		t->l3s[i].cpus = (struct cpuset)CPUSET_INIT;
-		if (cpuset_copy(&t->l3s[i].cpus, &s->l3s[i].cpus) < 0)
-			goto oom;
-	}
-	for (i = 0; i < s->nsockets; i++, t->nsockets++) {
-		t->sockets[i].id = s->sockets[i].id;
-		if (cpuset_copy(&t->sockets[i].cpus, &s->sockets[i].cpus) < 0)
-			goto oom;
-	}
+	t->nodes = s->nodes;
+	t->nnodes = s->nnodes;
+	t->l3s = s->l3s;
+	t->nl3 = s->nl3;
+	t->sockets = s->sockets;
+	t->nsockets = s->nsockets;
 	t->cpus = s->cpus;
+	s->nodes = NULL;
+	s->l3s = NULL;
+	s->sockets = NULL;
+	s->nnodes = s->nl3 = s->nsockets = 0;
 	s->cpus = NULL;
 	return 0;
-oom:
-	topo_free(t);
-	return -ENOMEM;
 }
 
 int
