@@ -30,7 +30,7 @@ threads_per_core(const struct ktopo *kt)
 const struct ktopo *
 alloc_machine_kt(const struct alloc_machine *m)
 {
-	if (!m->kt->cpu && ktopo_from_topo(m->kt, m->topo) < 0)
+	if (!ktopo_made(m->kt) && ktopo_from_topo(m->kt, m->topo) < 0)
 		return NULL;
 	return m->kt;
 }
@@ -257,7 +257,8 @@ request_hints(const struct alloc_machine *m, const struct alloc_state *st,
 	int r;
 
 	*mn = mem_nodes(m->topo, st);
-	if (!*mn || !kt)
+	/* The hints look at each CPU's node. */
+	if (!*mn || !kt || ktopo_cpus(m->kt) < 0)
 		return oom(err, errlen);
 	r = tm_cpu_hints(kt, avail, n, align_socket, cpu_h);
 	if (r == 0 && have_mem)

@@ -44,7 +44,8 @@ struct alloc_machine {
 
 /*
  * The kubelet's view of m's topology: m->kt, built by ktopo_from_topo()
- * if it is not yet.  Returns it, or NULL when out of memory.
+ * if it is not yet (it may have come from a layout's runs without its
+ * per-CPU array: ktopo_cpus()).  Returns it, or NULL when out of memory.
  */
 const struct ktopo *alloc_machine_kt(const struct alloc_machine *m);
 

@@ -110,8 +110,10 @@ ktopo_drop_ids(struct ktopo *kt)
 	for (k = 0; k < K_N; k++) {
 		free(kt->ids[k]);
 		free(kt->rank[k]);
+		free(kt->runs[k]);
 		kt->ids[k] = kt->rank[k] = NULL;
-		kt->nids[k] = kt->rank_lo[k] = 0;
+		kt->runs[k] = NULL;
+		kt->nids[k] = kt->rank_lo[k] = kt->nruns[k] = 0;
 	}
 }
 
@@ -211,6 +213,8 @@ ktopo_count(struct ktopo *kt)
 {
 	int n = 0, c, k, first = -1, r = 0, lo[K_N], hi[K_N];
 
+	if (ktopo_cpus(kt) < 0)
+		return -ENOMEM;
 	cpuset_zero(&kt->all);
 	ktopo_drop_ids(kt);
 	for (k = 0; k < K_N; k++) {
@@ -246,6 +250,8 @@ int
 ktopo_count_known(struct ktopo *kt, const struct cpuset *all, int n,
 		  const int lo[4], const int hi[4])
 {
+	if (ktopo_cpus(kt) < 0)
+		return -ENOMEM;
 	ktopo_drop_ids(kt);
 	if (cpuset_copy(&kt->all, all) < 0)
 		return -ENOMEM;
@@ -255,22 +261,47 @@ ktopo_count_known(struct ktopo *kt, const struct cpuset *all, int n,
 _Static_assert(sizeof(struct ktopo_cpu) == K_N * sizeof(int),
 	       "a CPU's attributes are K_N ints in K_ order");
 
+/* kt->cpu[] from the runs (checked): attribute k of CPU c is
+ * v[K_N * c + k]. */
+static void
+fill_from_runs(struct ktopo *kt, const struct krun *const runs[4],
+	       const int nruns[4])
+{
+	int k, i;
+
+	for (k = 0; k < K_N; k++) {
+		int c = 0, *v = (int *)kt->cpu + k;
+
+		for (i = 0; i < nruns[k]; i++) {
+			const struct krun *u = &runs[k][i];
+			int *p = v + (size_t)K_N * c;
+			int *end = p + (size_t)K_N * u->count;
+			unsigned int x = (unsigned int)u->first;
+
+			if (u->step == 0)
+				for (; p < end; p += K_N)
+					*p = u->first;
+			else
+				for (; p < end; p += K_N, x += (unsigned int)u->step)
+					*p = (int)x;
+			c += u->count;
+		}
+	}
+}
+
 int
 ktopo_from_runs(struct ktopo *kt, int ncpus, const struct krun *const runs[4],
 		const int nruns[4])
 {
-	int k, i, lo[K_N], hi[K_N], r;
+	int k, i, lo[K_N], hi[K_N], r, total = 0;
+	bool lean;
 
 	memset(kt, 0, sizeof(*kt));
 	if (ncpus < 1)
 		return -EINVAL;
-	kt->cpu = malloc((size_t)ncpus * sizeof(*kt->cpu));
-	if (!kt->cpu)
-		return -ENOMEM;
 	kt->ncpus = ncpus;
 	for (k = 0; k < K_N; k++) {
-		/* Attribute k of CPU c is v[K_N * c]. */
-		int c = 0, *v = (int *)kt->cpu + k;
+		int c = 0;
 
 		lo[k] = INT_MAX;
 		hi[k] = -1;
@@ -280,38 +311,68 @@ ktopo_from_runs(struct ktopo *kt, int ncpus, const struct krun *const runs[4],
 					 (u->count - 1);
 			/* The run's lowest and highest value are its ends. */
 			int low = u->step < 0 ? (int)last : u->first;
-			int high = u->step < 0 ? u->first : (int)last, *p, *end;
-			unsigned int x = (unsigned int)u->first;
+			int high = u->step < 0 ? u->first : (int)last;
 
 			if (u->count < 1 || u->count > ncpus - c ||
 			    u->first < 0 || last < 0 || last > INT_MAX)
 				goto inval;
 			lo[k] = low < lo[k] ? low : lo[k];
 			hi[k] = high > hi[k] ? high : hi[k];
-			p = v + (size_t)K_N * c;
-			end = p + (size_t)K_N * u->count;
-			if (u->step == 0)
-				for (; p < end; p += K_N)
-					*p = u->first;
-			else
-				for (; p < end; p += K_N, x += (unsigned int)u->step)
-					*p = (int)x;
 			c += u->count;
 		}
 		if (c != ncpus)
 			goto inval;
+		total += nruns[k];
+	}
+	/*
+	 * Few runs (values mostly in long runs, as on most machines) and
+	 * ids close enough for tables of ranks: the runs are kept and the
+	 * per-CPU array is left for ktopo_cpus(), the index of a take
+	 * being built from the runs.
+	 */
+	lean = total <= ncpus / 2;
+	for (k = 0; k < K_N; k++)
+		lean = lean && (size_t)((long long)hi[k] - lo[k]) + 1 <=
+			       KINDEX_DIRECT(ncpus);
+	if (!lean) {
+		kt->cpu = malloc((size_t)ncpus * sizeof(*kt->cpu));
+		if (!kt->cpu)
+			return -ENOMEM;
+		fill_from_runs(kt, runs, nruns);
 	}
 	if (cpuset_set_range(&kt->all, 0, (unsigned int)ncpus - 1) < 0) {
 		ktopo_free(kt);
 		return -ENOMEM;
 	}
 	r = count_ids(kt, ncpus, lo, hi, runs, nruns);
+	for (k = 0; k < K_N && r == 0 && lean; k++) {
+		kt->runs[k] = malloc((size_t)nruns[k] * sizeof(struct krun));
+		if (!kt->runs[k]) {
+			r = -ENOMEM;
+			break;
+		}
+		memcpy(kt->runs[k], runs[k], (size_t)nruns[k] *
+		       sizeof(struct krun));
+		kt->nruns[k] = nruns[k];
+	}
 	if (r < 0)
 		ktopo_free(kt);
 	return r;
 inval:
 	ktopo_free(kt);
 	return -EINVAL;
+}
+
+int
+ktopo_cpus(struct ktopo *kt)
+{
+	if (kt->cpu || kt->ncpus < 1)
+		return 0;
+	kt->cpu = malloc((size_t)kt->ncpus * sizeof(*kt->cpu));
+	if (!kt->cpu)
+		return -ENOMEM;
+	fill_from_runs(kt, (const struct krun *const *)kt->runs, kt->nruns);
+	return 0;
 }
 
 /*
@@ -521,6 +582,99 @@ cpu_attr(const struct ktopo *kt, int c, int k)
 	return attr_of(&kt->cpu[c], k);
 }
 
+/*
+ * Units of kind k by runs: runs[0..nruns) give each CPU's id in order
+ * (every slot a CPU), rank (indexed by id) its unit.  Fills unit[] and
+ * counts each unit's CPUs into cnt[unit + 1].
+ */
+static void
+units_by_runs(const struct krun *runs, int nruns, const int *rank, int *unit,
+	      int *cnt)
+{
+	int i, j, c = 0;
+
+	for (i = 0; i < nruns; i++) {
+		const struct krun *u = &runs[i];
+		int *p = unit + c, x = u->first;
+
+		if (u->step == 0) {
+			int v = rank[x];
+
+			for (j = 0; j < u->count; j++)
+				p[j] = v;
+			cnt[v + 1] += u->count;
+		} else {
+			for (j = 0; j < u->count; j++, x += u->step) {
+				int v = rank[x];
+
+				p[j] = v;
+				cnt[v + 1]++;
+			}
+		}
+		c += u->count;
+	}
+}
+
+/*
+ * Each unit's CPUs by runs, ascending: a run of one unit's CPUs in a row
+ * goes to the unit's cursor at once.
+ */
+static void
+members_by_runs(const struct krun *runs, int nruns, const int *unit,
+		int *cur, int *mem)
+{
+	int i, j, c = 0;
+
+	for (i = 0; i < nruns; i++) {
+		const struct krun *u = &runs[i];
+
+		if (u->step == 0) {
+			int *p = mem + cur[unit[c]];
+
+			cur[unit[c]] += u->count;
+			for (j = 0; j < u->count; j++)
+				p[j] = c + j;
+		} else {
+			for (j = c; j < c + u->count; j++)
+				mem[cur[unit[j]]++] = j;
+		}
+		c += u->count;
+	}
+}
+
+/*
+ * Each NUMA unit's only socket (ns[]: -2 none seen yet, -1 several) by
+ * runs: where a NUMA run and a socket run both hold one value, one test
+ * for the CPUs they share.
+ */
+static void
+numa_socket_by_runs(const struct kindex *ix, int *ns)
+{
+	const struct ktopo *kt = ix->kt;
+	const struct krun *rn = kt->runs[K_NUMA], *rs = kt->runs[K_SOCKET];
+	const int *un = ix->unit[K_NUMA], *us = ix->unit[K_SOCKET];
+	int a = 0, b = 0, left_a = rn[0].count, left_b = rs[0].count, c = 0;
+
+	while (c < ix->nall) {
+		int len = left_a < left_b ? left_a : left_b, j;
+		/* Both runs of one value: the piece's first CPU says all. */
+		int look = rn[a].step == 0 && rs[b].step == 0 ? 1 : len;
+
+		for (j = c; j < c + look; j++) {
+			int u = un[j], s = us[j];
+
+			ns[u] = ns[u] == -2 || ns[u] == s ? s : -1;
+		}
+		c += len;
+		left_a -= len;
+		left_b -= len;
+		if (left_a == 0 && ++a < kt->nruns[K_NUMA])
+			left_a = rn[a].count;
+		if (left_b == 0 && ++b < kt->nruns[K_SOCKET])
+			left_b = rs[b].count;
+	}
+}
+
 /* The index of kt; the uncore caches' part only with uncore. */
 static int
 kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
@@ -529,7 +683,7 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 	int *cur[K_N] = { 0 }, *curs = NULL, *ns;
 	const int *direct[K_N] = { 0 };
 	size_t nc = kt->ncpus > 0 ? (size_t)kt->ncpus : 1, ncur = 0;
-	bool all_direct = true;
+	bool all_direct = true, by_runs;
 
 	memset(ix, 0, sizeof(*ix));
 	ix->kt = kt;
@@ -599,7 +753,25 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 	/* Each node's only socket: -2 none seen yet, -1 several. */
 	for (i = 0; i < ix->nunit[K_NUMA]; i++)
 		ns[i] = -2;
-	if (all_direct) {
+	by_runs = all_direct && n == kt->ncpus && kt->runs[K_CORE] &&
+		  kt->runs[K_SOCKET] && kt->runs[K_NUMA] &&
+		  (!uncore || kt->runs[K_UNCORE]);
+	if (!by_runs && !kt->cpu) {
+		/* Runs kept without the index's conditions: not made so. */
+		for (k = 0; k < K_N; k++)
+			free(mine[k]);
+		kindex_free(ix);
+		return -EINVAL;
+	}
+	if (by_runs) {
+		/* Kept runs: a run of one value is one fill. */
+		for (k = 0; k < ix->nkinds; k++)
+			units_by_runs(kt->runs[k], kt->nruns[k],
+				      direct[k] - lo[k], ix->unit[k],
+				      ix->off[k]);
+		if (n > 0)
+			numa_socket_by_runs(ix, ns);
+	} else if (all_direct) {
 		/* Each CPU's units, all kinds in one pass, from the tables. */
 		const int *rc = direct[K_CORE] - lo[K_CORE];
 		const int *rs = direct[K_SOCKET] - lo[K_SOCKET];
@@ -666,7 +838,11 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 		ncur += (size_t)m;
 		memcpy(cur[k], ix->off[k], (size_t)m * sizeof(int));
 	}
-	{
+	if (by_runs) {
+		for (k = 0; k < ix->nkinds; k++)
+			members_by_runs(kt->runs[k], kt->nruns[k], ix->unit[k],
+					cur[k], ix->mem[k]);
+	} else {
 		int *uc = ix->unit[K_CORE], *us = ix->unit[K_SOCKET];
 		int *un = ix->unit[K_NUMA], *uu = ix->unit[K_UNCORE];
 		int *mc = ix->mem[K_CORE], *ms = ix->mem[K_SOCKET];
@@ -768,6 +944,30 @@ kacc_init(struct kacc *a, const struct kindex *ix, const struct cpuset *avail,
 		for (i = 0; i < ix->nunit[k]; i++)
 			a->nfree[k][i] = ix->off[k][i + 1] - ix->off[k][i];
 	a->nfree_all = ix->nall;
+	if (ix->nall == ix->ncpus) {
+		/* Every slot a CPU: a word of avail at a time, a word of
+		 * free CPUs at once. */
+		for (i = 0; i < ix->nall; i += 64) {
+			unsigned int w = (unsigned int)i / 64;
+			uint64_t bits = w < avail->nwords ? avail->bits[w] : 0;
+			int c, end = ix->nall - i < 64 ? ix->nall : i + 64;
+
+			if (bits == UINT64_MAX && end == i + 64) {
+				memset(a->isfree + i, 1, 64);
+				continue;
+			}
+			for (c = i; c < end; c++, bits >>= 1) {
+				if (bits & 1) {
+					a->isfree[c] = 1;
+					continue;
+				}
+				a->nfree_all--;
+				for (k = 0; k < ix->nkinds; k++)
+					a->nfree[k][ix->unit[k][c]]--;
+			}
+		}
+		return 0;
+	}
 	for (i = 0; i < ix->nall; i++) {
 		int c = ix->all[i];
 
@@ -1891,15 +2091,17 @@ static int
 cpus_with(const struct kindex *ix, int k, const struct cpuset *ids,
 	  struct cpuset *out)
 {
-	int i;
+	int u, j;
 
 	cpuset_zero(out);
-	for (i = 0; i < ix->nall; i++) {
-		int c = ix->all[i], id = cpu_attr(ix->kt, c, k);
+	for (u = 0; u < ix->nunit[k]; u++) {
+		int id = ix->uid[k][u];
 
-		if (id >= 0 && cpuset_isset(ids, (unsigned int)id) &&
-		    cpuset_set(out, (unsigned int)c) < 0)
-			return -ENOMEM;
+		if (id < 0 || !cpuset_isset(ids, (unsigned int)id))
+			continue;
+		for (j = ix->off[k][u]; j < ix->off[k][u + 1]; j++)
+			if (cpuset_set(out, (unsigned int)ix->mem[k][j]) < 0)
+				return -ENOMEM;
 	}
 	return 0;
 }
@@ -1964,7 +2166,8 @@ kubelet_take(const struct ktopo *kt, const struct cpuset *avail, int n,
 				if (cpuset_isset(&aligned,
 						 (unsigned int)ix.all[i]))
 					r = cpuset_set(&sockets, (unsigned int)
-						       kt->cpu[ix.all[i]].socket);
+						       ix.uid[K_SOCKET][ix.unit[K_SOCKET]
+								[ix.all[i]]]);
 			if (r == 0)
 				r = cpus_with(&ix, K_SOCKET, &sockets,
 					      &aligned);

@@ -18,6 +18,12 @@
 #include "cpuset.h"
 #include "topo.h"
 
+/* count values of one attribute for consecutive CPUs: first, first +
+ * step, ... */
+struct krun {
+	int first, step, count;
+};
+
 /* The CPU topology as the kubelet sees it (cAdvisor's view of sysfs). */
 struct ktopo_cpu {
 	int core, socket, numa, uncore;	/* -1: not a CPU of the topology */
@@ -25,7 +31,7 @@ struct ktopo_cpu {
 
 struct ktopo {
 	int ncpus;			/* size of cpu[] (highest CPU + 1) */
-	struct ktopo_cpu *cpu;
+	struct ktopo_cpu *cpu;		/* NULL: see runs */
 	struct cpuset all;		/* CPUs of the topology */
 	/* Header counts, as the kubelet's CPUTopology declares them. */
 	int num_cpus, num_cores, num_sockets, num_numa, num_uncore;
@@ -37,6 +43,14 @@ struct ktopo {
 	 * ids NULL: not kept.  Valid until cpu[] changes, as the counts.
 	 */
 	int *ids[4], nids[4], *rank[4], rank_lo[4];
+	/*
+	 * Kept by ktopo_from_runs(), dropped with the ids: each
+	 * attribute's values as the runs it was given, for the index to
+	 * be built a run at a time; cpu is then NULL until ktopo_cpus().
+	 * NULL: not kept.
+	 */
+	struct krun *runs[4];
+	int nruns[4];
 };
 
 /*
@@ -69,22 +83,32 @@ int ktopo_count(struct ktopo *kt);
 int ktopo_count_known(struct ktopo *kt, const struct cpuset *all, int n,
 		      const int lo[4], const int hi[4]);
 
-/* count values of one attribute for consecutive CPUs: first, first +
- * step, ... */
-struct krun {
-	int first, step, count;
-};
-
 /*
  * kt from each attribute's values as runs: runs[k][0..nruns[k]) (k:
  * core, socket, NUMA, uncore) give the values of CPUs 0, 1, ...,
  * ncpus - 1 in order, none negative, so that every slot is a CPU of the
  * topology.  The same as filling kt->cpu and calling ktopo_count(), with
- * the ids marked a run at a time.  Returns 0, -EINVAL (runs that do not
+ * the ids marked a run at a time (kt->cpu itself may be left for
+ * ktopo_cpus(), below).  Returns 0, -EINVAL (runs that do not
  * cover ncpus CPUs exactly, a negative value) or -ENOMEM.
  */
 int ktopo_from_runs(struct ktopo *kt, int ncpus,
 		    const struct krun *const runs[4], const int nruns[4]);
+
+/*
+ * kt->cpu[] of a topology ktopo_from_runs() made without it (when the
+ * runs are few and the ids close, as on most machines, it keeps the
+ * runs instead and a take builds its index from them), for the callers
+ * that look at single CPUs.  Returns 0 (also when kt has it), -ENOMEM.
+ */
+int ktopo_cpus(struct ktopo *kt);
+
+/* Whether kt was made (by any of the functions above). */
+static inline bool
+ktopo_made(const struct ktopo *kt)
+{
+	return kt->cpu || kt->runs[0];
+}
 
 /* Widen lo[] and hi[] (core, socket, NUMA, uncore) to take in p's ids. */
 static inline void

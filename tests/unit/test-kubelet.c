@@ -556,6 +556,179 @@ counted_known(void (*make)(struct ktopo *), const char *what)
 	ktopo_free(&ref);
 }
 
+/* The values of ref (every slot a CPU) as the longest runs of one step,
+ * as a layout keeps them. */
+static void
+runs_of(const struct ktopo *ref, struct krun *runs[4], int nruns[4])
+{
+	int k, c;
+
+	for (k = 0; k < 4; k++) {
+		runs[k] = calloc((size_t)ref->ncpus, sizeof(struct krun));
+		nruns[k] = 0;
+		for (c = 0; c < ref->ncpus; c++) {
+			const int v[4] = { ref->cpu[c].core, ref->cpu[c].socket,
+					   ref->cpu[c].numa, ref->cpu[c].uncore };
+			struct krun *u = &runs[k][nruns[k] - 1];
+
+			if (nruns[k] && (u->count == 1 ||
+			    v[k] - u->first == u->step * u->count)) {
+				if (u->count == 1)
+					u->step = v[k] - u->first;
+				u->count++;
+				continue;
+			}
+			runs[k][nruns[k]++] = (struct krun){ v[k], 0, 1 };
+		}
+	}
+}
+
+/* 64 CPUs: two sockets of two NUMA nodes, SMT-2 with the siblings 32
+ * apart (core c % 32), an uncore cache per 4 cores (8 CPUs). */
+static void
+big_cpu(struct ktopo_cpu *p, int c)
+{
+	int x = c % 32;
+
+	p->core = x;
+	p->socket = x / 16;
+	p->numa = x / 8;
+	p->uncore = 100 + x / 4;
+}
+
+static void
+big(struct ktopo *kt)
+{
+	machine_of(kt, 64, big_cpu);
+}
+
+/* 48 CPUs without SMT in one socket, NUMA nodes of 12 CPUs with ids
+ * counting down, an uncore cache per 6 CPUs. */
+static void
+flat_cpu(struct ktopo_cpu *p, int c)
+{
+	p->core = c;
+	p->socket = 0;
+	p->numa = 3 - c / 12;
+	p->uncore = c / 6;
+}
+
+static void
+flat(struct ktopo *kt)
+{
+	machine_of(kt, 48, flat_cpu);
+}
+
+/* 16 CPUs without SMT, each its own socket, two NUMA nodes of 8
+ * sockets each: a node's socket changes within its run. */
+static void
+many_sockets_cpu(struct ktopo_cpu *p, int c)
+{
+	p->core = p->socket = c;
+	p->numa = p->uncore = c / 8;
+}
+
+static void
+many_sockets(struct ktopo *kt)
+{
+	machine_of(kt, 16, many_sockets_cpu);
+}
+
+/*
+ * A topology made from runs without its per-CPU array (the index of a
+ * take built from the runs) takes and orders CPUs as the same machine
+ * counted CPU by CPU: every count, on an idle machine and on three of
+ * busy CPUs, with each option, with NUMA hints and with CPUs reserved.
+ */
+static void
+runs_take_same(void (*make)(struct ktopo *), const char *what)
+{
+	static const char *const busy[] = { NULL, "3,7-9,33,40-47",
+					    "0-5,20,31-36,50-63", "1-62:1/2" };
+	struct ktake_opts opts[7] = { { 0 } };
+	struct ktopo kt, ref;
+	struct krun *runs[4];
+	int nruns[4], k, b, i, n, bad = 0, takes = 0;
+	char name[160], avail[512], first[2048] = "";
+
+	opts[1].spread_cores = true;
+	opts[2].prefer_l3 = true;
+	opts[3].distribute = 1;
+	opts[4].full_cores = true;
+	opts[4].distribute = 2;
+	opts[5].align_socket = true;
+	opts[6].full_cores = true;
+	make(&ref);
+	runs_of(&ref, runs, nruns);
+	snprintf(name, sizeof(name), "made from runs without a per-CPU "
+		 "array: %s", what);
+	CHECK(name, ktopo_from_runs(&kt, ref.ncpus,
+				    (const struct krun *const *)runs,
+				    nruns) == 0 && kt.cpu == NULL);
+	for (b = 0; b < 4; b++) {
+		struct cpuset av = CPUSET_INIT, off = CPUSET_INIT;
+		char *t;
+
+		cpuset_copy(&av, &ref.all);
+		if (busy[b]) {
+			cpuset_parse_list(busy[b], &off, NULL, 0);
+			cpuset_andnot(&av, &off);
+		}
+		t = set_str(&av);
+		snprintf(avail, sizeof(avail), "%s", t);
+		free(t);
+		for (i = 0; i < 7; i++)
+			for (n = 1; n <= ref.ncpus; n++) {
+				static const char *const hints[] = { NULL, "0",
+								     "1,2" };
+				static const char *const res[] = { NULL, "0,32" };
+				int h = n % 3, rv = n % 2;
+				char *x = take_str(&kt, avail, n, &opts[i],
+						   hints[h], res[rv]);
+				char *y = take_str(&ref, avail, n, &opts[i],
+						   hints[h], res[rv]);
+
+				takes++;
+				if (strcmp(x, y) != 0 && bad++ == 0)
+					snprintf(first, sizeof(first),
+						 "avail %s, %d CPUs, options "
+						 "%d: %s, not %s", avail, n, i,
+						 x, y);
+				free(x);
+				free(y);
+			}
+		for (k = KORDER_NUMA; k <= KORDER_CPU; k++)
+			for (i = 0; i < 2; i++) {
+				char *x = order_str(&kt, avail, k, i);
+				char *y = order_str(&ref, avail, k, i);
+
+				takes++;
+				if (strcmp(x, y) != 0 && bad++ == 0)
+					snprintf(first, sizeof(first),
+						 "avail %s, order %d: %s, not "
+						 "%s", avail, k, x, y);
+				free(x);
+				free(y);
+			}
+		cpuset_free(&av);
+		cpuset_free(&off);
+	}
+	if (bad)
+		printf("# %d of %d differ; first: %s\n", bad, takes, first);
+	snprintf(name, sizeof(name), "takes and orders from runs are the "
+		 "per-CPU ones: %s", what);
+	CHECK(name, bad == 0 && takes >= 28 * ref.ncpus);
+	snprintf(name, sizeof(name), "its per-CPU array made on demand is "
+		 "the machine's: %s", what);
+	CHECK(name, ktopo_cpus(&kt) == 0 && kt.cpu &&
+	      memcmp(kt.cpu, ref.cpu, (size_t)ref.ncpus *
+		     sizeof(*kt.cpu)) == 0);
+	for (k = 0; k < 4; k++)
+		free(runs[k]);
+	ktopo_free(&kt);
+	ktopo_free(&ref);
+}
+
 /*
  * ktopo_from_runs() given the values of a topology with every slot a CPU,
  * in the longest runs of one step, makes what ktopo_count() makes; runs
@@ -570,26 +743,9 @@ counted_from_runs(void (*make)(struct ktopo *), const char *what)
 	char name[96];
 
 	make(&ref);
-	for (k = 0; k < 4; k++) {
-		runs[k] = calloc((size_t)ref.ncpus, sizeof(struct krun));
-		nruns[k] = 0;
-		for (c = 0; c < ref.ncpus; c++) {
-			const int v[4] = { ref.cpu[c].core, ref.cpu[c].socket,
-					   ref.cpu[c].numa, ref.cpu[c].uncore };
-			struct krun *u = &runs[k][nruns[k] - 1];
-
-			if (nruns[k] && (u->count == 1 ||
-			    v[k] - u->first == u->step * u->count)) {
-				if (u->count == 1)
-					u->step = v[k] - u->first;
-				u->count++;
-				continue;
-			}
-			runs[k][nruns[k]++] = (struct krun){ v[k], 0, 1 };
-		}
-	}
+	runs_of(&ref, runs, nruns);
 	ok = ktopo_from_runs(&kt, ref.ncpus, (const struct krun *const *)runs,
-			     nruns) == 0;
+			     nruns) == 0 && ktopo_cpus(&kt) == 0;
 	for (c = 0; ok && c < ref.ncpus; c++)
 		ok = memcmp(&kt.cpu[c], &ref.cpu[c], sizeof(kt.cpu[c])) == 0;
 	ok = ok && same_counts(&kt, &ref);
@@ -719,6 +875,10 @@ examples(const char *tmp)
 	counted_from_runs(triple, "dense ids");
 	counted_from_runs(triple_sparse, "ids far apart");
 	counted_from_runs(alternating, "values with a step");
+	counted_from_runs(big, "two sockets, SMT siblings apart");
+	runs_take_same(big, "two sockets, SMT siblings apart");
+	runs_take_same(flat, "no SMT, NUMA ids counting down");
+	runs_take_same(many_sockets, "sockets within NUMA nodes");
 	ktopo_free(&tr);
 	check_order("uncore caches are listed per NUMA node, fullest first",
 		    &un->spec, "1-7,9-15", KORDER_UNCORE, false, "0 1");

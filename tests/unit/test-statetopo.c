@@ -183,11 +183,15 @@ load_via(const char *dir, const char *text, struct topo *t)
 
 /* The kubelet's views a and b the same, or why not into why. */
 static bool
-same_ktopo(const struct ktopo *a, const struct ktopo *b, char *why,
-	   size_t len)
+same_ktopo(const struct ktopo *a, struct ktopo *b, char *why, size_t len)
 {
 	int c, k;
 
+	/* b made from the runs may have left its per-CPU array. */
+	if (ktopo_cpus(b) < 0) {
+		snprintf(why, len, "out of memory");
+		return false;
+	}
 	if (a->ncpus != b->ncpus || !cpuset_equal(&a->all, &b->all) ||
 	    a->num_cpus != b->num_cpus || a->num_cores != b->num_cores ||
 	    a->num_sockets != b->num_sockets || a->num_numa != b->num_numa ||
