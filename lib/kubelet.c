@@ -77,6 +77,38 @@ ivec_free(struct ivec *a)
 	a->n = a->cap = 0;
 }
 
+/* p[0..n) = v, four at a time (the compiler makes them one store). */
+static void
+fill_int(int *p, int v, int n)
+{
+	int j = 0;
+
+	for (; j + 4 <= n; j += 4) {
+		p[j] = v;
+		p[j + 1] = v;
+		p[j + 2] = v;
+		p[j + 3] = v;
+	}
+	for (; j < n; j++)
+		p[j] = v;
+}
+
+/* p[0..n) = v, v + 1, ..., four at a time. */
+static void
+fill_seq(int *p, int v, int n)
+{
+	int j = 0;
+
+	for (; j + 4 <= n; j += 4) {
+		p[j] = v + j;
+		p[j + 1] = v + j + 1;
+		p[j + 2] = v + j + 2;
+		p[j + 3] = v + j + 3;
+	}
+	for (; j < n; j++)
+		p[j] = v + j;
+}
+
 /* ------------------------------------------------------------------ */
 /* The topology                                                         */
 
@@ -410,6 +442,10 @@ count_ids(struct ktopo *kt, int n, const int *lo, const int *hi,
 					*m = 1;
 					continue;
 				}
+				if (u->step == 1) {
+					fill_int(m, 1, u->count);
+					continue;
+				}
 				for (j = 0; j < u->count; j++, m += u->step)
 					*m = 1;
 			}
@@ -600,8 +636,7 @@ units_by_runs(const struct krun *runs, int nruns, const int *rank, int *unit,
 		if (u->step == 0) {
 			int v = rank[x];
 
-			for (j = 0; j < u->count; j++)
-				p[j] = v;
+			fill_int(p, v, u->count);
 			cnt[v + 1] += u->count;
 		} else {
 			for (j = 0; j < u->count; j++, x += u->step) {
@@ -632,8 +667,7 @@ members_by_runs(const struct krun *runs, int nruns, const int *unit,
 			int *p = mem + cur[unit[c]];
 
 			cur[unit[c]] += u->count;
-			for (j = 0; j < u->count; j++)
-				p[j] = c + j;
+			fill_seq(p, c, u->count);
 		} else {
 			for (j = c; j < c + u->count; j++)
 				mem[cur[unit[j]]++] = j;
@@ -693,8 +727,7 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 		goto nomem;
 	if (cpuset_count(&kt->all) == (unsigned int)kt->ncpus) {
 		/* Every slot a CPU (ktopo_count() keeps them in all). */
-		for (c = 0; c < kt->ncpus; c++)
-			ix->all[c] = c;
+		fill_seq(ix->all, 0, kt->ncpus);
 		n = kt->ncpus;
 	} else {
 		for (c = 0; c < kt->ncpus; c++)
