@@ -77,7 +77,7 @@ ivec_free(struct ivec *a)
 	a->n = a->cap = 0;
 }
 
-/* p[0..n) = v, four at a time (the compiler makes them one store). */
+/* p[0..n) = v, four at a time (GCC makes them one vector store). */
 static void
 fill_int(int *p, int v, int n)
 {

@@ -132,8 +132,9 @@ int statetopo_expand(const struct statetopo *s, struct topo *t);
 
 /*
  * What ktopo_from_topo() makes of t, a topology statetopo_load() gave
- * from s, built from the runs of s: t needs no per-CPU array.  Returns
- * 0, -EINVAL for a t not given by s, -ENOMEM.
+ * from s, built from the runs of s: t needs no per-CPU array, and kt
+ * may have none either (ktopo_from_runs(): ktopo_cpus() makes it).
+ * Returns 0, -EINVAL for a t not given by s, -ENOMEM.
  */
 int statetopo_ktopo(const struct statetopo *s, const struct topo *t,
 		    struct ktopo *kt);
