@@ -941,6 +941,21 @@ kacc_free(struct kacc *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* CPU c starts free, or not: one CPU fewer in each of its units. */
+static inline void
+kacc_mark(struct kacc *a, int c, bool free_cpu)
+{
+	int k;
+
+	if (free_cpu) {
+		a->isfree[c] = 1;
+		return;
+	}
+	a->nfree_all--;
+	for (k = 0; k < a->ix->nkinds; k++)
+		a->nfree[k][a->ix->unit[k][c]]--;
+}
+
 static int
 kacc_init(struct kacc *a, const struct kindex *ix, const struct cpuset *avail,
 	  int n, bool spread)
@@ -989,29 +1004,14 @@ kacc_init(struct kacc *a, const struct kindex *ix, const struct cpuset *avail,
 				memset(a->isfree + i, 1, 64);
 				continue;
 			}
-			for (c = i; c < end; c++, bits >>= 1) {
-				if (bits & 1) {
-					a->isfree[c] = 1;
-					continue;
-				}
-				a->nfree_all--;
-				for (k = 0; k < ix->nkinds; k++)
-					a->nfree[k][ix->unit[k][c]]--;
-			}
+			for (c = i; c < end; c++, bits >>= 1)
+				kacc_mark(a, c, bits & 1);
 		}
 		return 0;
 	}
-	for (i = 0; i < ix->nall; i++) {
-		int c = ix->all[i];
-
-		if (cpuset_isset(avail, (unsigned int)c)) {
-			a->isfree[c] = 1;
-			continue;
-		}
-		a->nfree_all--;
-		for (k = 0; k < ix->nkinds; k++)
-			a->nfree[k][ix->unit[k][c]]--;
-	}
+	for (i = 0; i < ix->nall; i++)
+		kacc_mark(a, ix->all[i],
+			  cpuset_isset(avail, (unsigned int)ix->all[i]));
 	return 0;
 nomem:
 	kacc_free(a);
