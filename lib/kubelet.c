@@ -638,6 +638,14 @@ units_by_runs(const struct krun *runs, int nruns, const int *rank, int *unit,
 
 			fill_int(p, v, u->count);
 			cnt[v + 1] += u->count;
+		} else if (u->step == 1) {
+			/* Every id from first to last is in the run: their
+			 * units are consecutive. */
+			int v = rank[x];
+
+			fill_seq(p, v, u->count);
+			for (j = 1; j <= u->count; j++)
+				cnt[v + j]++;
 		} else {
 			for (j = 0; j < u->count; j++, x += u->step) {
 				int v = rank[x];
