@@ -357,12 +357,13 @@ ktopo_from_runs(struct ktopo *kt, int ncpus, const struct krun *const runs[4],
 		total += nruns[k];
 	}
 	/*
-	 * Few runs (values mostly in long runs, as on most machines) and
-	 * ids close enough for tables of ranks: the runs are kept and the
-	 * per-CPU array is left for ktopo_cpus(), the index of a take
-	 * being built from the runs.
+	 * No more runs, all four values together, than CPUs (values
+	 * mostly in long runs, as on most machines: the runs take less
+	 * room than the per-CPU array) and ids close enough for tables of
+	 * ranks: the runs are kept and the per-CPU array is left for
+	 * ktopo_cpus(), the index of a take being built from the runs.
 	 */
-	lean = total <= ncpus / 2;
+	lean = total <= ncpus;
 	for (k = 0; k < K_N; k++)
 		lean = lean && (size_t)((long long)hi[k] - lo[k]) + 1 <=
 			       KINDEX_DIRECT(ncpus);

@@ -97,8 +97,9 @@ int ktopo_from_runs(struct ktopo *kt, int ncpus,
 
 /*
  * kt->cpu[] of a topology ktopo_from_runs() made without it (when the
- * runs are few and the ids close, as on most machines, it keeps the
- * runs instead and a take builds its index from them), for the callers
+ * runs are no more than the CPUs and the ids close, as on most
+ * machines, it keeps the runs instead and a take builds its index from
+ * them), for the callers
  * that look at single CPUs.  Returns 0 (also when kt has it), -ENOMEM.
  */
 int ktopo_cpus(struct ktopo *kt);

@@ -42,7 +42,9 @@ for f in "$FIXTURES"/hwloc/*.tar.bz2; do
 	q=$(( (n + 3) / 4 ))
 	for step in "init --reserve 1" "take a $q" "take b 2 --prefer-l3" \
 	    "take c 3 --distribute" "take d 2 --spread-cores" "release a" \
-	    "take e $q --full-cores" "hints 2" "list"; do
+	    "take e $q --full-cores" "take f 2 --numa-policy single-numa-node" \
+	    "take g 3 --numa-policy restricted --align-socket" "hints 2" \
+	    "list"; do
 		# shellcheck disable=SC2086
 		x=$(cpm-alloc --state "$L" $step 2>&1; echo "rc $?")
 		# shellcheck disable=SC2086
