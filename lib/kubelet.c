@@ -802,6 +802,7 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 		/* Runs kept without the index's conditions: not made so. */
 		for (k = 0; k < K_N; k++)
 			free(mine[k]);
+		free(curs);
 		kindex_free(ix);
 		return -EINVAL;
 	}
@@ -1383,8 +1384,9 @@ take_partial_uncore(struct kacc *a, int u)
 		if ((r = ivec_push(&cores, co)) < 0)
 			goto out;
 	}
-	/* Lowest core ids first. */
-	qsort(cores.v, (size_t)cores.n, sizeof(int), cmp_int);
+	/* Lowest core ids first (none: no array to sort). */
+	if (cores.n > 1)
+		qsort(cores.v, (size_t)cores.n, sizeof(int), cmp_int);
 	if (cores.n > ncores)
 		cores.n = ncores;
 	for (i = 0; i < cores.n; i++) {
@@ -1395,7 +1397,8 @@ take_partial_uncore(struct kacc *a, int u)
 			    (r = ivec_push(&cpus, ix->mem[K_CORE][j])) < 0)
 				goto out;
 	}
-	qsort(cpus.v, (size_t)cpus.n, sizeof(int), cmp_int);
+	if (cpus.n > 1)
+		qsort(cpus.v, (size_t)cpus.n, sizeof(int), cmp_int);
 	/* An odd need on SMT: leave the last core's highest thread. */
 	if (a->needed % 2 != 0 && per_core > 1 && cpus.n > a->needed)
 		cpus.n--;
