@@ -192,6 +192,13 @@ attr_of(const struct ktopo_cpu *p, int k)
 /* Values at most this far apart are ranked through a table. */
 #define KINDEX_DIRECT(n) (64 * (size_t)(n) + 4096)
 
+/* Whether ids lo..hi are close enough for a table of n CPUs' ranks. */
+static inline bool
+direct_span(long long lo, long long hi, int n)
+{
+	return (size_t)(hi - lo) + 1 <= KINDEX_DIRECT(n);
+}
+
 /*
  * The distinct values of v[0..n) (none negative), ascending, into
  * v[0..m); returns m.  When rank is not NULL, *rank gets a table
@@ -365,8 +372,7 @@ ktopo_from_runs(struct ktopo *kt, int ncpus, const struct krun *const runs[4],
 	 */
 	lean = total <= ncpus;
 	for (k = 0; k < K_N; k++)
-		lean = lean && (size_t)((long long)hi[k] - lo[k]) + 1 <=
-			       KINDEX_DIRECT(ncpus);
+		lean = lean && direct_span(lo[k], hi[k], ncpus);
 	if (!lean) {
 		kt->cpu = malloc((size_t)ncpus * sizeof(*kt->cpu));
 		if (!kt->cpu)
@@ -426,7 +432,7 @@ count_ids(struct ktopo *kt, int n, const int *lo, const int *hi,
 	 * builds.  Ids too far apart are sorted instead.
 	 */
 	for (k = 0; k < K_N && n > 0; k++)
-		if ((size_t)((long long)hi[k] - lo[k]) + 1 <= KINDEX_DIRECT(n) &&
+		if (direct_span(lo[k], hi[k], n) &&
 		    !(t[k] = calloc((size_t)(hi[k] - lo[k]) + 1, sizeof(int))))
 			goto nomem;
 	if (runs && t[K_CORE] && t[K_SOCKET] && t[K_NUMA] && t[K_UNCORE]) {
@@ -795,17 +801,9 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 	/* Each node's only socket: -2 none seen yet, -1 several. */
 	for (i = 0; i < ix->nunit[K_NUMA]; i++)
 		ns[i] = -2;
-	by_runs = all_direct && n == kt->ncpus && kt->runs[K_CORE] &&
-		  kt->runs[K_SOCKET] && kt->runs[K_NUMA] &&
-		  (!uncore || kt->runs[K_UNCORE]);
-	if (!by_runs && !kt->cpu) {
-		/* Runs kept without the index's conditions: not made so. */
-		for (k = 0; k < K_N; k++)
-			free(mine[k]);
-		free(curs);
-		kindex_free(ix);
-		return -EINVAL;
-	}
+	/* ktopo_from_runs() keeps all four kinds' runs, and only with
+	 * every slot a CPU and a table of ranks for each. */
+	by_runs = kt->runs[K_CORE] != NULL;
 	if (by_runs) {
 		/* Kept runs: a run of one value is one fill. */
 		for (k = 0; k < ix->nkinds; k++)

@@ -559,17 +559,21 @@ random_suffix(char *out)
 }
 
 /*
- * ".BASE.tmp." + 16 hex digits, with BASE cut short so the whole name
- * fits NAME_MAX: a long final name must not make the file unwritable.
+ * ".BASE.tmp." + suffix (NULL: 16 random hex digits), with BASE cut short
+ * so the whole name fits NAME_MAX: a long final name must not make the
+ * file unwritable.
  */
 static void
-temp_name(const char *base, char *out, size_t size)
+temp_name(const char *base, const char *suffix, char *out, size_t size)
 {
 	char rnd[17];
 	size_t room = NAME_MAX - strlen(".") - strlen(".tmp.") - 16;
 
-	random_suffix(rnd);
-	snprintf(out, size, ".%.*s.tmp.%s", (int)room, base, rnd);
+	if (!suffix) {
+		random_suffix(rnd);
+		suffix = rnd;
+	}
+	snprintf(out, size, ".%.*s.tmp.%s", (int)room, base, suffix);
 }
 
 void
@@ -632,18 +636,6 @@ link_tmpfile(int fd, int dfd, const char *name)
 }
 
 /*
- * The name of a locked writer's temporary: ".BASE.tmp.locked", BASE cut
- * short as temp_name() cuts it.  Only the lock holder ever uses it.
- */
-static void
-locked_name(const char *base, char *out, size_t size)
-{
-	size_t room = NAME_MAX - strlen(".") - strlen(".tmp.") - 16;
-
-	snprintf(out, size, ".%.*s.tmp.locked", (int)room, base);
-}
-
-/*
  * Make room at the locked writer's name: what a killed lock holder left
  * there (a regular file of ours) is removed.  1 when the name is free,
  * 0 when something else is there (a file another user planted: left
@@ -684,23 +676,10 @@ write_atomic(const char *path, const void *data, size_t len,
 	 * (O_EXCL also refuses a symlink or a FIFO already there).
 	 */
 	fd = openat(dfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
-	if (fd < 0 && locked) {
-		/* The lock holder's own name: the one a killed holder
-		 * left is its to replace. */
-		locked_name(base, tmp, sizeof(tmp));
-		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-			    O_CLOEXEC, mode);
-		if (fd < 0 && errno == EEXIST) {
-			left = true;
-			if (clear_locked_name(dfd, tmp) == 1)
-				fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
-					    O_NOFOLLOW | O_CLOEXEC, mode);
-		}
-		if (fd >= 0)
-			named = true;
-	}
+	/* Without unnamed files a killed writer may leave any name. */
+	left = fd < 0;
 	for (tries = 0; fd < 0 && tries < 100; tries++) {
-		temp_name(base, tmp, sizeof(tmp));
+		temp_name(base, NULL, tmp, sizeof(tmp));
 		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 			    O_CLOEXEC, mode);
 		if (fd >= 0)
@@ -722,7 +701,9 @@ write_atomic(const char *path, const void *data, size_t len,
 	if (r == 0 && !named && locked) {
 		int lr;
 
-		locked_name(base, tmp, sizeof(tmp));
+		/* The lock holder's own name: the one a killed holder
+		 * left is its to replace. */
+		temp_name(base, "locked", tmp, sizeof(tmp));
 		lr = link_tmpfile(fd, dfd, tmp);
 		if (lr == -EEXIST) {
 			left = true;
@@ -735,7 +716,7 @@ write_atomic(const char *path, const void *data, size_t len,
 			r = lr;
 	}
 	for (tries = 0; r == 0 && !named && tries < 100; tries++) {
-		temp_name(base, tmp, sizeof(tmp));
+		temp_name(base, NULL, tmp, sizeof(tmp));
 		r = link_tmpfile(fd, dfd, tmp);
 		if (r == 0)
 			named = true;
@@ -757,9 +738,10 @@ write_atomic(const char *path, const void *data, size_t len,
 	fsync(dfd);
 	/*
 	 * Temporaries a killed writer left behind: without the lock, once
-	 * surely abandoned; under it, all of them, but only when a killed
-	 * holder shows it left one (its name was taken), so that a locked
-	 * write does not read the directory every time.
+	 * surely abandoned; under it, all of them, but only when one may
+	 * have been left (the holder's name was taken, or the file system
+	 * has no unnamed files), so that a locked write does not read the
+	 * directory every time.
 	 */
 	if (!locked || left)
 		remove_stale_temps_at(dfd, base, locked ? 0 : STALE_TEMP_AGE);

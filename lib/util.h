@@ -96,7 +96,8 @@ int write_file_atomic(const char *path, const void *data, size_t len,
  * ".NAME.tmp.locked", so that a holder killed before its rename leaves
  * at most that name, which the next holder replaces.  The directory is
  * read for other temporaries only then (or when another user's file
- * sits at that name: a random name is used instead), not on every write.
+ * sits at that name: a random name is used instead, or when the file
+ * system has no unnamed files), not on every write.
  */
 int write_file_atomic_locked(const char *path, const void *data, size_t len,
 			     unsigned int mode);
