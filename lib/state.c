@@ -116,6 +116,7 @@ state_free(struct alloc_state *st)
 	free(st->layout_text);
 	statetopo_free(&st->layout);
 	free(st->raw);
+	held_file_close(&st->held);
 	free(st->text);
 	free(st->sums);
 	free(st->names);
@@ -1425,13 +1426,14 @@ int
 state_load(struct alloc_state *st, const char *path, char *err,
 	   size_t errlen)
 {
+	struct held_file held;
 	char *buf;
 	size_t len;
 	int r;
 
 	state_init(st);
-	r = read_file_max_at(AT_FDCWD, path, STATE_FILE_MAX, &buf, &len,
-			     false);
+	r = read_file_held_at(AT_FDCWD, path, STATE_FILE_MAX, &buf, &len,
+			      &held);
 	if (r == -ENOENT)
 		return 0;
 	if (r == -EFBIG) {
@@ -1448,28 +1450,27 @@ state_load(struct alloc_state *st, const char *path, char *err,
 			 read_strerror(r));
 		return r;
 	}
-	return parse_raw(st, buf, len, err, errlen);
+	r = parse_raw(st, buf, len, err, errlen);
+	if (r < 0)
+		held_file_close(&held);
+	else
+		st->held = held;
+	return r;
 }
 
 int
 state_reload(struct alloc_state *st, const char *path, char *err,
 	     size_t errlen)
 {
-	char *buf;
-	size_t len;
-	int r;
-
-	if (st->exists && st->raw) {
-		r = read_file_max_at(AT_FDCWD, path, STATE_FILE_MAX, &buf,
-				     &len, false);
-		if (r == 0 && len == st->rawlen &&
-		    memcmp(buf, st->raw, len) == 0) {
-			free(buf);
-			return 0;
-		}
-		if (r == 0)
-			free(buf);
-	}
+	/*
+	 * The file read is still held open, so its inode cannot have
+	 * gone to another file: if the path still names it, unchanged,
+	 * nothing was written (writers replace the file, under the lock
+	 * the caller now holds), and it need not be read again.
+	 */
+	if (st->exists && st->raw && held_file_same(&st->held, AT_FDCWD,
+						    path) == 1)
+		return 0;
 	state_free(st);
 	return state_load(st, path, err, errlen);
 }

@@ -125,8 +125,8 @@ struct alloc_state {
 	 */
 	char *layout_text;
 	struct statetopo layout;
-	char *raw;		/* the file as read, for state_reload() and
-				 * the entries' lines */
+	char *raw;		/* the file as read: the entries' lines */
+	struct held_file held;	/* that file, held for state_reload() */
 	size_t rawlen;
 	char *text;		/* the body, cut into words: read entries'
 				 * names */
@@ -206,16 +206,17 @@ void state_format(const struct alloc_state *st, struct strbuf *sb);
 
 /*
  * Read the state at path.  A missing file gives an empty state with
- * exists false.  Returns 0, the state_parse() errors, or -errno of the
- * read.
+ * exists false.  The file read stays open (st->held) until state_free().
+ * Returns 0, the state_parse() errors, or -errno of the read.
  */
 int state_load(struct alloc_state *st, const char *path, char *err,
 	       size_t errlen);
 
 /*
  * Read the state at path again (after taking the writers' lock): when
- * the file holds the bytes st was parsed from, st is kept as it is; else
- * st is freed and loaded anew as state_load() does.
+ * path still names the file st was read from, as it was (held_file_same()),
+ * st is kept as it is; else st is freed and loaded anew as state_load()
+ * does.
  */
 int state_reload(struct alloc_state *st, const char *path, char *err,
 		 size_t errlen);

@@ -258,27 +258,23 @@ read_done(const struct stat *st, size_t len, size_t n, size_t asked)
 	return st->st_size == 4096 && st->st_blocks == 0 && n < asked;
 }
 
-int
-read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
-		 size_t *lenp, bool text)
+/* The rest of the regular file fd, whose fstat() is *st, as
+ * read_file_max_at() reads it; fd stays open. */
+static int
+read_open_file(int fd, const struct stat *st, size_t max, char **bufp,
+	       size_t *lenp, bool text)
 {
-	int fd, err = 0;
 	size_t cap = 4096, len = 0;
-	struct stat st;
 	char *buf;
+	int err = 0;
 
-	fd = open_regular_at(dirfd, path, &st);
-	if (fd < 0)
-		return fd;
 	/* An ordinary file's size is known: room for it at once (and one
 	 * more byte, to see it end), not by doubling. */
-	if (st.st_size >= (off_t)cap && (size_t)st.st_size <= max)
-		cap = (size_t)st.st_size + 2;
+	if (st->st_size >= (off_t)cap && (size_t)st->st_size <= max)
+		cap = (size_t)st->st_size + 2;
 	buf = malloc(cap);
-	if (buf == NULL) {
-		close(fd);
+	if (buf == NULL)
 		return -ENOMEM;
-	}
 	for (;;) {
 		ssize_t n;
 
@@ -311,10 +307,9 @@ read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
 			err = -EFBIG;
 			break;
 		}
-		if (read_done(&st, len, (size_t)n, cap - (len - (size_t)n) - 1))
+		if (read_done(st, len, (size_t)n, cap - (len - (size_t)n) - 1))
 			break;
 	}
-	close(fd);
 	if (err == 0 && text && memchr(buf, '\0', len) != NULL)
 		err = -EILSEQ;
 	if (err < 0) {
@@ -326,6 +321,71 @@ read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
 	if (lenp)
 		*lenp = len;
 	return 0;
+}
+
+int
+read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
+		 size_t *lenp, bool text)
+{
+	struct stat st;
+	int fd, r;
+
+	fd = open_regular_at(dirfd, path, &st);
+	if (fd < 0)
+		return fd;
+	r = read_open_file(fd, &st, max, bufp, lenp, text);
+	close(fd);
+	return r;
+}
+
+int
+read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
+		  size_t *lenp, struct held_file *h)
+{
+	struct stat st;
+	int fd, r;
+
+	fd = open_regular_at(dirfd, path, &st);
+	if (fd < 0)
+		return fd;
+	r = read_open_file(fd, &st, max, bufp, lenp, false);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	h->open = true;
+	h->fd = fd;
+	h->dev = st.st_dev;
+	h->ino = st.st_ino;
+	h->size = st.st_size;
+	h->mtime = st.st_mtim;
+	h->ctime = st.st_ctim;
+	return 0;
+}
+
+int
+held_file_same(const struct held_file *h, int dirfd, const char *path)
+{
+	struct stat st;
+
+	if (!h->open)
+		return 0;
+	if (fstatat(dirfd, path, &st, 0) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	return st.st_dev == h->dev && st.st_ino == h->ino &&
+	       st.st_size == h->size &&
+	       st.st_mtim.tv_sec == h->mtime.tv_sec &&
+	       st.st_mtim.tv_nsec == h->mtime.tv_nsec &&
+	       st.st_ctim.tv_sec == h->ctime.tv_sec &&
+	       st.st_ctim.tv_nsec == h->ctime.tv_nsec;
+}
+
+void
+held_file_close(struct held_file *h)
+{
+	if (h->open)
+		close(h->fd);
+	h->open = false;
 }
 
 int

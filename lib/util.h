@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -68,6 +69,34 @@ int read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
 		     size_t *lenp, bool text);
 int read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp,
 		 bool text);
+
+/*
+ * A file read and held open, and what it was when read: while its fd is
+ * open its inode cannot be freed, so no other file can come to have its
+ * device and inode number.  A path that still names it, with the size
+ * and times it had, names the bytes that were read, unless something
+ * wrote them in place within one tick of the file system's clock; a file
+ * replaced by rename(2), as every cpm writer replaces one, never does.
+ */
+struct held_file {
+	bool open;		/* false (as zeroed): none */
+	int fd;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime, ctime;
+};
+
+/*
+ * read_file_max_at(), text false, that leaves the file open in *h
+ * (close it with held_file_close()).
+ */
+int read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
+		      size_t *lenp, struct held_file *h);
+/* Whether path (from dirfd) still names the file h holds, as it was
+ * read: 1, 0 (not, or nothing held), or -errno. */
+int held_file_same(const struct held_file *h, int dirfd, const char *path);
+void held_file_close(struct held_file *h);
 
 /*
  * Read a small regular file (at most size-1 bytes) into buf,

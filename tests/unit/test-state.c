@@ -645,6 +645,91 @@ test_words(void)
 	strbuf_free(&in);
 }
 
+/* A state file of body b (checksummed) at path, replaced by rename. */
+static int
+put_state(const char *path, const char *b)
+{
+	struct strbuf f;
+	int r;
+
+	strbuf_init(&f);
+	strbuf_printf(&f, "cpm-alloc-state 1\nchecksum fnv1a64:%016llx\n%s",
+		      (unsigned long long)fnv1a64(FNV64_INIT, b, strlen(b)), b);
+	r = f.buf ? write_file_atomic(path, f.buf, f.len, 0644) : -ENOMEM;
+	strbuf_free(&f);
+	return r;
+}
+
+/*
+ * state_reload(): the state read before the lock is kept only while the
+ * path names the very file it was read from, unchanged.
+ */
+static void
+test_reload(void)
+{
+	char dir[] = "/tmp/cpm-test-state-XXXXXX", path[256], err[256];
+	struct alloc_state st;
+	char *more;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		CHECK("mkdtemp", 0);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/state", dir);
+	more = malloc(strlen(body) + 64);
+	if (!more) {
+		CHECK("malloc", 0);
+		return;
+	}
+	strcpy(more, body);
+	strcat(more, "entry extra n=1 cpus=2 mode=exclusive\n");
+
+	CHECK("reload: a state is written", put_state(path, body) == 0);
+	CHECK("reload: and read", state_load(&st, path, err, sizeof(err)) ==
+	      0 && st.nentries == 2 && st.held.open);
+	/* A mark a second read would undo ("strict yes" in the file). */
+	st.strict = false;
+	CHECK("reload: an unchanged file is not read again",
+	      state_reload(&st, path, err, sizeof(err)) == 0 &&
+	      !st.strict && st.nentries == 2);
+
+	/* Another writer's change, as every writer makes it. */
+	CHECK("reload: a change renamed into place",
+	      put_state(path, more) == 0);
+	CHECK("reload: is read", state_reload(&st, path, err,
+					      sizeof(err)) == 0 &&
+	      st.nentries == 3 && strcmp(st.entries[2].name, "extra") == 0);
+
+	/* The same bytes in a new file: read again, the same state. */
+	CHECK("reload: the same bytes renamed into place",
+	      put_state(path, more) == 0);
+	CHECK("reload: give the same state", state_reload(&st, path, err,
+							  sizeof(err)) == 0 &&
+	      st.nentries == 3);
+
+	/* Written in place (not by cpm): its size changed. */
+	f = fopen(path, "a");
+	if (f) {
+		fputs("entry tail n=0 cpus= mode=share\n", f);
+		fclose(f);
+	}
+	CHECK("reload: a file written in place is read again (and refused: "
+	      "its checksum)", f && state_reload(&st, path, err,
+						 sizeof(err)) == -EBADMSG &&
+	      !st.held.open);
+
+	CHECK("reload: read once more", put_state(path, body) == 0 &&
+	      state_load(&st, path, err, sizeof(err)) == 0);
+	unlink(path);
+	CHECK("reload: a file removed since leaves no state",
+	      state_reload(&st, path, err, sizeof(err)) == 0 && !st.exists &&
+	      st.nentries == 0);
+	state_free(&st);
+	free(more);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -735,6 +820,7 @@ main(void)
 		  "line 1006: entry 'e998' appears twice");
 	strbuf_free(&b);
 	test_need();
+	test_reload();
 	test_remove();
 	test_lines();
 	test_errors();
