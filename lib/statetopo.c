@@ -1161,14 +1161,34 @@ same_list(const struct sysroot *root, const char *path,
 	return same;
 }
 
-/* The node directories now are the layout's nodes? */
+/*
+ * The machine's nodes now are the layout's nodes?  0 yes, 1 no.  The
+ * kernel makes and removes a node's directory as it sets and clears the
+ * node in node/online, so that file, one read, answers for them; a tree
+ * without it (or with it unreadable, as some saved trees have it) is
+ * listed.
+ */
 static int
 live_nodes(const struct sysroot *root, const struct topo *t)
 {
+	struct cpuset on = CPUSET_INIT;
 	struct dirent *de;
+	char buf[4096], e[8];
+	ssize_t n;
 	DIR *d;
-	int fd, seen = 0, r = 0;
+	int fd, i, seen = 0, r = 0;
 
+	n = sysroot_read(root, NODE_DIR "/online", buf, sizeof(buf));
+	if (n >= 0 && !memchr(buf, '\0', (size_t)n) &&
+	    cpuset_parse_list(buf, &on, e, sizeof(e)) == 0) {
+		r = cpuset_count(&on) != (unsigned int)t->nnodes;
+		for (i = 0; !r && i < t->nnodes; i++)
+			r = t->nodes[i].id < 0 ||
+			    !cpuset_isset(&on, (unsigned int)t->nodes[i].id);
+		cpuset_free(&on);
+		return r;
+	}
+	cpuset_free(&on);
 	fd = openat(root->fd, NODE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return (errno == ENOENT || errno == ENOTDIR) && !t->nnodes ?

@@ -15,7 +15,8 @@
  *            tree has one, so that another sysroot, a rebuilt tree or a
  *            reboot never reuses a layout;
  *   live     what is read on every call: the possible, present, online
- *            and isolated CPU lists and the NUMA node directories (the
+ *            and isolated CPU lists and the online NUMA nodes (node/online,
+ *            or the node directories where a tree has no readable one; the
  *            nodes' meminfo only by the callers that need memory sizes:
  *            topo_load_meminfo()).  When any of them differs from the layout
  *            (a CPU went offline, a node appeared), the caller reads the

@@ -401,6 +401,43 @@ changes(void)
 	write_file(dir, "sys/devices/system/cpu/isolated", "");
 	CHECK("none isolated again: used", load_via(dir, text.buf, &t) == 0);
 	topo_free(&t);
+	/*
+	 * A node that appears shows in node/online (the kernel sets it
+	 * there as it makes the node's directory): one read tells.  A
+	 * tree without that file has its node directories listed.
+	 */
+	write_file(dir, "sys/devices/system/node/online", "0-1,7\n");
+	CHECK("a new NUMA node in node/online: not used",
+	      load_via(dir, text.buf, &t) == 1);
+	write_file(dir, "sys/devices/system/node/online", "0\n");
+	CHECK("a NUMA node gone from node/online: not used",
+	      load_via(dir, text.buf, &t) == 1);
+	write_file(dir, "sys/devices/system/node/online", "0-1\n");
+	CHECK("the nodes back in node/online: used",
+	      load_via(dir, text.buf, &t) == 0);
+	topo_free(&t);
+	snprintf(cmd, sizeof(cmd), "cd '%s/sys/devices/system/node' && "
+		 "mv online online.was && mkdir node7", dir);
+	CHECK("node7 appears in a tree without node/online",
+	      system(cmd) == 0);
+	CHECK("a new NUMA node directory: not used",
+	      load_via(dir, text.buf, &t) == 1);
+	snprintf(cmd, sizeof(cmd), "rmdir '%s/sys/devices/system/node/node7'",
+		 dir);
+	CHECK("rmdir node7", system(cmd) == 0);
+	CHECK("the node directories as they were: used",
+	      load_via(dir, text.buf, &t) == 0);
+	topo_free(&t);
+	/* node/online padded with NULs, as hwloc saves trees: listed. */
+	snprintf(cmd, sizeof(cmd), "printf '0-1\\n\\0\\0' >"
+		 "'%s/sys/devices/system/node/online'", dir);
+	CHECK("node/online padded with NULs", system(cmd) == 0);
+	CHECK("the node directories listed instead: used",
+	      load_via(dir, text.buf, &t) == 0);
+	topo_free(&t);
+	snprintf(cmd, sizeof(cmd), "mv '%s/sys/devices/system/node/online.was' "
+		 "'%s/sys/devices/system/node/online'", dir, dir);
+	CHECK("node/online back", system(cmd) == 0);
 	/* A file added to or removed from the CPU directory changes the
 	 * tree's key: the layout is not trusted. */
 	write_file(dir, "sys/devices/system/cpu/extra", "");
@@ -409,11 +446,6 @@ changes(void)
 	write_file(dir, "sys/devices/system/cpu/present", "0-7\n");
 	CHECK("present CPUs changed: not used",
 	      load_via(dir, text.buf, &t) == 1);
-	write_file(dir, "sys/devices/system/cpu/present", "0-15\n");
-	snprintf(cmd, sizeof(cmd), "mkdir '%s/sys/devices/system/node/node7'",
-		 dir);
-	CHECK("mkdir node7", system(cmd) == 0);
-	CHECK("a new NUMA node: not used", load_via(dir, text.buf, &t) == 1);
 	strbuf_free(&text);
 	free(key);
 	topo_free(&full);
@@ -858,16 +890,17 @@ moved(const char *dir)
 		CHECK("moved: the tree loads", false);
 		return;
 	}
-	/* A node appeared: not used, and the layout can still give. */
-	snprintf(cmd, sizeof(cmd), "mkdir '%s/sys/devices/system/node/node9'",
-		 dir);
-	CHECK("moved: mkdir node9", system(cmd) == 0);
+	/* A node appeared (a tree without node/online: its directory is
+	 * seen): not used, and the layout can still give. */
+	snprintf(cmd, sizeof(cmd), "cd '%s/sys/devices/system/node' && "
+		 "mv online online.was && mkdir node9", dir);
+	CHECK("moved: node9 appears", system(cmd) == 0);
 	r = statetopo_load(&t, &root, k2, &s, true);
 	CHECK("moved: a layout not used keeps its topology",
 	      r == 1 && !s.given);
-	snprintf(cmd, sizeof(cmd), "rmdir '%s/sys/devices/system/node/node9'",
-		 dir);
-	CHECK("moved: rmdir node9", system(cmd) == 0);
+	snprintf(cmd, sizeof(cmd), "cd '%s/sys/devices/system/node' && "
+		 "rmdir node9 && mv online.was online", dir);
+	CHECK("moved: node9 goes", system(cmd) == 0);
 	r = statetopo_load(&t, &root, k2, &s, true);
 	if (r == 0) {
 		/* Memory sizes are left unknown until asked for. */
