@@ -323,9 +323,10 @@ read_open_file(int fd, const struct stat *st, size_t max, char **bufp,
 	return 0;
 }
 
-int
-read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
-		 size_t *lenp, bool text)
+/* read_file_max_at(), the file left open in *h unless h is NULL. */
+static int
+read_regular_at(int dirfd, const char *path, size_t max, char **bufp,
+		size_t *lenp, bool text, struct held_file *h)
 {
 	struct stat st;
 	int fd, r;
@@ -334,22 +335,7 @@ read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
 	if (fd < 0)
 		return fd;
 	r = read_open_file(fd, &st, max, bufp, lenp, text);
-	close(fd);
-	return r;
-}
-
-int
-read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
-		  size_t *lenp, struct held_file *h)
-{
-	struct stat st;
-	int fd, r;
-
-	fd = open_regular_at(dirfd, path, &st);
-	if (fd < 0)
-		return fd;
-	r = read_open_file(fd, &st, max, bufp, lenp, false);
-	if (r < 0) {
+	if (r < 0 || !h) {
 		close(fd);
 		return r;
 	}
@@ -361,6 +347,20 @@ read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
 	h->mtime = st.st_mtim;
 	h->ctime = st.st_ctim;
 	return 0;
+}
+
+int
+read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
+		 size_t *lenp, bool text)
+{
+	return read_regular_at(dirfd, path, max, bufp, lenp, text, NULL);
+}
+
+int
+read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
+		  size_t *lenp, struct held_file *h)
+{
+	return read_regular_at(dirfd, path, max, bufp, lenp, false, h);
 }
 
 int
