@@ -93,20 +93,44 @@ fill_int(int *p, int v, int n)
 		p[j] = v;
 }
 
-/* p[0..n) = v, v + 1, ..., four at a time. */
+/*
+ * The index's CPUs and units (struct kindex) as 16 bits: a cpuset holds
+ * CPUSET_MAX_CPUS (65536) CPUs at most, so no CPU or unit number is
+ * above 65535, and half the memory of ints is half the pages a take
+ * touches on a large machine.
+ */
+typedef uint16_t kix;
+
+/* p[0..n) = v, four at a time. */
 static void
-fill_seq(int *p, int v, int n)
+fill_kix(kix *p, int v, int n)
 {
 	int j = 0;
 
 	for (; j + 4 <= n; j += 4) {
-		p[j] = v + j;
-		p[j + 1] = v + j + 1;
-		p[j + 2] = v + j + 2;
-		p[j + 3] = v + j + 3;
+		p[j] = (kix)v;
+		p[j + 1] = (kix)v;
+		p[j + 2] = (kix)v;
+		p[j + 3] = (kix)v;
 	}
 	for (; j < n; j++)
-		p[j] = v + j;
+		p[j] = (kix)v;
+}
+
+/* p[0..n) = v, v + 1, ..., four at a time. */
+static void
+fill_seq(kix *p, int v, int n)
+{
+	int j = 0;
+
+	for (; j + 4 <= n; j += 4) {
+		p[j] = (kix)(v + j);
+		p[j + 1] = (kix)(v + j + 1);
+		p[j + 2] = (kix)(v + j + 2);
+		p[j + 3] = (kix)(v + j + 3);
+	}
+	for (; j < n; j++)
+		p[j] = (kix)(v + j);
 }
 
 /* ------------------------------------------------------------------ */
@@ -118,7 +142,7 @@ ktopo_alloc(struct ktopo *kt, int ncpus)
 	int c;
 
 	memset(kt, 0, sizeof(*kt));
-	if (ncpus < 0)
+	if (ncpus < 0 || ncpus > CPUSET_MAX_CPUS)
 		return -EINVAL;
 	/* every slot is set below: no need to zero it first */
 	kt->cpu = malloc((ncpus > 0 ? (size_t)ncpus : 1) * sizeof(*kt->cpu));
@@ -336,7 +360,7 @@ ktopo_from_runs(struct ktopo *kt, int ncpus, const struct krun *const runs[4],
 	bool lean;
 
 	memset(kt, 0, sizeof(*kt));
-	if (ncpus < 1)
+	if (ncpus < 1 || ncpus > CPUSET_MAX_CPUS)
 		return -EINVAL;
 	kt->ncpus = ncpus;
 	for (k = 0; k < K_N; k++) {
@@ -564,12 +588,13 @@ struct kindex {
 	const struct ktopo *kt;
 	int ncpus;
 	int nall;
-	int *all;		/* topology CPUs, ascending */
+	kix *all;		/* topology CPUs, ascending */
 	int nunit[K_N];
 	int *uid[K_N];		/* dense unit -> id (ascending) */
-	int *unit[K_N];		/* [ncpus] CPU -> dense unit, -1 */
+	kix *unit[K_N];		/* [ncpus] CPU -> dense unit; slots of no
+				 * CPU 0xffff (never a unit then) */
 	int *off[K_N];		/* [nunit + 1] into mem[] */
-	int *mem[K_N];		/* CPUs of each unit, ascending */
+	kix *mem[K_N];		/* CPUs of each unit, ascending */
 	int *numa_socket;	/* [NUMA units] its only socket, -1 if several */
 	bool numa_nested;	/* every NUMA unit within one socket */
 	int nkinds;		/* kinds indexed: K_UNCORE (no uncore caches:
@@ -631,19 +656,20 @@ cpu_attr(const struct ktopo *kt, int c, int k)
  * counts each unit's CPUs into cnt[unit + 1].
  */
 static void
-units_by_runs(const struct krun *runs, int nruns, const int *rank, int *unit,
+units_by_runs(const struct krun *runs, int nruns, const int *rank, kix *unit,
 	      int *cnt)
 {
 	int i, j, c = 0;
 
 	for (i = 0; i < nruns; i++) {
 		const struct krun *u = &runs[i];
-		int *p = unit + c, x = u->first;
+		kix *p = unit + c;
+		int x = u->first;
 
 		if (u->step == 0) {
 			int v = rank[x];
 
-			fill_int(p, v, u->count);
+			fill_kix(p, v, u->count);
 			cnt[v + 1] += u->count;
 		} else if (u->step == 1) {
 			/* Every id from first to last is in the run: their
@@ -657,7 +683,7 @@ units_by_runs(const struct krun *runs, int nruns, const int *rank, int *unit,
 			for (j = 0; j < u->count; j++, x += u->step) {
 				int v = rank[x];
 
-				p[j] = v;
+				p[j] = (kix)v;
 				cnt[v + 1]++;
 			}
 		}
@@ -670,8 +696,8 @@ units_by_runs(const struct krun *runs, int nruns, const int *rank, int *unit,
  * goes to the unit's cursor at once.
  */
 static void
-members_by_runs(const struct krun *runs, int nruns, const int *unit,
-		int *cur, int *mem)
+members_by_runs(const struct krun *runs, int nruns, const kix *unit,
+		int *cur, kix *mem)
 {
 	int i, j, c = 0;
 
@@ -679,13 +705,13 @@ members_by_runs(const struct krun *runs, int nruns, const int *unit,
 		const struct krun *u = &runs[i];
 
 		if (u->step == 0) {
-			int *p = mem + cur[unit[c]];
+			kix *p = mem + cur[unit[c]];
 
 			cur[unit[c]] += u->count;
 			fill_seq(p, c, u->count);
 		} else {
 			for (j = c; j < c + u->count; j++)
-				mem[cur[unit[j]]++] = j;
+				mem[cur[unit[j]]++] = (kix)j;
 		}
 		c += u->count;
 	}
@@ -701,7 +727,7 @@ numa_socket_by_runs(const struct kindex *ix, int *ns)
 {
 	const struct ktopo *kt = ix->kt;
 	const struct krun *rn = kt->runs[K_NUMA], *rs = kt->runs[K_SOCKET];
-	const int *un = ix->unit[K_NUMA], *us = ix->unit[K_SOCKET];
+	const kix *un = ix->unit[K_NUMA], *us = ix->unit[K_SOCKET];
 	int a = 0, b = 0, left_a = rn[0].count, left_b = rs[0].count, c = 0;
 
 	while (c < ix->nall) {
@@ -729,15 +755,17 @@ static int
 kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 {
 	int c, k, i, n = 0, *mine[K_N] = { 0 }, lo[K_N] = { 0 };
-	int *cur[K_N] = { 0 }, *curs = NULL, *ns;
+	int *cur[K_N] = { 0 }, *curs = NULL, *ns, *v = NULL;
 	const int *direct[K_N] = { 0 };
 	size_t nc = kt->ncpus > 0 ? (size_t)kt->ncpus : 1, ncur = 0;
 	bool all_direct = true, by_runs;
 
+	/* ktopo_alloc() and ktopo_from_runs() refuse more CPUs than a
+	 * kix numbers. */
 	memset(ix, 0, sizeof(*ix));
 	ix->kt = kt;
 	ix->ncpus = kt->ncpus;
-	ix->all = malloc(nc * sizeof(int));
+	ix->all = malloc(nc * sizeof(kix));
 	if (!ix->all)
 		goto nomem;
 	if (cpuset_count(&kt->all) == (unsigned int)kt->ncpus) {
@@ -747,15 +775,15 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 	} else {
 		for (c = 0; c < kt->ncpus; c++)
 			if (ktopo_is_cpu(kt, c))
-				ix->all[n++] = c;
+				ix->all[n++] = (kix)c;
 	}
 	ix->nall = n;
 	ix->nkinds = uncore ? K_N : K_UNCORE;
 	for (k = 0; k < ix->nkinds; k++) {
 		int m;
 
-		ix->unit[k] = malloc(nc * sizeof(int));
-		ix->mem[k] = malloc((n ? (size_t)n : 1) * sizeof(int));
+		ix->unit[k] = malloc(nc * sizeof(kix));
+		ix->mem[k] = malloc((n ? (size_t)n : 1) * sizeof(kix));
 		if (!ix->unit[k] || !ix->mem[k])
 			goto nomem;
 		/* Ids are mostly small and dense: a table from id to unit
@@ -770,8 +798,9 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 			lo[k] = kt->rank_lo[k];
 		} else {
 			/* The CPUs' values, made distinct in place. */
-			int *v = ix->mem[k];
-
+			if (!v && !(v = malloc((n ? (size_t)n : 1) *
+					       sizeof(int))))
+				goto nomem;
 			for (i = 0; i < n; i++)
 				v[i] = cpu_attr(kt, ix->all[i], k);
 			m = distinct(v, n, &mine[k], &lo[k]);
@@ -785,9 +814,9 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 		ix->off[k] = calloc((size_t)m + 1, sizeof(int));
 		if (!ix->off[k])
 			goto nomem;
-		/* Slots of no CPU stay -1; with every slot a CPU, none. */
+		/* Slots of no CPU stay 0xffff; with every slot a CPU, none. */
 		if ((size_t)n < nc)
-			memset(ix->unit[k], 0xff, nc * sizeof(int));
+			memset(ix->unit[k], 0xff, nc * sizeof(kix));
 		if (!direct[k])
 			all_direct = false;
 		ncur += (size_t)m;
@@ -826,18 +855,18 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 			c = ix->all[i];
 			p = &kt->cpu[c];
 			u = rc[p->core];
-			ix->unit[K_CORE][c] = u;
+			ix->unit[K_CORE][c] = (kix)u;
 			ix->off[K_CORE][u + 1]++;
 			us = rs[p->socket];
-			ix->unit[K_SOCKET][c] = us;
+			ix->unit[K_SOCKET][c] = (kix)us;
 			ix->off[K_SOCKET][us + 1]++;
 			u = rn[p->numa];
-			ix->unit[K_NUMA][c] = u;
+			ix->unit[K_NUMA][c] = (kix)u;
 			ix->off[K_NUMA][u + 1]++;
 			ns[u] = ns[u] == -2 || ns[u] == us ? us : -1;
 			if (ru) {
 				u = ru[p->uncore];
-				ix->unit[K_UNCORE][c] = u;
+				ix->unit[K_UNCORE][c] = (kix)u;
 				ix->off[K_UNCORE][u + 1]++;
 			}
 		}
@@ -852,7 +881,7 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 					unit_of(ix->uid[k], m, id, last);
 
 				last = u;
-				ix->unit[k][c2] = u;
+				ix->unit[k][c2] = (kix)u;
 				ix->off[k][u + 1]++;
 			}
 		}
@@ -884,21 +913,23 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 			members_by_runs(kt->runs[k], kt->nruns[k], ix->unit[k],
 					cur[k], ix->mem[k]);
 	} else {
-		int *uc = ix->unit[K_CORE], *us = ix->unit[K_SOCKET];
-		int *un = ix->unit[K_NUMA], *uu = ix->unit[K_UNCORE];
-		int *mc = ix->mem[K_CORE], *ms = ix->mem[K_SOCKET];
-		int *mn = ix->mem[K_NUMA], *mu = ix->mem[K_UNCORE];
+		const kix *uc = ix->unit[K_CORE], *us = ix->unit[K_SOCKET];
+		const kix *un = ix->unit[K_NUMA], *uu = ix->unit[K_UNCORE];
+		kix *mc = ix->mem[K_CORE], *ms = ix->mem[K_SOCKET];
+		kix *mn = ix->mem[K_NUMA], *mu = ix->mem[K_UNCORE];
 
 		for (i = 0; i < n; i++) {
-			c = ix->all[i];
-			mc[cur[K_CORE][uc[c]]++] = c;
-			ms[cur[K_SOCKET][us[c]]++] = c;
-			mn[cur[K_NUMA][un[c]]++] = c;
+			kix x = ix->all[i];
+
+			mc[cur[K_CORE][uc[x]]++] = x;
+			ms[cur[K_SOCKET][us[x]]++] = x;
+			mn[cur[K_NUMA][un[x]]++] = x;
 			if (uu)
-				mu[cur[K_UNCORE][uu[c]]++] = c;
+				mu[cur[K_UNCORE][uu[x]]++] = x;
 		}
 	}
 	free(curs);
+	free(v);
 	ix->per_core = kt->num_cores ? kt->num_cpus / kt->num_cores : 0;
 	ix->per_socket = kt->num_sockets ? kt->num_cpus / kt->num_sockets : 0;
 	ix->per_uncore = kt->num_uncore ? kt->num_cpus / kt->num_uncore : 0;
@@ -908,6 +939,7 @@ nomem:
 	for (k = 0; k < K_N; k++)
 		free(mine[k]);
 	free(curs);
+	free(v);
 	kindex_free(ix);
 	return -ENOMEM;
 }

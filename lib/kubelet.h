@@ -62,7 +62,8 @@ void ktopo_free(struct ktopo *kt);
 
 /*
  * Make kt an empty topology of ncpus CPU slots (every slot -1), for
- * callers that describe a machine by hand.  Returns 0 or -ENOMEM.
+ * callers that describe a machine by hand.  Returns 0, -EINVAL (ncpus
+ * negative or above CPUSET_MAX_CPUS) or -ENOMEM.
  */
 int ktopo_alloc(struct ktopo *kt, int ncpus);
 
@@ -90,7 +91,8 @@ int ktopo_count_known(struct ktopo *kt, const struct cpuset *all, int n,
  * topology.  The same as filling kt->cpu and calling ktopo_count(), with
  * the ids marked a run at a time (kt->cpu itself may be left for
  * ktopo_cpus(), below).  Returns 0, -EINVAL (runs that do not
- * cover ncpus CPUs exactly, a negative value) or -ENOMEM.
+ * cover ncpus CPUs exactly, a negative value, more than CPUSET_MAX_CPUS
+ * CPUs) or -ENOMEM.
  */
 int ktopo_from_runs(struct ktopo *kt, int ncpus,
 		    const struct krun *const runs[4], const int nruns[4]);

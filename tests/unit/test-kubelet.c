@@ -640,6 +640,71 @@ many_sockets(struct ktopo *kt)
  * counted CPU by CPU: every count, on an idle machine and on three of
  * busy CPUs, with each option, with NUMA hints and with CPUs reserved.
  */
+/*
+ * 65536 CPUs, the most a cpuset holds: SMT-2 with the siblings 32768
+ * apart, 4 sockets of 2 NUMA nodes, an uncore cache per 32 cores.  The
+ * index numbers CPUs and units in 16 bits: the highest must come out
+ * whole, counted CPU by CPU and from runs.
+ */
+static void
+largest_cpu(struct ktopo_cpu *p, int c)
+{
+	int x = c % 32768;
+
+	p->core = x;
+	p->socket = x / 8192;
+	p->numa = x / 4096;
+	p->uncore = x / 32;
+}
+
+static void
+largest(void)
+{
+	static const struct krun one = { 0, 0, CPUSET_MAX_CPUS + 1 };
+	const struct krun *const over[4] = { &one, &one, &one, &one };
+	const int nover[4] = { 1, 1, 1, 1 };
+	struct ktake_opts none = { 0 }, whole = { 0 };
+	struct ktopo kt[2], bad;
+	struct krun *runs[4];
+	int nruns[4], k, i;
+	char name[160];
+
+	whole.full_cores = true;
+	CHECK("more CPUs than a cpuset holds: refused by hand",
+	      ktopo_alloc(&bad, CPUSET_MAX_CPUS + 1) == -EINVAL);
+	CHECK("more CPUs than a cpuset holds: refused from runs",
+	      ktopo_from_runs(&bad, CPUSET_MAX_CPUS + 1, over, nover) ==
+	      -EINVAL);
+	machine_of(&kt[0], CPUSET_MAX_CPUS, largest_cpu);
+	runs_of(&kt[0], runs, nruns);
+	CHECK("65536 CPUs from runs",
+	      ktopo_from_runs(&kt[1], kt[0].ncpus,
+			      (const struct krun *const *)runs, nruns) == 0);
+	for (k = 0; k < 4; k++)
+		free(runs[k]);
+	for (i = 0; i < 2; i++) {
+		const char *how = i ? "from runs" : "CPU by CPU";
+
+		snprintf(name, sizeof(name), "65536 CPUs, %s: the last "
+			 "threads", how);
+		check_take(name, &kt[i], "65532-65535", 4, &none, NULL, NULL,
+			   "65532-65535");
+		snprintf(name, sizeof(name), "65536 CPUs, %s: the last core "
+			 "whole", how);
+		check_take(name, &kt[i], "32766-32767,65535", 2, &whole, NULL,
+			   NULL, "32767,65535");
+		snprintf(name, sizeof(name), "65536 CPUs, %s: whole cores of "
+			 "the last NUMA node", how);
+		check_take(name, &kt[i], "28672-32767,61440-65535", 4, &none,
+			   NULL, NULL, "28672-28673,61440-61441");
+		snprintf(name, sizeof(name), "65536 CPUs, %s: the first "
+			 "cores of a free machine", how);
+		check_take(name, &kt[i], "0-65535", 8, &none, NULL, NULL,
+			   "0-3,32768-32771");
+		ktopo_free(&kt[i]);
+	}
+}
+
 static void
 runs_take_same(void (*make)(struct ktopo *), const char *what)
 {
@@ -879,6 +944,7 @@ examples(const char *tmp)
 	runs_take_same(big, "two sockets, SMT siblings apart");
 	runs_take_same(flat, "no SMT, NUMA ids counting down");
 	runs_take_same(many_sockets, "sockets within NUMA nodes");
+	largest();
 	ktopo_free(&tr);
 	check_order("uncore caches are listed per NUMA node, fullest first",
 		    &un->spec, "1-7,9-15", KORDER_UNCORE, false, "0 1");
