@@ -1466,10 +1466,10 @@ state_reload(struct alloc_state *st, const char *path, char *err,
 	 * The file read is still held open, so its inode cannot have
 	 * gone to another file: if the path still names it, unchanged,
 	 * nothing was written (writers replace the file, under the lock
-	 * the caller now holds), and it need not be read again.
+	 * the caller now holds), and it need not be read again.  Only a
+	 * state read from a file holds one (state_load()).
 	 */
-	if (st->exists && st->raw && held_file_same(&st->held, AT_FDCWD,
-						    path) == 1)
+	if (held_file_same(&st->held, AT_FDCWD, path) == 1)
 		return 0;
 	state_free(st);
 	return state_load(st, path, err, errlen);

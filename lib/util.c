@@ -341,11 +341,7 @@ read_regular_at(int dirfd, const char *path, size_t max, char **bufp,
 	}
 	h->open = true;
 	h->fd = fd;
-	h->dev = st.st_dev;
-	h->ino = st.st_ino;
-	h->size = st.st_size;
-	h->mtime = st.st_mtim;
-	h->ctime = st.st_ctim;
+	h->st = st;
 	return 0;
 }
 
@@ -372,12 +368,12 @@ held_file_same(const struct held_file *h, int dirfd, const char *path)
 		return 0;
 	if (fstatat(dirfd, path, &st, 0) < 0)
 		return errno == ENOENT ? 0 : -errno;
-	return st.st_dev == h->dev && st.st_ino == h->ino &&
-	       st.st_size == h->size &&
-	       st.st_mtim.tv_sec == h->mtime.tv_sec &&
-	       st.st_mtim.tv_nsec == h->mtime.tv_nsec &&
-	       st.st_ctim.tv_sec == h->ctime.tv_sec &&
-	       st.st_ctim.tv_nsec == h->ctime.tv_nsec;
+	return st.st_dev == h->st.st_dev && st.st_ino == h->st.st_ino &&
+	       st.st_size == h->st.st_size &&
+	       st.st_mtim.tv_sec == h->st.st_mtim.tv_sec &&
+	       st.st_mtim.tv_nsec == h->st.st_mtim.tv_nsec &&
+	       st.st_ctim.tv_sec == h->st.st_ctim.tv_sec &&
+	       st.st_ctim.tv_nsec == h->st.st_ctim.tv_nsec;
 }
 
 void

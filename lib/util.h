@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
-#include <time.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -81,10 +81,7 @@ int read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp,
 struct held_file {
 	bool open;		/* false (as zeroed): none */
 	int fd;
-	dev_t dev;
-	ino_t ino;
-	off_t size;
-	struct timespec mtime, ctime;
+	struct stat st;		/* fstat() of fd when it was read */
 };
 
 /*

@@ -652,9 +652,7 @@ put_state(const char *path, const char *b)
 	struct strbuf f;
 	int r;
 
-	strbuf_init(&f);
-	strbuf_printf(&f, "cpm-alloc-state 1\nchecksum fnv1a64:%016llx\n%s",
-		      (unsigned long long)fnv1a64(FNV64_INIT, b, strlen(b)), b);
+	with_header(&f, b, strlen(b));
 	r = f.buf ? write_file_atomic(path, f.buf, f.len, 0644) : -ENOMEM;
 	strbuf_free(&f);
 	return r;
