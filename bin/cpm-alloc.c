@@ -411,6 +411,21 @@ parse_count(const char *s)
 /* Machine */
 
 /*
+ * Read the state: a take or a release looks at no entry but those it
+ * names, so the others stay lines (state_load_named()).
+ */
+static int
+read_state(struct ctx *c)
+{
+	int want = c->cmd == C_TAKE ? 1 : c->cmd == C_RELEASE ? c->nargs : 0;
+
+	if (want > 0 && c->nargs >= want)
+		return state_load_named(&c->st, c->state_path, c->args, want,
+					c->err, sizeof(c->err));
+	return state_load(&c->st, c->state_path, c->err, sizeof(c->err));
+}
+
+/*
  * The topology from the layout the state keeps, when the state can be
  * read and the machine still agrees with it (see statetopo.h).  A state
  * that cannot be read is left for open_state() to report.
@@ -420,7 +435,7 @@ topo_from_state(struct ctx *c)
 {
 	int r;
 
-	if (state_load(&c->st, c->state_path, c->err, sizeof(c->err)) < 0) {
+	if (read_state(c) < 0) {
 		state_init(&c->st);
 		return false;
 	}
@@ -615,7 +630,7 @@ open_state(struct ctx *c, int rw, bool tolerate_foreign)
 			cli_die(EXIT_FAIL, "%s", c->err);
 	}
 	if (!c->st_read)
-		r = state_load(&c->st, c->state_path, c->err, sizeof(c->err));
+		r = read_state(c);
 	else if (rw)
 		r = state_reload(&c->st, c->state_path, c->err,
 				 sizeof(c->err));

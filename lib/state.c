@@ -121,6 +121,10 @@ state_free(struct alloc_state *st)
 	free(st->sums);
 	free(st->names);
 	arena_free(&st->words);
+	cpuset_free(&st->left_cpus);
+	cpuset_free(&st->left_excl);
+	free(st->holes);
+	free(st->wants);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -541,6 +545,59 @@ body_sum(const struct alloc_state *st, const char *b, size_t len)
 	return fnv1a64(h, b + k, len - k);
 }
 
+/* Entry e: its line as read when it still says what e holds, or afresh. */
+static void
+put_entry(const struct alloc_state *st, const struct alloc_entry *e,
+	  struct strbuf *out)
+{
+	const char *line = entry_line(st, e);
+
+	if (line)
+		strbuf_add(out, line, e->src.len);
+	else
+		format_entry(e, out);
+}
+
+/*
+ * The entries of a state read for some names, in the order read: the
+ * lines left between the holes as they are, each entry read in its hole
+ * (none once removed), then the entries added since.
+ */
+static void
+format_named(const struct alloc_state *st, struct strbuf *out)
+{
+	const char *b = st->raw + st->body;
+	size_t cur = st->entries_at, end = st->rawlen - st->body;
+	int *in = NULL, i, k;
+
+	if (st->nholes) {
+		in = malloc((size_t)st->nholes * sizeof(*in));
+		if (!in) {
+			out->oom = true;
+			return;
+		}
+		for (k = 0; k < st->nholes; k++)
+			in[k] = -1;
+		for (i = 0; i < st->nentries; i++) {
+			unsigned int at = st->entries[i].src.at;
+
+			if (at && at <= (unsigned int)st->nholes)
+				in[at - 1] = i;
+		}
+	}
+	for (k = 0; k < st->nholes; k++) {
+		strbuf_add(out, b + cur, st->holes[k].at - cur);
+		if (in[k] >= 0)
+			put_entry(st, &st->entries[in[k]], out);
+		cur = st->holes[k].at + st->holes[k].len;
+	}
+	strbuf_add(out, b + cur, end - cur);
+	for (i = 0; i < st->nentries; i++)
+		if (!st->entries[i].src.at)
+			put_entry(st, &st->entries[i], out);
+	free(in);
+}
+
 void
 state_format(const struct alloc_state *st, struct strbuf *out)
 {
@@ -581,6 +638,10 @@ state_format(const struct alloc_state *st, struct strbuf *out)
 	if (out->len == mark)
 		strbuf_puts(out, "-");
 	strbuf_puts(out, "\n");
+	if (st->nwant && st->raw) {
+		format_named(st, out);
+		goto sum;
+	}
 	/*
 	 * Entries as they were read go back as their lines, a run of
 	 * neighbours in one copy; the others are written afresh.
@@ -602,6 +663,7 @@ state_format(const struct alloc_state *st, struct strbuf *out)
 	}
 	if (run)
 		strbuf_add(out, run, runlen);
+sum:
 	if (out->oom)
 		return;
 	sum = body_sum(st, out->buf + body, out->len - body);
@@ -872,15 +934,33 @@ known_key(const char *s)
 	return 0;
 }
 
+/* Or the words w[0..nw) into s (grown to hold them): 0 or -ENOMEM. */
+static int
+or_words(struct cpuset *s, const uint64_t *w, unsigned int nw)
+{
+	unsigned int i;
+
+	if (nw > s->nwords && cpuset_reserve(s, nw * 64) < 0)
+		return -ENOMEM;
+	for (i = 0; i < nw; i++)
+		s->bits[i] |= w[i];
+	return 0;
+}
+
 /*
  * The line nearly every entry has, "NAME n=N cpus=LIST mode=MODE" as
  * format_entry() writes it, read straight through into e (zeroed): 1
  * when rest is one, 0 when not (e's set may hold CPUs then), -ENOMEM.
  * Nothing is cut or unescaped: only the end of the name becomes a NUL.
+ * With left, rest is the line in the file as read, up to its newline,
+ * left as it is, for an entry to stay a line (see struct alloc_state):
+ * one of the names st is read for is not (0), and of the others the
+ * CPUs go to st's left sets, not to e (1), and e->src.len is the line's
+ * length from rest on, with its newline.
  */
 static int
 parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
-	    struct alloc_state *st, struct cpuset *scratch)
+	    struct alloc_state *st, struct cpuset *scratch, bool left)
 {
 	const char *s = rest;
 	uint32_t hash = FNV32_INIT;
@@ -894,6 +974,15 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	klen = (size_t)(s - rest);
 	if (klen == 0 || klen > STATE_NAME_MAX || memcmp(s, " n=", 3) != 0)
 		return 0;
+	if (left) {
+		const struct state_want *wv = st->wants;
+		int k, nwant = st->nwant;
+
+		for (k = 0; k < nwant; k++)
+			if (wv[k].hash == hash && wv[k].len == klen &&
+			    memcmp(st->want[k], rest, klen) == 0)
+				return 0;
+	}
 	s += 3;
 	if (*s == '0')
 		s++;
@@ -907,12 +996,33 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	s += 6;
 	/*
 	 * The set is read into scratch (always empty here), then its
-	 * words up to the last CPU's move to st's blocks, and scratch is
-	 * emptied again.
+	 * words up to the last CPU's move to st's blocks (or, left, into
+	 * the left sets), and scratch is emptied again.
 	 */
 	r = canon_list(&s, scratch, &count, &last);
 	nw = last >= 0 ? (unsigned int)last / 64 + 1 : 0;
-	if (r > 0 && nw > 0) {
+	/* The line ends there: cut (a NUL) or as read (its newline). */
+	if (r > 0) {
+		if (memcmp(s, " mode=exclusive", 15) == 0 &&
+		    (s[15] == '\0' || s[15] == '\n')) {
+			e->mode = ALLOC_EXCLUSIVE;
+			s += 15;
+		} else if (memcmp(s, " mode=share", 11) == 0 &&
+			   (s[11] == '\0' || s[11] == '\n')) {
+			e->mode = ALLOC_SHARE;
+			s += 11;
+		} else {
+			r = 0;
+		}
+	}
+	if (r > 0 && count != n)
+		r = 0;	/* refused by parse_entry(), as it says */
+	if (r > 0 && nw > 0 && left) {
+		if (or_words(&st->left_cpus, scratch->bits, nw) < 0 ||
+		    (e->mode == ALLOC_EXCLUSIVE &&
+		     or_words(&st->left_excl, scratch->bits, nw) < 0))
+			r = -ENOMEM;
+	} else if (r > 0 && nw > 0) {
 		uint64_t *bits = arena_alloc(&st->words, nw * sizeof(uint64_t),
 					     sizeof(uint64_t));
 
@@ -926,16 +1036,13 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	}
 	for (w = 0; w < nw; w++)
 		scratch->bits[w] = 0;
-	if (r <= 0)
+	if (r <= 0 || left) {
+		e->src.name_len = (unsigned int)klen;
+		if (r > 0)
+			e->src.len = (size_t)(s - rest) + 1;
+		*name_hash = hash;
 		return r;
-	if (memcmp(s, " mode=exclusive", 16) == 0)
-		e->mode = ALLOC_EXCLUSIVE;
-	else if (memcmp(s, " mode=share", 12) == 0)
-		e->mode = ALLOC_SHARE;
-	else
-		return 0;
-	if (count != n)
-		return 0;	/* refused by parse_entry(), as it says */
+	}
 	rest[klen] = '\0';
 	e->name = rest;
 	e->name_kept = true;
@@ -960,7 +1067,7 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 
 	memset(e, 0, sizeof(*e));
 	*canon = true;
-	r = parse_plain(rest, e, name_hash, st, scratch);
+	r = parse_plain(rest, e, name_hash, st, scratch, false);
 	if (r)
 		return r < 0 ? r : 0;
 	/* Not that line: read afresh, into a set of its own. */
@@ -1133,7 +1240,9 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
  * comparisons.
  */
 struct state_name_slot {
-	int entry;		/* entry index + 1, 0 empty */
+	int entry;		/* entry index + 1; 0 empty; below 0, an
+				 * entry left as a line whose name is at
+				 * - entry - 1 in the body, up to a space */
 	uint32_t hash;
 };
 
@@ -1144,6 +1253,22 @@ name_hash(const char *name)
 	return fnv1a32(FNV32_INIT, name, strlen(name));
 }
 
+static inline const char *
+slot_name(const struct alloc_state *st, int entry)
+{
+	return entry > 0 ? st->entries[entry - 1].name :
+	       st->raw + st->body - entry - 1;
+}
+
+/* Whether the names at a and b, each ended by a NUL or a space, match. */
+static bool
+same_name(const char *a, const char *b)
+{
+	while (*a == *b && *a && *a != ' ')
+		a++, b++;
+	return (!*a || *a == ' ') && (!*b || *b == ' ');
+}
+
 static inline size_t
 name_slot(const struct alloc_state *st, const char *name, uint32_t hash)
 {
@@ -1151,27 +1276,29 @@ name_slot(const struct alloc_state *st, const char *name, uint32_t hash)
 
 	while (st->names[h].entry &&
 	       (st->names[h].hash != hash ||
-		strcmp(st->entries[st->names[h].entry - 1].name, name) != 0))
+		!same_name(slot_name(st, st->names[h].entry), name)))
 		h = (h + 1) & mask;
 	return h;
 }
 
 /*
- * Record entry i of st, whose name hashes to hash, in st's name index.
- * Returns 0, 1 when its name is there already, -ENOMEM.
+ * Record the name of entry (as in struct state_name_slot), which hashes
+ * to hash, in st's name index, sized for at least expect names.
+ * Returns 0, 1 when the name is there already, -ENOMEM.
  */
 static int
-name_index_add(struct alloc_state *st, int i, uint32_t hash)
+name_index_add(struct alloc_state *st, int entry, uint32_t hash,
+	       size_t expect)
 {
-	const char *name = st->entries[i].name;
+	const char *name = slot_name(st, entry);
 	size_t h;
 
-	if ((size_t)i * 2 + 2 > st->names_size) {
+	if (st->nnames * 2 + 2 > st->names_size) {
 		size_t size = st->names_size ? st->names_size * 2 : 64, k;
 		struct state_name_slot *slot;
 
-		/* Sized for the array's capacity: grown once, if ever. */
-		while (size < (size_t)st->cap * 2 + 2)
+		/* Sized for every name expected: grown once, if ever. */
+		while (size < expect * 2 + 2)
 			size *= 2;
 		slot = calloc(size, sizeof(*slot));
 		if (!slot)
@@ -1194,8 +1321,9 @@ name_index_add(struct alloc_state *st, int i, uint32_t hash)
 	h = name_slot(st, name, hash);
 	if (st->names[h].entry)
 		return 1;
-	st->names[h].entry = i + 1;
+	st->names[h].entry = entry;
 	st->names[h].hash = hash;
+	st->nnames++;
 	return 0;
 }
 
@@ -1205,22 +1333,132 @@ names_drop(struct alloc_state *st)
 	free(st->names);
 	st->names = NULL;
 	st->names_size = 0;
+	st->nnames = 0;
+}
+
+/*
+ * In a state read for some names, the entry line at off in the body
+ * (after "entry "), as read, when it is to stay a line: its CPUs go to
+ * the left sets and its name to the index (sized for at least expect
+ * names).  Returns 1 when it stays (*len: its length from off on), 0 when
+ * it is to be read into entries[], a parse_raw() error.
+ */
+static int
+leave_line(struct alloc_state *st, struct parser *p, size_t off,
+	   struct cpuset *scratch, size_t expect, size_t *len)
+{
+	char *sp = st->raw + st->body + off;
+	struct alloc_entry e;
+	uint32_t hash = 0;
+	int r;
+
+	/* Only its mode and lengths are written (parse_plain(), left). */
+	e.mode = ALLOC_SHARE;
+	r = parse_plain(sp, &e, &hash, st, scratch, true);
+	if (r <= 0)
+		return r;
+	*len = e.src.len;
+	r = name_index_add(st, -(int)off - 1, hash, expect);
+	if (r == 1)
+		return bad(p, "entry '%.*s' appears twice",
+			   (int)e.src.name_len, sp);
+	if (r < 0)
+		return r;
+	st->nleft++;
+	return 1;
+}
+
+/* Where entry e, read into entries[], was among the lines: 0 or -ENOMEM. */
+static int
+add_hole(struct alloc_state *st, struct alloc_entry *e, size_t at,
+	 size_t len)
+{
+	if (st->nholes == st->holes_cap) {
+		int cap = st->holes_cap ? st->holes_cap * 2 : 8;
+		struct state_hole *h = realloc(st->holes,
+					       (size_t)cap * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		st->holes = h;
+		st->holes_cap = cap;
+	}
+	st->holes[st->nholes].at = at;
+	st->holes[st->nholes].len = len;
+	e->src.at = (unsigned int)++st->nholes;
+	return 0;
+}
+
+/* The lengths and hashes of the names st is read for: 0 or -ENOMEM. */
+static int
+want_hashes(struct alloc_state *st)
+{
+	int k;
+
+	st->wants = malloc((size_t)st->nwant * sizeof(*st->wants));
+	if (!st->wants)
+		return -ENOMEM;
+	for (k = 0; k < st->nwant; k++) {
+		st->wants[k].len = strlen(st->want[k]);
+		st->wants[k].hash = name_hash(st->want[k]);
+	}
+	return 0;
+}
+
+/*
+ * The entry line at sp (after "entry "), at..at+len in the body, read
+ * into a new entry of st (and its name into the index, sized for at
+ * least expect names).  Returns 0 or a parse_raw() error.
+ */
+static int
+read_entry(struct alloc_state *st, struct parser *p, char *sp, size_t at,
+	   size_t len, struct cpuset *scratch, size_t expect)
+{
+	struct alloc_entry *e;
+	uint32_t hash = 0;
+	bool canon;
+	int r;
+
+	/* In place: the array has room for every line (read for some
+	 * names, for those). */
+	if (st->nentries == st->cap && grow_entries(st) < 0)
+		return -ENOMEM;
+	e = &st->entries[st->nentries];
+	r = parse_entry(p, sp, e, &canon, &hash, st, scratch);
+	if (r < 0) {
+		alloc_entry_free(e);
+		return r;
+	}
+	st->nentries++;
+	r = name_index_add(st, st->nentries, hash, expect);
+	if (r == 1)
+		return bad(p, "entry '%s' appears twice", e->name);
+	if (r == 0 && canon) {
+		/* Its line, to write back as it is. */
+		e->src.line = st->raw + st->body + at;
+		e->src.len = len;
+		e->src.digest = entry_digest(e);
+	}
+	if (r == 0 && st->nwant)
+		r = add_hole(st, e, at, len);
+	return r;
 }
 
 /*
  * Parse the state text buf of len bytes, which st keeps as st->raw (it
- * is freed with st, or here on failure).
+ * is freed with st, or here on failure).  want[0..nwant): see
+ * state_load_named() (nwant 0: every entry).
  */
 static int
-parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
-	  size_t errlen)
+parse_raw(struct alloc_state *st, char *buf, size_t len, char *const *want,
+	  int nwant, char *err, size_t errlen)
 {
 	struct parser p = { err, errlen, 1, true };
 	struct cpuset scratch = CPUSET_INIT;
 	const char *nl, *body;
 	char *copy = NULL, *line, *next;
 	unsigned long long sum;
-	size_t blen, k;
+	size_t blen, k, lines, off;
 	uint64_t h;
 	int r, stage = 0;
 	char hdr[64];
@@ -1228,6 +1466,8 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
 	state_init(st);
 	st->raw = buf;
 	st->rawlen = len;
+	st->want = want;
+	st->nwant = nwant;
 	if (errlen)
 		err[0] = '\0';
 	if (len == 0) {
@@ -1295,36 +1535,64 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
 	/*
 	 * The words of the text, cut apart; the names stay there.  Zeroes
 	 * past the end let known_key() and the like compare a few bytes
-	 * past a word's end.
+	 * past a word's end.  Read for some names, a line is copied to its
+	 * place only when read into st: the entries left as lines are read
+	 * where they are (leave_line()).
 	 */
 	copy = st->text = malloc(blen + 16);
 	if (!copy) {
 		r = -ENOMEM;
 		goto fail;
 	}
-	memcpy(copy, body, blen);
+	if (!nwant)
+		memcpy(copy, body, blen);
 	memset(copy + blen, 0, 16);
-	p.pct = memchr(copy, '%', blen) != NULL;
+	p.pct = memchr(body, '%', blen) != NULL;
+	if (nwant && want_hashes(st) < 0) {
+		r = -ENOMEM;
+		goto fail;
+	}
 	st->exists = true;
 	/*
 	 * Room for every entry at once, and some for the entries a call
 	 * adds: no line "entry NAME n=N cpus= mode=share" is shorter than
 	 * STATE_ENTRY_MIN bytes.  (Pages of the array never filled are
-	 * never touched.)
+	 * never touched.)  Read for some names: room for those.
 	 */
-	st->cap = (int)(blen / STATE_ENTRY_MIN) + 16;
+	lines = blen / STATE_ENTRY_MIN + 16;
+	st->cap = nwant ? nwant + 16 : (int)lines;
+	st->entries_at = blen;
 	st->entries = malloc((size_t)st->cap * sizeof(*st->entries));
 	if (!st->entries) {
 		st->cap = 0;
 		r = -ENOMEM;
 		goto fail;
 	}
-	for (line = copy; *line; line = next) {
+	for (off = 0; off < blen; off = (size_t)(next - copy)) {
+		size_t llen;
 		char *sp;
 
 		p.line++;
-		next = strchr(line, '\n');
-		*next++ = '\0';
+		if (nwant && stage == 4 && blen - off > 6 &&
+		    memcmp(body + off, "entry ", 6) == 0) {
+			r = leave_line(st, &p, off + 6, &scratch, lines,
+				       &llen);
+			if (r < 0)
+				goto fail;
+			if (r > 0) {
+				next = copy + off + 6 + llen;
+				continue;
+			}
+		}
+		/* The file ends in a newline (checked above). */
+		llen = (size_t)((const char *)memchr(body + off, '\n',
+						      blen - off) -
+				(body + off)) + 1;
+		line = copy + off;
+		if (nwant)
+			memcpy(line, body + off, llen);
+		next = line + llen;
+		next[-1] = '\0';
 		/* Most lines are entries: their record needs no search. */
 		sp = memcmp(line, "entry ", 6) == 0 ? line + 5 :
 		     strchr(line, ' ');
@@ -1335,32 +1603,7 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
 		*sp++ = '\0';
 		r = 0;
 		if (stage == 4 && memcmp(line, "entry", 6) == 0) {
-			struct alloc_entry *e;
-			uint32_t hash = 0;
-			bool canon;
-
-			/* In place: the array has room for every line. */
-			if (st->nentries == st->cap && grow_entries(st) < 0) {
-				r = -ENOMEM;
-				goto fail;
-			}
-			e = &st->entries[st->nentries];
-			r = parse_entry(&p, sp, e, &canon, &hash, st,
-					&scratch);
-			if (r < 0) {
-				alloc_entry_free(e);
-				goto fail;
-			}
-			st->nentries++;
-			r = name_index_add(st, st->nentries - 1, hash);
-			if (r == 1)
-				r = bad(&p, "entry '%s' appears twice", e->name);
-			if (r == 0 && canon) {
-				/* Its line, to write back as it is. */
-				e->src.line = body + (line - copy);
-				e->src.len = (size_t)(next - line);
-				e->src.digest = entry_digest(e);
-			}
+			r = read_entry(st, &p, sp, off, llen, &scratch, lines);
 			stage--;
 		} else if (stage == 0 && strcmp(line, "topology") == 0) {
 			r = parse_topology(&p, sp, &st->print);
@@ -1389,6 +1632,7 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *err,
 			if (strcmp(sp, "-") != 0 &&
 			    alloc_opts_parse(sp, &st->policy) < 0)
 				r = bad(&p, "bad policy '%s'", sp);
+			st->entries_at = (size_t)(next - copy);
 		} else {
 			r = bad(&p, "unexpected record '%s'", line);
 		}
@@ -1419,12 +1663,12 @@ state_parse(struct alloc_state *st, const char *buf, size_t len, char *err,
 		return -ENOMEM;
 	memcpy(raw, buf, len);
 	raw[len] = '\0';
-	return parse_raw(st, raw, len, err, errlen);
+	return parse_raw(st, raw, len, NULL, 0, err, errlen);
 }
 
-int
-state_load(struct alloc_state *st, const char *path, char *err,
-	   size_t errlen)
+static int
+load(struct alloc_state *st, const char *path, char *const *want, int nwant,
+     char *err, size_t errlen)
 {
 	struct held_file held;
 	char *buf;
@@ -1450,12 +1694,26 @@ state_load(struct alloc_state *st, const char *path, char *err,
 			 read_strerror(r));
 		return r;
 	}
-	r = parse_raw(st, buf, len, err, errlen);
+	r = parse_raw(st, buf, len, want, nwant, err, errlen);
 	if (r < 0)
 		held_file_close(&held);
 	else
 		st->held = held;
 	return r;
+}
+
+int
+state_load(struct alloc_state *st, const char *path, char *err,
+	   size_t errlen)
+{
+	return load(st, path, NULL, 0, err, errlen);
+}
+
+int
+state_load_named(struct alloc_state *st, const char *path,
+		 char *const *want, int nwant, char *err, size_t errlen)
+{
+	return load(st, path, want, nwant > 0 ? nwant : 0, err, errlen);
 }
 
 int
@@ -1469,10 +1727,13 @@ state_reload(struct alloc_state *st, const char *path, char *err,
 	 * the caller now holds), and it need not be read again.  Only a
 	 * state read from a file holds one (state_load()).
 	 */
+	char *const *want = st->want;
+	int nwant = st->nwant;
+
 	if (held_file_same(&st->held, AT_FDCWD, path) == 1)
 		return 0;
 	state_free(st);
-	return state_load(st, path, err, errlen);
+	return load(st, path, want, nwant, err, errlen);
 }
 
 int
@@ -1612,7 +1873,7 @@ state_find(const struct alloc_state *st, const char *name)
 
 	if (st->names) {
 		i = st->names[name_slot(st, name, name_hash(name))].entry;
-		return i ? &st->entries[i - 1] : NULL;
+		return i > 0 ? &st->entries[i - 1] : NULL;
 	}
 	for (i = 0; i < st->nentries; i++)
 		if (strcmp(st->entries[i].name, name) == 0)
@@ -1627,10 +1888,13 @@ state_add(struct alloc_state *st, struct alloc_entry *e)
 		return -ENOMEM;
 	st->entries[st->nentries++] = *e;
 	memset(e, 0, sizeof(*e));
+	/* Written after the lines read (in a state read for some names). */
+	st->entries[st->nentries - 1].src.at = 0;
 	/* Indexed too, or no index at all: never a partial one. */
 	if (st->names &&
-	    name_index_add(st, st->nentries - 1,
-			   name_hash(st->entries[st->nentries - 1].name)) != 0)
+	    name_index_add(st, st->nentries,
+			   name_hash(st->entries[st->nentries - 1].name),
+			   st->nnames + 1) != 0)
 		names_drop(st);
 	return 0;
 }
@@ -1656,6 +1920,7 @@ state_shared(const struct alloc_state *st, const struct cpuset *online,
 	for (i = 0; i < st->nentries; i++)
 		if (st->entries[i].mode == ALLOC_EXCLUSIVE)
 			cpuset_andnot(out, &st->entries[i].cpus);
+	cpuset_andnot(out, &st->left_excl);
 	if (st->strict)
 		cpuset_andnot(out, &st->reserved);
 	return 0;
@@ -1673,6 +1938,7 @@ state_available(const struct alloc_state *st, const struct cpuset *online,
 	for (i = 0; i < st->nentries; i++)
 		if (&st->entries[i] != skip)
 			cpuset_andnot(out, &st->entries[i].cpus);
+	cpuset_andnot(out, &st->left_cpus);
 	return 0;
 }
 

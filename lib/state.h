@@ -82,6 +82,12 @@ struct entry_src {
 	size_t len;		/* with its newline */
 	unsigned int name_len;	/* the name's, at line + 6 */
 	uint64_t digest;	/* of all but the name */
+	/*
+	 * In a state read for some names (state_load_named()): where its
+	 * line was among the lines left as they are, as an index into
+	 * the state's holes + 1; 0: none (an entry added since).
+	 */
+	unsigned int at;
 };
 
 struct alloc_entry {
@@ -145,7 +151,36 @@ struct alloc_state {
 	 * NULL once an entry is removed (or before any is read).
 	 */
 	struct state_name_slot *names;
-	size_t names_size;
+	size_t names_size, nnames;
+	/*
+	 * A state read for some names only (state_load_named()): every
+	 * other entry whose line is as state_format() writes it and holds
+	 * nothing but its name, n, cpus and mode ("left" entries) stays out
+	 * of entries[]: its line is written back as it is, and only its
+	 * CPUs are kept (all of them, and the exclusive entries').  The
+	 * entries read into entries[] leave holes in those lines, where
+	 * they are written.
+	 */
+	char *const *want;	/* the names (the caller's array) */
+	int nwant;		/* 0: every entry read (state_load()) */
+	struct state_want *wants;	/* their lengths and hashes */
+	int nleft;		/* entries left as lines */
+	struct cpuset left_cpus, left_excl;
+	size_t entries_at;	/* where the entries' lines begin in the
+				 * body */
+	struct state_hole *holes;
+	int nholes, holes_cap;
+};
+
+/* A name a state is read for, as its lines are compared with it. */
+struct state_want {
+	size_t len;
+	uint32_t hash;		/* FNV-1a 32 */
+};
+
+/* An entry line read into entries[] in a state read for some names. */
+struct state_hole {
+	size_t at, len;		/* in the body */
 };
 
 #define STATE_SUM_STRIDE 512
@@ -213,10 +248,26 @@ int state_load(struct alloc_state *st, const char *path, char *err,
 	       size_t errlen);
 
 /*
+ * state_load() for a command that looks at no entry but those named
+ * want[0..nwant) (nwant > 0; the array must outlive st): the file is
+ * checked as state_load() checks it, every line, but the other entries
+ * whose lines hold only a name, n, cpus and mode are not kept in
+ * entries[]: state_available() and state_shared() count their CPUs,
+ * state_format() writes their lines back as read, and state_find() knows
+ * only the names asked for (and entries added since).  For take and
+ * release: an entry then costs them the check of its line, not an entry
+ * to fill, digest and write out again.  state_mem_booked() and the rest
+ * still see every entry with memory, an owner or options: those are
+ * always read into entries[].
+ */
+int state_load_named(struct alloc_state *st, const char *path,
+		     char *const *want, int nwant, char *err, size_t errlen);
+
+/*
  * Read the state at path again (after taking the writers' lock): when
  * path still names the file st was read from, as it was (held_file_same()),
  * st is kept as it is; else st is freed and loaded anew as state_load()
- * does.
+ * (or state_load_named(), for the same names) did.
  */
 int state_reload(struct alloc_state *st, const char *path, char *err,
 		 size_t errlen);
@@ -270,7 +321,10 @@ void state_unlock(int fd);
  */
 bool state_name_valid(const char *name);
 
-/* The entry called name, or NULL. */
+/*
+ * The entry called name, or NULL (in a state read for some names,
+ * state_load_named(), also for a name not asked for).
+ */
 struct alloc_entry *state_find(const struct alloc_state *st,
 			       const char *name);
 

@@ -233,6 +233,42 @@ refused "a file that is no state is refused" "not a cpm-alloc state file"
 : >"$T_TMP/bad"
 cp "$T_TMP/bad" "$S"
 refused "an empty state file is refused" "empty"
+# take and release keep only the allocations they name, yet check every
+# line, and write the others back as they were.
+sed 's/^entry other n=4 /entry other n=3 /' "$T_TMP/good" >"$T_TMP/bad"
+resign "$T_TMP/bad"
+cp "$T_TMP/bad" "$S"
+REFUSED_CMDS='take y 2;release keep;take keep 1' \
+	refused "an allocation's line that does not add up is refused by every command" \
+	"entry 'other' has 4 CPUs, not 3"
+grep '^entry other ' "$T_TMP/good" >>"$T_TMP/bad.line"
+cat "$T_TMP/good" "$T_TMP/bad.line" >"$T_TMP/bad"
+resign "$T_TMP/bad"
+cp "$T_TMP/bad" "$S"
+REFUSED_CMDS='take y 2;release keep' \
+	refused "a name given twice is refused by take and release too" \
+	"entry 'other' appears twice"
+cp "$T_TMP/good" "$S"
+# Allocations with options and an owner are read whole, between the others.
+cpm-alloc take withopts 2 --full-cores >/dev/null
+cpm-alloc take withowner 1 --owner "pid:$$" >/dev/null
+cpm-alloc take last 1 >/dev/null
+cp "$S" "$T_TMP/mixed"
+assert "allocations read whole survive the takes of others" \
+	"$(grep -c -e '^entry withopts .* opts=full-cores$' \
+		-e '^entry withowner .* owner=pid:' "$T_TMP/mixed")" 2
+run sh -c 'cpm-alloc take rt 2 && cpm-alloc release rt'
+cmp -s "$S" "$T_TMP/mixed" && [ "$rc" = 0 ] &&
+	ok "take then release gives back the very file" ||
+	not_ok "take then release gives back the very file" "$(show)"
+run cpm-alloc release keep
+grep -v '^entry keep ' "$T_TMP/mixed" | sed -n '3,$p' >"$T_TMP/want"
+sed -n '3,$p' "$S" >"$T_TMP/got"
+cmp -s "$T_TMP/want" "$T_TMP/got" && [ "$rc" = 0 ] &&
+	ok "release writes the other allocations' lines as they were" ||
+	not_ok "release writes the other allocations' lines as they were" \
+	"$(diff "$T_TMP/want" "$T_TMP/got")"
+
 # Same CPU numbers, another layout: 1 socket, 1 node, 16 cores x 2.
 gen_spec 1 1 16 2 | gen_tree "$T_TMP/other"
 cp "$T_TMP/good" "$S"

@@ -728,6 +728,213 @@ test_reload(void)
 	rmdir(dir);
 }
 
+/* The state file text f written to path (as cpm does, by rename). */
+static int
+put_file(const char *path, const struct strbuf *f)
+{
+	return f->buf ? write_file_atomic(path, f->buf, f->len, 0644) : -ENOMEM;
+}
+
+/*
+ * One state read whole (state_load()) and for the names want (state_load_named())
+ * from the file at path, compared: the same answer, the same pools, and
+ * the same file written unchanged, with an entry added, and with the
+ * names wanted released.  Returns the number of differences (0 when both
+ * refuse the file alike); *named_left gets the lines the named read left.
+ */
+static int
+named_like_whole(const char *path, char *const *want, int nwant,
+		 int *named_left)
+{
+	struct alloc_state w, n;
+	struct cpuset on = CPUSET_INIT, a = CPUSET_INIT, b = CPUSET_INIT;
+	struct strbuf fw, fn;
+	char ew[256] = "", en[256] = "";
+	int rw, rn, diff = 0, step;
+
+	rw = state_load(&w, path, ew, sizeof(ew));
+	rn = state_load_named(&n, path, want, nwant, en, sizeof(en));
+	*named_left = rn == 0 ? n.nleft : 0;
+	if (rw != rn || strcmp(ew, en) != 0) {
+		printf("# whole %d '%s', named %d '%s'\n", rw, ew, rn, en);
+		diff++;
+	}
+	if (rw < 0 || rn < 0)
+		goto out;
+	cpuset_set_range(&on, 0, 4095);
+	state_available(&w, &on, NULL, &a);
+	state_available(&n, &on, NULL, &b);
+	diff += !cpuset_equal(&a, &b);
+	state_shared(&w, &on, &a);
+	state_shared(&n, &on, &b);
+	diff += !cpuset_equal(&a, &b);
+	for (step = 0; step < 3; step++) {
+		if (step == 1) {
+			struct alloc_entry e[2];
+			int k;
+
+			/* A take: a new entry after the others. */
+			for (k = 0; k < 2; k++) {
+				memset(&e[k], 0, sizeof(e[k]));
+				e[k].name = strdup("new");
+				e[k].n = 2;
+				cpuset_set_range(&e[k].cpus, 20, 21);
+				state_add(k ? &n : &w, &e[k]);
+			}
+		} else if (step == 2) {
+			/* A release of the names (and of the new one). */
+			int rrw = state_remove_named(&w, want, nwant, ew,
+						     sizeof(ew));
+			int rrn = state_remove_named(&n, want, nwant, en,
+						     sizeof(en));
+
+			if (rrw != rrn || strcmp(ew, en) != 0) {
+				printf("# release: whole %d '%s', named %d "
+				       "'%s'\n", rrw, ew, rrn, en);
+				diff++;
+			}
+			if (rrw < 0) {
+				char *newname[] = { "new" };
+
+				state_remove_named(&w, newname, 1, ew,
+						   sizeof(ew));
+				state_remove_named(&n, newname, 1, en,
+						   sizeof(en));
+			}
+		}
+		strbuf_init(&fw);
+		strbuf_init(&fn);
+		state_format(&w, &fw);
+		state_format(&n, &fn);
+		if (fw.len != fn.len || memcmp(fw.buf, fn.buf, fw.len) != 0) {
+			printf("# step %d: whole:\n%s# named:\n%s", step,
+			       fw.buf, fn.buf);
+			diff++;
+		}
+		strbuf_free(&fw);
+		strbuf_free(&fn);
+	}
+	state_free(&w);
+	state_free(&n);
+out:
+	cpuset_free(&on);
+	cpuset_free(&a);
+	cpuset_free(&b);
+	return diff;
+}
+
+/*
+ * A state read for some names (state_load_named(), as take and release
+ * read it) answers and writes what the whole state does, for every kind
+ * of line, wanted or not, and refuses every damaged line alike.
+ */
+static void
+test_named(void)
+{
+	static char *const wants[][2] = {
+		{ "a", NULL }, { "x", NULL }, { "z", NULL }, { "nope", NULL },
+		{ "a", "z" }, { "z", "x" },
+	};
+	char dir[] = "/tmp/cpm-test-state-XXXXXX", path[256], err[256];
+	size_t nodd = sizeof(odd_lines) / sizeof(odd_lines[0]);
+	size_t nplain = sizeof(plain_lines) / sizeof(plain_lines[0]);
+	size_t nbad = sizeof(bad_lines) / sizeof(bad_lines[0]);
+	struct alloc_state st;
+	struct strbuf b, f;
+	size_t i, k;
+	int diff = 0, left, left_plain = 0, left_odd = 0;
+
+	if (!mkdtemp(dir)) {
+		CHECK("mkdtemp", 0);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/state", dir);
+	for (i = 0; i < nodd + nplain + nbad; i++) {
+		const char *line = i < nodd ? odd_lines[i] :
+				   i < nodd + nplain ? plain_lines[i - nodd] :
+				   bad_lines[i - nodd - nplain].line;
+
+		strbuf_init(&b);
+		strbuf_puts(&b, head);
+		strbuf_puts(&b, "entry x n=1 cpus=9 mode=exclusive\n");
+		strbuf_puts(&b, line);
+		strbuf_puts(&b, "entry z n=2 cpus=10,4000 mode=share\n");
+		strbuf_puts(&b, "entry y n=1 cpus=130 mode=exclusive\n");
+		with_header(&f, b.buf, b.len);
+		if (put_file(path, &f) < 0) {
+			CHECK("a state is written", 0);
+			break;
+		}
+		for (k = 0; k < sizeof(wants) / sizeof(wants[0]); k++) {
+			int d = named_like_whole(path, wants[k],
+						 wants[k][1] ? 2 : 1, &left);
+
+			if (d)
+				printf("# line %s# wanted %s %s\n", line,
+				       wants[k][0], wants[k][1] ? wants[k][1] :
+				       "");
+			diff += d;
+			/* Wanting neither a nor the others' names: */
+			if (k == 3 && i >= nodd && i < nodd + nplain &&
+			    left == 4)
+				left_plain++;
+			if (k == 3 && i < nodd && left == 3)
+				left_odd++;
+		}
+		strbuf_free(&b);
+		strbuf_free(&f);
+	}
+	CHECK("read for some names: the same answers, pools and files as "
+	      "read whole, for every line", diff == 0);
+	CHECK("a plain line of another name stays a line",
+	      left_plain == 2);
+	CHECK("a line cpm writes otherwise is read (and written afresh)",
+	      left_odd == (int)nodd);
+
+	/* Repeated names among lines left, or left and read. */
+	for (k = 0; k < 3; k++) {
+		char *want[] = { k == 0 ? "nope" : k == 1 ? "e3" : "e700" };
+		char msg[120];
+
+		many_entries(&f, 1000, 700, 3);
+		put_file(path, &f);
+		strbuf_free(&f);
+		diff = named_like_whole(path, want, 1, &left);
+		snprintf(msg, sizeof(msg), "a repeated name, wanting '%s': "
+			 "refused alike", want[0]);
+		CHECK(msg, diff == 0 && state_load_named(&st, path, want, 1,
+							  err, sizeof(err)) ==
+		      -EBADMSG && strcmp(err, "line 707: entry 'e3' appears "
+				  "twice") == 0);
+	}
+	many_entries(&f, 1000, -1, 0);
+	put_file(path, &f);
+	strbuf_free(&f);
+	{
+		char *want[] = { "e500", "e2" };
+
+		CHECK("1000 entries read for two names: the same as whole",
+		      named_like_whole(path, want, 2, &left) == 0 &&
+		      left == 998);
+		CHECK("... which are found, the others are not",
+		      state_load_named(&st, path, want, 2, err,
+				       sizeof(err)) == 0 &&
+		      st.nentries == 2 && state_find(&st, "e500") &&
+		      state_find(&st, "e2") && !state_find(&st, "e3"));
+		/* The names wanted survive a reload of another file. */
+		many_entries(&f, 10, -1, 0);
+		put_file(path, &f);
+		strbuf_free(&f);
+		CHECK("a reload reads for the same names",
+		      state_reload(&st, path, err, sizeof(err)) == 0 &&
+		      st.nwant == 2 && st.nleft == 9 && st.nentries == 1 &&
+		      state_find(&st, "e2"));
+		state_free(&st);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -819,6 +1026,7 @@ main(void)
 	strbuf_free(&b);
 	test_need();
 	test_reload();
+	test_named();
 	test_remove();
 	test_lines();
 	test_errors();
