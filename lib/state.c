@@ -952,8 +952,9 @@ or_words(struct cpuset *s, const uint64_t *w, unsigned int nw)
  * format_entry() writes it, read straight through into e (zeroed): 1
  * when rest is one, 0 when not (e's set may hold CPUs then), -ENOMEM.
  * Nothing is cut or unescaped: only the end of the name becomes a NUL.
- * With left, rest is the line in the file as read, up to its newline,
- * left as it is, for an entry to stay a line (see struct alloc_state):
+ * With left, rest is the line in the file as read, up to its newline
+ * (past the last one, READ_PAD zeroes end the text), left as it is, for
+ * an entry to stay a line (see struct alloc_state):
  * one of the names st is read for is not (0), and of the others the
  * CPUs go to st's left sets, not to e (1), and e->src.len is the line's
  * length from rest on, with its newline.
@@ -1653,17 +1654,26 @@ fail:
 }
 
 int
-state_parse(struct alloc_state *st, const char *buf, size_t len, char *err,
-	    size_t errlen)
+state_parse_named(struct alloc_state *st, const char *buf, size_t len,
+		  char *const *want, int nwant, char *err, size_t errlen)
 {
-	char *raw = malloc(len + 1);
+	/* Padded as a file read is (READ_PAD): see parse_plain(). */
+	char *raw = malloc(len + READ_PAD);
 
 	state_init(st);
 	if (!raw)
 		return -ENOMEM;
 	memcpy(raw, buf, len);
-	raw[len] = '\0';
-	return parse_raw(st, raw, len, NULL, 0, err, errlen);
+	memset(raw + len, 0, READ_PAD);
+	return parse_raw(st, raw, len, want, nwant > 0 ? nwant : 0, err,
+			 errlen);
+}
+
+int
+state_parse(struct alloc_state *st, const char *buf, size_t len, char *err,
+	    size_t errlen)
+{
+	return state_parse_named(st, buf, len, NULL, 0, err, errlen);
 }
 
 static int

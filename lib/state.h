@@ -262,6 +262,9 @@ int state_load(struct alloc_state *st, const char *path, char *err,
  */
 int state_load_named(struct alloc_state *st, const char *path,
 		     char *const *want, int nwant, char *err, size_t errlen);
+/* state_parse() as state_load_named() reads. */
+int state_parse_named(struct alloc_state *st, const char *buf, size_t len,
+		      char *const *want, int nwant, char *err, size_t errlen);
 
 /*
  * Read the state at path again (after taking the writers' lock): when

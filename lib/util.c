@@ -269,9 +269,9 @@ read_open_file(int fd, const struct stat *st, size_t max, char **bufp,
 	int err = 0;
 
 	/* An ordinary file's size is known: room for it at once (and one
-	 * more byte, to see it end), not by doubling. */
-	if (st->st_size >= (off_t)cap && (size_t)st->st_size <= max)
-		cap = (size_t)st->st_size + 2;
+	 * more byte, to see it end, and the padding), not by doubling. */
+	if (st->st_size >= (off_t)cap - READ_PAD && (size_t)st->st_size <= max)
+		cap = (size_t)st->st_size + 1 + READ_PAD;
 	buf = malloc(cap);
 	if (buf == NULL)
 		return -ENOMEM;
@@ -312,11 +312,19 @@ read_open_file(int fd, const struct stat *st, size_t max, char **bufp,
 	}
 	if (err == 0 && text && memchr(buf, '\0', len) != NULL)
 		err = -EILSEQ;
+	if (err == 0 && cap - len < READ_PAD) {
+		char *nb = realloc(buf, len + READ_PAD);
+
+		if (nb == NULL)
+			err = -ENOMEM;
+		else
+			buf = nb;
+	}
 	if (err < 0) {
 		free(buf);
 		return err;
 	}
-	buf[len] = '\0';
+	memset(buf + len, 0, READ_PAD);
 	*bufp = buf;
 	if (lenp)
 		*lenp = len;

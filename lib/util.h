@@ -57,9 +57,14 @@ const char *read_strerror(int r);
 /* The default cap of read_file_at(): no file cpm reads comes near it. */
 #define READ_FILE_MAX (16u << 20)
 
+/* The NUL bytes after the end of a file read_file_max_at() reads, so
+ * that a parser may compare a few bytes at any point of it. */
+#define READ_PAD 16
+
 /*
- * Read a whole regular file into a malloc'ed, NUL-terminated buffer.
- * dirfd is a directory fd (AT_FDCWD for the cwd); path is relative to it.
+ * Read a whole regular file into a malloc'ed buffer, followed by READ_PAD
+ * NUL bytes.  dirfd is a directory fd (AT_FDCWD for the cwd); path is
+ * relative to it.
  * *lenp gets the length (optional).  Refuses files with embedded NUL
  * bytes when text is true (-EILSEQ), files larger than max bytes
  * (-EFBIG; READ_FILE_MAX for read_file_at()) and anything but a regular

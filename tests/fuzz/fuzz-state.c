@@ -6,7 +6,9 @@
  * are parsed too), and as a checkpoint.  Every accepted state must format
  * to text that parses back and formats the same, and the same as when
  * every entry is written afresh (no line copied); every refusal must
- * explain itself.
+ * explain itself.  Read for one name (as take and release read), the
+ * state must answer alike: the same refusal, or the same pools and the
+ * same text, unchanged and with that entry released.
  * Build and run: make fuzz && tests/fuzz/fuzz-state -max_total_time=60
  */
 #include <stdint.h>
@@ -18,6 +20,66 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The text of st, released of want (when it holds it). */
+static void
+text_without(struct alloc_state *st, char *const *want, struct strbuf *out)
+{
+	char err[256];
+
+	state_remove_named(st, want, 1, err, sizeof(err));
+	strbuf_init(out);
+	state_format(st, out);
+}
+
+/* st (read whole from in) and the same text read for the name want. */
+static void
+named_alike(const struct strbuf *in, char *const *want, int whole_r,
+	    const char *whole_err)
+{
+	struct cpuset on = CPUSET_INIT, a = CPUSET_INIT, b = CPUSET_INIT;
+	struct alloc_state w, n;
+	struct strbuf fw, fn;
+	char err[256] = "";
+	int r;
+
+	r = state_parse_named(&n, in->buf, in->len, want, 1, err,
+			      sizeof(err));
+	if (r != whole_r || strcmp(err, whole_err) != 0)
+		abort();
+	if (r != 0)
+		return;
+	if (state_parse(&w, in->buf, in->len, err, sizeof(err)) != 0)
+		abort();
+	cpuset_set_range(&on, 0, 4095);
+	state_available(&w, &on, NULL, &a);
+	state_available(&n, &on, NULL, &b);
+	if (!cpuset_equal(&a, &b))
+		abort();
+	state_shared(&w, &on, &a);
+	state_shared(&n, &on, &b);
+	if (!cpuset_equal(&a, &b))
+		abort();
+	strbuf_init(&fw);
+	strbuf_init(&fn);
+	state_format(&w, &fw);
+	state_format(&n, &fn);
+	if (fw.len != fn.len || memcmp(fw.buf, fn.buf, fw.len) != 0)
+		abort();
+	strbuf_free(&fw);
+	strbuf_free(&fn);
+	text_without(&w, want, &fw);
+	text_without(&n, want, &fn);
+	if (fw.len != fn.len || memcmp(fw.buf, fn.buf, fw.len) != 0)
+		abort();
+	strbuf_free(&fw);
+	strbuf_free(&fn);
+	state_free(&w);
+	state_free(&n);
+	cpuset_free(&on);
+	cpuset_free(&a);
+	cpuset_free(&b);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -26,13 +88,29 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct kstate ks;
 	char err[256];
 	uint32_t sum;
+	int r;
 
 	strbuf_init(&in);
 	strbuf_printf(&in, "cpm-alloc-state 2\nchecksum fnv1a64:%016llx\n",
 		      (unsigned long long)fnv1a64(FNV64_INIT, data, size));
 	strbuf_add(&in, (const char *)data, size);
 	err[0] = '\0';
-	if (state_parse(&st, in.buf, in.len, err, sizeof(err)) == 0) {
+	r = state_parse(&st, in.buf, in.len, err, sizeof(err));
+	{
+		/* The name of the input's first entry line, or none. */
+		const char *e = memmem(data, size, "entry ", 6);
+		char name[64] = "x", *want[] = { name };
+		size_t k = 0;
+
+		while (e && k + 1 < sizeof(name) &&
+		       e + 6 + k < (const char *)data + size &&
+		       e[6 + k] != ' ' && e[6 + k] != '\n')
+			name[k] = e[6 + k], k++;
+		if (e && k)
+			name[k] = '\0';
+		named_alike(&in, want, r, err);
+	}
+	if (r == 0) {
 		int i;
 
 		strbuf_init(&f1);
