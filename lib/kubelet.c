@@ -588,7 +588,8 @@ struct kindex {
 	const struct ktopo *kt;
 	int ncpus;
 	int nall;
-	kix *all;		/* topology CPUs, ascending */
+	kix *all;		/* topology CPUs, ascending (NULL: every
+				 * slot, built from runs) */
 	int nunit[K_N];
 	int *uid[K_N];		/* dense unit -> id (ascending) */
 	kix *unit[K_N];		/* [ncpus] CPU -> dense unit; slots of no
@@ -626,6 +627,13 @@ unit_of(const int *uid, int m, int id, int hint)
 			hi = mid;
 	}
 	return lo;
+}
+
+/* The index's i-th CPU (ascending). */
+static inline int
+ix_cpu(const struct kindex *ix, int i)
+{
+	return ix->all ? ix->all[i] : i;
 }
 
 static void
@@ -765,10 +773,17 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 	memset(ix, 0, sizeof(*ix));
 	ix->kt = kt;
 	ix->ncpus = kt->ncpus;
-	ix->all = malloc(nc * sizeof(kix));
-	if (!ix->all)
+	/* ktopo_from_runs() keeps all four kinds' runs, and only with
+	 * every slot a CPU and a table of ranks for each. */
+	by_runs = kt->runs[K_CORE] != NULL;
+	/* By runs, every slot is a CPU: the list would be 0, 1, ... and
+	 * nothing below reads it. */
+	ix->all = by_runs ? NULL : malloc(nc * sizeof(kix));
+	if (!by_runs && !ix->all)
 		goto nomem;
-	if (cpuset_count(&kt->all) == (unsigned int)kt->ncpus) {
+	if (by_runs) {
+		n = kt->ncpus;
+	} else if (cpuset_count(&kt->all) == (unsigned int)kt->ncpus) {
 		/* Every slot a CPU (ktopo_count() keeps them in all). */
 		fill_seq(ix->all, 0, kt->ncpus);
 		n = kt->ncpus;
@@ -830,9 +845,6 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 	/* Each node's only socket: -2 none seen yet, -1 several. */
 	for (i = 0; i < ix->nunit[K_NUMA]; i++)
 		ns[i] = -2;
-	/* ktopo_from_runs() keeps all four kinds' runs, and only with
-	 * every slot a CPU and a table of ranks for each. */
-	by_runs = kt->runs[K_CORE] != NULL;
 	if (by_runs) {
 		/* Kept runs: a run of one value is one fill. */
 		for (k = 0; k < ix->nkinds; k++)
@@ -2209,7 +2221,7 @@ kubelet_take(const struct ktopo *kt, const struct cpuset *avail, int n,
 		/* Free CPUs minus every thread of a core that holds a
 		 * reserved CPU (reservedPhysicalCPUs). */
 		for (i = 0; i < ix.nall; i++) {
-			int c = ix.all[i], co = ix.unit[K_CORE][c], j;
+			int c = ix_cpu(&ix, i), co = ix.unit[K_CORE][c], j;
 			bool res = false;
 
 			if (!cpuset_isset(avail, (unsigned int)c))
@@ -2239,10 +2251,10 @@ kubelet_take(const struct ktopo *kt, const struct cpuset *avail, int n,
 			r = cpus_with(&ix, K_NUMA, prefer_nodes, &aligned);
 			for (i = 0; r == 0 && i < ix.nall; i++)
 				if (cpuset_isset(&aligned,
-						 (unsigned int)ix.all[i]))
+						 (unsigned int)ix_cpu(&ix, i)))
 					r = cpuset_set(&sockets, (unsigned int)
 						       ix.uid[K_SOCKET][ix.unit[K_SOCKET]
-								[ix.all[i]]]);
+								[ix_cpu(&ix, i)]]);
 			if (r == 0)
 				r = cpus_with(&ix, K_SOCKET, &sockets,
 					      &aligned);
