@@ -561,41 +561,57 @@ put_entry(const struct alloc_state *st, const struct alloc_entry *e,
 /*
  * The entries of a state read for some names, in the order read: the
  * lines left between the holes as they are, each entry read in its hole
- * (none once removed), then the entries added since.
+ * (none once removed), then the entries added since.  entries[] keeps
+ * that order: those read come first, in their holes' order
+ * (state_remove() closes up, state_add() appends).
  */
 static void
 format_named(const struct alloc_state *st, struct strbuf *out)
 {
 	const char *b = st->raw + st->body;
 	size_t cur = st->entries_at, end = st->rawlen - st->body;
-	int *in = NULL, i, k;
+	int i = 0, k;
 
-	if (st->nholes) {
-		in = malloc((size_t)st->nholes * sizeof(*in));
-		if (!in) {
-			out->oom = true;
-			return;
-		}
-		for (k = 0; k < st->nholes; k++)
-			in[k] = -1;
-		for (i = 0; i < st->nentries; i++) {
-			unsigned int at = st->entries[i].src.at;
-
-			if (at && at <= (unsigned int)st->nholes)
-				in[at - 1] = i;
-		}
-	}
 	for (k = 0; k < st->nholes; k++) {
 		strbuf_add(out, b + cur, st->holes[k].at - cur);
-		if (in[k] >= 0)
-			put_entry(st, &st->entries[in[k]], out);
+		if (i < st->nentries &&
+		    st->entries[i].src.at == (unsigned int)k + 1)
+			put_entry(st, &st->entries[i++], out);
 		cur = st->holes[k].at + st->holes[k].len;
 	}
 	strbuf_add(out, b + cur, end - cur);
-	for (i = 0; i < st->nentries; i++)
-		if (!st->entries[i].src.at)
-			put_entry(st, &st->entries[i], out);
-	free(in);
+	for (; i < st->nentries; i++)
+		put_entry(st, &st->entries[i], out);
+}
+
+/*
+ * The entries of a state read whole: those as read go back as their
+ * lines, a run of neighbours in one copy; the others are written afresh.
+ */
+static void
+format_whole(const struct alloc_state *st, struct strbuf *out)
+{
+	const char *run = NULL;
+	size_t runlen = 0;
+	int i;
+
+	for (i = 0; i < st->nentries; i++) {
+		const struct alloc_entry *e = &st->entries[i];
+		const char *line = entry_line(st, e);
+
+		if (line && run && run + runlen == line) {
+			runlen += e->src.len;
+			continue;
+		}
+		if (run)
+			strbuf_add(out, run, runlen);
+		run = line;
+		runlen = line ? e->src.len : 0;
+		if (!line)
+			format_entry(e, out);
+	}
+	if (run)
+		strbuf_add(out, run, runlen);
 }
 
 void
@@ -603,8 +619,7 @@ state_format(const struct alloc_state *st, struct strbuf *out)
 {
 	static const char hex[] = "0123456789abcdef";
 	const struct topo_print *tp = &st->print;
-	const char *run = NULL;
-	size_t sum_at, body, runlen = 0, mark;
+	size_t sum_at, body, mark;
 	uint64_t sum;
 	int i;
 
@@ -638,32 +653,10 @@ state_format(const struct alloc_state *st, struct strbuf *out)
 	if (out->len == mark)
 		strbuf_puts(out, "-");
 	strbuf_puts(out, "\n");
-	if (st->nwant && st->raw) {
+	if (st->nwant && st->raw)
 		format_named(st, out);
-		goto sum;
-	}
-	/*
-	 * Entries as they were read go back as their lines, a run of
-	 * neighbours in one copy; the others are written afresh.
-	 */
-	for (i = 0; i < st->nentries; i++) {
-		const struct alloc_entry *e = &st->entries[i];
-		const char *line = entry_line(st, e);
-
-		if (line && run && run + runlen == line) {
-			runlen += e->src.len;
-			continue;
-		}
-		if (run)
-			strbuf_add(out, run, runlen);
-		run = line;
-		runlen = line ? e->src.len : 0;
-		if (!line)
-			format_entry(e, out);
-	}
-	if (run)
-		strbuf_add(out, run, runlen);
-sum:
+	else
+		format_whole(st, out);
 	if (out->oom)
 		return;
 	sum = body_sum(st, out->buf + body, out->len - body);
@@ -934,19 +927,6 @@ known_key(const char *s)
 	return 0;
 }
 
-/* Or the words w[0..nw) into s (grown to hold them): 0 or -ENOMEM. */
-static int
-or_words(struct cpuset *s, const uint64_t *w, unsigned int nw)
-{
-	unsigned int i;
-
-	if (nw > s->nwords && cpuset_reserve(s, nw * 64) < 0)
-		return -ENOMEM;
-	for (i = 0; i < nw; i++)
-		s->bits[i] |= w[i];
-	return 0;
-}
-
 /*
  * The line nearly every entry has, "NAME n=N cpus=LIST mode=MODE" as
  * format_entry() writes it, read straight through into e (zeroed): 1
@@ -1019,9 +999,12 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	if (r > 0 && count != n)
 		r = 0;	/* refused by parse_entry(), as it says */
 	if (r > 0 && nw > 0 && left) {
-		if (or_words(&st->left_cpus, scratch->bits, nw) < 0 ||
+		/* scratch's words up to the last CPU's. */
+		const struct cpuset got = { scratch->bits, nw };
+
+		if (cpuset_or(&st->left_cpus, &got) < 0 ||
 		    (e->mode == ALLOC_EXCLUSIVE &&
-		     or_words(&st->left_excl, scratch->bits, nw) < 0))
+		     cpuset_or(&st->left_excl, &got) < 0))
 			r = -ENOMEM;
 	} else if (r > 0 && nw > 0) {
 		uint64_t *bits = arena_alloc(&st->words, nw * sizeof(uint64_t),
