@@ -88,7 +88,7 @@ DEBIAN_BUILD_DEPS = build-essential pkg-config libnuma-dev libcgroup-dev \
 		    libsystemd-dev
 DEBIAN_TEST_DEPS  = util-linux hwloc-nox numactl cgroup-tools prometheus \
 		    python3 bzip2 procps mandoc zsh bash-completion hyperfine \
-		    valgrind debhelper fakeroot lintian
+		    valgrind debhelper fakeroot lintian xxhash
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \

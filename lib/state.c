@@ -21,6 +21,7 @@
 
 #include "state.h"
 #include "topomgr.h"
+#include "xxh64.h"
 
 #define FNV64_PRIME 0x100000001b3ULL
 
@@ -525,24 +526,26 @@ common_prefix(const char *a, size_t alen, const char *b, size_t blen)
 }
 
 /*
- * FNV-1a 64 of the body b: from the recorded state of the body read at
- * the last stride boundary the two bodies share, not from the start.
+ * XXH64 of the body b: resumed from the lanes of the body read at the
+ * last stride boundary the two bodies share, not from the start.
  */
 static uint64_t
 body_sum(const struct alloc_state *st, const char *b, size_t len)
 {
-	uint64_t h = FNV64_INIT;
-	size_t k = 0;
+	struct xxh64_lanes l;
+	size_t k = 0, done;
 
+	xxh64_start(&l, 0);
 	if (st->raw && st->nsums) {
 		k = common_prefix(b, len, st->raw + st->body,
 				  st->rawlen - st->body) / STATE_SUM_STRIDE;
 		if (k >= st->nsums)
 			k = st->nsums - 1;
-		h = st->sums[k];
+		l = st->sums[k];
 		k *= STATE_SUM_STRIDE;
 	}
-	return fnv1a64(h, b + k, len - k);
+	done = k + xxh64_stripes(&l, b + k, len - k);
+	return xxh64_end(&l, 0, len, b + done, len - done);
 }
 
 /* Entry e: its line as read when it still says what e holds, or afresh. */
@@ -627,9 +630,7 @@ state_format(const struct alloc_state *st, struct strbuf *out)
 	if (!strbuf_reserve(out, st->rawlen + 256))
 		return;
 	/* The header, with the checksum filled in once the body is out. */
-	strbuf_puts(out, st->layout_text ? "cpm-alloc-state 2\n" :
-		    "cpm-alloc-state 1\n");
-	strbuf_puts(out, "checksum fnv1a64:");
+	strbuf_puts(out, "cpm-alloc-state 3\nchecksum xxh64:");
 	sum_at = out->len;
 	strbuf_puts(out, "0000000000000000\n");
 	body = out->len;
@@ -1473,10 +1474,11 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *const *want,
 		r = bad(&p, "not a cpm-alloc state file");
 		goto fail;
 	}
-	if (strcmp(hdr + 16, "1") != 0 && strcmp(hdr + 16, "2") != 0) {
+	if (strcmp(hdr + 16, "1") != 0 && strcmp(hdr + 16, "2") != 0 &&
+	    strcmp(hdr + 16, "3") != 0) {
 		if (errlen)
 			snprintf(err, errlen, "unknown state version '%s' "
-				 "(this cpm-alloc reads version %d)",
+				 "(this cpm-alloc reads versions 1 to %d)",
 				 hdr + 16, STATE_VERSION);
 		r = -EPROTONOSUPPORT;
 		goto fail;
@@ -1484,28 +1486,39 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *const *want,
 	p.line = 2;
 	line = (char *)nl + 1;
 	nl = memchr(line, '\n', len - (size_t)(line - buf));
-	if (!nl || sscanf(line, "checksum fnv1a64:%16llx\n", &sum) != 1 ||
-	    nl - line != 33) {
+	if (!nl || nl - line != (hdr[16] == '3' ? 31 : 33) ||
+	    sscanf(line, hdr[16] == '3' ? "checksum xxh64:%16llx\n" :
+		   "checksum fnv1a64:%16llx\n", &sum) != 1) {
 		r = bad(&p, "missing or bad checksum line");
 		goto fail;
 	}
 	body = nl + 1;
 	st->body = (size_t)(body - buf);
 	blen = len - st->body;
-	/* The hash as it stands every STATE_SUM_STRIDE bytes: body_sum(). */
-	st->nsums = blen / STATE_SUM_STRIDE + 1;
-	st->sums = malloc(st->nsums * sizeof(*st->sums));
-	if (!st->sums) {
-		r = -ENOMEM;
-		goto fail;
-	}
-	h = FNV64_INIT;
-	for (k = 0; k < st->nsums; k++) {
-		size_t at = k * STATE_SUM_STRIDE;
+	if (hdr[16] == '3') {
+		/* The lanes every STATE_SUM_STRIDE bytes: body_sum(). */
+		struct xxh64_lanes l;
 
-		st->sums[k] = h;
-		h = fnv1a64(h, body + at, blen - at < STATE_SUM_STRIDE ?
-			    blen - at : STATE_SUM_STRIDE);
+		st->nsums = blen / STATE_SUM_STRIDE + 1;
+		st->sums = malloc(st->nsums * sizeof(*st->sums));
+		if (!st->sums) {
+			r = -ENOMEM;
+			goto fail;
+		}
+		xxh64_start(&l, 0);
+		for (k = 0; k < st->nsums; k++) {
+			size_t at = k * STATE_SUM_STRIDE;
+
+			st->sums[k] = l;
+			xxh64_stripes(&l, body + at, blen - at <
+				      STATE_SUM_STRIDE ? blen - at :
+				      STATE_SUM_STRIDE);
+		}
+		k = blen - blen % XXH64_STRIPE;
+		h = xxh64_end(&l, 0, blen, body + k, blen - k);
+	} else {
+		/* Versions 1 and 2: written again as version 3. */
+		h = fnv1a64(FNV64_INIT, body, blen);
 	}
 	if (h != sum) {
 		r = bad(&p, "checksum mismatch (the file is damaged or "
@@ -1592,7 +1605,7 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *const *want,
 		} else if (stage == 0 && strcmp(line, "topology") == 0) {
 			r = parse_topology(&p, sp, &st->print);
 			st->have_print = true;
-		} else if (stage == 1 && hdr[16] == '2' && !st->layout_text &&
+		} else if (stage == 1 && hdr[16] >= '2' && !st->layout_text &&
 			   strcmp(line, "layout") == 0) {
 			char lerr[160];
 

@@ -15,12 +15,13 @@
  *   fingerprint  what the state records about the machine it was made
  *              for, to refuse a file that belongs to another machine.
  *
- * File format (version 2), one record per line, fields separated by one
+ * File format (version 3), one record per line, fields separated by one
  * space, values in key=value form with %XX escapes for anything outside
  * [A-Za-z0-9._:/@,+=-]:
  *
- *   cpm-alloc-state 2
- *   checksum fnv1a64:HEX16          (FNV-1a 64 of every byte after this line)
+ *   cpm-alloc-state 3
+ *   checksum xxh64:HEX16            (XXH64, seed 0, of every byte after
+ *                                    this line: `tail -n +3 | xxhsum -H1`)
  *   topology possible=L online=L nodes=L sockets=N cores=N threads=N hash=HEX16
  *   layout v=2 key=K ...            (optional: the machine's topology, see
  *                                    statetopo.h)
@@ -30,8 +31,9 @@
  *   entry NAME n=N cpus=L mode=exclusive|share [owner=O] [start=T]
  *         [cgdir=DIR] [mem=NODE:BYTES,...] [opts=OPTS]
  *
- * Version 1 is the same without the layout record: it is still read, and
- * a state without a layout is written as version 1.
+ * Versions 1 and 2 are still read: their checksum line is
+ * "checksum fnv1a64:HEX16" (FNV-1a 64 of the same bytes), and version 1
+ * has no layout record.  A state is always written as version 3.
  *
  * Writers hold an exclusive flock(2) on FILE.lock (a separate file, since
  * rename(2) replaces the state's inode) for the whole read-modify-write,
@@ -47,8 +49,9 @@
 #include "kubelet.h"
 #include "statetopo.h"
 #include "topo.h"
+#include "xxh64.h"
 
-#define STATE_VERSION 2
+#define STATE_VERSION 3
 #define STATE_NAME_MAX 255
 #define STATE_DEFAULT_PATH "/var/lib/cpm/alloc.state"
 
@@ -138,11 +141,12 @@ struct alloc_state {
 				 * names */
 	size_t body;		/* offset of the checksummed body in raw */
 	/*
-	 * sums[k]: the FNV-1a state after the body's first
+	 * sums[k]: the XXH64 lanes after the body's first
 	 * k * STATE_SUM_STRIDE bytes, so that writing a body that begins
-	 * like the one read hashes only from where they differ.
+	 * like the one read hashes only from where they differ (none for
+	 * a version 1 or 2 file, whose checksum is FNV-1a).
 	 */
-	uint64_t *sums;
+	struct xxh64_lanes *sums;
 	size_t nsums;
 	/* The words of the entries' sets as read, a block at a time. */
 	struct arena words;
@@ -183,7 +187,8 @@ struct state_hole {
 	size_t at, len;		/* in the body */
 };
 
-#define STATE_SUM_STRIDE 512
+#define STATE_SUM_STRIDE 512	/* a whole number of XXH64 stripes */
+_Static_assert(STATE_SUM_STRIDE % XXH64_STRIPE == 0, "stride");
 
 /* How the machine compares to the state's fingerprint. */
 enum topo_match {

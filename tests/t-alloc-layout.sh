@@ -13,8 +13,8 @@ gen_spec 2 2 4 2 | gen_tree "$M"
 S=$T_TMP/a.state
 
 check "init writes a state" 0 "" cpm-alloc --sysroot "$M" --state "$S" init
-assert "the state is version 2 with a layout" \
-	"$(sed -n '1p;4s/ .*//p' "$S" | tr '\n' ' ')" "cpm-alloc-state 2 layout "
+assert "the state is version 3 with a layout" \
+	"$(sed -n '1p;4s/ .*//p' "$S" | tr '\n' ' ')" "cpm-alloc-state 3 layout "
 
 # init keeps the core types with the layout, so the first take has
 # nothing to read again and leaves the layout record as init wrote it.
@@ -121,8 +121,8 @@ cmp -s "$V1" "$T_TMP/v1.orig" && ok "reading leaves it version 1" ||
 	not_ok "reading leaves it version 1"
 check "a version 1 state takes" 0 "$(cpm-alloc --sysroot "$M" --state "$S" take --dry-run z 2)" \
 	cpm-alloc --sysroot "$M" --state "$V1" take z 2
-assert "and is written as version 2 with a layout" \
-	"$(sed -n '1p;4s/ .*//p' "$V1" | tr '\n' ' ')" "cpm-alloc-state 2 layout "
+assert "and is written as version 3 with a layout" \
+	"$(sed -n '1p;4s/ .*//p' "$V1" | tr '\n' ' ')" "cpm-alloc-state 3 layout "
 
 # A layout that is damaged under a correct checksum is refused, and
 # nothing changes.  damage_layout IN OUT PATTERN REPLACEMENT: IN with its

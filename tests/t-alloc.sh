@@ -199,6 +199,20 @@ check "version" 0 "cpm-alloc $(sed -n 's/^VERSION *= *//p' "$CPM_TOP/Makefile")"
 # The state file refuses damage, truncation, other versions, other machines.
 cpm-alloc take other 4 >/dev/null
 cp "$S" "$T_TMP/good"
+# Its checksum is XXH64 of the lines after it: what resign() computes
+# (its own implementation) and what xxHash's xxhsum says.
+assert "the state is version 3 with an XXH64 checksum" \
+	"$(sed -n '1p;2s/:.*//p' "$S" | tr '\n' ' ')" "cpm-alloc-state 3 checksum xxh64 "
+cp "$S" "$T_TMP/resigned"
+resign "$T_TMP/resigned"
+cmp -s "$S" "$T_TMP/resigned" && ok "the checksum is the XXH64 of the body" ||
+	not_ok "the checksum is the XXH64 of the body" "$(diff "$S" "$T_TMP/resigned")"
+if command -v xxhsum >/dev/null; then
+	assert "xxhsum -H1 of the body gives the checksum" \
+		"$(tail -n +3 "$S" | xxhsum -H1 | cut -d' ' -f1)" "$(sed -n '2s/.*://p' "$S")"
+else
+	skip "xxhsum -H1 of the body gives the checksum" "no xxhsum (Debian: xxhash)"
+fi
 refused() {
 	_name=$1 _re=$2
 	shift 2

@@ -91,8 +91,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int r;
 
 	strbuf_init(&in);
-	strbuf_printf(&in, "cpm-alloc-state 2\nchecksum fnv1a64:%016llx\n",
-		      (unsigned long long)fnv1a64(FNV64_INIT, data, size));
+	strbuf_printf(&in, "cpm-alloc-state 3\nchecksum xxh64:%016llx\n",
+		      (unsigned long long)xxh64(0, data, size));
 	strbuf_add(&in, (const char *)data, size);
 	err[0] = '\0';
 	r = state_parse(&st, in.buf, in.len, err, sizeof(err));

@@ -182,21 +182,37 @@ ref_format(const struct alloc_state *st, struct strbuf *out)
 			sb.len = mark;
 		strbuf_puts(&sb, "\n");
 	}
-	strbuf_printf(out, "cpm-alloc-state %d\nchecksum fnv1a64:%016llx\n",
-		      st->layout_text ? 2 : 1, (unsigned long long)
-		      fnv1a64(FNV64_INIT, sb.buf ? sb.buf : "", sb.len));
+	strbuf_printf(out, "cpm-alloc-state 3\nchecksum xxh64:%016llx\n",
+		      (unsigned long long)xxh64(0, sb.buf ? sb.buf : "",
+						sb.len));
 	strbuf_add(out, sb.buf ? sb.buf : "", sb.len);
 	strbuf_free(&sb);
 }
 
-/* body under its header and checksum (version 1) into out. */
+/*
+ * body under the header and checksum of a version v file into out: the
+ * FNV-1a 64 of versions 1 and 2, the XXH64 of version 3.
+ */
+static void
+with_header_v(struct strbuf *out, int v, const char *body_text, size_t len)
+{
+	strbuf_init(out);
+	if (v < 3)
+		strbuf_printf(out, "cpm-alloc-state %d\nchecksum fnv1a64:"
+			      "%016llx\n", v, (unsigned long long)
+			      fnv1a64(FNV64_INIT, body_text, len));
+	else
+		strbuf_printf(out, "cpm-alloc-state %d\nchecksum xxh64:"
+			      "%016llx\n", v, (unsigned long long)
+			      xxh64(0, body_text, len));
+	strbuf_add(out, body_text, len);
+}
+
+/* body as cpm-alloc writes it (version 3) into out. */
 static void
 with_header(struct strbuf *out, const char *body_text, size_t len)
 {
-	strbuf_init(out);
-	strbuf_printf(out, "cpm-alloc-state 1\nchecksum fnv1a64:%016llx\n",
-		      (unsigned long long)fnv1a64(FNV64_INIT, body_text, len));
-	strbuf_add(out, body_text, len);
+	with_header_v(out, 3, body_text, len);
 }
 
 /* Whether state_format(st) is what ref_format(st) writes. */
@@ -962,6 +978,84 @@ test_named(void)
 	rmdir(dir);
 }
 
+/*
+ * Versions 1 and 2 (FNV-1a 64) are read and written again as version 3
+ * (XXH64) with the same body; a checksum line of the other version's
+ * kind is refused, and so is every flipped bit of an old file.
+ */
+static void
+test_versions(const struct strbuf *v3)
+{
+	static const struct {
+		const char *version, *kind, *err;
+		int r;
+	} mixed[] = {
+		{ "3", "fnv1a64", "line 2: missing or bad checksum line",
+		  -EBADMSG },
+		{ "2", "xxh64", "line 2: missing or bad checksum line",
+		  -EBADMSG },
+		{ "1", "xxh64", "line 2: missing or bad checksum line",
+		  -EBADMSG },
+		{ "4", "xxh64", "unknown state version '4' (this cpm-alloc "
+		  "reads versions 1 to 3)", -EPROTONOSUPPORT },
+	};
+	struct alloc_state st;
+	struct strbuf in, out;
+	char err[256], msg[128];
+	size_t body_at = strlen("cpm-alloc-state 3\nchecksum xxh64:") + 17, i;
+	const char *b = v3->buf + body_at;
+	size_t blen = v3->len - body_at;
+	int v, r, undetected;
+
+	for (v = 1; v <= 2; v++) {
+		with_header_v(&in, v, b, blen);
+		r = state_parse(&st, in.buf, in.len, err, sizeof(err));
+		snprintf(msg, sizeof(msg), "a version %d file is read", v);
+		CHECK(msg, r == 0 && st.nentries == 2);
+		if (r == 0) {
+			strbuf_init(&out);
+			state_format(&st, &out);
+			snprintf(msg, sizeof(msg), "a version %d file is written "
+				 "as version 3, the body unchanged", v);
+			CHECK(msg, out.len == v3->len &&
+			      memcmp(out.buf, v3->buf, v3->len) == 0);
+			strbuf_free(&out);
+			state_free(&st);
+		}
+		undetected = 0;
+		for (i = 0; i < in.len; i++) {
+			in.buf[i] ^= 0x01;
+			r = state_parse(&st, in.buf, in.len, err, sizeof(err));
+			if (r == 0) {
+				undetected++;
+				state_free(&st);
+			}
+			in.buf[i] ^= 0x01;
+		}
+		snprintf(msg, sizeof(msg), "version %d: every flipped bit is "
+			 "detected", v);
+		CHECK(msg, undetected == 0);
+		strbuf_free(&in);
+	}
+	/* Each version with the other kind of checksum line; a later one. */
+	for (i = 0; i < sizeof(mixed) / sizeof(mixed[0]); i++) {
+		strbuf_init(&in);
+		strbuf_printf(&in, "cpm-alloc-state %s\nchecksum %s:%016llx\n",
+			      mixed[i].version, mixed[i].kind,
+			      (unsigned long long)(mixed[i].kind[0] == 'x' ?
+			      xxh64(0, b, blen) : fnv1a64(FNV64_INIT, b, blen)));
+		strbuf_add(&in, b, blen);
+		r = state_parse(&st, in.buf, in.len, err, sizeof(err));
+		snprintf(msg, sizeof(msg), "version %s, checksum %s: "
+			 "refused", mixed[i].version, mixed[i].kind);
+		CHECK_STR(msg, err, mixed[i].err);
+		CHECK("... with its code", r == mixed[i].r);
+		if (r == 0)
+			state_free(&st);
+		strbuf_free(&in);
+	}
+}
+
 int
 main(void)
 {
@@ -972,10 +1066,7 @@ main(void)
 	int r, undetected = 0, wrong_code = 0;
 
 	/* A file with a correct checksum, made by hand. */
-	strbuf_init(&a);
-	strbuf_printf(&a, "cpm-alloc-state 1\nchecksum fnv1a64:%016llx\n%s",
-		      (unsigned long long)fnv1a64(FNV64_INIT, body,
-						  strlen(body)), body);
+	with_header(&a, body, strlen(body));
 	r = state_parse(&st, a.buf, a.len, err, sizeof(err));
 	CHECK("a hand-made state parses", r == 0);
 	CHECK("entries are read", st.nentries == 2 &&
@@ -1022,6 +1113,7 @@ main(void)
 			state_free(&st);
 	}
 	CHECK("every truncation is detected", undetected == 0);
+	test_versions(&a);
 	CHECK("names: the safe charset passes",
 	      state_name_valid("pod-1/c_2.x:y@z"));
 	CHECK("names: spaces, quotes and empty names fail",
