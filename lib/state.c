@@ -1446,6 +1446,7 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *const *want,
 	size_t blen, k, lines, off;
 	uint64_t h;
 	int r, stage = 0;
+	bool xxh;
 	char hdr[64];
 
 	state_init(st);
@@ -1486,8 +1487,9 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *const *want,
 	p.line = 2;
 	line = (char *)nl + 1;
 	nl = memchr(line, '\n', len - (size_t)(line - buf));
-	if (!nl || nl - line != (hdr[16] == '3' ? 31 : 33) ||
-	    sscanf(line, hdr[16] == '3' ? "checksum xxh64:%16llx\n" :
+	xxh = hdr[16] == '3';	/* else FNV-1a 64, versions 1 and 2 */
+	if (!nl || nl - line != (xxh ? 31 : 33) ||
+	    sscanf(line, xxh ? "checksum xxh64:%16llx\n" :
 		   "checksum fnv1a64:%16llx\n", &sum) != 1) {
 		r = bad(&p, "missing or bad checksum line");
 		goto fail;
@@ -1495,7 +1497,7 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *const *want,
 	body = nl + 1;
 	st->body = (size_t)(body - buf);
 	blen = len - st->body;
-	if (hdr[16] == '3') {
+	if (xxh) {
 		/* The lanes every STATE_SUM_STRIDE bytes: body_sum(). */
 		struct xxh64_lanes l;
 
