@@ -843,22 +843,23 @@ canon_num(const char **sp, unsigned int *out)
  * Read the list at *vp, up to a NUL or a space (where *vp is left), into
  * s when it is a list as cpuset_format() writes it: runs "A" or "A-B"
  * (A < B), ascending and apart, joined by single commas; *count gets its
- * number of CPUs and *last (unless NULL) the highest CPU it set in s
- * (-1: none), also when it stops.  Returns 1 when it is one, 0 when not (then s holds
+ * number of CPUs, and *span (unless NULL) the lowest and the highest CPU
+ * it set in s ({-1, -1}: none), also when it stops: every bit it set lies
+ * between them.  Returns 1 when it is one, 0 when not (then s holds
  * anything: read it with cpuset_parse_list(), which empties it first),
  * -ENOMEM.
  */
 static int
 canon_list(const char **vp, struct cpuset *s, unsigned int *count,
-	   long *last)
+	   long span[2])
 {
 	const char *v = *vp;
-	long prev = -2, unused;
+	long prev = -2, unused[2];
 
-	if (!last)
-		last = &unused;
+	if (!span)
+		span = unused;
 	*count = 0;
-	*last = -1;
+	span[0] = span[1] = -1;
 	if (*v == '\0' || *v == ' ')
 		return 1;
 	for (;;) {
@@ -874,7 +875,9 @@ canon_list(const char **vp, struct cpuset *s, unsigned int *count,
 		if (cpuset_set_range(s, a, b) < 0)
 			return -ENOMEM;
 		*count += b - a + 1;
-		prev = *last = (long)b;
+		if (prev < 0)
+			span[0] = (long)a;
+		prev = span[1] = (long)b;
 		if (*v == '\0' || *v == ' ') {
 			*vp = v;
 			return 1;
@@ -946,8 +949,8 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 {
 	const char *s = rest;
 	uint32_t hash = FNV32_INIT;
-	unsigned int n = 0, count, nw, w;
-	long last;
+	unsigned int n = 0, count, w0, nw, w;
+	long span[2];
 	size_t klen;
 	int r;
 
@@ -978,11 +981,13 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	s += 6;
 	/*
 	 * The set is read into scratch (always empty here), then its
-	 * words up to the last CPU's move to st's blocks (or, left, into
-	 * the left sets), and scratch is emptied again.
+	 * words up to the last CPU's move to st's blocks (or, left, its
+	 * words from the first CPU's to the last's into the left sets),
+	 * and those words of scratch are emptied again.
 	 */
-	r = canon_list(&s, scratch, &count, &last);
-	nw = last >= 0 ? (unsigned int)last / 64 + 1 : 0;
+	r = canon_list(&s, scratch, &count, span);
+	w0 = span[0] >= 0 ? (unsigned int)span[0] / 64 : 0;
+	nw = span[1] >= 0 ? (unsigned int)span[1] / 64 + 1 : 0;
 	/* The line ends there: cut (a NUL) or as read (its newline). */
 	if (r > 0) {
 		if (memcmp(s, " mode=exclusive", 15) == 0 &&
@@ -1000,13 +1005,19 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	if (r > 0 && count != n)
 		r = 0;	/* refused by parse_entry(), as it says */
 	if (r > 0 && nw > 0 && left) {
-		/* scratch's words up to the last CPU's. */
-		const struct cpuset got = { scratch->bits, nw };
+		bool excl = e->mode == ALLOC_EXCLUSIVE;
 
-		if (cpuset_or(&st->left_cpus, &got) < 0 ||
-		    (e->mode == ALLOC_EXCLUSIVE &&
-		     cpuset_or(&st->left_excl, &got) < 0))
+		if ((st->left_cpus.nwords < nw &&
+		     cpuset_reserve(&st->left_cpus, nw * 64) < 0) ||
+		    (excl && st->left_excl.nwords < nw &&
+		     cpuset_reserve(&st->left_excl, nw * 64) < 0)) {
 			r = -ENOMEM;
+		} else {
+			for (w = w0; w < nw; w++)
+				st->left_cpus.bits[w] |= scratch->bits[w];
+			for (w = w0; excl && w < nw; w++)
+				st->left_excl.bits[w] |= scratch->bits[w];
+		}
 	} else if (r > 0 && nw > 0) {
 		uint64_t *bits = arena_alloc(&st->words, nw * sizeof(uint64_t),
 					     sizeof(uint64_t));
@@ -1019,7 +1030,7 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 		e->cpus.nwords = bits ? nw : 0;
 		e->cpus_kept = bits != NULL;
 	}
-	for (w = 0; w < nw; w++)
+	for (w = w0; w < nw; w++)
 		scratch->bits[w] = 0;
 	if (r <= 0 || left) {
 		e->src.name_len = (unsigned int)klen;

@@ -634,6 +634,24 @@ many_sockets(struct ktopo *kt)
 	machine_of(kt, 16, many_sockets_cpu);
 }
 
+/* 22 CPUs, SMT-2 with the siblings 11 apart: runs of 11 cores in a row
+ * (the index fills them eight and four at a time, and the rest one by
+ * one), two sockets of 6 and 5 cores, one NUMA node each, an uncore
+ * cache per 3 cores. */
+static void
+odd_cpu(struct ktopo_cpu *p, int c)
+{
+	p->core = c % 11;
+	p->socket = p->numa = c % 11 / 6;
+	p->uncore = c % 11 / 3;
+}
+
+static void
+odd(struct ktopo *kt)
+{
+	machine_of(kt, 22, odd_cpu);
+}
+
 /*
  * A topology made from runs without its per-CPU array (the index of a
  * take built from the runs) takes and orders CPUs as the same machine
@@ -944,6 +962,7 @@ examples(const char *tmp)
 	runs_take_same(big, "two sockets, SMT siblings apart");
 	runs_take_same(flat, "no SMT, NUMA ids counting down");
 	runs_take_same(many_sockets, "sockets within NUMA nodes");
+	runs_take_same(odd, "runs of 11 cores, sockets of 6 and 5");
 	largest();
 	ktopo_free(&tr);
 	check_order("uncore caches are listed per NUMA node, fullest first",
