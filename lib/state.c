@@ -986,8 +986,8 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	 * and those words of scratch are emptied again.
 	 */
 	r = canon_list(&s, scratch, &count, span);
-	w0 = span[0] >= 0 ? (unsigned int)span[0] / 64 : 0;
 	nw = span[1] >= 0 ? (unsigned int)span[1] / 64 + 1 : 0;
+	w0 = nw ? (unsigned int)span[0] / 64 : 0;
 	/* The line ends there: cut (a NUL) or as read (its newline). */
 	if (r > 0) {
 		if (memcmp(s, " mode=exclusive", 15) == 0 &&
