@@ -10,20 +10,37 @@ static const uint64_t pow10_u64[] = {
 	1000000000,
 };
 
+/* "00" to "99": two digits a division (snapshots and tables print
+ * tens of thousands of numbers). */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
 size_t
 numfmt_u64(char *buf, uint64_t v)
 {
-	char tmp[24];
-	size_t n = 0;
+	size_t len = 1, n;
+	uint64_t t;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v > 0);
-	for (size_t i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
+	/* The digits are written from the last, straight into buf. */
+	for (t = v; t >= 100; t /= 100)
+		len += 2;
+	len += t >= 10;
+	n = len;
 	buf[n] = '\0';
-	return n;
+	while (v >= 100) {
+		unsigned int r = (unsigned int)(v % 100);
+
+		v /= 100;
+		n -= 2;
+		memcpy(buf + n, digit_pairs + 2 * r, 2);
+	}
+	if (v >= 10)
+		memcpy(buf, digit_pairs + 2 * v, 2);
+	else
+		buf[0] = (char)('0' + v);
+	return len;
 }
 
 size_t

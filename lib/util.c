@@ -28,13 +28,22 @@ parse_u64(const char *s, uint64_t max, uint64_t *out)
 		return -EINVAL;
 	if (s[0] == '0' && s[1] != '\0')
 		return -EINVAL;	/* no octal or zero-padded surprises */
-	for (; *p; p++) {
-		unsigned int d;
+	/* 19 digits never pass UINT64_MAX (20 digits): the digits after
+	 * them are checked against it, with constants. */
+	for (; *p && p - s < 19; p++) {
+		unsigned int d = (unsigned int)(unsigned char)*p - '0';
 
-		if (*p < '0' || *p > '9')
+		if (d > 9)
 			return -EINVAL;
-		d = (unsigned int)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
+		v = v * 10 + d;
+	}
+	for (; *p; p++) {
+		unsigned int d = (unsigned int)(unsigned char)*p - '0';
+
+		if (d > 9)
+			return -EINVAL;
+		if (v > UINT64_MAX / 10 ||
+		    (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
 			return -ERANGE;
 		v = v * 10 + d;
 	}

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* numfmt: the same bytes as printf, checked against printf itself. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "unit.h"
 #include "numfmt.h"
@@ -37,6 +40,30 @@ same_fixed(double v)
 	return bad == 0;
 }
 
+/* numfmt_u64() of 10^k - 1, 10^k and 10^k + 1 (k = 0 to 19), odd and
+ * even digit counts, is printf's, and its length strlen's. */
+static bool
+u64_edges(void)
+{
+	char buf[NUMFMT_MAX], want[32];
+	uint64_t p = 1;
+	int k, d, bad = 0;
+
+	for (k = 0; k <= 19; k++, p *= 10)
+		for (d = -1; d <= 1; d++) {
+			uint64_t v = p + (uint64_t)(int64_t)d;
+			size_t n = numfmt_u64(buf, v);
+
+			snprintf(want, sizeof(want), "%llu",
+				 (unsigned long long)v);
+			if (strcmp(buf, want) != 0 || n != strlen(want)) {
+				printf("# %s: '%s' (%zu)\n", want, buf, n);
+				bad++;
+			}
+		}
+	return bad == 0;
+}
+
 int
 main(void)
 {
@@ -50,6 +77,8 @@ main(void)
 		  "-9223372036854775808");
 	CHECK_STR("i64 -1", (numfmt_i64(buf, -1), buf), "-1");
 	CHECK("u64 length", numfmt_u64(buf, 1234567) == 7);
+	CHECK("u64 at each side of every power of ten, as printf",
+	      u64_edges());
 
 	/* Ties round half to even on the exact binary value, as glibc. */
 	CHECK_STR("0.125 %.2f", (numfmt_fixed(buf, 0.125, 2), buf), "0.12");

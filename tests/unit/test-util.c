@@ -515,6 +515,13 @@ main(void)
 	CHECK("u64 overflow", parse_u64("18446744073709551616", UINT64_MAX, &v) == -ERANGE);
 	CHECK("u64 max", parse_u64("18446744073709551615", UINT64_MAX, &v) == 0 &&
 	      v == UINT64_MAX);
+	CHECK("u64 19 digits", parse_u64("9999999999999999999", UINT64_MAX, &v) == 0 &&
+	      v == 9999999999999999999ULL);
+	CHECK("u64 20 digits above max", parse_u64("18446744073709551620", UINT64_MAX, &v) == -ERANGE);
+	CHECK("u64 20 nines", parse_u64("99999999999999999999", UINT64_MAX, &v) == -ERANGE);
+	CHECK("u64 21 digits", parse_u64("100000000000000000000", UINT64_MAX, &v) == -ERANGE);
+	CHECK("u64 junk as the 20th byte", parse_u64("1844674407370955161x", UINT64_MAX, &v) == -EINVAL);
+	CHECK("u64 junk as the 19th byte", parse_u64("184467440737095516x", UINT64_MAX, &v) == -EINVAL);
 	CHECK("u64 leading zero", parse_u64("010", 100, &v) == -EINVAL);
 	CHECK("u64 sign", parse_u64("+1", 100, &v) == -EINVAL);
 	CHECK("u64 space", parse_u64(" 1", 100, &v) == -EINVAL);
