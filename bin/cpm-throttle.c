@@ -150,6 +150,7 @@ static size_t
 select_rows(struct ctx *c, struct thr_row *rows, size_t n)
 {
 	size_t w = thr_filter(rows, n, c->min_ratio, c->top);
+	struct thr_pins pins = { 0 };
 
 	for (size_t i = 0; i < w; i++) {
 		struct thr_row *r = &rows[i];
@@ -164,13 +165,14 @@ select_rows(struct ctx *c, struct thr_row *rows, size_t n)
 						 sizeof(r->unit), &glen) < 0)
 				r->unit[0] = '\0';
 		}
-		if (thr_pinned_throttled(&c->h, r)) {
+		if (thr_pinned_throttled(&c->h, r, &pins)) {
 			r->pinned = true;
 			if (!thr_warned_once(&c->warned, r->group))
 				cli_warn("warning: '%s' has exclusive CPUs but is still throttled by its CPU quota (ratio %.3f)",
 					 cg_display(r->group), r->ratio);
 		}
 	}
+	thr_pins_free(&pins);
 	return w;
 }
 

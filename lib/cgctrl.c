@@ -478,7 +478,7 @@ cg_cpu_stat_read_fds(const struct cg_hier *h, const char *group, int dirfd,
 	return 0;
 }
 
-bool
+int
 cg_cpuset_exclusive(const struct cg_hier *h, const char *group)
 {
 	struct cgcpuset_files f;
@@ -487,11 +487,52 @@ cg_cpuset_exclusive(const struct cg_hier *h, const char *group)
 
 	if (!cg_has(h, CG_CPUSET) || group[0] == '\0' ||
 	    (group[0] == '/' && group[1] == '\0'))
-		return false;
+		return 0;
 	cgcpuset_files(cg_version(h, CG_CPUSET), &f);
 	n = cg_read_quiet(h, CG_CPUSET, group, f.exclusive, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
 	if (cg_version(h, CG_CPUSET) == 2)
 		return n > 0 && (startswith(buf, "root") ||
 				 startswith(buf, "isolated"));
 	return n > 0 && strcmp(buf, f.exclusive_on) == 0;
+}
+
+/* Whether the space-separated words of s include w. */
+static bool
+has_word(const char *s, const char *w)
+{
+	size_t wl = strlen(w);
+
+	while (*s) {
+		size_t l;
+
+		while (*s == ' ')
+			s++;
+		l = strcspn(s, " ");
+		if (l == wl && memcmp(s, w, wl) == 0)
+			return true;
+		s += l;
+	}
+	return false;
+}
+
+bool
+cg_cpuset_none_below(const struct cg_hier *h, const char *group)
+{
+	char buf[256];
+	ssize_t n;
+
+	if (!cg_has(h, CG_CPUSET))
+		return true;
+	if (cg_version(h, CG_CPUSET) != 2) {
+		int fd = cg_open_group(h, CG_CPUSET, group, NULL, 0);
+
+		if (fd >= 0)
+			close(fd);
+		return fd == -ENOENT;
+	}
+	n = cg_read_quiet(h, CG_CPUSET, group, "cgroup.subtree_control", buf,
+			  sizeof(buf));
+	return n >= 0 && !has_word(buf, "cpuset");
 }

@@ -118,10 +118,20 @@ int cg_cpu_stat_read_fds(const struct cg_hier *h, const char *group,
 			 struct cg_cpu_stat *st, char *err, size_t errlen);
 
 /*
- * True when group's cpuset is exclusive: v1 cpuset.cpu_exclusive is 1,
- * v2 cpuset.cpus.partition is "root" or "isolated" (valid or not).  The
- * root group does not count.  False when there is no cpuset hierarchy.
+ * Whether group's cpuset is exclusive: 1 when v1 cpuset.cpu_exclusive is
+ * 1 or v2 cpuset.cpus.partition is "root" or "isolated" (valid or not);
+ * 0 when not, for the root group, and without a cpuset hierarchy;
+ * -ENOENT when the group or the file is missing from the cpuset
+ * hierarchy, another -errno when the file cannot be read.
  */
-bool cg_cpuset_exclusive(const struct cg_hier *h, const char *group);
+int cg_cpuset_exclusive(const struct cg_hier *h, const char *group);
+
+/*
+ * True when no child of group can have cpuset files: there is no cpuset
+ * hierarchy, or (v1) group is missing from it, or (v2) group's
+ * cgroup.subtree_control does not enable cpuset.  False when group has
+ * them or it cannot be told (the file unreadable).
+ */
+bool cg_cpuset_none_below(const struct cg_hier *h, const char *group);
 
 #endif

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cgctrl.h"
 #include "threport.h"
 
 bool
@@ -20,11 +23,92 @@ thr_window_us(const struct thr_snap *old, const struct thr_snap *cur,
 	       cur->realtime_us - old->realtime_us : 0;
 }
 
-bool
-thr_pinned_throttled(const struct cg_hier *h, const struct thr_row *r)
+void
+thr_pins_free(struct thr_pins *p)
 {
-	return r->limit >= 0 && r->throttled > 0 &&
-	       cg_cpuset_exclusive(h, r->group);
+	for (size_t i = 0; i < p->n; i++)
+		free(p->gone[i]);
+	free(p->gone);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Where parent (len bytes at s) is in p->gone, or would go: *found
+ * tells which. */
+static size_t
+pins_find(const struct thr_pins *p, const char *s, size_t len, bool *found)
+{
+	size_t lo = 0, hi = p->n;
+
+	*found = false;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *g = p->gone[mid];
+		int c = strncmp(g, s, len);
+
+		if (c == 0 && g[len] != '\0')
+			c = 1;	/* g is longer: after s */
+		if (c == 0) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Remember parent (len bytes at s); a failure to is only a lost saving. */
+static void
+pins_add(struct thr_pins *p, const char *s, size_t len, size_t at)
+{
+	char *copy;
+
+	if (p->n == p->cap) {
+		size_t ncap = p->cap ? 2 * p->cap : 16;
+		char **ng = realloc(p->gone, ncap * sizeof(*ng));
+
+		if (!ng)
+			return;
+		p->gone = ng;
+		p->cap = ncap;
+	}
+	copy = strndup(s, len);
+	if (!copy)
+		return;
+	memmove(p->gone + at + 1, p->gone + at, (p->n - at) * sizeof(*p->gone));
+	p->gone[at] = copy;
+	p->n++;
+}
+
+bool
+thr_pinned_throttled(const struct cg_hier *h, const struct thr_row *r,
+		     struct thr_pins *pins)
+{
+	const char *slash;
+	size_t len, at = 0;
+	bool found = false;
+	int x;
+
+	if (r->limit < 0 || r->throttled == 0)
+		return false;
+	/* The parent: the group's path up to its last '/'. */
+	slash = strrchr(r->group, '/');
+	len = slash ? (size_t)(slash - r->group) : 0;
+	if (pins)
+		at = pins_find(pins, r->group, len, &found);
+	if (found)
+		return false;
+	x = cg_cpuset_exclusive(h, r->group);
+	if (x == -ENOENT && pins) {
+		char *parent = strndup(r->group, len);
+
+		if (parent && cg_cpuset_none_below(h, parent))
+			pins_add(pins, r->group, len, at);
+		free(parent);
+	}
+	return x > 0;
 }
 
 bool
