@@ -498,25 +498,6 @@ cg_cpuset_exclusive(const struct cg_hier *h, const char *group)
 	return n > 0 && strcmp(buf, f.exclusive_on) == 0;
 }
 
-/* Whether the space-separated words of s include w. */
-static bool
-has_word(const char *s, const char *w)
-{
-	size_t wl = strlen(w);
-
-	while (*s) {
-		size_t l;
-
-		while (*s == ' ')
-			s++;
-		l = strcspn(s, " ");
-		if (l == wl && memcmp(s, w, wl) == 0)
-			return true;
-		s += l;
-	}
-	return false;
-}
-
 bool
 cg_cpuset_none_below(const struct cg_hier *h, const char *group)
 {
@@ -534,5 +515,5 @@ cg_cpuset_none_below(const struct cg_hier *h, const char *group)
 	}
 	n = cg_read_quiet(h, CG_CPUSET, group, "cgroup.subtree_control", buf,
 			  sizeof(buf));
-	return n >= 0 && !has_word(buf, "cpuset");
+	return n >= 0 && !word_listed(buf, "cpuset");
 }

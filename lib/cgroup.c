@@ -126,8 +126,7 @@ mount_dup(struct cg_mount *dst, const struct cg_mount *src)
 	return dst->fd < 0 ? -errno : 0;
 }
 
-/* Is controller name listed in a space-separated cgroup.controllers? */
-static bool
+bool
 word_listed(const char *list, const char *name)
 {
 	size_t n = strlen(name);

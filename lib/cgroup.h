@@ -153,6 +153,10 @@ const char *cg_display(const char *group);
 int cg_open_group(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		  char *err, size_t errlen);
 
+/* Is name a word of list (space- or newline-separated), as controllers
+ * are in cgroup.controllers and cgroup.subtree_control? */
+bool word_listed(const char *list, const char *name);
+
 /* True when group exists in controller c's hierarchy. */
 bool cg_exists(const struct cg_hier *h, enum cg_ctrl c, const char *group);
 

@@ -943,6 +943,19 @@ known_key(const char *s)
  * CPUs go to st's left sets, not to e (1), and e->src.len is the line's
  * length from rest on, with its newline.
  */
+/* dst |= src's words w0..nw-1, where all of src's CPUs lie (inlined:
+ * it runs for every entry line of a state). */
+static inline int
+or_words(struct cpuset *dst, const struct cpuset *src, unsigned int w0,
+	 unsigned int nw)
+{
+	if (dst->nwords < nw && cpuset_reserve(dst, nw * 64) < 0)
+		return -ENOMEM;
+	for (; w0 < nw; w0++)
+		dst->bits[w0] |= src->bits[w0];
+	return 0;
+}
+
 static int
 parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	    struct alloc_state *st, struct cpuset *scratch, bool left)
@@ -1005,19 +1018,10 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	if (r > 0 && count != n)
 		r = 0;	/* refused by parse_entry(), as it says */
 	if (r > 0 && nw > 0 && left) {
-		bool excl = e->mode == ALLOC_EXCLUSIVE;
-
-		if ((st->left_cpus.nwords < nw &&
-		     cpuset_reserve(&st->left_cpus, nw * 64) < 0) ||
-		    (excl && st->left_excl.nwords < nw &&
-		     cpuset_reserve(&st->left_excl, nw * 64) < 0)) {
+		if (or_words(&st->left_cpus, scratch, w0, nw) < 0 ||
+		    (e->mode == ALLOC_EXCLUSIVE &&
+		     or_words(&st->left_excl, scratch, w0, nw) < 0))
 			r = -ENOMEM;
-		} else {
-			for (w = w0; w < nw; w++)
-				st->left_cpus.bits[w] |= scratch->bits[w];
-			for (w = w0; excl && w < nw; w++)
-				st->left_excl.bits[w] |= scratch->bits[w];
-		}
 	} else if (r > 0 && nw > 0) {
 		uint64_t *bits = arena_alloc(&st->words, nw * sizeof(uint64_t),
 					     sizeof(uint64_t));

@@ -59,26 +59,24 @@ pins_find(const struct thr_pins *p, const char *s, size_t len, bool *found)
 	return lo;
 }
 
-/* Remember parent (len bytes at s); a failure to is only a lost saving. */
+/* Remember parent (allocated, taken) at position at; a failure to is
+ * only a lost saving. */
 static void
-pins_add(struct thr_pins *p, const char *s, size_t len, size_t at)
+pins_add(struct thr_pins *p, char *parent, size_t at)
 {
-	char *copy;
-
 	if (p->n == p->cap) {
 		size_t ncap = p->cap ? 2 * p->cap : 16;
 		char **ng = realloc(p->gone, ncap * sizeof(*ng));
 
-		if (!ng)
+		if (!ng) {
+			free(parent);
 			return;
+		}
 		p->gone = ng;
 		p->cap = ncap;
 	}
-	copy = strndup(s, len);
-	if (!copy)
-		return;
 	memmove(p->gone + at + 1, p->gone + at, (p->n - at) * sizeof(*p->gone));
-	p->gone[at] = copy;
+	p->gone[at] = parent;
 	p->n++;
 }
 
@@ -105,8 +103,9 @@ thr_pinned_throttled(const struct cg_hier *h, const struct thr_row *r,
 		char *parent = strndup(r->group, len);
 
 		if (parent && cg_cpuset_none_below(h, parent))
-			pins_add(pins, r->group, len, at);
-		free(parent);
+			pins_add(pins, parent, at);
+		else
+			free(parent);
 	}
 	return x > 0;
 }
