@@ -87,6 +87,23 @@ test_text(void)
 	      "  - x\\x0ay\\x09z\\      -   caf\xc3\xa9\n");
 	table_free(&t);
 
+	/* table_set(), not table_set_str(): each byte that must be escaped
+	 * somewhere, the one that is escaped nowhere, and widths. */
+	table_init(&t, cols, 4, " ");
+	table_add_row(&t);
+	table_set(&t, 0, 0, "1\x7f", NULL);
+	table_set(&t, 0, 1, "a b\\c", NULL);
+	table_set(&t, 0, 2, "~\\!", NULL);
+	table_set(&t, 0, 3, "\xc3\xa9", NULL);
+	PRINT("table_set text: DEL escaped in tsv", &t, TABLE_TSV, false,
+	      "1\\x7f\ta b\\c\t~\\!\t\xc3\xa9\n");
+	PRINT("table_set text: space and backslash escaped in raw", &t,
+	      TABLE_RAW, false, "1\\x7f a\\x20b\\x5cc ~\\x5c! \xc3\xa9\n");
+	PRINT("table_set text: widths of escapes and UTF-8", &t, TABLE_ALIGNED,
+	      true, "  CPU NAME  ONLINE   TYPE\n"
+		    "1\\x7f a b\\c    ~\\!      \xc3\xa9\n");
+	table_free(&t);
+
 	table_init(&t, cols, 4, " ");
 	PRINT("no rows: the header alone", &t, TABLE_ALIGNED, true,
 	      "CPU NAME ONLINE   TYPE\n");
