@@ -100,8 +100,14 @@ numfmt_fixed(char *buf, double v, int decimals)
 		if (rem > half || (rem == half && (q & 1)))
 			q++;
 	}
-	ip = (uint64_t)(q / pow10_u64[decimals]);
-	frac = (uint64_t)(q % pow10_u64[decimals]);
+	if ((q >> 64) == 0) {
+		/* nearly always: a 64-bit division, not a call to a 128-bit one */
+		ip = (uint64_t)q / pow10_u64[decimals];
+		frac = (uint64_t)q % pow10_u64[decimals];
+	} else {
+		ip = (uint64_t)(q / pow10_u64[decimals]);
+		frac = (uint64_t)(q % pow10_u64[decimals]);
+	}
 	n = numfmt_u64(buf, ip);
 	if (decimals > 0) {
 		buf[n++] = '.';

@@ -113,6 +113,11 @@ main(void)
 		     same_fixed((double)a / 1000.0 / (double)b);
 	}
 	CHECK("ratios and seconds match printf", ok);
+	/* Where v * 10^decimals passes 2^64: the 64-bit division ends. */
+	CHECK("around 2^64 / 10^9 and 2^64 / 10^6 as printf",
+	      same_fixed(18446744073.709551) && same_fixed(18446744073.709553) &&
+	      same_fixed(18446744073709.551) && same_fixed(18446744073709.553) &&
+	      same_fixed(1e15 + 0.5));
 	ok = 1;
 	for (int i = 0; i < 200000 && ok; i++) {
 		double v;
