@@ -145,25 +145,43 @@ usage(void)
 	cli_exit(EXIT_OK);
 }
 
-/* Apply --min-ratio and --top; fill k8s and pinned; returns the count. */
+/*
+ * Apply --min-ratio and --top; fill pinned, and the rows' Kubernetes
+ * and systemd names into *identp (to free; NULL when not asked for);
+ * returns the count.
+ */
 static size_t
-select_rows(struct ctx *c, struct thr_row *rows, size_t n)
+select_rows(struct ctx *c, struct thr_row *rows, size_t n,
+	    struct thr_ident **identp)
 {
 	size_t w = thr_filter(rows, n, c->min_ratio, c->top);
 	struct thr_pins pins = { 0 };
+	struct thr_ident *ident = NULL;
 
+	/* -O may name the Kubernetes or systemd columns without --k8s. */
+	if (w > 0 && (c->k8s || c->systemd || c->columns)) {
+		ident = calloc(w, sizeof(*ident));
+		if (ident == NULL)
+			cli_die(EXIT_FAIL, "out of memory");
+	}
+	*identp = ident;
 	for (size_t i = 0; i < w; i++) {
 		struct thr_row *r = &rows[i];
 
-		/* -O may name the Kubernetes columns without --k8s. */
-		if (c->k8s || c->columns)
-			thr_k8s_parse(r->group, &r->k8s);
-		if (c->systemd || c->columns) {
-			size_t glen;
+		if (ident) {
+			struct thr_ident *id = &ident[i];
 
-			if (cgowner_unit_of_path(r->group, r->unit,
-						 sizeof(r->unit), &glen) < 0)
-				r->unit[0] = '\0';
+			if (c->k8s || c->columns)
+				thr_k8s_parse(r->group, &id->k8s);
+			if (c->systemd || c->columns) {
+				size_t glen;
+
+				if (cgowner_unit_of_path(r->group, id->unit,
+							 sizeof(id->unit),
+							 &glen) < 0)
+					id->unit[0] = '\0';
+			}
+			r->ident = id;
 		}
 		if (thr_pinned_throttled(&c->h, r, &pins)) {
 			r->pinned = true;
@@ -242,6 +260,7 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
        uint64_t window_us)
 {
 	struct thr_row *rows;
+	struct thr_ident *ident;
 	struct strbuf sb;
 	size_t n;
 	bool crossed, windowed = old != NULL;
@@ -249,7 +268,7 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 
 	if (thr_rows(old, cur, window_us, &rows, &n) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
-	n = select_rows(c, rows, n);
+	n = select_rows(c, rows, n, &ident);
 	crossed = thr_crossed(rows, n, c->fail_above);
 	strbuf_init(&sb);
 	if (!c->prom_file || c->fmt_given) {
@@ -292,6 +311,7 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 				strerror(-r));
 		strbuf_free(&sb);
 	}
+	free(ident);
 	free(rows);
 	return crossed;
 }

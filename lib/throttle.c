@@ -715,6 +715,7 @@ thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
 	 * backwards, not 24 days of 1 ms periods between two samples.
 	 */
 	uint64_t bound = ((uint64_t)1 << 31) - 1;
+	size_t next = 0;	/* in old, after the last sample found */
 
 	*rowsp = NULL;
 	*nrows = 0;
@@ -737,7 +738,18 @@ thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
 		r->cum_throttled = cum32(x->nr_throttled);
 		r->cum_throttled_s = (double)x->throttled_ns / 1e9;
 		if (old != NULL) {
-			o = thr_snap_find(old, x->group);
+			/*
+			 * Both snapshots are sorted by group, and mostly
+			 * hold the same groups: the sample after the last
+			 * one found is nearly always this group's.
+			 */
+			if (next < old->n &&
+			    strcmp(old->v[next].group, x->group) == 0)
+				o = &old->v[next];
+			else
+				o = thr_snap_find(old, x->group);
+			if (o != NULL)
+				next = (size_t)(o - old->v) + 1;
 			if (o == NULL || o->ino != x->ino)
 				reset = true;
 			else if (!delta32(o->nr_periods, x->nr_periods, bound, &dp) ||
@@ -808,6 +820,8 @@ prom_label(struct strbuf *sb, const char *name, const char *value,
 static void
 prom_labels(struct strbuf *sb, const struct thr_row *r, bool k8s)
 {
+	static const struct thr_ident none;
+	const struct thr_ident *id = r->ident ? r->ident : &none;
 	bool first = true;
 
 	prom_label(sb, "cgroup", cg_display(r->group), &first);
@@ -819,18 +833,18 @@ prom_labels(struct strbuf *sb, const struct thr_row *r, bool k8s)
 	prom_value(sb, r->group);
 	strbuf_puts(sb, "\"");
 	if (k8s) {
-		if (r->k8s.qos[0])
-			prom_label(sb, "qos", r->k8s.qos, &first);
-		if (r->k8s.pod[0]) {
-			prom_label(sb, "pod", r->k8s.pod, &first);
+		if (id->k8s.qos[0])
+			prom_label(sb, "qos", id->k8s.qos, &first);
+		if (id->k8s.pod[0]) {
+			prom_label(sb, "pod", id->k8s.pod, &first);
 			/* kube-state-metrics' kube_pod_info{uid} */
-			prom_label(sb, "uid", r->k8s.pod, &first);
+			prom_label(sb, "uid", id->k8s.pod, &first);
 		}
-		if (r->k8s.container[0])
-			prom_label(sb, "container", r->k8s.container, &first);
+		if (id->k8s.container[0])
+			prom_label(sb, "container", id->k8s.container, &first);
 	}
-	if (r->unit[0])
-		prom_label(sb, "unit", r->unit, &first);
+	if (id->unit[0])
+		prom_label(sb, "unit", id->unit, &first);
 	strbuf_puts(sb, "}");
 }
 

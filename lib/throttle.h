@@ -129,6 +129,12 @@ struct thr_k8s {
  */
 bool thr_k8s_parse(const char *group, struct thr_k8s *k);
 
+/* Whose a group is, for the rows a caller reports (select_rows()). */
+struct thr_ident {
+	struct thr_k8s k8s;
+	char unit[256];		/* systemd unit, "" where none */
+};
+
 /* One reported group. */
 struct thr_row {
 	const char *group;	/* points into the current snapshot */
@@ -145,8 +151,12 @@ struct thr_row {
 	uint64_t cum_periods;
 	uint64_t cum_throttled;
 	double cum_throttled_s;
-	struct thr_k8s k8s;
-	char unit[256];		/* systemd unit, "" unless the caller sets it */
+	/*
+	 * Set by the caller for the rows it reports, NULL: nothing known.
+	 * Apart from the row, which is sorted and filtered: 10,000 rows
+	 * with it inside took 5.6 MB.
+	 */
+	const struct thr_ident *ident;
 };
 
 /*

@@ -112,12 +112,14 @@ static int
 fill(const struct thr_row *rows, size_t n, const bool *want, bool js,
      struct table *tab)
 {
+	static const struct thr_ident none;
 	size_t i;
 	int r;
 
 #define WANT(c) (want == NULL || want[c])
 	for (i = 0; i < n; i++) {
 		const struct thr_row *tr = &rows[i];
+		const struct thr_ident *id = tr->ident ? tr->ident : &none;
 		size_t row;
 
 		if ((r = table_add_row(tab)) < 0)
@@ -147,16 +149,16 @@ fill(const struct thr_row *rows, size_t n, const bool *want, bool js,
 			set_bool(tab, row, C_PINNED, tr->pinned, js);
 		if (WANT(C_QOS))
 			set_str(tab, row, C_QOS,
-				tr->k8s.qos[0] ? tr->k8s.qos : NULL, js);
+				id->k8s.qos[0] ? id->k8s.qos : NULL, js);
 		if (WANT(C_POD))
 			set_str(tab, row, C_POD,
-				tr->k8s.pod[0] ? tr->k8s.pod : NULL, js);
+				id->k8s.pod[0] ? id->k8s.pod : NULL, js);
 		if (WANT(C_CONTAINER))
 			set_str(tab, row, C_CONTAINER,
-				tr->k8s.container[0] ? tr->k8s.container : NULL,
+				id->k8s.container[0] ? id->k8s.container : NULL,
 				js);
 		if (WANT(C_UNIT))
-			set_str(tab, row, C_UNIT, tr->unit[0] ? tr->unit : NULL,
+			set_str(tab, row, C_UNIT, id->unit[0] ? id->unit : NULL,
 				js);
 	}
 #undef WANT

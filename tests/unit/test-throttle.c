@@ -148,6 +148,55 @@ test_rows(void)
 }
 
 /*
+ * Sorted snapshots, as the walk makes them, where groups went away and
+ * came between two runs: each group is matched to its own sample, not
+ * to the one after the last match.
+ */
+static void
+test_rows_sorted(void)
+{
+	static const char *const names[] = { "a", "b", "c", "d", "e", "f" };
+	struct thr_snap o, c;
+	struct thr_row *rows;
+	size_t n;
+	bool ok = true;
+
+	thr_snap_init(&o);
+	thr_snap_init(&c);
+	/* old: a b d e; now: a c d f (b, e gone; c, f new). Group k had
+	 * 10k periods, 5k throttled; each has 3 more periods, 1 more
+	 * throttled. One inode for all, so that only the name can tell
+	 * samples apart. */
+	for (size_t k = 0; k < 6; k++) {
+		bool was = k != 2 && k != 5, is = k != 1 && k != 4;
+
+		if (was)
+			add(&o, names[k], 10 * (int64_t)k, 5 * (int64_t)k, 0, 1);
+		if (is)
+			add(&c, names[k], 10 * (int64_t)k + 3, 5 * (int64_t)k + 1,
+			    0, 1);
+	}
+	thr_rows(&o, &c, 1000000, &rows, &n);
+	CHECK("one row per group now", n == 4);
+	for (size_t i = 0; i < n; i++) {
+		const struct thr_row *r = &rows[i];
+		size_t k = (size_t)(r->group[0] - 'a');
+		bool fresh = k == 2 || k == 5;
+
+		if (fresh)
+			ok = ok && r->reset && r->periods == 10 * k + 3 &&
+			     r->throttled == 5 * k + 1;
+		else
+			ok = ok && !r->reset && r->periods == 3 &&
+			     r->throttled == 1;
+	}
+	CHECK("sorted snapshots with groups gone and new match by name", ok);
+	free(rows);
+	thr_snap_free(&o);
+	thr_snap_free(&c);
+}
+
+/*
  * v1 usage from a cpuacct hierarchy mounted apart (a tree of files):
  * a group missing there has nothing below it there either, and the
  * walk stops looking; a group there without cpuacct.usage says
@@ -302,6 +351,7 @@ static void
 test_prom(void)
 {
 	struct thr_row r[2];
+	struct thr_ident id = { 0 };
 	struct strbuf sb;
 
 	memset(r, 0, sizeof(r));
@@ -314,9 +364,10 @@ test_prom(void)
 	r[1].cum_throttled = 30;
 	r[1].cum_throttled_s = 1.5;
 	r[1].ratio = 0.75;
-	strcpy(r[1].k8s.qos, "Burstable");
-	strcpy(r[1].k8s.pod, "1-2");
-	strcpy(r[1].k8s.container, "ab\"c");
+	strcpy(id.k8s.qos, "Burstable");
+	strcpy(id.k8s.pod, "1-2");
+	strcpy(id.k8s.container, "ab\"c");
+	r[1].ident = &id;
 
 	strbuf_init(&sb);
 	thr_prom(r, 2, false, false, &sb);
@@ -416,6 +467,7 @@ main(void)
 	test_filter();
 	test_snapshot_files();
 	test_rows();
+	test_rows_sorted();
 	test_row_order();
 	test_collect_cpuacct_apart();
 	test_snapshot_split();

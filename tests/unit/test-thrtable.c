@@ -34,6 +34,7 @@ int
 main(void)
 {
 	struct thr_row rows[2];
+	struct thr_ident id = { 0 };
 	struct table tab;
 	char err[256], *s;
 
@@ -46,9 +47,10 @@ main(void)
 	rows[0].limit = 0.2;
 	rows[0].usage = 1.5;
 	rows[0].pinned = true;
-	strcpy(rows[0].k8s.qos, "Burstable");
-	strcpy(rows[0].k8s.pod, "1");
-	strcpy(rows[0].k8s.container, "abc");
+	strcpy(id.k8s.qos, "Burstable");
+	strcpy(id.k8s.pod, "1");
+	strcpy(id.k8s.container, "abc");
+	rows[0].ident = &id;
 	rows[1].group = "";		/* the root */
 	rows[1].limit = -1;
 	rows[1].usage = -1;
