@@ -568,7 +568,13 @@ load_cpu_topology(struct loader *ld)
 				t->cpus[c].die = 0;
 			} else {
 				r = read_int(ld, cpu_path(ld, c, "topology/die_id"), &v);
-				if (r == -ENOENT) {
+				/*
+				 * No die_id (before Linux 5.2), or -1: the
+				 * architecture has no dies (arm64, where
+				 * die_cpus_list names the CPU alone): one die
+				 * per package, and no die file read again.
+				 */
+				if (r == -ENOENT || (r == 0 && v < 0)) {
 					pkg_nodie[pkg_first[c]] = 1;
 					die_seen[c] = 1;
 					t->cpus[c].die = 0;
@@ -580,7 +586,7 @@ load_cpu_topology(struct loader *ld)
 					for (i = 0; i < ld->nmembers; i++) {
 						k = ld->members[i];
 						if (pkg_first[k] == pkg_first[c])
-							t->cpus[k].die = v < 0 ? 0 : v;
+							t->cpus[k].die = v;
 					}
 				}
 				if (r < 0)

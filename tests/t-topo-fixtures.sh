@@ -194,3 +194,26 @@ for tb in "$FIXTURES"/hwloc/*.tar.bz2; do
 		fi
 	fi
 done
+
+# An arm64 kernel's die_id is -1 (no dies) and its die_cpus_list names
+# the CPU alone: one die per package, and no die file is read past the
+# first die_id.  With every die_cpus list made unreadable, the CPUs'
+# dies are still 0; the same lists under a die_id of 0 are refused,
+# which shows they are read when dies exist.
+if root=$(fixture_tree 128arm-2pa2n8cluster4co) &&
+    [ "$(cat "$root/sys/devices/system/cpu/cpu0/topology/die_id")" = -1 ]; then
+	cp -a "$root" "$T_TMP/arm"
+	want=$(cpm-topo --sysroot "$root" -e -o CPU,SOCKET,DIE)
+	for f in "$T_TMP"/arm/sys/devices/system/cpu/cpu*/topology/die_cpus*; do
+		echo 'x-y' >"$f"
+	done
+	check "die_id -1: one die per package, die_cpus_list not read" 0 \
+	    "$want" cpm-topo --sysroot "$T_TMP/arm" -e -o CPU,SOCKET,DIE
+	for f in "$T_TMP"/arm/sys/devices/system/cpu/cpu*/topology/die_id; do
+		echo 0 >"$f"
+	done
+	check_fail "die_id 0: the die_cpus_list is read" 2 "die_cpus" \
+	    cpm-topo --sysroot "$T_TMP/arm" -e
+else
+	skip "die_id -1" "no 128arm-2pa2n8cluster4co tree"
+fi
