@@ -63,45 +63,6 @@ arena_dup(struct table *t, const char *s)
 	return d;
 }
 
-/*
- * No byte any text format escapes (must_escape() below, with the space
- * and the backslash of TABLE_RAW) and none past ASCII: the printers copy
- * such text whole and take its length for its width.
- */
-static bool
-plain_text(const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c <= ' ' || c >= 0x7f || c == '\\')
-			return false;
-	}
-	return true;
-}
-
-/* The cell's text: a copy of s (NULL: "-"), and how it prints. */
-static void
-cell_text_set(struct table *t, struct table_cell *c, const char *s)
-{
-	size_t len;
-
-	c->plain = false;
-	if (s == NULL) {
-		c->text = NULL;
-		return;
-	}
-	len = strlen(s);
-	c->text = cell_alloc(t, len);
-	if (c->text == NULL)
-		return;
-	memcpy(c->text, s, len);
-	if (len <= UINT32_MAX && plain_text(s, len)) {
-		c->len = (uint32_t)len;
-		c->plain = true;
-	}
-}
-
 void
 table_free(struct table *t)
 {
@@ -210,7 +171,7 @@ table_set(struct table *t, size_t row, size_t col, const char *text,
 	if (row >= t->nrows || col >= t->ncols)
 		return;
 	c = &t->cells[row * t->ncols + col];
-	cell_text_set(t, c, text);
+	c->text = arena_dup(t, text);
 	/* Numbers read the same in both: one copy. */
 	if (json && text && (json == text || strcmp(json, text) == 0))
 		c->json = c->text;
@@ -242,7 +203,7 @@ table_set_str(struct table *t, size_t row, size_t col, const char *s)
 	if (s[len] == '\0') {
 		/* Plain text: its JSON is itself in quotes, made here. */
 		c = &t->cells[row * t->ncols + col];
-		cell_text_set(t, c, s);
+		c->text = arena_dup(t, s);
 		d = cell_alloc(t, len + 2);
 		if (d) {
 			d[0] = '"';
@@ -354,22 +315,25 @@ cell_text(const struct table *t, size_t row, size_t col)
 	return s ? s : "-";
 }
 
-/* An unset cell prints as this one. */
-static const struct table_cell unset_cell = { (char *)"-", NULL, 1, true };
-
-static const struct table_cell *
-cell_at(const struct table *t, size_t row, size_t col)
+/*
+ * The length of s in *len, and whether it is plain: no byte any text
+ * format escapes (must_escape(), with TABLE_RAW's space and backslash)
+ * and none past ASCII, so that it prints as it is, one column a byte.
+ */
+static bool
+plain_text(const char *s, size_t *len)
 {
-	const struct table_cell *c = &t->cells[row * t->ncols + col];
+	bool plain = true;
+	size_t n;
 
-	return c->text ? c : &unset_cell;
-}
+	for (n = 0; s[n] != '\0'; n++) {
+		unsigned char c = (unsigned char)s[n];
 
-/* Width of c's text in an aligned table. */
-static size_t
-cell_width(const struct table_cell *c)
-{
-	return c->plain ? c->len : text_width(c->text, TABLE_ALIGNED);
+		if (c <= ' ' || c >= 0x7f || c == '\\')
+			plain = false;
+	}
+	*len = n;
+	return plain;
 }
 
 /*
@@ -381,19 +345,20 @@ put_line(const struct table *t, size_t row, enum table_format fmt,
 	 const size_t *width, const char *sep, size_t seplen,
 	 struct strbuf *sb)
 {
-	size_t i, need = 1;
+	const char *text[TABLE_MAX_SELECT];
+	size_t len[TABLE_MAX_SELECT], i, need = 1;
 
 	/*
 	 * A row of plain cells (nearly every row) goes straight into room
 	 * made once: a table of 10,000 rows made 70,000 strbuf_add() calls
-	 * of a few bytes each.
+	 * of a few bytes each, after a scan of every cell for escapes and,
+	 * aligned, another for its width.
 	 */
 	for (i = 0; i < t->nsel && row < t->nrows; i++) {
-		const struct table_cell *c = cell_at(t, row, t->sel[i]);
-
-		if (!c->plain)
+		text[i] = cell_text(t, row, t->sel[i]);
+		if (!plain_text(text[i], &len[i]))
 			break;
-		need += seplen + (fmt == TABLE_ALIGNED ? width[i] : c->len);
+		need += seplen + (fmt == TABLE_ALIGNED ? width[i] : len[i]);
 	}
 	if (row < t->nrows && i == t->nsel && t->nsel > 0) {
 		char *p;
@@ -402,9 +367,8 @@ put_line(const struct table *t, size_t row, enum table_format fmt,
 			return;
 		p = sb->buf + sb->len;
 		for (i = 0; i < t->nsel; i++) {
-			const struct table_cell *c = cell_at(t, row, t->sel[i]);
 			unsigned int flags = t->cols[t->sel[i]].flags;
-			size_t pad = fmt == TABLE_ALIGNED ? width[i] - c->len : 0;
+			size_t pad = fmt == TABLE_ALIGNED ? width[i] - len[i] : 0;
 
 			if (i > 0 && seplen == 1) {
 				*p++ = *sep;
@@ -416,8 +380,8 @@ put_line(const struct table *t, size_t row, enum table_format fmt,
 				memset(p, ' ', pad);
 				p += pad;
 			}
-			memcpy(p, c->text, c->len);
-			p += c->len;
+			memcpy(p, text[i], len[i]);
+			p += len[i];
 			if (pad > 0 && !(flags & TABLE_RIGHT) && i + 1 < t->nsel) {
 				memset(p, ' ', pad);
 				p += pad;
@@ -430,23 +394,19 @@ put_line(const struct table *t, size_t row, enum table_format fmt,
 	}
 	for (i = 0; i < t->nsel; i++) {
 		const struct table_column *col = &t->cols[t->sel[i]];
-		struct table_cell head = { (char *)col->name, NULL, 0, false };
-		const struct table_cell *c = row == t->nrows ? &head :
-					     cell_at(t, row, t->sel[i]);
+		const char *s = row == t->nrows ? col->name :
+				cell_text(t, row, t->sel[i]);
 		bool last = i + 1 == t->nsel;
 		size_t w = 0;
 
 		if (i > 0)
 			strbuf_add(sb, sep, seplen);
 		if (fmt == TABLE_ALIGNED) {
-			w = cell_width(c);
+			w = text_width(s, fmt);
 			if (col->flags & TABLE_RIGHT)
 				put_spaces(sb, width[i] - w);
 		}
-		if (c->plain)
-			strbuf_add(sb, c->text, c->len);
-		else
-			put_text(sb, c->text, fmt);
+		put_text(sb, s, fmt);
 		if (fmt == TABLE_ALIGNED && !(col->flags & TABLE_RIGHT) &&
 		    !last)
 			put_spaces(sb, width[i] - w);
@@ -542,10 +502,10 @@ table_print(const struct table *t, enum table_format fmt, bool headings,
 		const struct table_column *col = &t->cols[t->sel[i]];
 
 		width[i] = col->min_width > 0 ? (size_t)col->min_width : 0;
-		if (headings && text_width(col->name, fmt) > width[i])
-			width[i] = text_width(col->name, fmt);
+		if (headings && strlen(col->name) > width[i])
+			width[i] = strlen(col->name);
 		for (row = 0; row < t->nrows; row++) {
-			size_t w = cell_width(cell_at(t, row, t->sel[i]));
+			size_t w = text_width(cell_text(t, row, t->sel[i]), fmt);
 
 			if (w > width[i])
 				width[i] = w;

@@ -42,9 +42,6 @@ struct table_column {
 struct table_cell {
 	char *text;		/* NULL: "-" */
 	char *json;		/* JSON literal; NULL: null */
-	uint32_t len;		/* of text, when plain */
-	bool plain;		/* text is printed as it is in every format,
-				 * one column per byte */
 };
 
 enum table_format {

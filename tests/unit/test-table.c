@@ -87,21 +87,39 @@ test_text(void)
 	      "  - x\\x0ay\\x09z\\      -   caf\xc3\xa9\n");
 	table_free(&t);
 
-	/* table_set(), not table_set_str(): each byte that must be escaped
-	 * somewhere, the one that is escaped nowhere, and widths. */
+	/*
+	 * table_set(), not table_set_str(): each byte some format escapes
+	 * or counts apart, alone in a row of plain cells (a row prints
+	 * whole only when all its cells are plain).
+	 */
 	table_init(&t, cols, 4, " ");
-	table_add_row(&t);
-	table_set(&t, 0, 0, "1\x7f", NULL);
-	table_set(&t, 0, 1, "a b\\c", NULL);
-	table_set(&t, 0, 2, "~\\!", NULL);
-	table_set(&t, 0, 3, "\xc3\xa9", NULL);
-	PRINT("table_set text: DEL escaped in tsv", &t, TABLE_TSV, false,
-	      "1\\x7f\ta b\\c\t~\\!\t\xc3\xa9\n");
-	PRINT("table_set text: space and backslash escaped in raw", &t,
-	      TABLE_RAW, false, "1\\x7f a\\x20b\\x5cc ~\\x5c! \xc3\xa9\n");
+	for (int r = 0; r < 4; r++) {
+		table_add_row(&t);
+		table_set(&t, (size_t)r, 0, r == 0 ? "1\x7f" :
+			  r == 1 ? "2" : r == 2 ? "3" : "4", NULL);
+		table_set(&t, (size_t)r, 1, r == 1 ? "a b" : "n", NULL);
+		table_set(&t, (size_t)r, 2, r == 2 ? "~\\!" : "y", NULL);
+		table_set(&t, (size_t)r, 3, r == 3 ? "\xc3\xa9" : "t", NULL);
+	}
+	PRINT("table_set text: DEL escaped in tsv, the rest as it is", &t,
+	      TABLE_TSV, false,
+	      "1\\x7f\tn\ty\tt\n"
+	      "2\ta b\ty\tt\n"
+	      "3\tn\t~\\!\tt\n"
+	      "4\tn\ty\t\xc3\xa9\n");
+	PRINT("table_set text: DEL, space and backslash escaped in raw", &t,
+	      TABLE_RAW, false,
+	      "1\\x7f n y t\n"
+	      "2 a\\x20b y t\n"
+	      "3 n ~\\x5c! t\n"
+	      "4 n y \xc3\xa9\n");
 	PRINT("table_set text: widths of escapes and UTF-8", &t, TABLE_ALIGNED,
-	      true, "  CPU NAME  ONLINE   TYPE\n"
-		    "1\\x7f a b\\c    ~\\!      \xc3\xa9\n");
+	      true,
+	      "  CPU NAME ONLINE   TYPE\n"
+	      "1\\x7f n         y      t\n"
+	      "    2 a b       y      t\n"
+	      "    3 n       ~\\!      t\n"
+	      "    4 n         y      \xc3\xa9\n");
 	table_free(&t);
 
 	table_init(&t, cols, 4, " ");
