@@ -29,8 +29,9 @@ parse_u64(const char *s, uint64_t max, uint64_t *out)
 	if (s[0] == '0' && s[1] != '\0')
 		return -EINVAL;	/* no octal or zero-padded surprises */
 	/* 19 digits never pass UINT64_MAX (20 digits): the digits after
-	 * them are checked against it, with constants. */
-	for (; *p && p - s < 19; p++) {
+	 * them are checked against it, with constants.  A count, not
+	 * p - s, bounds the first loop: GCC recomputed that every digit. */
+	for (size_t i = 0; i < 19 && *p; i++, p++) {
 		unsigned int d = (unsigned int)(unsigned char)*p - '0';
 
 		if (d > 9)
