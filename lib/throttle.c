@@ -817,11 +817,18 @@ prom_label(struct strbuf *sb, const char *name, const char *value,
 	strbuf_puts(sb, "\"");
 }
 
+const struct thr_ident *
+thr_row_ident(const struct thr_row *r)
+{
+	static const struct thr_ident none;
+
+	return r->ident ? r->ident : &none;
+}
+
 static void
 prom_labels(struct strbuf *sb, const struct thr_row *r, bool k8s)
 {
-	static const struct thr_ident none;
-	const struct thr_ident *id = r->ident ? r->ident : &none;
+	const struct thr_ident *id = thr_row_ident(r);
 	bool first = true;
 
 	prom_label(sb, "cgroup", cg_display(r->group), &first);

@@ -159,6 +159,9 @@ struct thr_row {
 	const struct thr_ident *ident;
 };
 
+/* r's names: r->ident, or none (every name ""). */
+const struct thr_ident *thr_row_ident(const struct thr_row *r);
+
 /*
  * Rows for every sample of cur.  old == NULL: cumulative counters (usage
  * unknown).  Otherwise the difference from old over window_us of wall

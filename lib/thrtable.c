@@ -112,14 +112,13 @@ static int
 fill(const struct thr_row *rows, size_t n, const bool *want, bool js,
      struct table *tab)
 {
-	static const struct thr_ident none;
 	size_t i;
 	int r;
 
 #define WANT(c) (want == NULL || want[c])
 	for (i = 0; i < n; i++) {
 		const struct thr_row *tr = &rows[i];
-		const struct thr_ident *id = tr->ident ? tr->ident : &none;
+		const struct thr_ident *id = thr_row_ident(tr);
 		size_t row;
 
 		if ((r = table_add_row(tab)) < 0)
