@@ -173,13 +173,7 @@ cpuset_copy(struct cpuset *dst, const struct cpuset *src)
 int
 cpuset_or(struct cpuset *dst, const struct cpuset *src)
 {
-	unsigned int i;
-
-	if (cpuset_grow(dst, src->nwords) < 0)
-		return -ENOMEM;
-	for (i = 0; i < src->nwords; i++)
-		dst->bits[i] |= src->bits[i];
-	return 0;
+	return cpuset_or_words(dst, src, 0, src->nwords);
 }
 
 void

@@ -61,6 +61,21 @@ int cpuset_last(const struct cpuset *s);		/* -1 when empty */
 int cpuset_copy(struct cpuset *dst, const struct cpuset *src);
 /* dst |= src */
 int cpuset_or(struct cpuset *dst, const struct cpuset *src);
+/*
+ * dst |= src's words w0 to nw - 1, where all of src's CPUs lie (nw <=
+ * src->nwords): the OR of a set whose few CPUs are known to sit far
+ * from CPU 0 or its end.  Inline: a state's every entry line makes one.
+ */
+static inline int
+cpuset_or_words(struct cpuset *dst, const struct cpuset *src,
+		unsigned int w0, unsigned int nw)
+{
+	if (dst->nwords < nw && cpuset_reserve(dst, nw * 64) < 0)
+		return -ENOMEM;
+	for (; w0 < nw; w0++)
+		dst->bits[w0] |= src->bits[w0];
+	return 0;
+}
 /* dst &= src */
 void cpuset_and(struct cpuset *dst, const struct cpuset *src);
 /* dst &= ~src */

@@ -943,19 +943,6 @@ known_key(const char *s)
  * CPUs go to st's left sets, not to e (1), and e->src.len is the line's
  * length from rest on, with its newline.
  */
-/* dst |= src's words w0..nw-1, where all of src's CPUs lie (inlined:
- * it runs for every entry line of a state). */
-static inline int
-or_words(struct cpuset *dst, const struct cpuset *src, unsigned int w0,
-	 unsigned int nw)
-{
-	if (dst->nwords < nw && cpuset_reserve(dst, nw * 64) < 0)
-		return -ENOMEM;
-	for (; w0 < nw; w0++)
-		dst->bits[w0] |= src->bits[w0];
-	return 0;
-}
-
 static int
 parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	    struct alloc_state *st, struct cpuset *scratch, bool left)
@@ -1018,9 +1005,9 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	if (r > 0 && count != n)
 		r = 0;	/* refused by parse_entry(), as it says */
 	if (r > 0 && nw > 0 && left) {
-		if (or_words(&st->left_cpus, scratch, w0, nw) < 0 ||
+		if (cpuset_or_words(&st->left_cpus, scratch, w0, nw) < 0 ||
 		    (e->mode == ALLOC_EXCLUSIVE &&
-		     or_words(&st->left_excl, scratch, w0, nw) < 0))
+		     cpuset_or_words(&st->left_excl, scratch, w0, nw) < 0))
 			r = -ENOMEM;
 	} else if (r > 0 && nw > 0) {
 		uint64_t *bits = arena_alloc(&st->words, nw * sizeof(uint64_t),

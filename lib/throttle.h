@@ -129,7 +129,8 @@ struct thr_k8s {
  */
 bool thr_k8s_parse(const char *group, struct thr_k8s *k);
 
-/* Whose a group is, for the rows a caller reports (select_rows()). */
+/* Whose a group is, filled by a caller for the rows it reports
+ * (cpm-throttle's select_rows()). */
 struct thr_ident {
 	struct thr_k8s k8s;
 	char unit[256];		/* systemd unit, "" where none */
