@@ -175,14 +175,32 @@ group_by_pmu(struct loader *ld)
 static int
 group_by_midr(struct loader *ld)
 {
-	char *text, *line, *next;
+	char head[4096], *text, *line, *next, *end;
 	int64_t parts[16];
 	int nparts = 0, cpu = -1, i;
-	int r = sysroot_read_file(ld->root, "proc/cpuinfo", &text, NULL);
+	bool whole;
+	ssize_t n;
+	int r;
 
+	/*
+	 * An ARM kernel gives every CPU's record a "CPU part" line, within
+	 * its first few hundred bytes; x86 gives none.  The first record
+	 * tells which this is, and a machine of thousands of x86 CPUs is
+	 * spared the reading (and its kernel the writing) of megabytes of
+	 * flags.  Only a first record longer than the head leaves it open.
+	 */
+	n = sysroot_read_head(ld->root, "proc/cpuinfo", head, sizeof(head),
+			      &whole);
+	if (n < 0)
+		return 0;
+	end = strstr(head, "\n\n");
+	if ((end != NULL || whole) &&
+	    memmem(head, end ? (size_t)(end - head) : (size_t)n, "CPU part",
+		   8) == NULL)
+		return 0;	/* not an ARM machine: nothing to group */
+	r = sysroot_read_file(ld->root, "proc/cpuinfo", &text, NULL);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
-	/* Not an ARM machine: nothing to group (x86 has no "CPU part"). */
 	if (strstr(text, "CPU part") == NULL) {
 		free(text);
 		return 0;

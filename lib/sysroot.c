@@ -66,6 +66,17 @@ sysroot_read(const struct sysroot *r, const char *path, char *buf, size_t size)
 	return n;
 }
 
+ssize_t
+sysroot_read_head(const struct sysroot *r, const char *path, char *buf,
+		  size_t size, bool *whole)
+{
+	ssize_t n = read_head_at(r->fd, path, buf, size, whole);
+
+	if (n >= 0)
+		record(r, path);
+	return n;
+}
+
 int
 sysroot_read_file(const struct sysroot *r, const char *path, char **bufp,
 		  size_t *lenp)

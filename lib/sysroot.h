@@ -31,6 +31,9 @@ void sysroot_close(struct sysroot *r);
 /* read_small_at() below the root; path is relative ("sys/..."). */
 ssize_t sysroot_read(const struct sysroot *r, const char *path, char *buf,
 		     size_t size);
+/* read_head_at() below the root. */
+ssize_t sysroot_read_head(const struct sysroot *r, const char *path,
+			  char *buf, size_t size, bool *whole);
 /* read_file_at() below the root. */
 int sysroot_read_file(const struct sysroot *r, const char *path, char **bufp,
 		      size_t *lenp);

@@ -423,42 +423,81 @@ read_strerror(int r)
 	}
 }
 
+/*
+ * Read from fd, whose fstat() is *st, into buf until the file ends or
+ * cap bytes are in: 1 when the end was seen, 0 when buf filled first,
+ * -errno.  *lenp is the length read.
+ */
+static int
+read_upto(int fd, const struct stat *st, char *buf, size_t cap, size_t *lenp)
+{
+	size_t len = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			*lenp = len;
+			return 0;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (read_done(st, len, (size_t)n, cap - (len - (size_t)n)))
+			break;
+	}
+	*lenp = len;
+	return 1;
+}
+
 ssize_t
 read_small_at(int dirfd, const char *path, char *buf, size_t size)
 {
-	int fd;
-	ssize_t n;
-	size_t len = 0;
 	struct stat st;
+	size_t len;
+	int fd, r;
 
 	if (size < 2)
 		return -EINVAL;
 	fd = open_regular_at(dirfd, path, &st);
 	if (fd < 0)
 		return fd;
-	for (;;) {
-		n = read(fd, buf + len, size - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			n = -errno;
-			close(fd);
-			return n;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len == size) {
-			close(fd);
-			return -EFBIG;
-		}
-		if (read_done(&st, len, (size_t)n, size - (len - (size_t)n)))
-			break;
-	}
+	r = read_upto(fd, &st, buf, size, &len);
 	close(fd);
+	if (r < 0)
+		return r;
+	if (r == 0 || len == size)
+		return -EFBIG;	/* no room for the NUL */
 	buf[len] = '\0';
 	if (len > 0 && buf[len - 1] == '\n')
 		buf[--len] = '\0';
+	return (ssize_t)len;
+}
+
+ssize_t
+read_head_at(int dirfd, const char *path, char *buf, size_t size, bool *whole)
+{
+	struct stat st;
+	size_t len;
+	int fd, r;
+
+	if (size < 2)
+		return -EINVAL;
+	fd = open_regular_at(dirfd, path, &st);
+	if (fd < 0)
+		return fd;
+	r = read_upto(fd, &st, buf, size - 1, &len);
+	close(fd);
+	if (r < 0)
+		return r;
+	buf[len] = '\0';
+	*whole = r == 1;
 	return (ssize_t)len;
 }
 

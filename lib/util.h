@@ -107,6 +107,13 @@ void held_file_close(struct held_file *h);
  * it is not a regular file.
  */
 ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t size);
+/*
+ * The first bytes of a regular file, at most size-1 of them, into buf,
+ * NUL-terminated and as they are.  Returns the length or -errno (as
+ * read_small_at()); *whole tells whether that is the whole file.
+ */
+ssize_t read_head_at(int dirfd, const char *path, char *buf, size_t size,
+		     bool *whole);
 
 /*
  * Replace path with data atomically: write an unnamed file (O_TMPFILE) in

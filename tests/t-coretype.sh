@@ -134,6 +134,23 @@ Type mid:             CPUs 4-6, 3 cores, capacity 838
 Type efficiency:      CPUs 0-3, 4 cores, capacity 325" \
     sh -c "cpm-topo --sysroot '$A3' | grep -E '^(Core types|Type )'"
 
+# The first CPU's record of cpuinfo tells an ARM kernel's (a "CPU part"
+# line in every record) from an x86 one's, and only then is the rest
+# read: a first record without its part leaves the types to capacity,
+# where the slow A710 (700 against 838) is a type of its own.
+cp -R "$A3" "$T_TMP/arm3-nopart"
+awk 'NR == FNR && /^CPU part/ && !done { done = 1; next } { print }' \
+    "$A3/proc/cpuinfo" >"$T_TMP/arm3-nopart/proc/cpuinfo"
+check "arm3: no part in the first record, types by capacity" 0 6 \
+    cpm-topo --sysroot "$T_TMP/arm3-nopart" cpus type:mid
+# A first record longer than the part of the file read first is read
+# whole before it is judged: here its part comes after 5,000 bytes.
+cp -R "$A3" "$T_TMP/arm3-long"
+awk 'NR == 2 { printf "Features\t:"; for (i = 0; i < 1000; i++) printf " fp%d", i % 10; print "" } { print }' \
+    "$A3/proc/cpuinfo" >"$T_TMP/arm3-long/proc/cpuinfo"
+check "arm3: a first record past the head still gives its part" 0 4-6 \
+    cpm-topo --sysroot "$T_TMP/arm3-long" cpus type:mid
+
 # Four types by capacity alone, with the 10% tolerance.
 check "arm4: prime" 0 9 cpm-topo --sysroot "$A4" cpus type:prime
 check "arm4: performance" 0 6-8 cpm-topo --sysroot "$A4" cpus type:big

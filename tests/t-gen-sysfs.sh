@@ -56,6 +56,27 @@ check "a memory-only node is not in has_cpu" 0 "0" cat "$b/$node/has_cpu"
 check "a memory-only node is in has_memory" 0 "0-1" cat "$b/$node/has_memory"
 check "cpuinfo lists online CPUs" 0 "7" grep -c '^processor' "$b/proc/cpuinfo"
 
+# "cpuinfo x86": the records an x86 kernel writes, so that lscpu, which
+# counts sockets, cores and caches only for CPUs it finds a vendor and
+# model for in cpuinfo, reads the tree as a whole machine.
+x=$T_TMP/x86
+{ cat "$CPM_TOP/tests/topologies/2s4n-smt.spec"; echo "cpuinfo x86"; } >"$T_TMP/x86.spec"
+run python3 "$gen" "$T_TMP/x86.spec" "$x"
+assert "gen-sysfs writes x86 cpuinfo records" "$rc" 0
+check "each x86 record has a vendor" 0 "32" grep -c '^vendor_id' "$x/proc/cpuinfo"
+check "each x86 record has its apicid" 0 "apicid		: 17" \
+    sed -n '/^processor	: 17$/,/^$/{/^apicid/p}' "$x/proc/cpuinfo"
+check "the default cpuinfo has no vendor" 1 "" grep -q '^vendor_id' "$a/proc/cpuinfo"
+if command -v lscpu >/dev/null 2>&1; then
+	for f in "Socket(s):2" "Core(s) per socket:8" "Thread(s) per core:2" \
+	    "L3 cache:64 MiB (4 instances)"; do
+		check "lscpu reads the x86 tree: ${f%%:*} ${f#*:}" 0 "${f#*:}" \
+		    sh -c 'lscpu --sysroot "$1" | sed -n "s/^$2: *//p"' - "$x" "${f%%:*}"
+	done
+else
+	skip "lscpu reads the x86 tree" "lscpu is missing"
+fi
+
 T_IN='cpu 0 core=0 socket=0'
 check_fail "a cpu line without node= is refused" 2 "lacks node=" \
     python3 "$gen" - "$T_TMP/bad"

@@ -5,8 +5,9 @@
  * the CPU lists; one package, die and thread-siblings list per group, not
  * per CPU; each L3's id, CPU list and size; each node's CPU list, meminfo
  * and distances; what tells core types apart (the PMU CPU lists,
- * /proc/cpuinfo, cpu_capacity or cpufreq) -- with one read(2) into one
- * buffer, and prints a few counts so that nothing is optimised away.
+ * /proc/cpuinfo's first record, or all of it on ARM, cpu_capacity or
+ * cpufreq) -- with one read(2) into one buffer, and prints a few counts
+ * so that nothing is optimised away.
  * Where a tree lacks a file (old kernels: no online list, hex masks
  * instead of *_list files, core_siblings instead of package_cpus), it
  * reads what stands in for it, as the summary must, and remembers which
@@ -44,6 +45,25 @@ slurp(const char *path)
 		       (m = read(fd, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
 			n += m;
 	}
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	bytes += n;
+	files++;
+	return 0;
+}
+
+/* The first size-1 bytes of path at most, in one read(2). */
+static int
+head(const char *path, size_t size)
+{
+	int fd = openat(rootfd, path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n < 0)
 		return -1;
@@ -240,7 +260,16 @@ main(int argc, char **argv)
 		snprintf(path, sizeof(path), "sys/devices/%s/cpus", pmu[i]);
 		slurp(path);
 	}
-	slurp("proc/cpuinfo");
+	/* cpuinfo's first record tells ARM ("CPU part") from the rest;
+	 * only an ARM machine's is read whole. */
+	if (head("proc/cpuinfo", 4096) == 0) {
+		char *end = strstr(buf, "\n\n");
+
+		if (end)
+			*end = '\0';
+		if (strstr(buf, "CPU part"))
+			slurp("proc/cpuinfo");
+	}
 	for (i = 0; i < 3; i++) {
 		static const char *per_cpu[] = { "cpu_capacity",
 			"cpufreq/cpuinfo_max_freq", "cpufreq/base_frequency" };

@@ -189,8 +189,13 @@ hostile(const char *dir)
 	{
 		char small[16];
 
+		bool whole;
+
 		CHECK("read_small_at refuses a FIFO",
 		      read_small_at(AT_FDCWD, tmp, small, sizeof(small)) ==
+		      -EFTYPE_CPM);
+		CHECK("read_head_at refuses a FIFO",
+		      read_head_at(AT_FDCWD, tmp, small, sizeof(small), &whole) ==
 		      -EFTYPE_CPM);
 	}
 	unlink(tmp);
@@ -237,6 +242,43 @@ hostile(const char *dir)
 			n = read_small_at(AT_FDCWD, tmp, small, sizeof(small));
 			snprintf(label, sizeof(label), "read_small_at reads all %zu bytes", sizes[i]);
 			CHECK(label, n == (ssize_t)sizes[i] && memcmp(small, want, sizes[i]) == 0);
+			/* A head of 4096 holds 4095 bytes: whole up to them. */
+			{
+				bool whole = !(sizes[i] <= 4095);
+				size_t head = sizes[i] <= 4095 ? sizes[i] : 4095;
+
+				memset(small, 'X', sizeof(small));
+				n = read_head_at(AT_FDCWD, tmp, small, 4096, &whole);
+				snprintf(label, sizeof(label), "read_head_at reads the first "
+					 "%zu of %zu bytes", head, sizes[i]);
+				CHECK(label, n == (ssize_t)head &&
+				      memcmp(small, want, head) == 0 &&
+				      small[head] == '\0' &&
+				      whole == (sizes[i] <= 4095));
+			}
+		}
+		/* read_small_at: size-1 bytes and the NUL, no more. */
+		unlink(tmp);
+		write_file_atomic(tmp, want, 100, 0600);
+		CHECK("read_small_at reads 100 bytes into 101",
+		      read_small_at(AT_FDCWD, tmp, small, 101) == 100);
+		CHECK("read_small_at refuses 100 bytes for 100",
+		      read_small_at(AT_FDCWD, tmp, small, 100) == -EFBIG);
+		CHECK("read_small_at refuses 100 bytes for 50",
+		      read_small_at(AT_FDCWD, tmp, small, 50) == -EFBIG);
+		{
+			/* procfs claims size 0: read until the end is seen. */
+			bool whole = false;
+			ssize_t n;
+
+			n = read_head_at(AT_FDCWD, "/proc/self/stat", small, sizeof(small),
+					 &whole);
+			CHECK("read_head_at reads a procfs file whole",
+			      n > 0 && whole && small[n - 1] == '\n' &&
+			      small[n] == '\0');
+			n = read_head_at(AT_FDCWD, "/proc/self/stat", small, 8, &whole);
+			CHECK("read_head_at stops at 7 bytes of a procfs file",
+			      n == 7 && !whole && strlen(small) == 7);
 		}
 		unlink(tmp);
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
