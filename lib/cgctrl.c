@@ -26,34 +26,6 @@ cpu_dir(const struct cg_hier *h, const char *group, int dirfd, bool *owned,
 	return cg_open_group(h, CG_CPU, group, err, errlen);
 }
 
-/*
- * read_small_at() for a control file, in three system calls where the
- * file answers at once: a cgroup file (or an ordinary file in a
- * --cgroup-root tree) gives all of a small text in one read(2), so a
- * read that neither came back empty nor filled the buffer was the whole
- * file.  Anything else (empty, full, an error) is read again by
- * read_small_at(), whose answer and checks (a directory, a FIFO, a
- * device) then stand.  A walk over 10,000 groups reads 30,000 of these.
- */
-static ssize_t
-read_ctl(int dirfd, const char *file, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd;
-
-	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n <= 0 || (size_t)n >= size - 1)
-		return read_small_at(dirfd, file, buf, size);
-	buf[n] = '\0';
-	if (buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	return n;
-}
-
 void
 cg_cpu_fds_init(struct cg_cpu_fds *f, size_t *budget)
 {
@@ -82,7 +54,7 @@ cg_cpu_fds_close(struct cg_cpu_fds *f)
 }
 
 /*
- * read_ctl() through the kept descriptor *slot (f may be NULL: nothing
+ * read_kernfs_at() through the kept descriptor *slot (f may be NULL: nothing
  * kept).  A kept file is read again with pread at offset 0, which makes
  * cgroupfs print it afresh; one not open yet is opened and, while the
  * budget lasts, kept.  A kept descriptor that fails (ENODEV: its group
@@ -96,7 +68,7 @@ read_kept(int dirfd, const char *file, struct cg_cpu_fds *f, int *slot,
 	int fd;
 
 	if (f == NULL)
-		return read_ctl(dirfd, file, buf, size);
+		return read_kernfs_at(dirfd, file, buf, size);
 	if (*slot >= 0) {
 		n = pread(*slot, buf, size - 1, 0);
 		if (n > 0 && (size_t)n < size - 1)
@@ -105,7 +77,7 @@ read_kept(int dirfd, const char *file, struct cg_cpu_fds *f, int *slot,
 		return -ESTALE;
 	}
 	if (f->budget == NULL || *f->budget == 0)
-		return read_ctl(dirfd, file, buf, size);
+		return read_kernfs_at(dirfd, file, buf, size);
 	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;

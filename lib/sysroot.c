@@ -6,9 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include "sysroot.h"
 #include "util.h"
+
+/* linux/magic.h's SYSFS_MAGIC, without the kernel headers. */
+#define SYSFS_MAGIC_CPM 0x62656572UL
 
 int
 sysroot_open(struct sysroot *r, const char *dir)
@@ -36,6 +40,17 @@ sysroot_open(struct sysroot *r, const char *dir)
 		r->live = stat("/", &rootst) == 0 && rootst.st_dev == st.st_dev &&
 			  rootst.st_ino == st.st_ino;
 	}
+	r->sysfs = false;
+	if (r->live) {
+		int fd = openat(r->fd, "sys", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		struct statfs sf;
+
+		if (fd >= 0) {
+			r->sysfs = fstatfs(fd, &sf) == 0 &&
+				   (unsigned long)sf.f_type == SYSFS_MAGIC_CPM;
+			close(fd);
+		}
+	}
 	return 0;
 }
 
@@ -59,7 +74,11 @@ record(const struct sysroot *r, const char *path)
 ssize_t
 sysroot_read(const struct sysroot *r, const char *path, char *buf, size_t size)
 {
-	ssize_t n = read_small_at(r->fd, path, buf, size);
+	/* sys/devices/: sysfs itself, not a file system mounted below it
+	 * (as cgroup file systems are, at sys/fs/cgroup). */
+	ssize_t n = r->sysfs && strncmp(path, "sys/devices/", 12) == 0 ?
+		    read_kernfs_at(r->fd, path, buf, size) :
+		    read_small_at(r->fd, path, buf, size);
 
 	if (n >= 0 || n == -EFBIG)
 		record(r, path);

@@ -16,6 +16,10 @@
 struct sysroot {
 	int fd;			/* O_PATH directory fd of the root */
 	bool live;		/* the real "/", not a replayed tree */
+	bool sysfs;		/* live, and its sys/ the kernel's sysfs: files
+				 * in sys/devices/ are read without the fstat()
+				 * that refuses a planted FIFO or device,
+				 * which sysfs cannot hold (read_kernfs_at()) */
 	char path[4096];	/* as given, for messages */
 	struct strbuf *record;	/* when set, every path read successfully
 				 * is appended, one per line (for dumps) */
@@ -28,7 +32,8 @@ struct sysroot {
 int sysroot_open(struct sysroot *r, const char *dir);
 void sysroot_close(struct sysroot *r);
 
-/* read_small_at() below the root; path is relative ("sys/..."). */
+/* read_small_at() below the root; path is relative ("sys/...").  On
+ * the live sysfs, read_kernfs_at(). */
 ssize_t sysroot_read(const struct sysroot *r, const char *path, char *buf,
 		     size_t size);
 /* read_head_at() below the root. */

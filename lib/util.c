@@ -481,6 +481,27 @@ read_small_at(int dirfd, const char *path, char *buf, size_t size)
 }
 
 ssize_t
+read_kernfs_at(int dirfd, const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	if (size < 2)
+		return -EINVAL;
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0 || (size_t)n >= size - 1)
+		return read_small_at(dirfd, path, buf, size);
+	buf[n] = '\0';
+	if (buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return n;
+}
+
+ssize_t
 read_head_at(int dirfd, const char *path, char *buf, size_t size, bool *whole)
 {
 	struct stat st;

@@ -108,6 +108,16 @@ void held_file_close(struct held_file *h);
  */
 ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t size);
 /*
+ * read_small_at() for a file of a kernel file system (a sysfs attribute,
+ * a cgroup control file), in three system calls where the file answers
+ * at once: such a file gives all of a small text in one read(2), so a
+ * read that neither came back empty nor filled the buffer was the whole
+ * file.  Anything else (empty, full, an error) is read again by
+ * read_small_at(), whose answer and checks (a directory, a FIFO, a
+ * device) then stand.
+ */
+ssize_t read_kernfs_at(int dirfd, const char *path, char *buf, size_t size);
+/*
  * The first bytes of a regular file, at most size-1 of them, into buf,
  * NUL-terminated and as they are.  Returns the length or -errno (as
  * read_small_at()); *whole tells whether that is the whole file.

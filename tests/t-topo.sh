@@ -240,6 +240,31 @@ else
 fi
 
 # --- the live machine against the kernel and lscpu ---
+# On the live sysfs a file is opened, read and closed, without the fstat
+# that refuses a FIFO or a device planted in a tree others may write
+# (sysfs can hold neither); the replay above checked what it reads.
+# Counted: the sysfs files read (opened O_NONBLOCK) and those of them
+# given an fstat before their close (a node's meminfo, read whole, is).
+if command -v strace >/dev/null 2>&1 &&
+    strace -o "$T_TMP/st" -e trace=openat,newfstatat,fstat,statx,close \
+    cpm-topo >/dev/null 2>&1; then
+	run awk '
+	/^openat\(.*"sys\/devices\/.*O_NONBLOCK.*= [0-9]+$/ { f[$NF] = 1; n++; next }
+	/^(newfstatat|fstat|statx)\([0-9]+, ""/ {
+		fd = $1; sub(/^[a-z]+\(/, "", fd); sub(/,.*/, "", fd)
+		if (fd in f) { s++; delete f[fd] } next }
+	/^close\(/ { fd = $1; sub(/^close\(/, "", fd); sub(/\).*/, "", fd); delete f[fd] }
+	END { print n + 0, s + 0 }' "$T_TMP/st"
+	set -- $out
+	if [ "$1" -ge 10 ] && [ "$2" -lt $(($1 / 2)) ]; then
+		ok "live sysfs files are read without an fstat each"
+	else
+		not_ok "live sysfs files are read without an fstat each" \
+		    "$1 sysfs files read, $2 of them given an fstat"
+	fi
+else
+	skip "live sysfs files are read without an fstat each" "no strace here"
+fi
 check "online CPUs are the kernel's" 0 "$(cat /sys/devices/system/cpu/online)" cpm-topo cpus online
 if command -v taskset >/dev/null; then
 	check "allowed follows this process's affinity" 0 "0" taskset -c 0 cpm-topo cpus allowed

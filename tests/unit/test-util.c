@@ -197,6 +197,16 @@ hostile(const char *dir)
 		CHECK("read_head_at refuses a FIFO",
 		      read_head_at(AT_FDCWD, tmp, small, sizeof(small), &whole) ==
 		      -EFTYPE_CPM);
+		/* Nothing to read at once: read_small_at()'s answer. */
+		CHECK("read_kernfs_at refuses a FIFO",
+		      read_kernfs_at(AT_FDCWD, tmp, small, sizeof(small)) ==
+		      -EFTYPE_CPM);
+		CHECK("read_kernfs_at refuses /dev/zero",
+		      read_kernfs_at(AT_FDCWD, "/dev/zero", small, sizeof(small)) ==
+		      -EFTYPE_CPM);
+		CHECK("read_kernfs_at refuses a directory",
+		      read_kernfs_at(AT_FDCWD, "/", small, sizeof(small)) ==
+		      -EISDIR);
 	}
 	unlink(tmp);
 	CHECK("read_file_at refuses /dev/zero",
@@ -266,6 +276,12 @@ hostile(const char *dir)
 		      read_small_at(AT_FDCWD, tmp, small, 100) == -EFBIG);
 		CHECK("read_small_at refuses 100 bytes for 50",
 		      read_small_at(AT_FDCWD, tmp, small, 50) == -EFBIG);
+		/* read_kernfs_at: as read_small_at, at its limit too. */
+		CHECK("read_kernfs_at reads 100 bytes into 101",
+		      read_kernfs_at(AT_FDCWD, tmp, small, 101) == 100 &&
+		      memcmp(small, want, 100) == 0 && small[100] == '\0');
+		CHECK("read_kernfs_at refuses 100 bytes for 100",
+		      read_kernfs_at(AT_FDCWD, tmp, small, 100) == -EFBIG);
 		{
 			/* procfs claims size 0: read until the end is seen. */
 			bool whole = false;
@@ -279,6 +295,12 @@ hostile(const char *dir)
 			n = read_head_at(AT_FDCWD, "/proc/self/stat", small, 8, &whole);
 			CHECK("read_head_at stops at 7 bytes of a procfs file",
 			      n == 7 && !whole && strlen(small) == 7);
+			/* A sysfs attribute: one read, its newline dropped. */
+			n = read_kernfs_at(AT_FDCWD, "/sys/devices/system/cpu/possible",
+					   small, sizeof(small));
+			CHECK("read_kernfs_at reads a sysfs attribute",
+			      n > 0 && small[0] == '0' && small[n - 1] != '\n' &&
+			      small[n] == '\0');
 		}
 		unlink(tmp);
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
