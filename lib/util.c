@@ -424,52 +424,54 @@ read_strerror(int r)
 }
 
 /*
- * Read from fd, whose fstat() is *st, into buf until the file ends or
- * cap bytes are in: 1 when the end was seen, 0 when buf filled first,
+ * Open the regular file path and read it into buf until it ends or cap
+ * bytes are in: 1 when the end was seen, 0 when buf filled first,
  * -errno.  *lenp is the length read.
  */
 static int
-read_upto(int fd, const struct stat *st, char *buf, size_t cap, size_t *lenp)
+read_upto(int dirfd, const char *path, char *buf, size_t cap, size_t *lenp)
 {
+	struct stat st;
 	size_t len = 0;
+	int fd, r = 1;
 
+	fd = open_regular_at(dirfd, path, &st);
+	if (fd < 0)
+		return fd;
 	for (;;) {
 		ssize_t n;
 
 		if (len == cap) {
-			*lenp = len;
-			return 0;
+			r = 0;
+			break;
 		}
 		n = read(fd, buf + len, cap - len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return -errno;
+			r = -errno;
+			break;
 		}
 		if (n == 0)
 			break;
 		len += (size_t)n;
-		if (read_done(st, len, (size_t)n, cap - (len - (size_t)n)))
+		if (read_done(&st, len, (size_t)n, cap - (len - (size_t)n)))
 			break;
 	}
+	close(fd);
 	*lenp = len;
-	return 1;
+	return r;
 }
 
 ssize_t
 read_small_at(int dirfd, const char *path, char *buf, size_t size)
 {
-	struct stat st;
 	size_t len;
-	int fd, r;
+	int r;
 
 	if (size < 2)
 		return -EINVAL;
-	fd = open_regular_at(dirfd, path, &st);
-	if (fd < 0)
-		return fd;
-	r = read_upto(fd, &st, buf, size, &len);
-	close(fd);
+	r = read_upto(dirfd, path, buf, size, &len);
 	if (r < 0)
 		return r;
 	if (r == 0 || len == size)
@@ -504,17 +506,12 @@ read_kernfs_at(int dirfd, const char *path, char *buf, size_t size)
 ssize_t
 read_head_at(int dirfd, const char *path, char *buf, size_t size, bool *whole)
 {
-	struct stat st;
 	size_t len;
-	int fd, r;
+	int r;
 
 	if (size < 2)
 		return -EINVAL;
-	fd = open_regular_at(dirfd, path, &st);
-	if (fd < 0)
-		return fd;
-	r = read_upto(fd, &st, buf, size - 1, &len);
-	close(fd);
+	r = read_upto(dirfd, path, buf, size - 1, &len);
 	if (r < 0)
 		return r;
 	buf[len] = '\0';

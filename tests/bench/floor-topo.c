@@ -28,21 +28,23 @@ static unsigned char seen_core[MAXCPU], seen_pkg[MAXCPU], seen_die[MAXCPU],
 	seen_l3[MAXCPU], online[MAXCPU];
 static unsigned long bytes, files;
 
+/* Read path into buf: its first size-1 bytes at most in one read(2),
+ * or (all) the rest too, as procfs hands over a page at a time
+ * (/proc/cpuinfo). */
 static int
-slurp(const char *path)
+rd(const char *path, size_t size, int all)
 {
 	int fd = openat(rootfd, path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n > 4096) {
-		/* procfs hands over a page at a time: /proc/cpuinfo. */
+	n = read(fd, buf, size - 1);
+	if (all && n > 4096) {
 		ssize_t m;
 
-		while (n < (ssize_t)sizeof(buf) - 1 &&
-		       (m = read(fd, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
+		while (n < (ssize_t)size - 1 &&
+		       (m = read(fd, buf + n, size - 1 - (size_t)n)) > 0)
 			n += m;
 	}
 	close(fd);
@@ -54,23 +56,17 @@ slurp(const char *path)
 	return 0;
 }
 
+static int
+slurp(const char *path)
+{
+	return rd(path, sizeof(buf), 1);
+}
+
 /* The first size-1 bytes of path at most, in one read(2). */
 static int
 head(const char *path, size_t size)
 {
-	int fd = openat(rootfd, path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	bytes += n;
-	files++;
-	return 0;
+	return rd(path, size, 0);
 }
 
 static int
