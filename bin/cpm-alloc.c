@@ -564,7 +564,7 @@ warn_irqs(const struct irq_report *rep)
 			bad = true;
 		} else if (o->error < 0) {
 			cli_warn("warning: IRQ %d%s cannot be moved: %s (stays on %s)",
-				 o->irq, name, strerror(-o->error),
+				 o->irq, name, read_strerror(o->error),
 				 from && *from ? from : "-");
 		}
 		free(from);

@@ -1090,7 +1090,7 @@ report_irqs(const struct pin_ctx *c, const struct irq_report *rep)
 			bad = true;
 		} else if (o->error < 0) {
 			cli_warn("warning: IRQ %d%s cannot be moved: %s (stays on %s)",
-				 o->irq, name, strerror(-o->error), *from ? from : "-");
+				 o->irq, name, read_strerror(o->error), *from ? from : "-");
 		} else if (c->verbose) {
 			cli_warn("IRQ %d%s: %s -> %s", o->irq, name,
 				 *from ? from : "-", *to ? to : "-");

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 
 #include "irq.h"
 #include "state.h"
@@ -169,16 +170,64 @@ irq_find(const struct irq_table *t, int irq)
 
 /* ---- writing ---- */
 
+/*
+ * Open a file of a replayed tree (--sysroot), which others may be able
+ * to write, for writing over: through no directory or file link another
+ * user could have planted (open_parent_at()), and only an ordinary file,
+ * checked before it is opened (a device may act on an open) and after
+ * (the same file), then emptied.  A privileged cpm must not be led to
+ * write over /etc/shadow by a proc/irq/N/smp_affinity_list that points
+ * there.  The fd, or -errno (-ELOOP for a link, -EFTYPE_CPM for
+ * anything but an ordinary file).
+ */
+static int
+open_tree_file(const struct sysroot *root, const char *path)
+{
+	struct stat before, st;
+	const char *base;
+	int pfd, fd, r;
+
+	pfd = open_parent_at(root->fd, path, 0, 0, &base);
+	if (pfd < 0)
+		return pfd;
+	if (fstatat(pfd, base, &before, AT_SYMLINK_NOFOLLOW) < 0) {
+		r = -errno;
+		close(pfd);
+		return r;
+	}
+	if (!S_ISREG(before.st_mode)) {
+		close(pfd);
+		return S_ISLNK(before.st_mode) ? -ELOOP : -EFTYPE_CPM;
+	}
+	fd = openat(pfd, base, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
+		    O_NONBLOCK);
+	r = fd < 0 ? -errno : 0;
+	close(pfd);
+	if (fd < 0)
+		return r;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_dev != before.st_dev || st.st_ino != before.st_ino)
+		r = -EFTYPE_CPM;
+	else if (ftruncate(fd, 0) < 0)
+		r = -errno;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
 /* Write text into a proc file below root.  0 or -errno. */
 static int
 proc_write(const struct sysroot *root, const char *path, const char *text)
 {
-	int fd = openat(root->fd, path, O_WRONLY | O_TRUNC | O_CLOEXEC |
-			O_NOCTTY);
+	int fd = root->live ?
+		 openat(root->fd, path, O_WRONLY | O_TRUNC | O_CLOEXEC |
+			O_NOCTTY) : open_tree_file(root, path);
 	int r;
 
 	if (fd < 0)
-		return -errno;
+		return root->live ? -errno : fd;
 	r = write_all(fd, text, strlen(text));
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
