@@ -68,7 +68,7 @@ read_kept(int dirfd, const char *file, struct cg_cpu_fds *f, int *slot,
 	int fd;
 
 	if (f == NULL)
-		return read_kernfs_at(dirfd, file, buf, size);
+		return read_kernfs_at(dirfd, file, buf, size, READ_NO_LINK);
 	if (*slot >= 0) {
 		n = pread(*slot, buf, size - 1, 0);
 		if (n > 0 && (size_t)n < size - 1)
@@ -77,14 +77,15 @@ read_kept(int dirfd, const char *file, struct cg_cpu_fds *f, int *slot,
 		return -ESTALE;
 	}
 	if (f->budget == NULL || *f->budget == 0)
-		return read_kernfs_at(dirfd, file, buf, size);
-	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		return read_kernfs_at(dirfd, file, buf, size, READ_NO_LINK);
+	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+		    O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
 	n = read(fd, buf, size - 1);
 	if (n <= 0 || (size_t)n >= size - 1) {
 		close(fd);
-		return read_small_at(dirfd, file, buf, size);
+		return read_small_how(dirfd, file, buf, size, READ_NO_LINK);
 	}
 	*slot = fd;
 	(*f->budget)--;
@@ -93,6 +94,23 @@ done:
 	if (buf[n - 1] == '\n')
 		buf[--n] = '\0';
 	return n;
+}
+
+/*
+ * A control file that could not be read: the message, and the answer.  A
+ * link (read with READ_NO_LINK, it is the file itself) or a FIFO where a
+ * control file belongs is no kernel's: a fake tree planted to make root
+ * read another file, which is bad input (-EBADMSG), as a malformed file
+ * is.
+ */
+static int
+read_failed(const char *file, const char *group, ssize_t n, char *err,
+	    size_t errlen)
+{
+	err_set(err, errlen, "cannot read %s of %s: %s", file,
+		cg_display(group), n == -ELOOP ? "a symbolic link" :
+		read_strerror((int)n));
+	return n == -ELOOP || n == -EFTYPE_CPM ? -EBADMSG : (int)n;
 }
 
 static int
@@ -104,11 +122,8 @@ read_num_kept(int fd, const char *group, const char *file,
 	ssize_t n = read_kept(fd, file, f, slot, buf, sizeof(buf));
 	int r;
 
-	if (n < 0) {
-		err_set(err, errlen, "cannot read %s of %s: %s", file,
-		       cg_display(group), strerror((int)-n));
-		return (int)n;
-	}
+	if (n < 0)
+		return read_failed(file, group, n, err, errlen);
 	r = sign ? parse_i64(buf, INT64_MIN, INT64_MAX, iv)
 		 : parse_u64(buf, UINT64_MAX, uv);
 	if (r < 0) {
@@ -157,9 +172,7 @@ cg_cpu_quota_read_fds(const struct cg_hier *h, const char *group, int dirfd,
 		if (n == -ENOENT && group[0] == '\0') {
 			r = 0;
 		} else if (n < 0) {
-			r = (int)n;
-			err_set(err, errlen, "cannot read cpu.max of %s: %s",
-			       cg_display(group), strerror(-r));
+			r = read_failed("cpu.max", group, n, err, errlen);
 		} else if (cpu_max_parse(buf, quota_us, period_us) < 0) {
 			err_set(err, errlen, "cpu.max of %s: cannot parse '%s'",
 			       cg_display(group), buf);
@@ -201,14 +214,13 @@ cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
 		return fd;
 	if (cg_version(h, CG_CPU) == 2) {
 		char buf[128];
-		ssize_t n = read_small_at(fd, "cpu.max", buf, sizeof(buf));
+		ssize_t n = read_small_how(fd, "cpu.max", buf, sizeof(buf),
+					   READ_NO_LINK);
 
 		if (n == -ENOENT && group[0] == '\0')
 			goto out;
 		if (n < 0) {
-			r = (int)n;
-			err_set(err, errlen, "cannot read cpu.max of %s: %s",
-			       cg_display(group), strerror(-r));
+			r = read_failed("cpu.max", group, n, err, errlen);
 			goto out;
 		}
 		if (cpu_max_parse(buf, &lim->quota_us, &lim->period_us) < 0) {
@@ -404,11 +416,10 @@ cg_cpu_stat_read_fds(const struct cg_hier *h, const char *group, int dirfd,
 		return fd;
 	n = read_kept(fd, "cpu.stat", f, f ? &f->stat : NULL, buf, sizeof(buf));
 	if (n < 0) {
-		err_set(err, errlen, "cannot read cpu.stat of %s: %s",
-		       cg_display(group), strerror((int)-n));
+		r = read_failed("cpu.stat", group, n, err, errlen);
 		if (owned)
 			close(fd);
-		return (int)n;
+		return r;
 	}
 	r = cg_cpu_stat_parse(buf, cg_version(h, CG_CPU), st);
 	if (r < 0) {

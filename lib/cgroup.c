@@ -80,6 +80,15 @@ mount_init(struct cg_mount *m)
 }
 
 /* Open dir as controller c's hierarchy; version 0 means "by statfs". */
+/* A control file: read_small_at(), never through a link (no cgroup file
+ * system holds one; a fake tree may, planted to make root read another
+ * file). */
+static ssize_t
+cg_read_at(int dirfd, const char *file, char *buf, size_t size)
+{
+	return read_small_how(dirfd, file, buf, size, READ_NO_LINK);
+}
+
 static int
 mount_set(struct cg_mount *m, const char *dir, int version)
 {
@@ -155,8 +164,8 @@ open_v2(struct cg_hier *h, const char *dir, bool all_if_empty)
 	r = mount_set(&h->ctrl[CG_CPU], dir, 2);
 	if (r < 0)
 		return r;
-	n = read_small_at(h->ctrl[CG_CPU].fd, "cgroup.controllers", list,
-			  sizeof(list));
+	n = cg_read_at(h->ctrl[CG_CPU].fd, "cgroup.controllers", list,
+		       sizeof(list));
 	if (n < 0)
 		list[0] = '\0';
 	for (int c = CG_CPUSET; c < CG_NCTRL; c++) {
@@ -523,12 +532,11 @@ cg_read(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	fd = cg_open_group(h, c, group, err, errlen);
 	if (fd < 0)
 		return fd;
-	n = read_small_at(fd, file, buf, size);
+	n = cg_read_at(fd, file, buf, size);
 	close(fd);
 	if (n < 0 && err != NULL)
 		err_set(err, errlen, "cannot read %s of %s: %s", file,
-		       cg_display(group), n == -EFBIG ? "file too large" :
-		       strerror((int)-n));
+		       cg_display(group), read_strerror((int)n));
 	return n;
 }
 
@@ -837,8 +845,8 @@ tree_populate(const struct cg_hier *h, enum cg_ctrl c, int parentfd, int fd)
 	if (v == 2) {
 		char ctl[1024];
 
-		if (read_small_at(parentfd, "cgroup.subtree_control", ctl,
-				  sizeof(ctl)) < 0)
+		if (cg_read_at(parentfd, "cgroup.subtree_control", ctl,
+			       sizeof(ctl)) < 0)
 			ctl[0] = '\0';
 		if ((r = add_file(fd, "cgroup.procs", "")) < 0 ||
 		    (r = add_file(fd, "cgroup.controllers", ctl)) < 0 ||
@@ -864,7 +872,7 @@ tree_populate(const struct cg_hier *h, enum cg_ctrl c, int parentfd, int fd)
 			 * Copied from the parent: v1 cpus and mems as with
 			 * cgroup.clone_children, v2 effective sets.
 			 */
-			if (read_small_at(parentfd, df->name, val, sizeof(val)) < 0)
+			if (cg_read_at(parentfd, df->name, val, sizeof(val)) < 0)
 				val[0] = '\0';
 			r = add_file(fd, df->name, val);
 		}
@@ -886,8 +894,8 @@ enable_controller(int dirfd, const char *name, bool kernel)
 	char ctl[1024], nv[1100];
 	int r;
 
-	if (read_small_at(dirfd, "cgroup.subtree_control", ctl,
-			  sizeof(ctl)) < 0)
+	if (cg_read_at(dirfd, "cgroup.subtree_control", ctl,
+		       sizeof(ctl)) < 0)
 		ctl[0] = '\0';
 	if (word_listed(ctl, name))
 		return 0;
@@ -1072,7 +1080,7 @@ cg_remove(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		DIR *d;
 		struct dirent *de;
 
-		if (read_small_at(gfd, "cgroup.procs", procs, sizeof(procs)) > 0)
+		if (cg_read_at(gfd, "cgroup.procs", procs, sizeof(procs)) > 0)
 			r = -EBUSY;
 		d = r == 0 ? fdopendir(dup(gfd)) : NULL;
 		if (r == 0 && d == NULL)

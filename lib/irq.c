@@ -46,7 +46,7 @@ irq_name(const struct sysroot *root, int irq, char *name, size_t len)
 
 	name[0] = '\0';
 	snprintf(path, sizeof(path), IRQ_DIR "/%d", irq);
-	fd = openat(root->fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = sysroot_open_dir(root, path);
 	if (fd < 0)
 		return;
 	d = fdopendir(fd);
@@ -92,7 +92,7 @@ irq_scan(const struct sysroot *root, struct irq_table *t, char *err,
 	int fd;
 
 	memset(t, 0, sizeof(*t));
-	fd = openat(root->fd, IRQ_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = sysroot_open_dir(root, IRQ_DIR);
 	if (fd < 0) {
 		err_set(err, errlen, "no %s/%s: interrupts cannot be seen",
 			strcmp(root->path, "/") ? root->path : "", IRQ_DIR);

@@ -431,9 +431,9 @@ pin_list_threads(const struct sysroot *r, pid_t pid, pid_t **tids)
 	int fd;
 
 	snprintf(path, sizeof(path), "proc/%d/task", (int)pid);
-	fd = openat(r->fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = sysroot_open_dir(r, path);
 	if (fd < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
+		return fd == -ENOENT ? -ESRCH : fd;
 	d = fdopendir(fd);
 	if (d == NULL) {
 		int e = -errno;

@@ -270,9 +270,9 @@ open_tasks(struct repin_run *rr, const struct sysroot *r)
 	int fd;
 
 	snprintf(path, sizeof(path), "proc/%d/task", (int)rr->pid);
-	fd = openat(r->fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = sysroot_open_dir(r, path);
 	if (fd < 0) {
-		int e = errno == ENOENT ? -ESRCH : -errno;
+		int e = fd == -ENOENT ? -ESRCH : fd;
 
 		snprintf(rr->err, rr->errlen, e == -ESRCH ?
 			 "process %d has exited" : "cannot list the threads of "

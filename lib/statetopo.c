@@ -68,7 +68,7 @@ statetopo_key(const struct sysroot *root, char **key)
 
 	strbuf_init(&sb);
 	strbuf_puts(&sb, root->path);
-	if (fstatat(root->fd, CPU_DIR, &st, 0) == 0)
+	if (sysroot_stat(root, CPU_DIR, &st) == 0)
 		strbuf_printf(&sb, "|%llx:%llx:%lld.%09ld",
 			      (unsigned long long)st.st_dev,
 			      (unsigned long long)st.st_ino,
@@ -1189,9 +1189,9 @@ live_nodes(const struct sysroot *root, const struct topo *t)
 		return r;
 	}
 	cpuset_free(&on);
-	fd = openat(root->fd, NODE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = sysroot_open_dir(root, NODE_DIR);
 	if (fd < 0)
-		return (errno == ENOENT || errno == ENOTDIR) && !t->nnodes ?
+		return (fd == -ENOENT || fd == -ENOTDIR) && !t->nnodes ?
 		       0 : 1;
 	d = fdopendir(fd);
 	if (!d) {

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
+#include "inroot.h"
 #include "sysroot.h"
 #include "util.h"
 
@@ -68,14 +69,21 @@ record(const struct sysroot *r, const char *path)
 	}
 }
 
+/* How a reader opens a file below r: a replayed tree is a root. */
+static unsigned int
+read_how(const struct sysroot *r)
+{
+	return r->live ? 0 : READ_IN_ROOT;
+}
+
 ssize_t
 sysroot_read(const struct sysroot *r, const char *path, char *buf, size_t size)
 {
 	/* sys/devices/: sysfs itself, not a file system mounted below it
 	 * (as cgroup file systems are, at sys/fs/cgroup). */
 	ssize_t n = r->sysfs && strncmp(path, "sys/devices/", 12) == 0 ?
-		    read_kernfs_at(r->fd, path, buf, size) :
-		    read_small_at(r->fd, path, buf, size);
+		    read_kernfs_at(r->fd, path, buf, size, 0) :
+		    read_small_how(r->fd, path, buf, size, read_how(r));
 
 	if (n >= 0 || n == -EFBIG)
 		record(r, path);
@@ -86,7 +94,7 @@ ssize_t
 sysroot_read_head(const struct sysroot *r, const char *path, char *buf,
 		  size_t size, bool *whole)
 {
-	ssize_t n = read_head_at(r->fd, path, buf, size, whole);
+	ssize_t n = read_head_at(r->fd, path, buf, size, whole, read_how(r));
 
 	if (n >= 0)
 		record(r, path);
@@ -97,15 +105,47 @@ int
 sysroot_read_file(const struct sysroot *r, const char *path, char **bufp,
 		  size_t *lenp)
 {
-	int n = read_file_at(r->fd, path, bufp, lenp, false);
+	int n = read_file_how(r->fd, path, bufp, lenp, read_how(r));
 
 	if (n >= 0)
 		record(r, path);
 	return n;
 }
 
+int
+sysroot_open_dir(const struct sysroot *r, const char *path)
+{
+	const int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+	int fd;
+
+	if (!r->live)
+		return open_in_root(r->fd, path, flags);
+	fd = openat(r->fd, path, flags);
+	return fd < 0 ? -errno : fd;
+}
+
+int
+sysroot_stat(const struct sysroot *r, const char *path, struct stat *st)
+{
+	int fd, e = 0;
+
+	if (r->live)
+		return fstatat(r->fd, path, st, 0) < 0 ? -errno : 0;
+	fd = open_in_root(r->fd, path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, st) < 0)
+		e = -errno;
+	close(fd);
+	return e;
+}
+
 bool
 sysroot_exists(const struct sysroot *r, const char *path)
 {
-	return faccessat(r->fd, path, F_OK, 0) == 0;
+	struct stat st;
+
+	if (r->live)
+		return faccessat(r->fd, path, F_OK, 0) == 0;
+	return sysroot_stat(r, path, &st) == 0;
 }

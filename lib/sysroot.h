@@ -9,6 +9,7 @@
 #define CPM_SYSROOT_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "util.h"
@@ -32,6 +33,12 @@ struct sysroot {
 int sysroot_open(struct sysroot *r, const char *dir);
 void sysroot_close(struct sysroot *r);
 
+/*
+ * Below a replayed tree (not live), every open resolves path with the
+ * tree as its root (open_in_root()): a link planted in a tree another
+ * user can write, absolute or full of "..", never leads outside it.
+ */
+
 /* read_small_at() below the root; path is relative ("sys/...").  On
  * the live sysfs, read_kernfs_at(). */
 ssize_t sysroot_read(const struct sysroot *r, const char *path, char *buf,
@@ -42,6 +49,11 @@ ssize_t sysroot_read_head(const struct sysroot *r, const char *path,
 /* read_file_at() below the root. */
 int sysroot_read_file(const struct sysroot *r, const char *path, char **bufp,
 		      size_t *lenp);
+/* The directory path below the root, open for reading (fdopendir()):
+ * its descriptor or -errno. */
+int sysroot_open_dir(const struct sysroot *r, const char *path);
+/* stat(2) of path below the root: 0 or -errno. */
+int sysroot_stat(const struct sysroot *r, const char *path, struct stat *st);
 /* True when path exists below the root. */
 bool sysroot_exists(const struct sysroot *r, const char *path);
 

@@ -232,9 +232,9 @@ scan_dir(struct loader *ld, const char *dir, const char *prefix,
 	int fd;
 
 	cpuset_zero(s);
-	fd = openat(ld->root->fd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = sysroot_open_dir(ld->root, dir);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	d = fdopendir(fd);
 	if (d == NULL) {
 		close(fd);

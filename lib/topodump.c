@@ -97,7 +97,7 @@ topo_dump(const struct sysroot *root, const char *dir, char *err,
 		const char *base;
 		int pfd;
 
-		r = read_file_at(root->fd, line, &data, &len, false);
+		r = sysroot_read_file(root, line, &data, &len);
 		if (r < 0) {
 			r = 0;
 			continue;	/* vanished since: nothing to copy */

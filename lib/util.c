@@ -16,6 +16,7 @@
 #include <sys/sysmacros.h>
 #include <linux/openat2.h>
 
+#include "inroot.h"
 #include "util.h"
 
 int
@@ -222,14 +223,23 @@ parse_size_bytes(const char *s, uint64_t *out)
  * two more system calls per file (thousands on a large machine's sysfs).
  */
 static int
-open_regular_at(int dirfd, const char *path, struct stat *stp)
+open_regular_at(int dirfd, const char *path, struct stat *stp,
+		unsigned int how)
 {
+	const int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+			  (how & READ_NO_LINK ? O_NOFOLLOW : 0);
 	struct stat st;
 	int fd;
 
-	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
+	if (how & READ_IN_ROOT) {
+		fd = open_in_root(dirfd, path, flags);
+		if (fd < 0)
+			return fd;
+	} else {
+		fd = openat(dirfd, path, flags);
+		if (fd < 0)
+			return -errno;
+	}
 	if (fstat(fd, &st) < 0) {
 		int r = -errno;
 
@@ -344,12 +354,12 @@ read_open_file(int fd, const struct stat *st, size_t max, char **bufp,
 /* read_file_max_at(), the file left open in *h unless h is NULL. */
 static int
 read_regular_at(int dirfd, const char *path, size_t max, char **bufp,
-		size_t *lenp, bool text, struct held_file *h)
+		size_t *lenp, bool text, struct held_file *h, unsigned int how)
 {
 	struct stat st;
 	int fd, r;
 
-	fd = open_regular_at(dirfd, path, &st);
+	fd = open_regular_at(dirfd, path, &st, how);
 	if (fd < 0)
 		return fd;
 	r = read_open_file(fd, &st, max, bufp, lenp, text);
@@ -367,14 +377,14 @@ int
 read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
 		 size_t *lenp, bool text)
 {
-	return read_regular_at(dirfd, path, max, bufp, lenp, text, NULL);
+	return read_regular_at(dirfd, path, max, bufp, lenp, text, NULL, 0);
 }
 
 int
 read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
 		  size_t *lenp, struct held_file *h)
 {
-	return read_regular_at(dirfd, path, max, bufp, lenp, false, h);
+	return read_regular_at(dirfd, path, max, bufp, lenp, false, h, 0);
 }
 
 int
@@ -408,6 +418,14 @@ read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp, bool text)
 	return read_file_max_at(dirfd, path, READ_FILE_MAX, bufp, lenp, text);
 }
 
+int
+read_file_how(int dirfd, const char *path, char **bufp, size_t *lenp,
+	      unsigned int how)
+{
+	return read_regular_at(dirfd, path, READ_FILE_MAX, bufp, lenp, false,
+			       NULL, how);
+}
+
 const char *
 read_strerror(int r)
 {
@@ -429,13 +447,14 @@ read_strerror(int r)
  * -errno.  *lenp is the length read.
  */
 static int
-read_upto(int dirfd, const char *path, char *buf, size_t cap, size_t *lenp)
+read_upto(int dirfd, const char *path, char *buf, size_t cap, size_t *lenp,
+	  unsigned int how)
 {
 	struct stat st;
 	size_t len = 0;
 	int fd, r = 1;
 
-	fd = open_regular_at(dirfd, path, &st);
+	fd = open_regular_at(dirfd, path, &st, how);
 	if (fd < 0)
 		return fd;
 	for (;;) {
@@ -466,12 +485,19 @@ read_upto(int dirfd, const char *path, char *buf, size_t cap, size_t *lenp)
 ssize_t
 read_small_at(int dirfd, const char *path, char *buf, size_t size)
 {
+	return read_small_how(dirfd, path, buf, size, 0);
+}
+
+ssize_t
+read_small_how(int dirfd, const char *path, char *buf, size_t size,
+	       unsigned int how)
+{
 	size_t len;
 	int r;
 
 	if (size < 2)
 		return -EINVAL;
-	r = read_upto(dirfd, path, buf, size, &len);
+	r = read_upto(dirfd, path, buf, size, &len, how);
 	if (r < 0)
 		return r;
 	if (r == 0 || len == size)
@@ -483,20 +509,22 @@ read_small_at(int dirfd, const char *path, char *buf, size_t size)
 }
 
 ssize_t
-read_kernfs_at(int dirfd, const char *path, char *buf, size_t size)
+read_kernfs_at(int dirfd, const char *path, char *buf, size_t size,
+	       unsigned int how)
 {
 	ssize_t n;
 	int fd;
 
 	if (size < 2)
 		return -EINVAL;
-	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+		    (how & READ_NO_LINK ? O_NOFOLLOW : 0));
 	if (fd < 0)
 		return -errno;
 	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n <= 0 || (size_t)n >= size - 1)
-		return read_small_at(dirfd, path, buf, size);
+		return read_small_how(dirfd, path, buf, size, how);
 	buf[n] = '\0';
 	if (buf[n - 1] == '\n')
 		buf[--n] = '\0';
@@ -504,14 +532,15 @@ read_kernfs_at(int dirfd, const char *path, char *buf, size_t size)
 }
 
 ssize_t
-read_head_at(int dirfd, const char *path, char *buf, size_t size, bool *whole)
+read_head_at(int dirfd, const char *path, char *buf, size_t size, bool *whole,
+	     unsigned int how)
 {
 	size_t len;
 	int r;
 
 	if (size < 2)
 		return -EINVAL;
-	r = read_upto(dirfd, path, buf, size - 1, &len);
+	r = read_upto(dirfd, path, buf, size - 1, &len, how);
 	if (r < 0)
 		return r;
 	buf[len] = '\0';
@@ -952,7 +981,7 @@ lock_holder(const char *lockpath)
 	pid_t pid;
 	int fd;
 
-	fd = open_regular_at(AT_FDCWD, lockpath, NULL);
+	fd = open_regular_at(AT_FDCWD, lockpath, NULL, 0);
 	if (fd < 0)
 		return 0;
 	pid = flock_holder(fd);

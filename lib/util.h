@@ -76,6 +76,23 @@ int read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp,
 		 bool text);
 
 /*
+ * How the *_how readers open their file.  READ_IN_ROOT: dirfd is the
+ * root of a replayed tree another user may write, and path is resolved
+ * as if it were "/" (open_in_root()): no link in the tree, nor "..",
+ * leads outside it.
+ */
+#define READ_IN_ROOT 0x1u
+/*
+ * READ_NO_LINK: the file itself may not be a symbolic link (-ELOOP).  No
+ * cgroup file system can hold one: a link where a control file belongs
+ * is a fake tree's, planted to make root read another file.
+ */
+#define READ_NO_LINK 0x2u
+/* read_file_at(), text false, opened as how says. */
+int read_file_how(int dirfd, const char *path, char **bufp, size_t *lenp,
+		  unsigned int how);
+
+/*
  * A file read and held open, and what it was when read: while its fd is
  * open its inode cannot be freed, so no other file can come to have its
  * device and inode number.  A path that still names it, with the size
@@ -107,23 +124,29 @@ void held_file_close(struct held_file *h);
  * it is not a regular file.
  */
 ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t size);
+/* read_small_at(), the file opened as how says (READ_IN_ROOT,
+ * READ_NO_LINK). */
+ssize_t read_small_how(int dirfd, const char *path, char *buf, size_t size,
+		       unsigned int how);
 /*
  * read_small_at() for a file of a kernel file system (a sysfs attribute,
  * a cgroup control file), in three system calls where the file answers
  * at once: such a file gives all of a small text in one read(2), so a
  * read that neither came back empty nor filled the buffer was the whole
  * file.  Anything else (empty, full, an error) is read again by
- * read_small_at(), whose answer and checks (a directory, a FIFO, a
- * device) then stand.
+ * read_small_how(), whose answer and checks (a directory, a FIFO, a
+ * device) then stand.  how: READ_NO_LINK or 0.
  */
-ssize_t read_kernfs_at(int dirfd, const char *path, char *buf, size_t size);
+ssize_t read_kernfs_at(int dirfd, const char *path, char *buf, size_t size,
+		       unsigned int how);
 /*
  * The first bytes of a regular file, at most size-1 of them, into buf,
  * NUL-terminated and as they are.  Returns the length or -errno (as
- * read_small_at()); *whole tells whether that is the whole file.
+ * read_small_at()); *whole tells whether that is the whole file.  how:
+ * as for read_small_how().
  */
 ssize_t read_head_at(int dirfd, const char *path, char *buf, size_t size,
-		     bool *whole);
+		     bool *whole, unsigned int how);
 
 /*
  * Replace path with data atomically: write an unnamed file (O_TMPFILE) in

@@ -212,6 +212,66 @@ mkfifo "$T_TMP/bad/sys/devices/system/cpu/online"
 check_fail "a FIFO in place of a sysfs file is refused" 2 \
     "sys/devices/system/cpu/online is not a regular file" timeout $G cpm-topo --sysroot "$T_TMP/bad"
 
+# --- a replayed tree another user owns: no link leads out of it ---
+# Root's secret lies outside the attacker's tree; the tree points at it
+# with an absolute link, and with a relative one climbing out through
+# "..".  Resolved with the tree as the root (as in a chroot), both name
+# the tree's own file at that path: absent first (the tree then has no
+# online file), then the attacker's own text, never root's.
+SECRET=$T_TMP/secret
+echo 'cpm-secret-text' >"$SECRET"
+chmod 600 "$SECRET"
+EV=$T_TMP/evtree
+cp -r "$SYS" "$EV"
+chown -R $EVIL:$EVIL "$EV"
+n=0
+for link in "$SECRET" "../../../../../../../../../../../..$SECRET"; do
+	n=$((n + 1))
+	evil rm -f "$EV/sys/devices/system/cpu/online"
+	evil ln -s "$link" "$EV/sys/devices/system/cpu/online"
+	run cpm-topo --sysroot "$EV"
+	if [ "$rc" = 0 ] && ! printf '%s%s' "$out" "$err" | grep -q cpm-secret; then
+		ok "link $n out of a replayed tree: root's file is not read"
+	else
+		not_ok "link $n out of a replayed tree: root's file is not read" "$(show)"
+	fi
+done
+evil mkdir -p "$EV${SECRET%/*}"
+evil sh -c "echo 1 >'$EV$SECRET'"
+run cpm-topo --sysroot "$EV" cpus online
+assert "a link out of a replayed tree resolves inside it" "$rc $(printf "%s" "$out")" "0 1"
+# a directory: the node directory as a link to another tree's, outside
+printf '%s\n' 'cpu 0 core=0 socket=0 node=0' 'cpu 1 core=1 socket=0 node=1' |
+    "$CPM_TOP/tests/gen-sysfs" - "$T_TMP/other" >/dev/null
+evil rm -rf "$EV/sys/devices/system/node"
+evil ln -s "$T_TMP/other/sys/devices/system/node" "$EV/sys/devices/system/node"
+run cpm-topo --sysroot "$EV"
+assert "a directory link out of a replayed tree is not listed" \
+    "$rc $(printf '%s' "$out" | grep '^NUMA nodes:')" "0 NUMA nodes:           0"
+
+# --- a fake cgroup tree another user owns: no control file is a link ---
+# No cgroup file system holds a link; one planted where a control file
+# belongs points at root's file, whose text would pass for the control
+# file's.  Refused as bad input, naming the file, with nothing of it read.
+printf 'nr_periods 99\nnr_throttled 98\nthrottled_time 97\n' >"$T_TMP/secret.stat"
+echo 12345 >"$T_TMP/secret.quota"
+chmod 600 "$T_TMP/secret.stat" "$T_TMP/secret.quota"
+EVCG=$T_TMP/evcg
+cp -r "$V1" "$EVCG"
+chown -R $EVIL:$EVIL "$EVCG"
+evil rm -f "$EVCG/cpu/a/cpu.stat"
+evil ln -s "$T_TMP/secret.stat" "$EVCG/cpu/a/cpu.stat"
+check_fail "cpm-throttle refuses a control file that is a link" 2 \
+    "^cpm-throttle: cannot read cpu.stat of a: a symbolic link$" \
+    cpm-throttle --cgroup-root "$EVCG"
+evil rm -f "$EVCG/cpu/a/cpu.stat"
+evil cp "$V1/cpu/a/cpu.stat" "$EVCG/cpu/a/cpu.stat"
+evil rm -f "$EVCG/cpu/a/cpu.cfs_quota_us"
+evil ln -s "$T_TMP/secret.quota" "$EVCG/cpu/a/cpu.cfs_quota_us"
+check_fail "cpm-quota get refuses a control file that is a link" 2 \
+    "^cpm-quota: cannot read cpu.cfs_quota_us of a: a symbolic link$" \
+    cpm-quota --cgroup-root "$EVCG" get a
+
 # --- one meaning of a node's CPUs in every view ---
 printf '%s\n' 'cpu 0 core=0 socket=0 node=0' 'cpu 1 core=1 socket=0 node=0 online=0' \
     'cpu 2 core=0 socket=1 node=1' 'cpu 3 core=1 socket=1 node=1' |

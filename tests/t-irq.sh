@@ -198,9 +198,11 @@ check "a take without --isolate-irqs moves nothing" 0 "" diff "$T_TMP/orig" "$T_
 
 # ---- a tree others may write ----
 # A replayed tree's proc/irq files are written through no planted link
-# and only when they are ordinary files: a link from IRQ 25's file to a
-# file outside the tree (which would take the new affinity in its place)
-# is refused by name, and the rest still moved.
+# and only when they are ordinary files: a link from IRQ 25's file to
+# another file (which would take the new affinity in its place) is
+# refused by name, and the rest still moved.  Read, the link resolves
+# with the tree as the root: "/victim" is the tree's own, and a link to
+# a file outside the tree leads to nothing.
 H=$T_TMP/hostile
 J2=$T_TMP/irq2.journal
 python3 "$CPM_TOP/tests/gen-sysfs" "$CPM_TOP/tests/topologies/2s4n-smt.spec" "$H" ||
@@ -211,17 +213,26 @@ for n in 24 25 26; do
 done
 printf 'ffffffff\n' >"$H/proc/irq/default_smp_affinity"
 printf '0-31\n' >"$T_TMP/victim"
+printf '0-31\n' >"$H/victim"
 rm "$H/proc/irq/25/smp_affinity_list"
-ln -s "$T_TMP/victim" "$H/proc/irq/25/smp_affinity_list"
+ln -s /victim "$H/proc/irq/25/smp_affinity_list"
 run sh -c "CPM_IRQ_JOURNAL='$J2' cpm-pin --sysroot '$H' --irqs-away 2-3 2>&1"
 case $out in
 *"IRQ 25 (dev25) cannot be moved: Too many levels of symbolic links"*)
 	ok "a linked IRQ file is refused by name" ;;
 *) not_ok "a linked IRQ file is refused by name" "$(show)" ;;
 esac
-assert "nothing is written through the link" "$(cat "$T_TMP/victim")" "0-31"
+assert "nothing is written through the link" "$(cat "$H/victim")" "0-31"
 assert "the IRQ beside it is moved" "$(cat "$H/proc/irq/24/smp_affinity_list")" \
     "0-1,4-31"
+rm -f "$J2"
+printf '0-31\n' >"$H/proc/irq/24/smp_affinity_list"
+rm "$H/proc/irq/25/smp_affinity_list"
+ln -s "$T_TMP/victim" "$H/proc/irq/25/smp_affinity_list"
+run sh -c "CPM_IRQ_JOURNAL='$J2' cpm-pin --sysroot '$H' --irqs-away 2-3 2>&1"
+assert "a link out of the tree leads to nothing: read or written" \
+    "$rc $(cat "$T_TMP/victim") $(cat "$H/proc/irq/24/smp_affinity_list")" \
+    "0 0-31 0-1,4-31"
 rm "$H/proc/irq/25/smp_affinity_list"
 printf '0-31\n' >"$H/proc/irq/25/smp_affinity_list"
 rm -f "$J2"

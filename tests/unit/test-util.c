@@ -195,17 +195,17 @@ hostile(const char *dir)
 		      read_small_at(AT_FDCWD, tmp, small, sizeof(small)) ==
 		      -EFTYPE_CPM);
 		CHECK("read_head_at refuses a FIFO",
-		      read_head_at(AT_FDCWD, tmp, small, sizeof(small), &whole) ==
+		      read_head_at(AT_FDCWD, tmp, small, sizeof(small), &whole, 0) ==
 		      -EFTYPE_CPM);
 		/* Nothing to read at once: read_small_at()'s answer. */
 		CHECK("read_kernfs_at refuses a FIFO",
-		      read_kernfs_at(AT_FDCWD, tmp, small, sizeof(small)) ==
+		      read_kernfs_at(AT_FDCWD, tmp, small, sizeof(small), 0) ==
 		      -EFTYPE_CPM);
 		CHECK("read_kernfs_at refuses /dev/zero",
-		      read_kernfs_at(AT_FDCWD, "/dev/zero", small, sizeof(small)) ==
+		      read_kernfs_at(AT_FDCWD, "/dev/zero", small, sizeof(small), 0) ==
 		      -EFTYPE_CPM);
 		CHECK("read_kernfs_at refuses a directory",
-		      read_kernfs_at(AT_FDCWD, "/", small, sizeof(small)) ==
+		      read_kernfs_at(AT_FDCWD, "/", small, sizeof(small), 0) ==
 		      -EISDIR);
 	}
 	unlink(tmp);
@@ -258,7 +258,7 @@ hostile(const char *dir)
 				size_t head = sizes[i] <= 4095 ? sizes[i] : 4095;
 
 				memset(small, 'X', sizeof(small));
-				n = read_head_at(AT_FDCWD, tmp, small, 4096, &whole);
+				n = read_head_at(AT_FDCWD, tmp, small, 4096, &whole, 0);
 				snprintf(label, sizeof(label), "read_head_at reads the first "
 					 "%zu of %zu bytes", head, sizes[i]);
 				CHECK(label, n == (ssize_t)head &&
@@ -278,26 +278,49 @@ hostile(const char *dir)
 		      read_small_at(AT_FDCWD, tmp, small, 50) == -EFBIG);
 		/* read_kernfs_at: as read_small_at, at its limit too. */
 		CHECK("read_kernfs_at reads 100 bytes into 101",
-		      read_kernfs_at(AT_FDCWD, tmp, small, 101) == 100 &&
+		      read_kernfs_at(AT_FDCWD, tmp, small, 101, 0) == 100 &&
 		      memcmp(small, want, 100) == 0 && small[100] == '\0');
 		CHECK("read_kernfs_at refuses 100 bytes for 100",
-		      read_kernfs_at(AT_FDCWD, tmp, small, 100) == -EFBIG);
+		      read_kernfs_at(AT_FDCWD, tmp, small, 100, 0) == -EFBIG);
+		/* READ_NO_LINK: a link where a control file belongs. */
+		{
+			char lnk[sizeof(tmp) + 8];
+
+			snprintf(lnk, sizeof(lnk), "%s.link", tmp);
+			unlink(lnk);
+			if (symlink(tmp, lnk) == 0) {
+				CHECK("read_small_at reads through a link",
+				      read_small_at(AT_FDCWD, lnk, small, 101) == 100);
+				CHECK("read_small_how READ_NO_LINK refuses a link",
+				      read_small_how(AT_FDCWD, lnk, small, 101,
+						     READ_NO_LINK) == -ELOOP);
+				CHECK("read_kernfs_at READ_NO_LINK refuses a link",
+				      read_kernfs_at(AT_FDCWD, lnk, small, 101,
+						     READ_NO_LINK) == -ELOOP);
+				CHECK("read_kernfs_at READ_NO_LINK reads a file",
+				      read_kernfs_at(AT_FDCWD, tmp, small, 101,
+						     READ_NO_LINK) == 100);
+				unlink(lnk);
+			} else {
+				CHECK("symlink for READ_NO_LINK", 0);
+			}
+		}
 		{
 			/* procfs claims size 0: read until the end is seen. */
 			bool whole = false;
 			ssize_t n;
 
 			n = read_head_at(AT_FDCWD, "/proc/self/stat", small, sizeof(small),
-					 &whole);
+					 &whole, 0);
 			CHECK("read_head_at reads a procfs file whole",
 			      n > 0 && whole && small[n - 1] == '\n' &&
 			      small[n] == '\0');
-			n = read_head_at(AT_FDCWD, "/proc/self/stat", small, 8, &whole);
+			n = read_head_at(AT_FDCWD, "/proc/self/stat", small, 8, &whole, 0);
 			CHECK("read_head_at stops at 7 bytes of a procfs file",
 			      n == 7 && !whole && strlen(small) == 7);
 			/* A sysfs attribute: one read, its newline dropped. */
 			n = read_kernfs_at(AT_FDCWD, "/sys/devices/system/cpu/possible",
-					   small, sizeof(small));
+					   small, sizeof(small), 0);
 			CHECK("read_kernfs_at reads a sysfs attribute",
 			      n > 0 && small[0] == '0' && small[n - 1] != '\n' &&
 			      small[n] == '\0');
