@@ -215,12 +215,16 @@ static void
 render_text(const struct ctx *c, const struct thr_row *rows, size_t n,
 	    enum table_format fmt, struct strbuf *sb)
 {
-	struct table tab;
+	char err[512];
+	int r;
 
-	report_table(c, rows, n, false, &tab);
-	if (table_print(&tab, fmt, !c->table.noheadings, sb) < 0)
+	r = thr_table_text(rows, n, c->columns ? c->columns :
+			   thr_default_columns(c->k8s, c->systemd, false), fmt,
+			   !c->table.noheadings, sb, err, sizeof(err));
+	if (r == -EINVAL)
+		cli_usage_error("%s", err);
+	if (r < 0)
 		cli_die(EXIT_FAIL, "out of memory");
-	table_free(&tab);
 }
 
 static void

@@ -163,6 +163,13 @@ table_add_row(struct table *t)
 }
 
 void
+table_clear_rows(struct table *t)
+{
+	t->nrows = 0;
+	arena_reset(&t->arena);
+}
+
+void
 table_set(struct table *t, size_t row, size_t col, const char *text,
 	  const char *json)
 {

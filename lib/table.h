@@ -92,6 +92,12 @@ void table_column_names(const struct table *t, struct strbuf *sb);
 
 /* Append a row of unset cells; returns its index, or -ENOMEM. */
 int table_add_row(struct table *t);
+/*
+ * Drop every row, keeping the memory of the cells and of one block of
+ * text for the rows that come next: a table printed a slice of rows at
+ * a time does not grow with the rows.
+ */
+void table_clear_rows(struct table *t);
 
 /*
  * Cell setters.  text NULL prints "-", json NULL is null.  A failed copy

@@ -385,50 +385,55 @@ split(char *line, char **f, size_t max)
 }
 
 /*
- * The next line of *pos, as strtok_r(..., "\n") gives it: empty lines
- * are skipped; NULL at the end.  The text ends in a newline.
+ * The next line of *pos, as strtok_r(..., "\n") gives it (empty lines
+ * are skipped), copied into buf: 1, 0 at the end, -1 when it does not
+ * fit.  Line by line, the text is not copied whole (a snapshot of 10,000
+ * groups is half a megabyte).
  */
-static char *
-next_line(char **pos)
+static int
+next_line(const char **pos, char *buf, size_t size)
 {
-	char *p = *pos, *nl;
+	const char *p = *pos, *nl;
+	size_t n;
 
 	while (*p == '\n')
 		p++;
 	if (*p == '\0')
-		return NULL;
+		return 0;
 	nl = strchr(p, '\n');
-	if (nl == NULL) {
-		*pos = p + strlen(p);
-	} else {
-		*nl = '\0';
-		*pos = nl + 1;
-	}
-	return p;
+	n = nl ? (size_t)(nl - p) : strlen(p);
+	*pos = p + n + (nl != NULL);
+	if (n >= size)
+		return -1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return 1;
 }
 
 int
 thr_snap_parse(const char *text, struct thr_snap *s, char *err, size_t errlen)
 {
-	char *copy, *line, *pos;
+	/* a group path, every byte escaped, and the numbers */
+	char line[4 * CG_PATH_MAX + 256];
+	const char *pos = text;
 	size_t lineno = 0, end = (size_t)-1;
 	bool seen_version = false, seen_hier = false, seen_time = false;
-	int r = -EBADMSG;
+	int r = -EBADMSG, got;
 
 	thr_snap_free(s);
-	copy = strdup(text);
-	if (copy == NULL)
-		return -ENOMEM;
 	if (strchr(text, '\r') != NULL || (text[0] && text[strlen(text) - 1] != '\n')) {
 		err_set(err, errlen, "not a complete snapshot file");
 		goto out;
 	}
-	pos = copy;
-	while ((line = next_line(&pos)) != NULL) {
+	while ((got = next_line(&pos, line, sizeof(line))) != 0) {
 		char *f[12];
 		size_t nf;
 
 		lineno++;
+		if (got < 0) {
+			err_set(err, errlen, "line %zu: too long", lineno);
+			goto out;
+		}
 		if (end != (size_t)-1) {
 			err_set(err, errlen, "line %zu: text after the end line", lineno);
 			goto out;
@@ -532,7 +537,6 @@ thr_snap_parse(const char *text, struct thr_snap *s, char *err, size_t errlen)
 	}
 	r = 0;
 out:
-	free(copy);
 	if (r < 0)
 		thr_snap_free(s);
 	return r;

@@ -27,15 +27,16 @@
 struct thr_sample {
 	char *group;		/* canonical path, "" for the root */
 	uint64_t ino;		/* directory inode: tells a recreated group */
-	bool has_limit;		/* a finite quota on the group itself */
 	int64_t quota_us;	/* -1 unlimited */
 	uint64_t period_us;
-	bool has_bandwidth;	/* cpu.stat had nr_periods */
 	int64_t nr_periods;	/* as printed by the kernel (may be negative) */
 	int64_t nr_throttled;
 	uint64_t throttled_ns;
-	bool has_usage;
 	uint64_t usage_ns;
+	/* together, not between the numbers: 72 bytes, not 96 */
+	bool has_limit;		/* a finite quota on the group itself */
+	bool has_bandwidth;	/* cpu.stat had nr_periods */
+	bool has_usage;
 };
 
 struct thr_snap {

@@ -179,11 +179,12 @@ thr_table(const struct thr_row *rows, size_t n, struct table *tab)
 	return fill(rows, n, NULL, true, tab);
 }
 
-int
-thr_table_select(const struct thr_row *rows, size_t n, const char *columns,
-		 bool json, struct table *tab, char *err, size_t errlen)
+/* tab with the report's columns and the list columns selected; want[]
+ * tells which those are.  Returns 0 or -EINVAL (message in err). */
+static int
+select_columns(struct table *tab, const char *columns, bool *want, char *err,
+	       size_t errlen)
 {
-	bool want[C_NCOLS] = { false };
 	int r;
 
 	table_init(tab, thr_columns, C_NCOLS, "  ");
@@ -192,5 +193,46 @@ thr_table_select(const struct thr_row *rows, size_t n, const char *columns,
 		return r;
 	for (size_t i = 0; i < tab->nsel; i++)
 		want[tab->sel[i]] = true;
+	return 0;
+}
+
+int
+thr_table_select(const struct thr_row *rows, size_t n, const char *columns,
+		 bool json, struct table *tab, char *err, size_t errlen)
+{
+	bool want[C_NCOLS] = { false };
+	int r;
+
+	r = select_columns(tab, columns, want, err, errlen);
+	if (r < 0)
+		return r;
 	return fill(rows, n, want, json, tab);
+}
+
+int
+thr_table_text(const struct thr_row *rows, size_t n, const char *columns,
+	       enum table_format fmt, bool headings, struct strbuf *sb,
+	       char *err, size_t errlen)
+{
+	size_t slice = fmt == TABLE_ALIGNED ? n : THR_SLICE, i = 0;
+	bool want[C_NCOLS] = { false };
+	struct table tab;
+	int r;
+
+	r = select_columns(&tab, columns, want, err, errlen);
+	if (r < 0)
+		return r;
+	/* Once with no rows: the header alone. */
+	do {
+		size_t m = n - i < slice ? n - i : slice;
+
+		r = fill(rows + i, m, want, false, &tab);
+		if (r < 0)
+			return r;	/* tab was freed */
+		r = table_print(&tab, fmt, headings && i == 0, sb);
+		table_clear_rows(&tab);
+		i += m;
+	} while (r == 0 && i < n);
+	table_free(&tab);
+	return r;
 }

@@ -86,6 +86,41 @@ test_snapshot_files(void)
 	strbuf_free(&sb);
 	thr_snap_free(&s);
 	thr_snap_free(&t);
+
+	/* The longest lines: a group of 3,818 bytes, every one escaped. */
+	{
+		static char group[4096], line[20000];
+		size_t len = 0;
+
+		for (int c = 0; c < 19; c++) {
+			if (c > 0)
+				group[len++] = '/';
+			memset(group + len, ' ', 200);
+			len += 200;
+		}
+		group[len] = '\0';
+		thr_snap_init(&s);
+		s.version = 1;
+		strcpy(s.hier, "/x");
+		add(&s, group, 1, 1, 1, 1);
+		strbuf_init(&sb);
+		thr_snap_format(&s, &sb);
+		r = thr_snap_parse(sb.buf, &t, err, sizeof(err));
+		CHECK("a snapshot of a 3,818-byte group, every byte escaped, "
+		      "is read back", r == 0 && t.n == 1 &&
+		      strcmp(t.v[0].group, group) == 0);
+		strbuf_free(&sb);
+		thr_snap_free(&s);
+		thr_snap_free(&t);
+		memset(line, 'x', sizeof(line) - 2);
+		memcpy(line, "cpm-throttle-snapshot 1\ng ", 26);
+		line[sizeof(line) - 2] = '\n';
+		line[sizeof(line) - 1] = '\0';
+		r = thr_snap_parse(line, &t, err, sizeof(err));
+		CHECK("a line longer than any snapshot's is refused",
+		      r == -EBADMSG && strstr(err, "line 2: too long") != NULL);
+		thr_snap_free(&t);
+	}
 }
 
 static void

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The throttle report's table: text and JSON values of each column. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "unit.h"
@@ -28,6 +29,48 @@ json(struct table *tab)
 	table_json(tab, &j);
 	strbuf_add(&sb, "", 1);
 	return sb.buf;
+}
+
+/*
+ * thr_table_text() against the whole table printed at once, for n rows
+ * of distinct values (slices of THR_SLICE: none, one, a part, several).
+ */
+static void
+sliced(size_t n, enum table_format fmt, bool headings, const char *label)
+{
+	static struct thr_row rows[1000];
+	static char names[1000][24];
+	struct strbuf want, got;
+	struct table tab;
+	char err[256], name[160];
+	const char *cols = "GROUP,PERIODS,THROTTLED,RATIO,LIMIT,USAGE,UNIT";
+	int r1, r2;
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(names[i], sizeof(names[i]), "g%zu/with space", i);
+		memset(&rows[i], 0, sizeof(rows[i]));
+		rows[i].group = names[i];
+		rows[i].periods = 1000 + i;
+		rows[i].throttled = i;
+		rows[i].ratio = (double)i / (double)(1000 + i);
+		rows[i].limit = i % 3 ? (double)i / 7 : -1.0;
+		rows[i].usage = i % 5 ? -1.0 : (double)i / 3;
+	}
+	strbuf_init(&want);
+	strbuf_init(&got);
+	r1 = thr_table_select(rows, n, cols, false, &tab, err, sizeof(err));
+	if (r1 == 0) {
+		r1 = table_print(&tab, fmt, headings, &want);
+		table_free(&tab);
+	}
+	r2 = thr_table_text(rows, n, cols, fmt, headings, &got, err,
+			    sizeof(err));
+	snprintf(name, sizeof(name), "thr_table_text, %zu rows, %s: as the "
+		 "whole table prints them", n, label);
+	CHECK(name, r1 == 0 && r2 == 0 && want.len == got.len &&
+	      (want.len == 0 || memcmp(want.buf, got.buf, want.len) == 0));
+	strbuf_free(&want);
+	strbuf_free(&got);
 }
 
 int
@@ -118,5 +161,24 @@ main(void)
 		  "\"pinned_throttled\":false}]");
 	free(s);
 	table_free(&tab);
+
+	sliced(0, TABLE_TSV, true, "TSV");
+	sliced(1, TABLE_TSV, true, "TSV");
+	sliced(THR_SLICE, TABLE_TSV, true, "TSV");
+	sliced(1000, TABLE_TSV, true, "TSV");
+	sliced(1000, TABLE_TSV, false, "TSV without headings");
+	sliced(THR_SLICE + 1, TABLE_RAW, true, "raw");
+	sliced(1000, TABLE_ALIGNED, true, "aligned");
+	sliced(0, TABLE_ALIGNED, true, "aligned");
+	{
+		struct strbuf sb;
+
+		strbuf_init(&sb);
+		CHECK("thr_table_text refuses an unknown column",
+		      thr_table_text(rows, 2, "GROUP,NOPE", TABLE_TSV, true,
+				     &sb, err, sizeof(err)) == -EINVAL &&
+		      strstr(err, "NOPE") != NULL && sb.len == 0);
+		strbuf_free(&sb);
+	}
 	return unit_failed;
 }
