@@ -20,12 +20,17 @@ int open_in_root(int rootfd, const char *path, int flags);
 
 /*
  * open_in_root() one component at a time, with no openat2: each
- * component is opened O_NOFOLLOW from its parent's descriptor, a link's
- * text is spliced in front of what is left of the path, and ".." goes
- * back to the root and down again, so no rename of a directory during
- * the walk can carry it outside the root.  At most 40 links (the
- * kernel's MAXSYMLINKS): -ELOOP after that.
+ * component is opened O_NOFOLLOW from its parent's descriptor, a link
+ * (which that refuses) is read and its text spliced in front of what is
+ * left of the path, and ".." goes back to the root and down again, so
+ * no rename of a directory during the walk can carry it outside the
+ * root.  At most 40 links (the kernel's MAXSYMLINKS): -ELOOP after that.
+ * The directories of the last path walked stay open for the next one
+ * that begins the same way (see inroot.c).
  */
 int open_in_root_walk(int rootfd, const char *path, int flags);
+
+/* Forget what the walk keeps open for rootfd: call before closing it. */
+void open_in_root_forget(int rootfd);
 
 #endif

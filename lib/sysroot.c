@@ -55,8 +55,10 @@ sysroot_open(struct sysroot *r, const char *dir)
 void
 sysroot_close(struct sysroot *r)
 {
-	if (r->fd >= 0)
+	if (r->fd >= 0) {
+		open_in_root_forget(r->fd);
 		close(r->fd);
+	}
 	r->fd = -1;
 }
 

@@ -31,6 +31,7 @@
 static char tmp[] = "/tmp/cpm-test-inroot-XXXXXX";
 static char root[sizeof(tmp) + 8];
 static int rootfd = -1;
+static const char *pass = "";	/* tells the second round of cases */
 
 static void
 mk(const char *kind, const char *path, const char *arg)
@@ -114,7 +115,7 @@ check(const char *path, int flags, const char *want, int want_err)
 		int fd = open_fn[i](rootfd, path, flags);
 		bool good;
 
-		snprintf(name, sizeof(name), "%s: '%s' %s%s", how[i], path,
+		snprintf(name, sizeof(name), "%s%s: '%s' %s%s", pass, how[i], path,
 			 want ? "is " : "fails with ", want ? want :
 			 strerror(want_err));
 		if (want == NULL) {
@@ -168,6 +169,59 @@ cases(void)
 	check("a/b/file/x", rd, NULL, ENOTDIR);
 	check("a/b/file", dir, NULL, ENOTDIR);
 	check("a/chain1/", rd, NULL, ENOTDIR);
+}
+
+/* Whether fd is the file rel (below the root). */
+static bool
+is(int fd, const char *rel)
+{
+	struct stat a, b;
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	return fd >= 0 && fstat(fd, &a) == 0 && stat(p, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/*
+ * The walk keeps the directory of the last path it resolved without a
+ * link: the next file there comes through it, and a link planted there
+ * since still resolves in the root.
+ */
+static void
+kept_dir(void)
+{
+	char p[512];
+	int fd;
+
+	open_in_root_forget(rootfd);
+	mk("file", "a/b/other", "other\n");
+	fd = open_in_root_walk(rootfd, "a/b/file", O_RDONLY);
+	CHECK("the walk: a/b/file, its directory kept", is(fd, "a/b/file"));
+	if (fd >= 0)
+		close(fd);
+	fd = open_in_root_walk(rootfd, "a/b/other", O_RDONLY);
+	CHECK("the walk: a/b/other through the kept directory",
+	      is(fd, "a/b/other"));
+	if (fd >= 0)
+		close(fd);
+	CHECK("the walk: a missing file in the kept directory is ENOENT",
+	      open_in_root_walk(rootfd, "a/b/none", O_RDONLY) == -ENOENT);
+	snprintf(p, sizeof(p), "%s/a/b/other", root);
+	unlink(p);
+	mk("link", "a/b/other", "/etc/passwd");
+	fd = open_in_root_walk(rootfd, "a/b/other", O_RDONLY);
+	CHECK("the walk: a link planted in the kept directory resolves in "
+	      "the root", is(fd, "etc/passwd"));
+	if (fd >= 0)
+		close(fd);
+	open_in_root_forget(rootfd);
+	fd = open_in_root_walk(rootfd, "a/b/other", O_RDONLY);
+	CHECK("the walk: after open_in_root_forget(), the same answer",
+	      is(fd, "etc/passwd"));
+	if (fd >= 0)
+		close(fd);
+	open_in_root_forget(rootfd);
 }
 
 /* Answer openat2 with errno e, as a kernel without it (ENOSYS) or a
@@ -254,6 +308,9 @@ main(void)
 	}
 	build_tree();
 	CHECK("the root opens", rootfd >= 0);
+	cases();
+	kept_dir();
+	pass = "again, a directory kept: ";
 	cases();
 	fallback(ENOSYS, "ENOSYS");
 	fallback(EPERM, "EPERM");
