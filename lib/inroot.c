@@ -85,17 +85,20 @@ walk_down(int rootfd, const char *done)
  * A kept directory was below the root when it
  * was reached, and a component is never opened through a link from it;
  * if it is moved out of the tree since, what it holds is what the tree
- * held, never a file the root keeps out.  Per thread;
- * open_in_root_forget() drops them when their root is closed.
+ * held, never a file the root keeps out.  open_in_root_forget() drops
+ * them when their root is closed.  One set for the process (cpm's tools
+ * run one thread), in zeroed memory that a process which never walks
+ * never touches: thread-local storage is copied into every process as
+ * it starts.
  */
 #define KEPT_LEVELS 16
-static __thread struct {
-	int rootfd;			/* -1: nothing kept */
+static struct {
+	int rootfd1;			/* the root's descriptor + 1; 0: none */
 	int n;				/* levels kept */
 	int fd[KEPT_LEVELS];		/* the first i + 1 components */
 	size_t end[KEPT_LEVELS];	/* where they end in path */
 	char path[PATH_MAX];		/* as spelled; no NUL */
-} kept = { .rootfd = -1 };
+} kept;
 
 static void
 kept_truncate(int n)
@@ -107,9 +110,9 @@ kept_truncate(int n)
 void
 open_in_root_forget(int rootfd)
 {
-	if (rootfd != -1 && kept.rootfd == rootfd) {
+	if (kept.rootfd1 != 0 && kept.rootfd1 == rootfd + 1) {
 		kept_truncate(0);
-		kept.rootfd = -1;
+		kept.rootfd1 = 0;
 	}
 }
 
@@ -119,9 +122,9 @@ kept_prefix(int rootfd, const char *path)
 {
 	int i;
 
-	if (kept.rootfd != rootfd) {
-		open_in_root_forget(kept.rootfd);
-		kept.rootfd = rootfd;
+	if (kept.rootfd1 != rootfd + 1) {
+		open_in_root_forget(kept.rootfd1 - 1);
+		kept.rootfd1 = rootfd + 1;
 	}
 	for (i = kept.n - 1; i >= 0; i--)
 		if (strncmp(path, kept.path, kept.end[i]) == 0 &&
