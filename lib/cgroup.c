@@ -79,7 +79,6 @@ mount_init(struct cg_mount *m)
 	m->ino = 0;
 }
 
-/* Open dir as controller c's hierarchy; version 0 means "by statfs". */
 /* A control file: read_small_at(), never through a link (no cgroup file
  * system holds one; a fake tree may, planted to make root read another
  * file). */
@@ -89,6 +88,7 @@ cg_read_at(int dirfd, const char *file, char *buf, size_t size)
 	return read_small_how(dirfd, file, buf, size, READ_NO_LINK);
 }
 
+/* Open dir as controller c's hierarchy; version 0 means "by statfs". */
 static int
 mount_set(struct cg_mount *m, const char *dir, int version)
 {
