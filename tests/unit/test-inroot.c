@@ -96,6 +96,18 @@ build_tree(void)
 	rootfd = fd;
 }
 
+/* Whether fd is the file rel (below the root). */
+static bool
+is(int fd, const char *rel)
+{
+	struct stat a, b;
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	return fd >= 0 && fstat(fd, &a) == 0 && stat(p, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 /*
  * path resolved below the root lands where want (a path in the real
  * tree, relative to the root; NULL: the case fails) does, or fails with
@@ -104,8 +116,7 @@ build_tree(void)
 static void
 check(const char *path, int flags, const char *want, int want_err)
 {
-	struct stat got_st, want_st;
-	char name[512], wp[512];
+	char name[512];
 	int (*open_fn[2])(int, const char *, int) = {
 		open_in_root, open_in_root_walk
 	};
@@ -118,15 +129,7 @@ check(const char *path, int flags, const char *want, int want_err)
 		snprintf(name, sizeof(name), "%s%s: '%s' %s%s", pass, how[i], path,
 			 want ? "is " : "fails with ", want ? want :
 			 strerror(want_err));
-		if (want == NULL) {
-			good = fd == -want_err;
-		} else {
-			snprintf(wp, sizeof(wp), "%s/%s", root, want);
-			good = fd >= 0 && fstat(fd, &got_st) == 0 &&
-			       stat(wp, &want_st) == 0 &&
-			       got_st.st_dev == want_st.st_dev &&
-			       got_st.st_ino == want_st.st_ino;
-		}
+		good = want ? is(fd, want) : fd == -want_err;
 		if (!good)
 			printf("# got %d (%s)\n", fd, fd < 0 ?
 			       strerror(-fd) : "a descriptor elsewhere");
@@ -171,16 +174,16 @@ cases(void)
 	check("a/chain1/", rd, NULL, ENOTDIR);
 }
 
-/* Whether fd is the file rel (below the root). */
+/* The walk's answer for path is the file rel (below the root). */
 static bool
-is(int fd, const char *rel)
+walk_is(const char *path, const char *rel)
 {
-	struct stat a, b;
-	char p[512];
+	int fd = open_in_root_walk(rootfd, path, O_RDONLY);
+	bool r = is(fd, rel);
 
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	return fd >= 0 && fstat(fd, &a) == 0 && stat(p, &b) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	if (fd >= 0)
+		close(fd);
+	return r;
 }
 
 /*
@@ -192,35 +195,23 @@ static void
 kept_dir(void)
 {
 	char p[512];
-	int fd;
 
 	open_in_root_forget(rootfd);
 	mk("file", "a/b/other", "other\n");
-	fd = open_in_root_walk(rootfd, "a/b/file", O_RDONLY);
-	CHECK("the walk: a/b/file, its directory kept", is(fd, "a/b/file"));
-	if (fd >= 0)
-		close(fd);
-	fd = open_in_root_walk(rootfd, "a/b/other", O_RDONLY);
+	CHECK("the walk: a/b/file, its directory kept",
+	      walk_is("a/b/file", "a/b/file"));
 	CHECK("the walk: a/b/other through the kept directory",
-	      is(fd, "a/b/other"));
-	if (fd >= 0)
-		close(fd);
+	      walk_is("a/b/other", "a/b/other"));
 	CHECK("the walk: a missing file in the kept directory is ENOENT",
 	      open_in_root_walk(rootfd, "a/b/none", O_RDONLY) == -ENOENT);
 	snprintf(p, sizeof(p), "%s/a/b/other", root);
 	unlink(p);
 	mk("link", "a/b/other", "/etc/passwd");
-	fd = open_in_root_walk(rootfd, "a/b/other", O_RDONLY);
 	CHECK("the walk: a link planted in the kept directory resolves in "
-	      "the root", is(fd, "etc/passwd"));
-	if (fd >= 0)
-		close(fd);
+	      "the root", walk_is("a/b/other", "etc/passwd"));
 	open_in_root_forget(rootfd);
-	fd = open_in_root_walk(rootfd, "a/b/other", O_RDONLY);
 	CHECK("the walk: after open_in_root_forget(), the same answer",
-	      is(fd, "etc/passwd"));
-	if (fd >= 0)
-		close(fd);
+	      walk_is("a/b/other", "etc/passwd"));
 	open_in_root_forget(rootfd);
 }
 
