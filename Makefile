@@ -72,10 +72,10 @@ lib/%.o: lib/%.c $(LIB_HDR)
 bin/%: bin/%.c lib/libcpm.a $(LIB_HDR)
 	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(OPT_CPM) $(CFLAGS) $(LDFLAGS_CPM) $(LDFLAGS) -o $@ $< lib/libcpm.a $(LIBS)
 
-tests/unit/%: tests/unit/%.c tests/unit/unit.h tests/unit/machine.h tests/unit/allocmachine.h lib/libcpm.a $(LIB_HDR)
+tests/unit/%: tests/unit/%.c tests/unit/unit.h tests/unit/machine.h tests/unit/allocmachine.h tests/helpers/deny-openat2.h lib/libcpm.a $(LIB_HDR)
 	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(OPT_CPM) $(CFLAGS) $(LDFLAGS_CPM) $(LDFLAGS) -o $@ $< lib/libcpm.a $(LIBS)
 
-tests/helpers/%: tests/helpers/%.c
+tests/helpers/%: tests/helpers/%.c tests/helpers/deny-openat2.h
 	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(OPT_CPM) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread $(LIBS)
 
 tests/bench/%: tests/bench/%.c

@@ -11,6 +11,7 @@
 #include <linux/openat2.h>
 
 #include "inroot.h"
+#include "util.h"
 
 /* The kernel's MAXSYMLINKS. */
 #define INROOT_LINKS 40
@@ -40,39 +41,6 @@ open_in_root(int rootfd, const char *path, int flags)
 			__atomic_store_n(&no_openat2, 1, __ATOMIC_RELAXED);
 	}
 	return open_in_root_walk(rootfd, path, flags);
-}
-
-/* The directory done ("a/b/c": components that were directories, no
- * link, no "." or "..") below rootfd, walked down again from the root
- * without following any link. */
-static int
-walk_down(int rootfd, const char *done)
-{
-	char comp[NAME_MAX + 1];
-	const char *p = done;
-	int fd;
-
-	fd = openat(rootfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (*p != '\0') {
-		const char *e = strchr(p, '/');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		int nfd;
-
-		memcpy(comp, p, n);	/* n <= NAME_MAX: it was opened */
-		comp[n] = '\0';
-		nfd = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW |
-			     O_CLOEXEC);
-		close(fd);
-		if (nfd < 0)
-			return -errno;
-		fd = nfd;
-		p += n;
-		if (*p == '/')
-			p++;
-	}
-	return fd;
 }
 
 /*
@@ -203,7 +171,11 @@ open_in_root_walk(int rootfd, const char *path, int flags)
 				continue;	/* ".." of the root: the root */
 			donelen = sl ? (size_t)(sl - done) : 0;
 			done[donelen] = '\0';
-			nfd = walk_down(rootfd, done);
+			/* done ("a/b/c") holds directories, no link, "."
+			 * or "..": walked down again from the root, no link
+			 * followed. */
+			nfd = open_dir_at(rootfd, done[0] ? done : ".",
+					  DIR_NO_LINKS | DIR_PATH, 0);
 			if (own)
 				close(cur);
 			if (nfd < 0)

@@ -597,10 +597,10 @@ link_trusted(int dfd, const char *name)
  * missing component, no openat2): the walk decides.
  */
 static int
-open_dir_direct(int dirfd, const char *path)
+open_dir_direct(int dirfd, const char *path, int oflags)
 {
 	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.flags = (unsigned int)oflags,
 		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
 	const char *p;
@@ -621,18 +621,20 @@ open_dir_at(int dirfd, const char *path, unsigned int flags,
 	char buf[PATH_MAX];
 	char *comp, *next;
 	int fd, depth = 0;
+	int oflags = ((flags & DIR_PATH) ? O_PATH : O_RDONLY) | O_DIRECTORY |
+		     O_CLOEXEC;
 
 	if (strlen(path) >= sizeof(buf))
 		return -ENAMETOOLONG;
-	fd = open_dir_direct(dirfd, path);
+	fd = open_dir_direct(dirfd, path, oflags);
 	if (fd >= 0)
 		return fd;
 	strcpy(buf, path);
 	if (buf[0] == '/') {
-		fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		fd = open("/", oflags);
 		comp = buf + 1;
 	} else {
-		fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		fd = openat(dirfd, ".", oflags);
 		comp = buf;
 	}
 	if (fd < 0)
@@ -656,8 +658,7 @@ open_dir_at(int dirfd, const char *path, unsigned int flags,
 			close(fd);
 			return r;
 		}
-		nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
-			     O_NOFOLLOW);
+		nfd = openat(fd, comp, oflags | O_NOFOLLOW);
 		if (nfd < 0 && (errno == ELOOP || errno == ENOTDIR)) {
 			struct stat ls;
 			int e = errno;
@@ -667,8 +668,7 @@ open_dir_at(int dirfd, const char *path, unsigned int flags,
 				e = ELOOP;
 				if (!(flags & DIR_NO_LINKS) &&
 				    link_trusted(fd, comp)) {
-					nfd = openat(fd, comp, O_RDONLY |
-						     O_DIRECTORY | O_CLOEXEC);
+					nfd = openat(fd, comp, oflags);
 					e = errno;
 				}
 			}

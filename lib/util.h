@@ -185,10 +185,13 @@ void remove_stale_temps_at(int dfd, const char *base, unsigned int min_age_s);
  * planted: a link is followed only when it belongs to root or to us and
  * sits in a directory others cannot write (or a sticky one).  DIR_CREATE
  * creates missing components with mode; DIR_NO_LINKS follows no link at
- * all.  Returns the directory's fd or -errno (-ELOOP for a refused link).
+ * all; DIR_PATH opens O_PATH (enough to open what is below, and needs
+ * no read permission on the way).  Returns the directory's fd or -errno
+ * (-ELOOP for a refused link).
  */
 #define DIR_CREATE	1u
 #define DIR_NO_LINKS	2u
+#define DIR_PATH	4u
 int open_dir_at(int dirfd, const char *path, unsigned int flags,
 		unsigned int mode);
 /* open_dir_at() of path's directory; *basep gets path's last component. */

@@ -7,16 +7,12 @@
  * kernel's RESOLVE_IN_ROOT.  A test helper, not a tool.
  */
 #include <errno.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
+
+#include "deny-openat2.h"
 
 int
 main(int argc, char **argv)
@@ -32,26 +28,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: no-openat2 [-e ERRNO] COMMAND [ARG...]\n");
 		return 2;
 	}
-	{
-		struct sock_filter f[] = {
-			BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-				 offsetof(struct seccomp_data, arch)),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64,
-				 1, 0),
-			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-			BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-				 offsetof(struct seccomp_data, nr)),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
-			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | e),
-			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		};
-		struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0) {
-			perror("no-openat2: seccomp");
-			return 2;
-		}
+	if (deny_openat2(e) < 0) {
+		perror("no-openat2: seccomp");
+		return 2;
 	}
 	execvp(argv[i], argv + i);
 	perror(argv[i]);

@@ -12,21 +12,18 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <grp.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "inroot.h"
 #include "unit.h"
+#include "../helpers/deny-openat2.h"
 
 static char tmp[] = "/tmp/cpm-test-inroot-XXXXXX";
 static char root[sizeof(tmp) + 8];
@@ -215,31 +212,63 @@ kept_dir(void)
 	open_in_root_forget(rootfd);
 }
 
-/* Answer openat2 with errno e, as a kernel without it (ENOSYS) or a
- * container's seccomp profile (EPERM) would. */
-static int
-deny_openat2(int e)
+/*
+ * A directory others may search but not read (mode 0111), met again by
+ * ".." as a user without root's override: the walk goes back down from
+ * the root through it, and it opens as a path (O_PATH), which needs no
+ * read permission.  Opened for reading it would fail with EACCES.
+ */
+static void
+unreadable_dir(void)
 {
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)e),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+	char name[160];
+	pid_t pid;
+	int st = -1;
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return -1;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+	mk("dir", "a/nr", NULL);
+	mk("dir", "a/nr/sub", NULL);
+	mk("file", "a/nr/sub/file", "nr\n");
+	snprintf(name, sizeof(name), "%s/a/nr", root);
+	if (chmod(name, 0111) < 0 || chmod(tmp, 0711) < 0)
+		printf("# chmod: %s\n", strerror(errno));
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int (*open_fn[2])(int, const char *, int) = {
+			open_in_root, open_in_root_walk
+		};
+		int fd;
+
+		open_in_root_forget(rootfd);
+		if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+		    setresuid(65534, 65534, 65534) < 0)
+			_exit(3);
+		fd = openat(rootfd, "a/nr", O_RDONLY | O_DIRECTORY);
+		if (fd >= 0 || errno != EACCES)
+			_exit(4);	/* the case shows nothing */
+		for (int i = 0; i < 2; i++) {
+			char buf[8] = "";
+
+			fd = open_fn[i](rootfd, "a/nr/sub/../sub/file", O_RDONLY);
+			if (fd < 0 || read(fd, buf, sizeof(buf) - 1) != 3 ||
+			    strcmp(buf, "nr\n") != 0)
+				_exit(5 + i);
+			close(fd);
+		}
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+		printf("# child status %d\n", st);
+	CHECK("a searchable, unreadable directory met again by '..' opens "
+	      "for another user, through openat2 and the walk",
+	      WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	chmod(name, 0755);
 }
 
 static void
-fallback(int e, const char *label)
+fallback(unsigned int e, const char *label)
 {
 	char name[128];
 	pid_t pid;
@@ -257,7 +286,7 @@ fallback(int e, const char *label)
 		if (deny_openat2(e) < 0)
 			_exit(3);
 		r = syscall(SYS_openat2, rootfd, "a/b/file", &how, sizeof(how));
-		if (r >= 0 || errno != e)
+		if (r >= 0 || errno != (int)e)
 			_exit(4);	/* the filter does not hold */
 		fd = open_in_root(rootfd, "a/out", O_RDONLY);
 		if (fd < 0)
@@ -303,6 +332,7 @@ main(void)
 	kept_dir();
 	pass = "again, a directory kept: ";
 	cases();
+	unreadable_dir();
 	fallback(ENOSYS, "ENOSYS");
 	fallback(EPERM, "EPERM");
 	close(rootfd);
