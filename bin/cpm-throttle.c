@@ -353,13 +353,15 @@ static bool
 load_since(struct ctx *c, struct thr_snap *old)
 {
 	char err[256];
-	char *text;
 	int r;
 
-	r = read_file_max_at(AT_FDCWD, c->since, THR_SNAP_MAX, &text, NULL,
-			     true);
+	r = thr_snap_load(c->since, old, err, sizeof(err));
 	if (r == -ENOENT)
 		return false;
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r == -EBADMSG)
+		cli_die(EXIT_USAGE, "corrupt snapshot '%s': %s", c->since, err);
 	if (r == -EILSEQ)
 		cli_die(EXIT_USAGE, "corrupt snapshot '%s': not a text file",
 			c->since);
@@ -371,12 +373,6 @@ load_since(struct ctx *c, struct thr_snap *old)
 	if (r < 0)
 		cli_die(EXIT_FAIL, "cannot read snapshot '%s': %s", c->since,
 			strerror(-r));
-	r = thr_snap_parse(text, old, err, sizeof(err));
-	free(text);
-	if (r == -ENOMEM)
-		cli_die(EXIT_FAIL, "out of memory");
-	if (r < 0)
-		cli_die(EXIT_USAGE, "corrupt snapshot '%s': %s", c->since, err);
 	return true;
 }
 
@@ -453,21 +449,17 @@ run_once(struct ctx *c)
 		window = thr_window_us(&old, &cur, c->interval_us > 0);
 	crossed = report(c, have_old ? &old : NULL, &cur, window);
 	if (c->since) {
-		struct strbuf sb;
 		int r;
 
 		if (have_old && c->ngroups > 0 &&
 		    thr_snap_keep_outside(&cur, &old, c->groups, c->ngroups) < 0)
 			cli_die(EXIT_FAIL, "out of memory");
-		strbuf_init(&sb);
-		thr_snap_format(&cur, &sb);
-		if (sb.oom)
+		r = thr_snap_save(c->since, &cur);
+		if (r == -ENOMEM)
 			cli_die(EXIT_FAIL, "out of memory");
-		r = write_file_atomic(c->since, sb.buf, sb.len, 0644);
 		if (r < 0)
 			cli_die(EXIT_FAIL, "cannot write snapshot '%s': %s",
 				c->since, strerror(-r));
-		strbuf_free(&sb);
 	}
 	unlock_file(lockfd);
 	thr_snap_free(&old);

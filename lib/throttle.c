@@ -8,30 +8,31 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "numfmt.h"
 #include "throttle.h"
 
-#define SNAP_MAGIC "cpm-throttle-snapshot 1"
 
 void
 thr_snap_init(struct thr_snap *s)
 {
 	memset(s, 0, sizeof(*s));
+	/* 10,000 names of some twenty bytes in a few blocks, not in
+	 * 10,000 allocations of 32 */
+	s->names.block_size = 32 << 10;
 }
 
 void
 thr_snap_free(struct thr_snap *s)
 {
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i].group);
+	arena_free(&s->names);
 	free(s->v);
 	thr_snap_init(s);
 }
 
-static struct thr_sample *
-snap_add(struct thr_snap *s, const char *group)
+struct thr_sample *
+thr_snap_add(struct thr_snap *s, const char *group)
 {
 	struct thr_sample *x;
+	size_t len = strlen(group) + 1;
 
 	if (s->n == s->cap) {
 		size_t ncap = s->cap ? s->cap * 2 : 64;
@@ -44,9 +45,10 @@ snap_add(struct thr_snap *s, const char *group)
 	}
 	x = &s->v[s->n];
 	memset(x, 0, sizeof(*x));
-	x->group = strdup(group);
+	x->group = arena_alloc(&s->names, len, 1);
 	if (x->group == NULL)
 		return NULL;
+	memcpy(x->group, group, len);
 	s->n++;
 	return x;
 }
@@ -72,10 +74,8 @@ snap_sort(struct thr_snap *s)
 		return;
 	qsort(s->v, s->n, sizeof(*s->v), cmp_sample);
 	for (size_t i = 0; i < s->n; i++) {
-		if (w > 0 && strcmp(s->v[w - 1].group, s->v[i].group) == 0) {
-			free(s->v[i].group);
+		if (w > 0 && strcmp(s->v[w - 1].group, s->v[i].group) == 0)
 			continue;
-		}
 		s->v[w++] = s->v[i];
 	}
 	s->n = w;
@@ -125,7 +125,7 @@ thr_snap_keep_outside(struct thr_snap *s, const struct thr_snap *old,
 			inside = below(o->group, groups[k]);
 		if (inside)
 			continue;
-		x = snap_add(s, o->group);
+		x = thr_snap_add(s, o->group);
 		if (x == NULL)
 			return -ENOMEM;
 		name = x->group;
@@ -187,7 +187,7 @@ thr_sample(const struct cg_hier *h, const struct thr_select *sel,
 		return r;
 	if (r < 0)
 		memset(&st, 0, sizeof(st));
-	x = snap_add(s, group);
+	x = thr_snap_add(s, group);
 	if (x == NULL) {
 		err_set(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -247,7 +247,9 @@ thr_snap_start(const struct cg_hier *h, struct thr_snap *s)
 {
 	struct timespec ts;
 
-	thr_snap_free(s);
+	/* Its memory kept for the samples to come (--watch rounds). */
+	s->n = 0;
+	arena_reset(&s->names);
 	s->version = cg_version(h, CG_CPU);
 	snprintf(s->hier, sizeof(s->hier), "%s", h->ctrl[CG_CPU].path);
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -291,255 +293,6 @@ thr_collect(const struct cg_hier *h, const struct thr_select *sel,
 		return r;
 	snap_sort(s);
 	return 0;
-}
-
-/* ---- snapshot files ---- */
-
-/* str_escape(), with "/" standing for the empty string. */
-static void
-put_escaped(struct strbuf *sb, const char *s)
-{
-	if (*s == '\0')
-		strbuf_puts(sb, "/");
-	else
-		str_escape(sb, s);
-}
-
-/* Decode put_escaped() in place; false on a malformed escape. */
-static bool
-unescape(char *s)
-{
-	if (strcmp(s, "/") == 0) {
-		*s = '\0';
-		return true;
-	}
-	return str_unescape(s) == 0;
-}
-
-void
-thr_snap_format(const struct thr_snap *s, struct strbuf *sb)
-{
-	strbuf_puts(sb, SNAP_MAGIC "\n");
-	strbuf_printf(sb, "version %d\n", s->version);
-	strbuf_puts(sb, "hierarchy ");
-	put_escaped(sb, s->hier);
-	strbuf_printf(sb, "\ntime %llu\n", (unsigned long long)s->realtime_us);
-	for (size_t i = 0; i < s->n; i++) {
-		const struct thr_sample *x = &s->v[i];
-
-		/* numfmt, not printf: a snapshot of 10,000 groups has
-		 * 80,000 numbers */
-		char line[8 * NUMFMT_MAX], *p = line;
-
-		strbuf_puts(sb, "g ");
-		put_escaped(sb, x->group);
-		*p++ = ' ';
-		p += numfmt_u64(p, x->ino);
-		*p++ = ' ';
-		p += numfmt_i64(p, x->quota_us);
-		*p++ = ' ';
-		p += numfmt_u64(p, x->period_us);
-		*p++ = ' ';
-		*p++ = x->has_bandwidth ? '1' : '0';
-		*p++ = ' ';
-		p += numfmt_i64(p, x->nr_periods);
-		*p++ = ' ';
-		p += numfmt_i64(p, x->nr_throttled);
-		*p++ = ' ';
-		p += numfmt_u64(p, x->throttled_ns);
-		*p++ = ' ';
-		if (x->has_usage)
-			p += numfmt_u64(p, x->usage_ns);
-		else
-			*p++ = '-';
-		*p++ = '\n';
-		strbuf_add(sb, line, (size_t)(p - line));
-	}
-	strbuf_printf(sb, "end %zu\n", s->n);
-}
-
-/*
- * Split line into at most max fields separated by runs of spaces (as
- * strtok_r would, without its per-call scans); returns the count, or
- * max + 1 when there are more.
- */
-static size_t
-split(char *line, char **f, size_t max)
-{
-	size_t n = 0;
-	char *p = line;
-
-	for (;;) {
-		while (*p == ' ')
-			p++;
-		if (*p == '\0')
-			return n;
-		if (n == max)
-			return max + 1;
-		f[n++] = p;
-		while (*p != ' ' && *p != '\0')
-			p++;
-		if (*p == ' ')
-			*p++ = '\0';
-	}
-}
-
-/*
- * The next line of *pos, as strtok_r(..., "\n") gives it (empty lines
- * are skipped), copied into buf: 1, 0 at the end, -1 when it does not
- * fit.  Line by line, the text is not copied whole (a snapshot of 10,000
- * groups is half a megabyte).
- */
-static int
-next_line(const char **pos, char *buf, size_t size)
-{
-	const char *p = *pos, *nl;
-	size_t n;
-
-	while (*p == '\n')
-		p++;
-	if (*p == '\0')
-		return 0;
-	nl = strchr(p, '\n');
-	n = nl ? (size_t)(nl - p) : strlen(p);
-	*pos = p + n + (nl != NULL);
-	if (n >= size)
-		return -1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	return 1;
-}
-
-int
-thr_snap_parse(const char *text, struct thr_snap *s, char *err, size_t errlen)
-{
-	/* a group path, every byte escaped, and the numbers */
-	char line[4 * CG_PATH_MAX + 256];
-	const char *pos = text;
-	size_t lineno = 0, end = (size_t)-1;
-	bool seen_version = false, seen_hier = false, seen_time = false;
-	int r = -EBADMSG, got;
-
-	thr_snap_free(s);
-	if (strchr(text, '\r') != NULL || (text[0] && text[strlen(text) - 1] != '\n')) {
-		err_set(err, errlen, "not a complete snapshot file");
-		goto out;
-	}
-	while ((got = next_line(&pos, line, sizeof(line))) != 0) {
-		char *f[12];
-		size_t nf;
-
-		lineno++;
-		if (got < 0) {
-			err_set(err, errlen, "line %zu: too long", lineno);
-			goto out;
-		}
-		if (end != (size_t)-1) {
-			err_set(err, errlen, "line %zu: text after the end line", lineno);
-			goto out;
-		}
-		if (lineno == 1) {
-			if (strcmp(line, SNAP_MAGIC) != 0) {
-				err_set(err, errlen, "not a cpm-throttle snapshot");
-				goto out;
-			}
-			continue;
-		}
-		nf = split(line, f, ARRAY_SIZE(f));
-		if (nf == 0) {
-			err_set(err, errlen, "line %zu: empty line", lineno);
-			goto out;
-		}
-		if (strcmp(f[0], "version") == 0 && nf == 2 && !seen_version) {
-			int64_t v;
-
-			if (parse_i64(f[1], 1, 2, &v) < 0) {
-				err_set(err, errlen, "line %zu: bad version", lineno);
-				goto out;
-			}
-			s->version = (int)v;
-			seen_version = true;
-		} else if (strcmp(f[0], "hierarchy") == 0 && nf == 2 && !seen_hier) {
-			if (!unescape(f[1]) || strlen(f[1]) >= sizeof(s->hier)) {
-				err_set(err, errlen, "line %zu: bad hierarchy", lineno);
-				goto out;
-			}
-			strcpy(s->hier, f[1]);
-			seen_hier = true;
-		} else if (strcmp(f[0], "time") == 0 && nf == 2 && !seen_time) {
-			if (parse_u64(f[1], UINT64_MAX, &s->realtime_us) < 0) {
-				err_set(err, errlen, "line %zu: bad time", lineno);
-				goto out;
-			}
-			seen_time = true;
-		} else if (strcmp(f[0], "g") == 0 && nf == 10) {
-			struct thr_sample *x;
-			uint64_t ino, period, bw, tns, use = 0;
-			int64_t quota, np, nt;
-
-			if (!unescape(f[1]) ||
-			    cg_path_check(f[1], NULL, 0, NULL, 0) < 0 ||
-			    parse_u64(f[2], UINT64_MAX, &ino) < 0 ||
-			    parse_i64(f[3], -1, INT64_MAX, &quota) < 0 ||
-			    parse_u64(f[4], UINT64_MAX, &period) < 0 ||
-			    parse_u64(f[5], 1, &bw) < 0 ||
-			    parse_i64(f[6], INT64_MIN, INT64_MAX, &np) < 0 ||
-			    parse_i64(f[7], INT64_MIN, INT64_MAX, &nt) < 0 ||
-			    parse_u64(f[8], UINT64_MAX, &tns) < 0 ||
-			    (strcmp(f[9], "-") != 0 &&
-			     parse_u64(f[9], UINT64_MAX, &use) < 0)) {
-				err_set(err, errlen, "line %zu: bad group record",
-				       lineno);
-				goto out;
-			}
-			if (s->n > 0 && strcmp(s->v[s->n - 1].group, f[1]) >= 0) {
-				err_set(err, errlen,
-				       "line %zu: groups out of order", lineno);
-				goto out;
-			}
-			x = snap_add(s, f[1]);
-			if (x == NULL) {
-				r = -ENOMEM;
-				goto out;
-			}
-			x->ino = ino;
-			x->quota_us = quota;
-			x->has_limit = quota >= 0;
-			x->period_us = period;
-			x->has_bandwidth = bw == 1;
-			x->nr_periods = np;
-			x->nr_throttled = nt;
-			x->throttled_ns = tns;
-			x->has_usage = strcmp(f[9], "-") != 0;
-			x->usage_ns = use;
-		} else if (strcmp(f[0], "end") == 0 && nf == 2) {
-			uint64_t cnt;
-
-			if (parse_u64(f[1], SIZE_MAX, &cnt) < 0 || cnt != s->n) {
-				err_set(err, errlen,
-				       "line %zu: group count does not match", lineno);
-				goto out;
-			}
-			end = (size_t)cnt;
-		} else {
-			err_set(err, errlen, "line %zu: unexpected '%.40s'",
-			       lineno, f[0]);
-			goto out;
-		}
-	}
-	if (lineno == 0) {
-		err_set(err, errlen, "empty file");
-		goto out;
-	}
-	if (!seen_version || !seen_hier || !seen_time || end == (size_t)-1) {
-		err_set(err, errlen, "incomplete snapshot (truncated?)");
-		goto out;
-	}
-	r = 0;
-out:
-	if (r < 0)
-		thr_snap_free(s);
-	return r;
 }
 
 /* ---- Kubernetes paths ---- */

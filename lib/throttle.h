@@ -46,10 +46,14 @@ struct thr_snap {
 	char hier[CG_PATH_MAX];	/* the cpu hierarchy's path */
 	struct thr_sample *v;	/* sorted by group */
 	size_t n, cap;
+	struct arena names;	/* the samples' groups */
 };
 
 void thr_snap_init(struct thr_snap *s);
 void thr_snap_free(struct thr_snap *s);
+/* A new sample of group (copied) at the end of s, zeroed; NULL when out
+ * of memory.  The caller keeps s sorted. */
+struct thr_sample *thr_snap_add(struct thr_snap *s, const char *group);
 
 /*
  * Which groups thr_collect() samples: below each of groups[] (every
@@ -105,14 +109,22 @@ const struct thr_sample *thr_snap_find(const struct thr_snap *s,
 				       const char *group);
 
 /*
- * Snapshot file: a text format, "cpm-throttle-snapshot 1" first and an
- * "end COUNT" line last, so that a truncated or foreign file is refused.
- * thr_snap_format() appends it to sb; thr_snap_parse() reads text into
- * s and returns 0 or -EBADMSG with the line number and reason in err.
+ * Snapshot file (thrsnap.c): a text format, "cpm-throttle-snapshot 1"
+ * first and an "end COUNT" line last, so that a truncated or foreign file
+ * is refused.  thr_snap_format() appends it to sb; thr_snap_parse() reads
+ * text into s and returns 0, -ENOMEM or -EBADMSG with the line number and
+ * reason in err.  thr_snap_save() replaces the file path with s
+ * (write_file_atomic(), a piece at a time): 0 or -errno.
+ * thr_snap_load() reads it in pieces: what thr_snap_parse() returns, or
+ * -ENOENT, -EISDIR, -EFTYPE_CPM (not a regular file), -EILSEQ (a NUL
+ * byte: not text), -EFBIG (over THR_SNAP_MAX), -errno.
  */
 void thr_snap_format(const struct thr_snap *s, struct strbuf *sb);
 int thr_snap_parse(const char *text, struct thr_snap *s, char *err,
 		   size_t errlen);
+int thr_snap_save(const char *path, const struct thr_snap *s);
+int thr_snap_load(const char *path, struct thr_snap *s, char *err,
+		  size_t errlen);
 
 /* Kubernetes identity of a kubepods group, "" where unknown. */
 struct thr_k8s {

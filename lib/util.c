@@ -222,7 +222,7 @@ parse_size_bytes(const char *s, uint64_t *out)
  * set: it changes nothing for a regular file, and clearing it would cost
  * two more system calls per file (thousands on a large machine's sysfs).
  */
-static int
+int
 open_regular_at(int dirfd, const char *path, struct stat *stp,
 		unsigned int how)
 {
@@ -814,8 +814,8 @@ clear_locked_name(int dfd, const char *name)
 }
 
 static int
-write_atomic(const char *path, const void *data, size_t len,
-	     unsigned int mode, bool locked)
+write_atomic(const char *path, unsigned int mode, bool locked,
+	     int (*fill)(int fd, void *arg), void *arg)
 {
 	char tmp[NAME_MAX + 1];
 	const char *base;
@@ -852,7 +852,7 @@ write_atomic(const char *path, const void *data, size_t len,
 		close(dfd);
 		return r;
 	}
-	r = write_all(fd, data, len);
+	r = fill(fd, arg);
 	/* The mode meant, whatever the umask. */
 	if (r == 0 && fchmod(fd, mode) < 0)
 		r = -errno;
@@ -909,18 +909,42 @@ write_atomic(const char *path, const void *data, size_t len,
 	return 0;
 }
 
+struct bytes {
+	const void *data;
+	size_t len;
+};
+
+static int
+fill_bytes(int fd, void *arg)
+{
+	const struct bytes *b = arg;
+
+	return write_all(fd, b->data, b->len);
+}
+
 int
 write_file_atomic(const char *path, const void *data, size_t len,
 		  unsigned int mode)
 {
-	return write_atomic(path, data, len, mode, false);
+	struct bytes b = { data, len };
+
+	return write_atomic(path, mode, false, fill_bytes, &b);
 }
 
 int
 write_file_atomic_locked(const char *path, const void *data, size_t len,
 			 unsigned int mode)
 {
-	return write_atomic(path, data, len, mode, true);
+	struct bytes b = { data, len };
+
+	return write_atomic(path, mode, true, fill_bytes, &b);
+}
+
+int
+write_file_atomic_with(const char *path, unsigned int mode,
+		       int (*fill)(int fd, void *arg), void *arg)
+{
+	return write_atomic(path, mode, false, fill, arg);
 }
 
 int

@@ -72,6 +72,14 @@ const char *read_strerror(int r);
  */
 int read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
 		     size_t *lenp, bool text);
+/*
+ * The open of the readers above, for one that reads a file in pieces:
+ * path (how: READ_* below) open O_RDONLY | O_NONBLOCK, its stat in *stp
+ * (optional); -EISDIR, -EFTYPE_CPM for anything but a regular file, or
+ * -errno.
+ */
+int open_regular_at(int dirfd, const char *path, struct stat *stp,
+		    unsigned int how);
 int read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp,
 		 bool text);
 
@@ -172,6 +180,14 @@ int write_file_atomic(const char *path, const void *data, size_t len,
  */
 int write_file_atomic_locked(const char *path, const void *data, size_t len,
 			     unsigned int mode);
+/*
+ * write_file_atomic() of what fill writes to fd (the file's start, empty
+ * and writable, nobody else's): for a file written in pieces, not built
+ * whole in memory first.  fill returns 0 or -errno (then path stays as it
+ * was).
+ */
+int write_file_atomic_with(const char *path, unsigned int mode,
+			   int (*fill)(int fd, void *arg), void *arg);
 
 /*
  * Remove the regular files ".BASE.tmp.*" in dfd that belong to us and were

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Snapshot files and window differences of the throttling report. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,8 @@ static struct thr_sample *
 add(struct thr_snap *s, const char *group, int64_t np, int64_t nt,
     uint64_t tns, uint64_t ino)
 {
-	struct thr_sample *x;
+	struct thr_sample *x = thr_snap_add(s, group);
 
-	s->v = realloc(s->v, (s->n + 1) * sizeof(*s->v));
-	x = &s->v[s->n++];
-	memset(x, 0, sizeof(*x));
-	x->group = strdup(group);
 	x->ino = ino;
 	x->has_limit = true;
 	x->quota_us = 50000;
@@ -121,6 +118,152 @@ test_snapshot_files(void)
 		      r == -EBADMSG && strstr(err, "line 2: too long") != NULL);
 		thr_snap_free(&t);
 	}
+}
+
+/* Write n bytes of data to path. */
+static void
+put_file(const char *path, const char *data, size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL || fwrite(data, 1, n, f) != n)
+		printf("# cannot write %s\n", path);
+	if (f)
+		fclose(f);
+}
+
+/*
+ * Snapshot files read and written a piece at a time (64 KB): a file of
+ * many pieces, whose lines straddle the pieces' ends, comes back whole
+ * and equal to the text thr_snap_format() makes; what is wrong anywhere
+ * in it, in the first piece or a later one, is refused.
+ */
+static void
+test_snapshot_pieces(void)
+{
+	char dir[] = "/tmp/cpm-test-thrsnap-XXXXXX", path[128], err[256];
+	char name[64], *text = NULL, *bad;
+	struct thr_snap s, t;
+	struct strbuf sb;
+	size_t len = 0, i;
+	bool same = true;
+	struct stat st;
+	int r;
+
+	if (!mkdtemp(dir)) {
+		CHECK("mkdtemp", false);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/s.snap", dir);
+	thr_snap_init(&s);
+	thr_snap_init(&t);
+	s.version = 1;
+	strcpy(s.hier, "/sys/fs/cgroup/cpu");
+	s.realtime_us = 42;
+	/* 3,000 groups, some 170 KB: three pieces and more */
+	for (i = 0; i < 3000; i++) {
+		snprintf(name, sizeof(name), "kubepods/pod%05zu/c %zu", i, i * 7);
+		add(&s, name, (int64_t)i, (int64_t)i / 3, i * 11, i + 1)
+			->has_usage = i % 5 != 0;
+	}
+	r = thr_snap_save(path, &s);
+	CHECK("a snapshot of 3,000 groups is saved", r == 0);
+	strbuf_init(&sb);
+	thr_snap_format(&s, &sb);
+	if (read_file_max_at(AT_FDCWD, path, THR_SNAP_MAX, &text, &len, true) < 0)
+		text = NULL;
+	CHECK("the file saved in pieces is the snapshot's text",
+	      text && len == sb.len && memcmp(text, sb.buf, len) == 0);
+	CHECK("... of more than three pieces of 64 KB", len > 3 * 65536);
+	r = thr_snap_load(path, &t, err, sizeof(err));
+	if (r < 0)
+		printf("# %d %s\n", r, err);
+	for (i = 0; r == 0 && i < s.n && same; i++)
+		same = t.n == s.n && strcmp(t.v[i].group, s.v[i].group) == 0 &&
+		       t.v[i].ino == s.v[i].ino &&
+		       t.v[i].nr_periods == s.v[i].nr_periods &&
+		       t.v[i].nr_throttled == s.v[i].nr_throttled &&
+		       t.v[i].throttled_ns == s.v[i].throttled_ns &&
+		       t.v[i].has_usage == s.v[i].has_usage &&
+		       (!s.v[i].has_usage || t.v[i].usage_ns == s.v[i].usage_ns);
+	CHECK("read back a piece at a time, every group is as saved",
+	      r == 0 && same && t.n == 3000 && t.version == 1 &&
+	      t.realtime_us == 42 && strcmp(t.hier, s.hier) == 0);
+
+	/* Faults placed in a later piece than the first. */
+	bad = malloc(len + 70000);
+	if (text && bad) {
+		size_t at = 200000;	/* a line in the fourth piece */
+
+		while (text[at - 1] != '\n')
+			at++;
+		memcpy(bad, text, len);
+		bad[at + 2] = '\0';
+		put_file(path, bad, len);
+		r = thr_snap_load(path, &t, err, sizeof(err));
+		CHECK("a NUL byte in the fourth piece: not a text file",
+		      r == -EILSEQ && t.n == 0);
+		memcpy(bad, text, len);
+		bad[at + 2] = '\r';
+		put_file(path, bad, len);
+		r = thr_snap_load(path, &t, err, sizeof(err));
+		CHECK("a carriage return in the fourth piece: refused",
+		      r == -EBADMSG && strstr(err, "not a complete") && t.n == 0);
+		memcpy(bad, text, len);
+		memcpy(bad + at, "g aa", 4);
+		put_file(path, bad, len);
+		r = thr_snap_load(path, &t, err, sizeof(err));
+		{
+			char want[64];
+			size_t line = 1;
+
+			for (i = 0; i < at; i++)
+				line += text[i] == '\n';
+			snprintf(want, sizeof(want), "line %zu: groups out of "
+				 "order", line);
+			if (strcmp(err, want) != 0)
+				printf("# %s\n", err);
+			CHECK("a group out of order in the fourth piece: "
+			      "refused, with its line", r == -EBADMSG &&
+			      strcmp(err, want) == 0 && t.n == 0);
+		}
+		put_file(path, text, len - 1);
+		r = thr_snap_load(path, &t, err, sizeof(err));
+		CHECK("a snapshot without its last newline: refused",
+		      r == -EBADMSG && strstr(err, "not a complete") != NULL);
+		/* a line of 69,999 bytes, longer than a piece */
+		memset(bad, 'x', 70100);
+		memcpy(bad, "cpm-throttle-snapshot 1\ng ", 26);
+		bad[69999 + 26] = '\n';
+		put_file(path, bad, 69999 + 27);
+		r = thr_snap_load(path, &t, err, sizeof(err));
+		CHECK("a line longer than a piece is too long",
+		      r == -EBADMSG && strstr(err, "line 2: too long") != NULL);
+	}
+	free(bad);
+	put_file(path, "", 0);
+	r = thr_snap_load(path, &t, err, sizeof(err));
+	CHECK("an empty snapshot file is refused",
+	      r == -EBADMSG && strstr(err, "empty file") != NULL);
+	snprintf(path, sizeof(path), "%s/none", dir);
+	CHECK("no file: -ENOENT", thr_snap_load(path, &t, err, sizeof(err)) ==
+	      -ENOENT);
+	CHECK("a directory: -EISDIR", thr_snap_load(dir, &t, err, sizeof(err)) ==
+	      -EISDIR);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	mkfifo(path, 0600);
+	CHECK("a FIFO: refused at once, not read",
+	      thr_snap_load(path, &t, err, sizeof(err)) == -EFTYPE_CPM);
+	snprintf(path, sizeof(path), "%s/no/s.snap", dir);
+	CHECK("saved where no directory is: -ENOENT, nothing made",
+	      thr_snap_save(path, &s) == -ENOENT && stat(path, &st) < 0);
+	free(text);
+	strbuf_free(&sb);
+	thr_snap_free(&s);
+	thr_snap_free(&t);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		printf("# cannot remove %s\n", dir);
 }
 
 static void
@@ -501,6 +644,7 @@ main(void)
 {
 	test_filter();
 	test_snapshot_files();
+	test_snapshot_pieces();
 	test_rows();
 	test_rows_sorted();
 	test_row_order();
