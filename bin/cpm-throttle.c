@@ -211,6 +211,19 @@ report_table(const struct ctx *c, const struct thr_row *rows, size_t n,
 		cli_die(EXIT_FAIL, "out of memory");
 }
 
+/* Print the text in sb and empty it: 0 or -errno. */
+static int
+put_out(struct strbuf *sb, void *arg)
+{
+	if (sb->oom)
+		return -ENOMEM;
+	if (sb->len > 0 && fwrite(sb->buf, 1, sb->len, stdout) != sb->len)
+		return errno ? -errno : -EIO;
+	sb->len = 0;
+	return 0;
+}
+
+/* The table as text, printed a slice at a time as it is made. */
 static void
 render_text(const struct ctx *c, const struct thr_row *rows, size_t n,
 	    enum table_format fmt, struct strbuf *sb)
@@ -218,13 +231,17 @@ render_text(const struct ctx *c, const struct thr_row *rows, size_t n,
 	char err[512];
 	int r;
 
+	errno = 0;
 	r = thr_table_text(rows, n, c->columns ? c->columns :
 			   thr_default_columns(c->k8s, c->systemd, false), fmt,
-			   !c->table.noheadings, sb, err, sizeof(err));
+			   !c->table.noheadings, sb, put_out, NULL, err,
+			   sizeof(err));
 	if (r == -EINVAL)
 		cli_usage_error("%s", err);
-	if (r < 0)
+	if (r == -ENOMEM)
 		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_FAIL, "cannot write to stdout: %s", strerror(-r));
 }
 
 static void
@@ -299,8 +316,9 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 	}
 	if (sb.oom)
 		cli_die(EXIT_FAIL, "out of memory");
-	if (sb.len > 0 && (fwrite(sb.buf, 1, sb.len, stdout) != sb.len ||
-			   fflush(stdout) != 0))
+	/* Text tables are out already, but for stdio's buffer. */
+	if ((sb.len > 0 && fwrite(sb.buf, 1, sb.len, stdout) != sb.len) ||
+	    fflush(stdout) != 0)
 		cli_die(EXIT_FAIL, "cannot write to stdout: %s", strerror(errno));
 	strbuf_free(&sb);
 	if (c->prom_file) {

@@ -212,6 +212,7 @@ thr_table_select(const struct thr_row *rows, size_t n, const char *columns,
 int
 thr_table_text(const struct thr_row *rows, size_t n, const char *columns,
 	       enum table_format fmt, bool headings, struct strbuf *sb,
+	       int (*flush)(struct strbuf *sb, void *arg), void *arg,
 	       char *err, size_t errlen)
 {
 	size_t slice = fmt == TABLE_ALIGNED ? n : THR_SLICE, i = 0;
@@ -231,6 +232,8 @@ thr_table_text(const struct thr_row *rows, size_t n, const char *columns,
 			return r;	/* tab was freed */
 		r = table_print(&tab, fmt, headings && i == 0, sb);
 		table_clear_rows(&tab);
+		if (r == 0 && flush)
+			r = flush(sb, arg);
 		i += m;
 	} while (r == 0 && i < n);
 	table_free(&tab);

@@ -52,11 +52,15 @@ int thr_table_select(const struct thr_row *rows, size_t n,
  * whose cells and text are reused, so that only the printed text grows
  * with the rows (10,000 groups: 2.5 MB of cells and their copies less);
  * an aligned table needs every row's width first and is filled whole.
- * Returns 0, -EINVAL (a bad list; message in err) or -ENOMEM.
+ * With flush, the text in sb is handed to flush(sb, arg) after each
+ * slice (which may empty sb), so that it need not be held whole either.
+ * Returns 0, -EINVAL (a bad list; message in err, before any flush),
+ * -ENOMEM or what flush returned when not 0.
  */
 #define THR_SLICE 256
 int thr_table_text(const struct thr_row *rows, size_t n,
 		   const char *columns, enum table_format fmt, bool headings,
-		   struct strbuf *sb, char *err, size_t errlen);
+		   struct strbuf *sb, int (*flush)(struct strbuf *sb, void *arg),
+		   void *arg, char *err, size_t errlen);
 
 #endif

@@ -370,6 +370,18 @@ check_fail "a missing group fails with exit 1" 1 "cgroup 'nope' not found" \
 check_fail "a cgroup root that is not a directory is refused" 2 "cannot open cgroup root" \
     cpm-throttle --cgroup-root "$T_TMP/none"
 
+# Output that cannot be written is an error, whether the table went out
+# a slice at a time (text) or whole (JSON).
+for f in table tsv json prom; do
+	cpm-throttle --cgroup-root "$V1" -o $f >/dev/full 2>"$T_TMP/full.err"
+	rc=$?
+	if [ "$rc" = 1 ] && grep -q "cannot write to stdout" "$T_TMP/full.err"; then
+		ok "-o $f to a full device: exit 1, said so"
+	else
+		not_ok "-o $f to a full device: exit 1, said so" "exit $rc: $(cat "$T_TMP/full.err")"
+	fi
+done
+
 printf 'cpm-throttle-snapshot 1\nversion 1\ngarbage here\n' >"$T_TMP/bad.snap"
 cp "$T_TMP/bad.snap" "$T_TMP/bad.orig"
 check_fail "a corrupt snapshot is refused" 2 "corrupt snapshot '.*bad.snap': line 3" \

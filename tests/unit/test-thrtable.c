@@ -31,16 +31,30 @@ json(struct table *tab)
 	return sb.buf;
 }
 
+/* A flush that moves the text to the strbuf arg, noting the most held. */
+static size_t most_held;
+
+static int
+move_out(struct strbuf *sb, void *arg)
+{
+	if (sb->len > most_held)
+		most_held = sb->len;
+	strbuf_add(arg, sb->buf, sb->len);
+	sb->len = 0;
+	return 0;
+}
+
 /*
  * thr_table_text() against the whole table printed at once, for n rows
- * of distinct values (slices of THR_SLICE: none, one, a part, several).
+ * of distinct values (slices of THR_SLICE: none, one, a part, several),
+ * held whole and handed on a slice at a time.
  */
 static void
 sliced(size_t n, enum table_format fmt, bool headings, const char *label)
 {
 	static struct thr_row rows[1000];
 	static char names[1000][24];
-	struct strbuf want, got;
+	struct strbuf want, got, out, sb;
 	struct table tab;
 	char err[256], name[160];
 	const char *cols = "GROUP,PERIODS,THROTTLED,RATIO,LIMIT,USAGE,UNIT";
@@ -63,12 +77,29 @@ sliced(size_t n, enum table_format fmt, bool headings, const char *label)
 		r1 = table_print(&tab, fmt, headings, &want);
 		table_free(&tab);
 	}
-	r2 = thr_table_text(rows, n, cols, fmt, headings, &got, err,
-			    sizeof(err));
+	r2 = thr_table_text(rows, n, cols, fmt, headings, &got, NULL, NULL,
+			    err, sizeof(err));
 	snprintf(name, sizeof(name), "thr_table_text, %zu rows, %s: as the "
 		 "whole table prints them", n, label);
 	CHECK(name, r1 == 0 && r2 == 0 && want.len == got.len &&
 	      (want.len == 0 || memcmp(want.buf, got.buf, want.len) == 0));
+	strbuf_init(&out);
+	strbuf_init(&sb);
+	most_held = 0;
+	r2 = thr_table_text(rows, n, cols, fmt, headings, &sb, move_out, &out,
+			    err, sizeof(err));
+	snprintf(name, sizeof(name), "thr_table_text, %zu rows, %s, handed "
+		 "on a slice at a time: the same text", n, label);
+	CHECK(name, r2 == 0 && sb.len == 0 && want.len == out.len &&
+	      (want.len == 0 || memcmp(want.buf, out.buf, want.len) == 0));
+	if (fmt != TABLE_ALIGNED && n > THR_SLICE) {
+		snprintf(name, sizeof(name), "thr_table_text, %zu rows, %s: "
+			 "never more than a slice's text held", n, label);
+		CHECK(name, most_held > 0 &&
+		      most_held <= want.len / (n / THR_SLICE) + 200);
+	}
+	strbuf_free(&out);
+	strbuf_free(&sb);
 	strbuf_free(&want);
 	strbuf_free(&got);
 }
@@ -176,7 +207,8 @@ main(void)
 		strbuf_init(&sb);
 		CHECK("thr_table_text refuses an unknown column",
 		      thr_table_text(rows, 2, "GROUP,NOPE", TABLE_TSV, true,
-				     &sb, err, sizeof(err)) == -EINVAL &&
+				     &sb, NULL, NULL, err, sizeof(err)) ==
+		      -EINVAL &&
 		      strstr(err, "NOPE") != NULL && sb.len == 0);
 		strbuf_free(&sb);
 	}
