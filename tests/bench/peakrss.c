@@ -2,7 +2,8 @@
 /*
  * peakrss COMMAND [ARG...]: run COMMAND with its output discarded and
  * print its peak resident set size in KiB (getrusage's ru_maxrss of the
- * child) and its user and system CPU time in microseconds.
+ * child), its user and system CPU time in microseconds and its page
+ * faults (minor and major: each a first touch of a page).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -38,8 +39,9 @@ main(int argc, char **argv)
 		perror("wait4");
 		return 1;
 	}
-	printf("%ld %ld %ld\n", ru.ru_maxrss,
+	printf("%ld %ld %ld %ld\n", ru.ru_maxrss,
 	       ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec,
-	       ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec);
+	       ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec,
+	       ru.ru_minflt + ru.ru_majflt);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
