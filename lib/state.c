@@ -548,17 +548,168 @@ body_sum(const struct alloc_state *st, const char *b, size_t len)
 	return xxh64_end(&l, 0, len, b + done, len - done);
 }
 
+/*
+ * Where the text of a state goes as it is made: into a strbuf, whole
+ * (fd < 0), or into a file, its body from offset STATE_HEAD_LEN on, a
+ * piece at a time: what is formatted gathers in sb and is written once
+ * it fills STATE_FLUSH bytes, and a run of lines as read (of 4 KB or
+ * more) is written straight from the text read, not copied (a state of
+ * 1,000 entries is some 40 KB, ten pages a copy would touch first).  Written, the body is
+ * hashed as it goes: not at all while it is the body read, byte for
+ * byte (whose hash is known at every STATE_SUM_STRIDE bytes), then from
+ * the last stride boundary before it parts from it, as body_sum() does.
+ */
+#define STATE_HEAD "cpm-alloc-state 3\nchecksum xxh64:"
+#define STATE_HEAD_LEN (sizeof(STATE_HEAD) - 1 + 17)
+#define STATE_FLUSH (16u << 10)
+
+struct sink {
+	const struct alloc_state *st;
+	struct strbuf *sb;
+	int fd;			/* -1: the text stays in sb */
+	off_t at;		/* where sb's text goes in the file */
+	int err;		/* the first write's error */
+	size_t pos;		/* body bytes passed */
+	bool same;		/* so far the body read, byte for byte */
+	struct xxh64_lanes l;
+	unsigned char carry[XXH64_STRIPE];
+	size_t ncarry;
+};
+
+/* Feed n bytes to the hash, whole stripes at once. */
+static void
+sink_feed(struct sink *o, const char *p, size_t n)
+{
+	size_t done;
+
+	if (o->ncarry) {
+		size_t take = XXH64_STRIPE - o->ncarry;
+
+		if (take > n)
+			take = n;
+		memcpy(o->carry + o->ncarry, p, take);
+		o->ncarry += take;
+		p += take;
+		n -= take;
+		if (o->ncarry < XXH64_STRIPE)
+			return;
+		xxh64_stripes(&o->l, o->carry, XXH64_STRIPE);
+		o->ncarry = 0;
+	}
+	done = xxh64_stripes(&o->l, p, n);
+	memcpy(o->carry, p + done, n - done);
+	o->ncarry = n - done;
+}
+
+/* The body parts from the body read at d: the hash resumes there. */
+static void
+sink_part(struct sink *o, size_t d)
+{
+	const struct alloc_state *st = o->st;
+	size_t k = d / STATE_SUM_STRIDE;
+
+	if (k >= st->nsums)
+		k = st->nsums - 1;
+	o->l = st->sums[k];
+	o->ncarry = 0;
+	o->same = false;
+	sink_feed(o, st->raw + st->body + k * STATE_SUM_STRIDE,
+		  d - k * STATE_SUM_STRIDE);
+}
+
+/* n more bytes of the body, p, into the hash. */
+static void
+sink_hash(struct sink *o, const char *p, size_t n)
+{
+	if (o->same) {
+		const struct alloc_state *st = o->st;
+		size_t rlen = st->rawlen - st->body;
+		size_t c = common_prefix(p, n, st->raw + st->body + o->pos,
+					 o->pos < rlen ? rlen - o->pos : 0);
+
+		if (c == n) {
+			o->pos += n;
+			return;
+		}
+		sink_part(o, o->pos + c);
+		o->pos += c;
+		p += c;
+		n -= c;
+	}
+	sink_feed(o, p, n);
+	o->pos += n;
+}
+
+/* n bytes at p into fd at offset at: 0 or -errno. */
+static int
+pwrite_all(int fd, const char *p, size_t n, off_t at)
+{
+	while (n > 0) {
+		ssize_t w = pwrite(fd, p, n, at);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		p += w;
+		n -= (size_t)w;
+		at += w;
+	}
+	return 0;
+}
+
+static void
+sink_write(struct sink *o, const char *p, size_t n)
+{
+	sink_hash(o, p, n);
+	if (o->err == 0)
+		o->err = pwrite_all(o->fd, p, n, o->at);
+	o->at += (off_t)n;
+}
+
+static void
+sink_flush(struct sink *o)
+{
+	if (o->fd < 0 || o->sb->oom)
+		return;
+	sink_write(o, o->sb->buf, o->sb->len);
+	o->sb->len = 0;
+}
+
+/* After text was put in o->sb. */
+static void
+sink_text(struct sink *o)
+{
+	if (o->fd >= 0 && o->sb->len >= STATE_FLUSH)
+		sink_flush(o);
+}
+
+/* n bytes at p, which stay as they are until the text is done. */
+static void
+sink_ref(struct sink *o, const char *p, size_t n)
+{
+	if (o->fd < 0 || n < 4096) {
+		strbuf_add(o->sb, p, n);
+		sink_text(o);
+		return;
+	}
+	sink_flush(o);
+	if (!o->sb->oom)
+		sink_write(o, p, n);
+}
+
 /* Entry e: its line as read when it still says what e holds, or afresh. */
 static void
 put_entry(const struct alloc_state *st, const struct alloc_entry *e,
-	  struct strbuf *out)
+	  struct sink *o)
 {
 	const char *line = entry_line(st, e);
 
 	if (line)
-		strbuf_add(out, line, e->src.len);
+		sink_ref(o, line, e->src.len);
 	else
-		format_entry(e, out);
+		format_entry(e, o->sb);
+	sink_text(o);
 }
 
 /*
@@ -569,22 +720,22 @@ put_entry(const struct alloc_state *st, const struct alloc_entry *e,
  * (state_remove() closes up, state_add() appends).
  */
 static void
-format_named(const struct alloc_state *st, struct strbuf *out)
+format_named(const struct alloc_state *st, struct sink *o)
 {
 	const char *b = st->raw + st->body;
 	size_t cur = st->entries_at, end = st->rawlen - st->body;
 	int i = 0, k;
 
 	for (k = 0; k < st->nholes; k++) {
-		strbuf_add(out, b + cur, st->holes[k].at - cur);
+		sink_ref(o, b + cur, st->holes[k].at - cur);
 		if (i < st->nentries &&
 		    st->entries[i].src.at == (unsigned int)k + 1)
-			put_entry(st, &st->entries[i++], out);
+			put_entry(st, &st->entries[i++], o);
 		cur = st->holes[k].at + st->holes[k].len;
 	}
-	strbuf_add(out, b + cur, end - cur);
+	sink_ref(o, b + cur, end - cur);
 	for (; i < st->nentries; i++)
-		put_entry(st, &st->entries[i], out);
+		put_entry(st, &st->entries[i], o);
 }
 
 /*
@@ -592,7 +743,7 @@ format_named(const struct alloc_state *st, struct strbuf *out)
  * lines, a run of neighbours in one copy; the others are written afresh.
  */
 static void
-format_whole(const struct alloc_state *st, struct strbuf *out)
+format_whole(const struct alloc_state *st, struct sink *o)
 {
 	const char *run = NULL;
 	size_t runlen = 0;
@@ -607,33 +758,26 @@ format_whole(const struct alloc_state *st, struct strbuf *out)
 			continue;
 		}
 		if (run)
-			strbuf_add(out, run, runlen);
+			sink_ref(o, run, runlen);
 		run = line;
 		runlen = line ? e->src.len : 0;
-		if (!line)
-			format_entry(e, out);
+		if (!line) {
+			format_entry(e, o->sb);
+			sink_text(o);
+		}
 	}
 	if (run)
-		strbuf_add(out, run, runlen);
+		sink_ref(o, run, runlen);
 }
 
-void
-state_format(const struct alloc_state *st, struct strbuf *out)
+/* All that follows the checksum line. */
+static void
+format_body(const struct alloc_state *st, struct sink *o)
 {
-	static const char hex[] = "0123456789abcdef";
 	const struct topo_print *tp = &st->print;
-	size_t sum_at, body, mark;
-	uint64_t sum;
-	int i;
+	struct strbuf *out = o->sb;
+	size_t mark;
 
-	/* About the size read, at once, rather than by doubling. */
-	if (!strbuf_reserve(out, st->rawlen + 256))
-		return;
-	/* The header, with the checksum filled in once the body is out. */
-	strbuf_puts(out, "cpm-alloc-state 3\nchecksum xxh64:");
-	sum_at = out->len;
-	strbuf_puts(out, "0000000000000000\n");
-	body = out->len;
 	strbuf_puts(out, "topology");
 	add_kv_list(out, "possible", &tp->possible);
 	add_kv_list(out, "online", &tp->online);
@@ -643,7 +787,7 @@ state_format(const struct alloc_state *st, struct strbuf *out)
 		      (unsigned long long)tp->hash);
 	if (st->layout_text) {
 		strbuf_puts(out, "layout ");
-		strbuf_puts(out, st->layout_text);
+		sink_ref(o, st->layout_text, strlen(st->layout_text));
 		strbuf_puts(out, "\n");
 	}
 	strbuf_puts(out, "reserved ");
@@ -654,15 +798,73 @@ state_format(const struct alloc_state *st, struct strbuf *out)
 	if (out->len == mark)
 		strbuf_puts(out, "-");
 	strbuf_puts(out, "\n");
+	sink_text(o);
 	if (st->nwant && st->raw)
-		format_named(st, out);
+		format_named(st, o);
 	else
-		format_whole(st, out);
+		format_whole(st, o);
+}
+
+static void
+put_sum(char *at, uint64_t sum)
+{
+	static const char hex[] = "0123456789abcdef";
+	int i;
+
+	for (i = 15; i >= 0; i--, sum >>= 4)
+		at[i] = hex[sum & 15];
+}
+
+void
+state_format(const struct alloc_state *st, struct strbuf *out)
+{
+	struct sink o = { .st = st, .sb = out, .fd = -1 };
+	size_t sum_at, body;
+
+	/* About the size read, at once, rather than by doubling. */
+	if (!strbuf_reserve(out, st->rawlen + 256))
+		return;
+	/* The header, with the checksum filled in once the body is out. */
+	strbuf_puts(out, STATE_HEAD);
+	sum_at = out->len;
+	strbuf_puts(out, "0000000000000000\n");
+	body = out->len;
+	format_body(st, &o);
 	if (out->oom)
 		return;
-	sum = body_sum(st, out->buf + body, out->len - body);
-	for (i = 15; i >= 0; i--, sum >>= 4)
-		out->buf[sum_at + (size_t)i] = hex[sum & 15];
+	put_sum(out->buf + sum_at, body_sum(st, out->buf + body,
+					    out->len - body));
+}
+
+/* state_format() into the file fd: its body, then its header. */
+static int
+fill_state(int fd, void *arg)
+{
+	const struct alloc_state *st = arg;
+	struct strbuf sb;
+	struct sink o = { .st = st, .sb = &sb, .fd = fd,
+			  .at = STATE_HEAD_LEN };
+	char head[STATE_HEAD_LEN + 1];
+	uint64_t sum;
+	int r;
+
+	strbuf_init(&sb);
+	o.same = st->raw && st->nsums;
+	if (!o.same)
+		xxh64_start(&o.l, 0);
+	format_body(st, &o);
+	sink_flush(&o);
+	r = sb.oom ? -ENOMEM : o.err;
+	strbuf_free(&sb);
+	if (r < 0)
+		return r;
+	if (o.same)
+		sink_part(&o, o.pos);
+	sum = xxh64_end(&o.l, 0, o.pos, o.carry, o.ncarry);
+	memcpy(head, STATE_HEAD, sizeof(STATE_HEAD) - 1);
+	put_sum(head + sizeof(STATE_HEAD) - 1, sum);
+	head[STATE_HEAD_LEN - 1] = '\n';
+	return pwrite_all(fd, head, STATE_HEAD_LEN, 0);
 }
 
 /* The shortest entry line, "entry N n=0 cpus= mode=share\n". */
@@ -1269,6 +1471,14 @@ name_slot(const struct alloc_state *st, const char *name, uint32_t hash)
 }
 
 /*
+ * The slots for n names: the index is at most three quarters full.  The
+ * names a state is read for are counted from its size at the shortest
+ * line, more than there are: 1,000 entries of the usual length fill a
+ * table of 2,048 slots (16 KiB) by half.
+ */
+#define NAME_ROOM(n) ((n) + (n) / 3 + 2)
+
+/*
  * Record the name of entry (as in struct state_name_slot), which hashes
  * to hash, in st's name index, sized for at least expect names.
  * Returns 0, 1 when the name is there already, -ENOMEM.
@@ -1280,12 +1490,12 @@ name_index_add(struct alloc_state *st, int entry, uint32_t hash,
 	const char *name = slot_name(st, entry);
 	size_t h;
 
-	if (st->nnames * 2 + 2 > st->names_size) {
+	if (NAME_ROOM(st->nnames) > st->names_size) {
 		size_t size = st->names_size ? st->names_size * 2 : 64, k;
 		struct state_name_slot *slot;
 
 		/* Sized for every name expected: grown once, if ever. */
-		while (size < expect * 2 + 2)
+		while (size < NAME_ROOM(expect))
 			size *= 2;
 		slot = calloc(size, sizeof(*slot));
 		if (!slot)
@@ -1857,20 +2067,15 @@ int
 state_save(const struct alloc_state *st, const char *path, char *err,
 	   size_t errlen)
 {
-	struct strbuf sb;
 	int r;
 
-	strbuf_init(&sb);
-	state_format(st, &sb);
-	if (sb.oom) {
-		strbuf_free(&sb);
-		return -ENOMEM;
-	}
-	r = write_file_atomic_locked(path, sb.buf, sb.len, 0644);
-	if (r < 0)
+	/* Written as it is made (fill_state()), never held whole. */
+	r = write_file_atomic_locked_with(path, 0644, fill_state, (void *)st);
+	if (r == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	else if (r < 0)
 		snprintf(err, errlen, "cannot write '%s': %s", path,
 			 strerror(-r));
-	strbuf_free(&sb);
 	return r;
 }
 

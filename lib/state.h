@@ -290,7 +290,9 @@ int state_set_layout(struct alloc_state *st, const struct topo *t,
 
 /*
  * Replace the state file atomically (temporary file, fsync, rename,
- * fsync of the directory), under state_lock().  Returns 0 or -errno.
+ * fsync of the directory), under state_lock(), with what state_format()
+ * makes, written as it is made rather than held whole.  Returns 0 or
+ * -errno, with a message in err.
  */
 int state_save(const struct alloc_state *st, const char *path, char *err,
 	       size_t errlen);

@@ -948,6 +948,13 @@ write_file_atomic_with(const char *path, unsigned int mode,
 }
 
 int
+write_file_atomic_locked_with(const char *path, unsigned int mode,
+			      int (*fill)(int fd, void *arg), void *arg)
+{
+	return write_atomic(path, mode, true, fill, arg);
+}
+
+int
 mkdir_p(const char *dir, unsigned int mode)
 {
 	int fd = open_dir_at(AT_FDCWD, dir, DIR_CREATE, mode);

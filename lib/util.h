@@ -188,6 +188,9 @@ int write_file_atomic_locked(const char *path, const void *data, size_t len,
  */
 int write_file_atomic_with(const char *path, unsigned int mode,
 			   int (*fill)(int fd, void *arg), void *arg);
+/* write_file_atomic_locked() of what fill writes. */
+int write_file_atomic_locked_with(const char *path, unsigned int mode,
+				  int (*fill)(int fd, void *arg), void *arg);
 
 /*
  * Remove the regular files ".BASE.tmp.*" in dfd that belong to us and were

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The state file: round trip, and every damage is detected. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -752,6 +755,41 @@ put_file(const char *path, const struct strbuf *f)
 }
 
 /*
+ * Whether state_save(), which writes the file as the text is made (the
+ * lines as read straight from them, the checksum resumed where the text
+ * parts from the one read), writes what state_format() makes whole.
+ */
+static int saved_checks, saved_differ;
+
+static bool
+saved_as_formatted(const struct alloc_state *st)
+{
+	char path[] = "/tmp/cpm-test-saved-XXXXXX", err[256];
+	struct strbuf f;
+	char *text = NULL;
+	size_t len = 0;
+	bool same;
+	int fd = mkstemp(path);
+
+	if (fd >= 0)
+		close(fd);
+	strbuf_init(&f);
+	state_format(st, &f);
+	same = fd >= 0 && state_save(st, path, err, sizeof(err)) == 0 &&
+	       read_file_at(AT_FDCWD, path, &text, &len, false) == 0 &&
+	       len == f.len && memcmp(text, f.buf, len) == 0;
+	if (!same)
+		printf("# saved differs from formatted (%zu against %zu "
+		       "bytes)\n", len, f.len);
+	saved_checks++;
+	saved_differ += !same;
+	free(text);
+	strbuf_free(&f);
+	unlink(path);
+	return same;
+}
+
+/*
  * One state read whole (state_load()) and for the names want (state_load_named())
  * from the file at path, compared: the same answer, the same pools, and
  * the same file written unchanged, with an entry added, and with the
@@ -822,6 +860,7 @@ named_like_whole(const char *path, char *const *want, int nwant,
 		strbuf_init(&fn);
 		state_format(&w, &fw);
 		state_format(&n, &fn);
+		diff += !saved_as_formatted(&w) + !saved_as_formatted(&n);
 		if (fw.len != fn.len || memcmp(fw.buf, fn.buf, fw.len) != 0) {
 			printf("# step %d: whole:\n%s# named:\n%s", step,
 			       fw.buf, fn.buf);
@@ -1056,6 +1095,86 @@ test_versions(const struct strbuf *v3)
 	}
 }
 
+/*
+ * A state of 1,000 entries (some 40 KB: pieces of text and runs of lines
+ * written straight from the lines as read), saved unchanged, with an
+ * entry taken, released at its start, in its middle and at its end, and
+ * one entry changed: the file is what state_format() makes, and reads
+ * back with its checksum right.
+ */
+static void
+test_saved_large(void)
+{
+	char dir[] = "/tmp/cpm-test-large-XXXXXX", path[128], err[256];
+	char *first[] = { "e0" }, *mid[] = { "e517" }, *last[] = { "e999" };
+	char *const *names[] = { NULL, first, mid, last };
+	struct alloc_state st;
+	struct strbuf sb;
+	int step, bad = 0, reread = 0;
+
+	if (!mkdtemp(dir)) {
+		CHECK("mkdtemp", 0);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/alloc.state", dir);
+	strbuf_init(&sb);
+	strbuf_puts(&sb, head);
+	for (int i = 0; i < 1000; i++)
+		strbuf_printf(&sb, "entry e%d n=1 cpus=%d mode=%s\n", i, i % 64,
+			      i % 3 ? "share" : "exclusive");
+	{
+		struct strbuf f;
+
+		with_header(&f, sb.buf, sb.len);
+		if (put_file(path, &f) < 0)
+			bad++;
+		strbuf_free(&f);
+	}
+	for (step = 0; step < 4; step++) {
+		char *want[] = { step ? names[step][0] : "none" };
+
+		if (state_load_named(&st, path, want, 1, err, sizeof(err)) < 0) {
+			printf("# step %d: %s\n", step, err);
+			bad++;
+			continue;
+		}
+		bad += !saved_as_formatted(&st);	/* unchanged */
+		if (step) {
+			state_remove_named(&st, want, 1, err, sizeof(err));
+			bad += !saved_as_formatted(&st);
+		}
+		state_free(&st);
+	}
+	/* read whole: an entry in the middle changed, one added */
+	if (state_load(&st, path, err, sizeof(err)) == 0) {
+		struct alloc_entry e;
+
+		st.entries[400].n = 2;
+		cpuset_set(&st.entries[400].cpus, 40);
+		bad += !saved_as_formatted(&st);
+		memset(&e, 0, sizeof(e));
+		e.name = strdup("added");
+		e.n = 1;
+		cpuset_set(&e.cpus, 7);
+		state_add(&st, &e);
+		bad += !saved_as_formatted(&st);
+		if (state_save(&st, path, err, sizeof(err)) < 0)
+			bad++;
+		state_free(&st);
+		reread = state_load(&st, path, err, sizeof(err)) == 0 &&
+			 st.nentries == 1001 && st.entries[400].n == 2;
+		state_free(&st);
+	} else {
+		bad++;
+	}
+	CHECK("1,000 entries: every file saved is the text formatted", bad == 0);
+	CHECK("... and reads back, checksum and all", reread);
+	strbuf_free(&sb);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		printf("# cannot remove %s\n", dir);
+}
+
 int
 main(void)
 {
@@ -1146,6 +1265,9 @@ main(void)
 	test_need();
 	test_reload();
 	test_named();
+	CHECK("every state test_named() writes is saved as formatted",
+	      saved_checks > 0 && saved_differ == 0);
+	test_saved_large();
 	test_remove();
 	test_lines();
 	test_errors();
