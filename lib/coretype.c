@@ -198,11 +198,17 @@ group_by_midr(struct loader *ld)
 	    memmem(head, end ? (size_t)(end - head) : (size_t)n, "CPU part",
 		   8) == NULL)
 		return 0;	/* not an ARM machine: nothing to group */
-	r = sysroot_read_file(ld->root, "proc/cpuinfo", &text, NULL);
-	if (r < 0)
-		return r == -ENOMEM ? r : 0;
+	/* A file that fit in the head is not read again. */
+	if (whole) {
+		text = head;
+	} else {
+		r = sysroot_read_file(ld->root, "proc/cpuinfo", &text, NULL);
+		if (r < 0)
+			return r == -ENOMEM ? r : 0;
+	}
 	if (strstr(text, "CPU part") == NULL) {
-		free(text);
+		if (text != head)
+			free(text);
 		return 0;
 	}
 	/* Only "processor" and "CPU part" lines matter: the others (some
@@ -244,7 +250,8 @@ group_by_midr(struct loader *ld)
 		}
 		ld->group[cpu] = i;
 	}
-	free(text);
+	if (text != head)
+		free(text);
 	if (nparts < 2)
 		return nparts;
 	for (i = 0; i < nparts; i++)
