@@ -554,10 +554,11 @@ body_sum(const struct alloc_state *st, const char *b, size_t len)
  * piece at a time: what is formatted gathers in sb and is written once
  * it fills STATE_FLUSH bytes, and a run of lines as read (of 4 KB or
  * more) is written straight from the text read, not copied (a state of
- * 1,000 entries is some 40 KB, ten pages a copy would touch first).  Written, the body is
- * hashed as it goes: not at all while it is the body read, byte for
- * byte (whose hash is known at every STATE_SUM_STRIDE bytes), then from
- * the last stride boundary before it parts from it, as body_sum() does.
+ * 1,000 entries is some 40 KB, ten pages a copy would touch first).
+ * Written, the body is hashed as it goes: not at all while it is the
+ * body read, byte for byte (whose hash is known at every
+ * STATE_SUM_STRIDE bytes), then from the last stride boundary before it
+ * parts from it, as body_sum() does.
  */
 #define STATE_HEAD "cpm-alloc-state 3\nchecksum xxh64:"
 #define STATE_HEAD_LEN (sizeof(STATE_HEAD) - 1 + 17)
