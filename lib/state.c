@@ -568,7 +568,6 @@ struct sink {
 	const struct alloc_state *st;
 	struct strbuf *sb;
 	int fd;			/* -1: the text stays in sb */
-	off_t at;		/* where sb's text goes in the file */
 	int err;		/* the first write's error */
 	size_t pos;		/* body bytes passed */
 	bool same;		/* so far the body read, byte for byte */
@@ -641,31 +640,12 @@ sink_hash(struct sink *o, const char *p, size_t n)
 	o->pos += n;
 }
 
-/* n bytes at p into fd at offset at: 0 or -errno. */
-static int
-pwrite_all(int fd, const char *p, size_t n, off_t at)
-{
-	while (n > 0) {
-		ssize_t w = pwrite(fd, p, n, at);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		n -= (size_t)w;
-		at += w;
-	}
-	return 0;
-}
-
 static void
 sink_write(struct sink *o, const char *p, size_t n)
 {
 	sink_hash(o, p, n);
 	if (o->err == 0)
-		o->err = pwrite_all(o->fd, p, n, o->at);
-	o->at += (off_t)n;
+		o->err = write_all(o->fd, p, n);
 }
 
 static void
@@ -843,12 +823,14 @@ fill_state(int fd, void *arg)
 {
 	const struct alloc_state *st = arg;
 	struct strbuf sb;
-	struct sink o = { .st = st, .sb = &sb, .fd = fd,
-			  .at = STATE_HEAD_LEN };
+	struct sink o = { .st = st, .sb = &sb, .fd = fd };
 	char head[STATE_HEAD_LEN + 1];
 	uint64_t sum;
 	int r;
 
+	/* The body after the header's room; the header, checksummed, last. */
+	if (lseek(fd, STATE_HEAD_LEN, SEEK_SET) < 0)
+		return -errno;
 	strbuf_init(&sb);
 	o.same = st->raw && st->nsums;
 	if (!o.same)
@@ -865,7 +847,9 @@ fill_state(int fd, void *arg)
 	memcpy(head, STATE_HEAD, sizeof(STATE_HEAD) - 1);
 	put_sum(head + sizeof(STATE_HEAD) - 1, sum);
 	head[STATE_HEAD_LEN - 1] = '\n';
-	return pwrite_all(fd, head, STATE_HEAD_LEN, 0);
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	return write_all(fd, head, STATE_HEAD_LEN);
 }
 
 /* The shortest entry line, "entry N n=0 cpus= mode=share\n". */
