@@ -116,7 +116,7 @@ state_free(struct alloc_state *st)
 	cpuset_free(&st->reserved);
 	free(st->layout_text);
 	statetopo_free(&st->layout);
-	free(st->raw);
+	held_file_free_buf(&st->held, st->raw);
 	held_file_close(&st->held);
 	free(st->text);
 	free(st->sums);
@@ -839,6 +839,9 @@ fill_state(int fd, void *arg)
 	sink_flush(&o);
 	r = sb.oom ? -ENOMEM : o.err;
 	strbuf_free(&sb);
+	/* What was copied of the file read is still the file's. */
+	if (r == 0 && st->held.map && (r = held_file_intact(&st->held)) == 0)
+		r = -ESTALE;
 	if (r < 0)
 		return r;
 	if (o.same)
@@ -881,6 +884,17 @@ struct parser {
 static int
 bad(struct parser *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* The file read was cut or written in place while it was read (by
+ * something other than cpm, which replaces it): -ESTALE. */
+static int
+changed(const char *path, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "state '%s' was changed in place while it was "
+		 "read (not replaced, as cpm replaces it): run the command "
+		 "again", path);
+	return -ESTALE;
+}
 
 static int
 bad(struct parser *p, const char *fmt, ...)
@@ -1628,12 +1642,14 @@ read_entry(struct alloc_state *st, struct parser *p, char *sp, size_t at,
 
 /*
  * Parse the state text buf of len bytes, which st keeps as st->raw (it
- * is freed with st, or here on failure).  want[0..nwant): see
- * state_load_named() (nwant 0: every entry).
+ * is freed with st, or here on failure), with the file it was read from
+ * when from is not NULL (kept as st->held, closed the same way).
+ * want[0..nwant): see state_load_named() (nwant 0: every entry).
  */
 static int
-parse_raw(struct alloc_state *st, char *buf, size_t len, char *const *want,
-	  int nwant, char *err, size_t errlen)
+parse_raw(struct alloc_state *st, char *buf, size_t len,
+	  const struct held_file *from, char *const *want, int nwant,
+	  char *err, size_t errlen)
 {
 	struct parser p = { err, errlen, 1, true };
 	struct cpuset scratch = CPUSET_INIT;
@@ -1649,6 +1665,8 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *const *want,
 	state_init(st);
 	st->raw = buf;
 	st->rawlen = len;
+	if (from)
+		st->held = *from;
 	st->want = want;
 	st->nwant = nwant;
 	if (errlen)
@@ -1844,6 +1862,10 @@ parse_raw(struct alloc_state *st, char *buf, size_t len, char *const *want,
 	return 0;
 fail:
 	cpuset_free(&scratch);
+	/* Whatever was wrong, it may not be the file's: a writer that
+	 * does not replace the file may have cut or changed it meanwhile. */
+	if (r != -ENOMEM && st->held.open && held_file_intact(&st->held) == 0)
+		r = -ESTALE;
 	state_free(st);
 	return r;
 }
@@ -1860,8 +1882,8 @@ state_parse_named(struct alloc_state *st, const char *buf, size_t len,
 		return -ENOMEM;
 	memcpy(raw, buf, len);
 	memset(raw + len, 0, READ_PAD);
-	return parse_raw(st, raw, len, want, nwant > 0 ? nwant : 0, err,
-			 errlen);
+	return parse_raw(st, raw, len, NULL, want, nwant > 0 ? nwant : 0,
+			 err, errlen);
 }
 
 int
@@ -1899,12 +1921,8 @@ load(struct alloc_state *st, const char *path, char *const *want, int nwant,
 			 read_strerror(r));
 		return r;
 	}
-	r = parse_raw(st, buf, len, want, nwant, err, errlen);
-	if (r < 0)
-		held_file_close(&held);
-	else
-		st->held = held;
-	return r;
+	r = parse_raw(st, buf, len, &held, want, nwant, err, errlen);
+	return r == -ESTALE ? changed(path, err, errlen) : r;
 }
 
 int
@@ -2058,6 +2076,8 @@ state_save(const struct alloc_state *st, const char *path, char *err,
 	r = write_file_atomic_locked_with(path, 0644, fill_state, (void *)st);
 	if (r == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
+	else if (r == -ESTALE)
+		changed(path, err, errlen);
 	else if (r < 0)
 		snprintf(err, errlen, "cannot write '%s': %s", path,
 			 strerror(-r));

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -351,18 +353,124 @@ read_open_file(int fd, const struct stat *st, size_t max, char **bufp,
 	return 0;
 }
 
+/*
+ * Files mapped by read_file_held_at(), while they are.  Reading a page
+ * of a mapped file that a writer has since cut off (truncated in place)
+ * raises SIGBUS: the handler maps a page of zeroes there instead, marks
+ * the mapping lost and lets the read go on; held_file_intact() then
+ * says the bytes are not the file's.  A SIGBUS at any other address goes
+ * to what handled it before, as if this handler had never been set.
+ * (cpm is single-threaded: the table is changed only outside the
+ * handler, and read by it.)
+ */
+#define MAPS_MAX 8
+static struct {
+	char *volatile addr;
+	volatile size_t len;		/* whole pages */
+	volatile sig_atomic_t lost;
+} maps[MAPS_MAX];
+static struct sigaction bus_before;
+static bool bus_set;
+static size_t page_size;
+
+static void
+on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	char *a = si->si_addr;
+	int i;
+
+	(void)uc;
+	for (i = 0; si->si_code > 0 && i < MAPS_MAX; i++) {
+		char *m = maps[i].addr;
+
+		if (m && a >= m && a < m + maps[i].len) {
+			void *pg = m + (size_t)(a - m) / page_size * page_size;
+
+			if (mmap(pg, page_size, PROT_READ,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+				 -1, 0) == MAP_FAILED)
+				break;
+			maps[i].lost = 1;
+			return;
+		}
+	}
+	/* Not ours: the handler before takes the access that faults
+	 * again on return, or the signal sent, raised again. */
+	sigaction(SIGBUS, &bus_before, NULL);
+	if (si->si_code <= 0)
+		raise(sig);
+}
+
+static int
+map_slot(const char *m)
+{
+	int i;
+
+	for (i = 0; i < MAPS_MAX; i++)
+		if (maps[i].addr == m)
+			return i;
+	return -1;
+}
+
+/* The file fd of st->st_size bytes mapped, as read_open_file() would read
+ * it, or NULL when it is not worth it or cannot be. */
+static char *
+map_open_file(int fd, const struct stat *st, size_t max)
+{
+	size_t len = (size_t)st->st_size, tail;
+	struct sigaction sa;
+	char *m;
+	int i;
+
+	if (!page_size)
+		page_size = (size_t)sysconf(_SC_PAGESIZE);
+	/* At least three pages; the padding within the last page, which
+	 * the kernel fills with zeroes past the end of the file. */
+	tail = len % page_size;
+	if (st->st_size <= 0 || len > max || len <= 2 * page_size ||
+	    tail == 0 || page_size - tail < READ_PAD)
+		return NULL;
+	i = map_slot(NULL);
+	if (i < 0)
+		return NULL;
+	if (!bus_set) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGBUS, &sa, &bus_before) < 0)
+			return NULL;
+		bus_set = true;
+	}
+	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	maps[i].lost = 0;
+	maps[i].len = len - tail + page_size;
+	maps[i].addr = m;
+	return m;
+}
+
 /* read_file_max_at(), the file left open in *h unless h is NULL. */
 static int
 read_regular_at(int dirfd, const char *path, size_t max, char **bufp,
 		size_t *lenp, bool text, struct held_file *h, unsigned int how)
 {
 	struct stat st;
+	char *m = NULL;
 	int fd, r;
 
 	fd = open_regular_at(dirfd, path, &st, how);
 	if (fd < 0)
 		return fd;
-	r = read_open_file(fd, &st, max, bufp, lenp, text);
+	if (h && (m = map_open_file(fd, &st, max))) {
+		*bufp = m;
+		if (lenp)
+			*lenp = (size_t)st.st_size;
+		r = 0;
+	} else {
+		r = read_open_file(fd, &st, max, bufp, lenp, text);
+	}
 	if (r < 0 || !h) {
 		close(fd);
 		return r;
@@ -370,6 +478,8 @@ read_regular_at(int dirfd, const char *path, size_t max, char **bufp,
 	h->open = true;
 	h->fd = fd;
 	h->st = st;
+	h->map = m;
+	h->maplen = m ? (size_t)st.st_size : 0;
 	return 0;
 }
 
@@ -387,6 +497,20 @@ read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
 	return read_regular_at(dirfd, path, max, bufp, lenp, false, h, 0);
 }
 
+/* Whether st, the file h holds now, has the size and times it had when
+ * read, and no page of it mapped was lost. */
+static bool
+held_as_read(const struct held_file *h, const struct stat *st)
+{
+	int i = h->map ? map_slot(h->map) : -1;
+
+	return (i < 0 || !maps[i].lost) && st->st_size == h->st.st_size &&
+	       st->st_mtim.tv_sec == h->st.st_mtim.tv_sec &&
+	       st->st_mtim.tv_nsec == h->st.st_mtim.tv_nsec &&
+	       st->st_ctim.tv_sec == h->st.st_ctim.tv_sec &&
+	       st->st_ctim.tv_nsec == h->st.st_ctim.tv_nsec;
+}
+
 int
 held_file_same(const struct held_file *h, int dirfd, const char *path)
 {
@@ -397,11 +521,36 @@ held_file_same(const struct held_file *h, int dirfd, const char *path)
 	if (fstatat(dirfd, path, &st, 0) < 0)
 		return errno == ENOENT ? 0 : -errno;
 	return st.st_dev == h->st.st_dev && st.st_ino == h->st.st_ino &&
-	       st.st_size == h->st.st_size &&
-	       st.st_mtim.tv_sec == h->st.st_mtim.tv_sec &&
-	       st.st_mtim.tv_nsec == h->st.st_mtim.tv_nsec &&
-	       st.st_ctim.tv_sec == h->st.st_ctim.tv_sec &&
-	       st.st_ctim.tv_nsec == h->st.st_ctim.tv_nsec;
+	       held_as_read(h, &st);
+}
+
+int
+held_file_intact(const struct held_file *h)
+{
+	struct stat st;
+
+	if (!h->open)
+		return 0;
+	if (fstat(h->fd, &st) < 0)
+		return -errno;
+	return held_as_read(h, &st);
+}
+
+void
+held_file_free_buf(struct held_file *h, char *buf)
+{
+	int i;
+
+	if (!buf || buf != h->map) {
+		free(buf);
+		return;
+	}
+	munmap(buf, h->maplen);
+	i = map_slot(buf);
+	if (i >= 0)
+		maps[i].addr = NULL;
+	h->map = NULL;
+	h->maplen = 0;
 }
 
 void

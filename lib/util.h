@@ -112,17 +112,35 @@ struct held_file {
 	bool open;		/* false (as zeroed): none */
 	int fd;
 	struct stat st;		/* fstat() of fd when it was read */
+	char *map;		/* the file mapped, or NULL: read into memory */
+	size_t maplen;
 };
 
 /*
  * read_file_max_at(), text false, that leaves the file open in *h
- * (close it with held_file_close()).
+ * (close it with held_file_close()).  A file of a few pages or more is
+ * mapped (MAP_PRIVATE, read only), not read: the kernel maps the pages
+ * it caches, some at a time, where a read would fill as many new pages
+ * of memory one fault at a time.  The buffer is the same either way
+ * (READ_PAD zeroes past the end; it may not be written), but is freed
+ * with held_file_free_buf(), before held_file_close().  Should a writer
+ * that does not replace the file truncate it in place while it is
+ * mapped, the pages it lost read as zeroes (not SIGBUS), and
+ * held_file_intact() tells.
  */
 int read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
 		      size_t *lenp, struct held_file *h);
 /* Whether path (from dirfd) still names the file h holds, as it was
  * read: 1, 0 (not, or nothing held), or -errno. */
 int held_file_same(const struct held_file *h, int dirfd, const char *path);
+/*
+ * Whether the bytes read from the file h holds are still its bytes, so
+ * that what was checked of them holds: 1; 0 when a mapped page was lost
+ * or the file (the fd held) changed size or times since; -errno.
+ */
+int held_file_intact(const struct held_file *h);
+/* Free buf, the buffer read_file_held_at() gave with h (NULL: none). */
+void held_file_free_buf(struct held_file *h, char *buf);
 void held_file_close(struct held_file *h);
 
 /*

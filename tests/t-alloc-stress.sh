@@ -51,6 +51,42 @@ done
 wait
 check "50 concurrent releases leave an empty state" 0 "NAME MODE COUNT CPUS NODES MEMORY OWNER" cpm-alloc list
 
+# A state of many pages, which cpm-alloc maps rather than reads: every
+# command still reads and writes it whole while others replace it.
+i=0
+while [ $i -lt 400 ]; do
+	cpm-alloc take "pad$i" 0 >/dev/null || break
+	i=$((i + 1))
+done
+size=$(wc -c <"$CPM_STATE")
+assert "400 entries make a state of more than three pages" \
+	"$i $([ "$size" -gt 12288 ] && echo big)" "400 big"
+i=0
+while [ $i -lt 30 ]; do
+	cpm-alloc take "big$i" 2 >"$T_TMP/big.$i" 2>"$T_TMP/bigerr.$i" &
+	i=$((i + 1))
+done
+wait
+cat "$T_TMP"/big.* | expand | sort -n >"$T_TMP/all"
+assert "30 concurrent takes on a mapped state get 60 distinct CPUs" \
+	"$(wc -l <"$T_TMP/all" | tr -d ' ') $(sort -n -u "$T_TMP/all" | wc -l | tr -d ' ') $(cat "$T_TMP"/bigerr.* | wc -c | tr -d ' ')" \
+	"60 60 0"
+i=0
+while [ $i -lt 30 ]; do
+	cpm-alloc release "big$i" &
+	cpm-alloc release "pad$i" &
+	i=$((i + 1))
+done
+wait
+run cpm-alloc list
+assert "60 concurrent releases on a mapped state leave the other 370 entries" \
+	"$rc $(printf '%s' "$out" | awk 'NR > 1' | wc -l | tr -d ' ') $(printf '%s' "$out" | grep -c '^big\|^pad[0-9] \|^pad[12][0-9] ')" \
+	"0 370 0"
+run sh -c 'cpm-alloc take grow 2 >/dev/null && cpm-alloc resize grow 4 >/dev/null &&
+    cpm-alloc mode grow share && cpm-alloc mode grow exclusive && cpm-alloc show grow'
+assert "take, resize, mode and show on a mapped state" "$rc $(count "$out")" "0 4"
+check "check finds a mapped state clean" 0 "" cpm-alloc check
+
 # SIGKILL at random instants while taking and releasing.
 if [ ! -x "$KILL" ]; then
 	skip "a killed writer leaves the old or the new state" "tests/helpers/kill-after not built"

@@ -1095,6 +1095,22 @@ test_versions(const struct strbuf *v3)
 	}
 }
 
+/* The file of a state of 1,000 entries e0..e999 of one CPU each (every
+ * third exclusive), headed and checksummed, into f. */
+static void
+large_state(struct strbuf *f)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_puts(&sb, head);
+	for (int i = 0; i < 1000; i++)
+		strbuf_printf(&sb, "entry e%d n=1 cpus=%d mode=%s\n", i, i % 64,
+			      i % 3 ? "share" : "exclusive");
+	with_header(f, sb.buf, sb.len);
+	strbuf_free(&sb);
+}
+
 /*
  * A state of 1,000 entries (some 40 KB: pieces of text and runs of lines
  * written straight from the lines as read), saved unchanged, with an
@@ -1109,23 +1125,17 @@ test_saved_large(void)
 	char *first[] = { "e0" }, *mid[] = { "e517" }, *last[] = { "e999" };
 	char *const *names[] = { NULL, first, mid, last };
 	struct alloc_state st;
-	struct strbuf sb;
-	int step, bad = 0, reread = 0;
+	int step, bad = 0, reread = 0, mapped = 0;
 
 	if (!mkdtemp(dir)) {
 		CHECK("mkdtemp", 0);
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/alloc.state", dir);
-	strbuf_init(&sb);
-	strbuf_puts(&sb, head);
-	for (int i = 0; i < 1000; i++)
-		strbuf_printf(&sb, "entry e%d n=1 cpus=%d mode=%s\n", i, i % 64,
-			      i % 3 ? "share" : "exclusive");
 	{
 		struct strbuf f;
 
-		with_header(&f, sb.buf, sb.len);
+		large_state(&f);
 		if (put_file(path, &f) < 0)
 			bad++;
 		strbuf_free(&f);
@@ -1138,6 +1148,7 @@ test_saved_large(void)
 			bad++;
 			continue;
 		}
+		mapped += st.held.map != NULL;
 		bad += !saved_as_formatted(&st);	/* unchanged */
 		if (step) {
 			state_remove_named(&st, want, 1, err, sizeof(err));
@@ -1167,12 +1178,68 @@ test_saved_large(void)
 	} else {
 		bad++;
 	}
+	CHECK("1,000 entries: the file is mapped, not read", mapped == 4);
 	CHECK("1,000 entries: every file saved is the text formatted", bad == 0);
 	CHECK("... and reads back, checksum and all", reread);
-	strbuf_free(&sb);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	if (system(path) != 0)
 		printf("# cannot remove %s\n", dir);
+}
+
+/*
+ * A state file of many pages is mapped: cut or written in place (by
+ * something other than cpm) between its read and its save, nothing is
+ * saved from it, and the file is left as that writer left it.
+ */
+static void
+test_changed_in_place(void)
+{
+	char dir[] = "/tmp/cpm-test-inplace-XXXXXX", path[128], err[256];
+	char *want[] = { "e5" };
+	struct alloc_state st;
+	struct strbuf f;
+	struct stat sbuf;
+	int fd, r, i;
+
+	if (!mkdtemp(dir)) {
+		CHECK("mkdtemp", 0);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/alloc.state", dir);
+	large_state(&f);
+	for (i = 0; i < 2; i++) {
+		r = put_file(path, &f);
+		r = r < 0 ? r : state_load_named(&st, path, want, 1, err,
+						 sizeof(err));
+		CHECK(i ? "written in place: the state is read, mapped" :
+		      "cut in place: the state is read, mapped",
+		      r == 0 && st.held.map != NULL);
+		if (r < 0)
+			continue;
+		fd = open(path, O_WRONLY);
+		if (i == 0) {
+			r = fd >= 0 && ftruncate(fd, 100) == 0;
+		} else {
+			struct timespec later[2] = { { 0, UTIME_OMIT },
+						     { 1, 0 } };
+
+			r = fd >= 0 && pwrite(fd, "X", 1, 2000) == 1 &&
+			    futimens(fd, later) == 0;
+		}
+		if (fd >= 0)
+			close(fd);
+		state_remove_named(&st, want, 1, err, sizeof(err));
+		r = r ? state_save(&st, path, err, sizeof(err)) : 0;
+		CHECK(i ? "written in place: nothing is saved, and says why" :
+		      "cut in place: nothing is saved, and says why",
+		      r == -ESTALE && strstr(err, "changed in place") &&
+		      stat(path, &sbuf) == 0 &&
+		      sbuf.st_size == (i ? (off_t)f.len : 100));
+		state_free(&st);
+	}
+	strbuf_free(&f);
+	unlink(path);
+	rmdir(dir);
 }
 
 int
@@ -1268,6 +1335,7 @@ main(void)
 	CHECK("every state test_named() writes is saved as formatted",
 	      saved_checks > 0 && saved_differ == 0);
 	test_saved_large();
+	test_changed_in_place();
 	test_remove();
 	test_lines();
 	test_errors();
