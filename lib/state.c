@@ -114,7 +114,8 @@ state_free(struct alloc_state *st)
 	free(st->entries);
 	topo_print_free(&st->print);
 	cpuset_free(&st->reserved);
-	free(st->layout_text);
+	if (st->layout_own)
+		free((char *)st->layout_text);
 	statetopo_free(&st->layout);
 	held_file_free_buf(&st->held, st->raw);
 	held_file_close(&st->held);
@@ -768,7 +769,7 @@ format_body(const struct alloc_state *st, struct sink *o)
 		      (unsigned long long)tp->hash);
 	if (st->layout_text) {
 		strbuf_puts(out, "layout ");
-		sink_ref(o, st->layout_text, strlen(st->layout_text));
+		sink_ref(o, st->layout_text, st->layout_len);
 		strbuf_puts(out, "\n");
 	}
 	strbuf_puts(out, "reserved ");
@@ -1826,12 +1827,14 @@ parse_raw(struct alloc_state *st, char *buf, size_t len,
 			   strcmp(line, "layout") == 0) {
 			char lerr[160];
 
-			r = statetopo_parse(sp, &st->layout, lerr,
-					    sizeof(lerr));
+			/* The text as read stays in raw: the line (a copy
+			 * of it) is cut in place. */
+			st->layout_text = body + (sp - copy);
+			st->layout_len = llen - 1 - (size_t)(sp - line);
+			r = statetopo_parse_in_place(sp, &st->layout, lerr,
+						     sizeof(lerr));
 			if (r == -EINVAL)
 				r = bad(&p, "%s", lerr);
-			if (r >= 0 && !(st->layout_text = strdup(sp)))
-				r = -ENOMEM;
 			if (r > 0)
 				r = 0;	/* a later encoding: not used */
 			stage--;
@@ -1971,8 +1974,11 @@ state_set_layout(struct alloc_state *st, const struct topo *t,
 		strbuf_free(&sb);
 		return -ENOMEM;
 	}
-	free(st->layout_text);
+	if (st->layout_own)
+		free((char *)st->layout_text);
 	st->layout_text = sb.buf;
+	st->layout_len = sb.len;
+	st->layout_own = true;
 	return 0;
 }
 

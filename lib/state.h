@@ -129,10 +129,14 @@ struct alloc_state {
 	int nentries, cap;
 	struct alloc_entry *entries;
 	/*
-	 * The layout record's text (NULL: none, a version 1 file), and the
-	 * layout parsed (layout.key NULL: none this cpm-alloc can use).
+	 * The layout record's text (NULL: none, a version 1 file) of
+	 * layout_len bytes, not NUL-terminated: in raw as read, or
+	 * state_set_layout()'s own (layout_own); and the layout parsed
+	 * (layout.key NULL: none this cpm-alloc can use).
 	 */
-	char *layout_text;
+	const char *layout_text;
+	size_t layout_len;
+	bool layout_own;
 	struct statetopo layout;
 	char *raw;		/* the file as read: the entries' lines */
 	struct held_file held;	/* that file, held for state_reload() */

@@ -799,13 +799,14 @@ key_index(const char *k)
 	return -1;
 }
 
-int
-statetopo_parse(const char *text, struct statetopo *out, char *err,
-		size_t errlen)
+/* statetopo_parse() of copy, cut in place; freed with out when own. */
+static int
+parse_record(char *copy, bool own, struct statetopo *out, char *err,
+	     size_t errlen)
 {
 	struct tparser p = { err, errlen, NULL, 0, 0 };
 	struct topo *t = &out->t;
-	char *copy, *val[K_N] = { NULL }, *tok, *save = NULL;
+	char *val[K_N] = { NULL }, *tok, *save = NULL;
 	long long x;
 	const char *s;
 	int i, r;
@@ -814,9 +815,6 @@ statetopo_parse(const char *text, struct statetopo *out, char *err,
 	t->cpu_limit = -1;
 	if (errlen)
 		err[0] = '\0';
-	copy = strdup(text);
-	if (!copy)
-		return -ENOMEM;
 	/* Fields are checked once the version is known: another version
 	 * may have others. */
 	r = 0;
@@ -839,7 +837,8 @@ statetopo_parse(const char *text, struct statetopo *out, char *err,
 		goto fail;
 	}
 	if (x < 1 || x > STATETOPO_VERSION) {
-		free(copy);
+		if (own)
+			free(copy);
 		statetopo_free(out);
 		if (errlen)
 			err[0] = '\0';
@@ -919,13 +918,35 @@ statetopo_parse(const char *text, struct statetopo *out, char *err,
 					     val[K_CTYPE], val[K_CCAP])) < 0)
 		goto fail;
 	out->text = copy;
+	out->text_own = own;
 	return 0;
 fail:
 	if (r == -ENOMEM && errlen)
 		snprintf(err, errlen, "out of memory");
-	free(copy);
+	if (own)
+		free(copy);
 	statetopo_free(out);
 	return r;
+}
+
+int
+statetopo_parse(const char *text, struct statetopo *out, char *err,
+		size_t errlen)
+{
+	char *copy = strdup(text);
+
+	if (!copy) {
+		memset(out, 0, sizeof(*out));
+		return -ENOMEM;
+	}
+	return parse_record(copy, true, out, err, errlen);
+}
+
+int
+statetopo_parse_in_place(char *text, struct statetopo *out, char *err,
+			 size_t errlen)
+{
+	return parse_record(text, false, out, err, errlen);
 }
 
 /* t's per-CPU array from the runs of s (checked when parsed). */
@@ -1134,7 +1155,8 @@ statetopo_free(struct statetopo *s)
 		free(s->ct);
 	}
 	free(s->key);
-	free(s->text);
+	if (s->text_own)
+		free(s->text);
 	topo_free(&s->t);
 	memset(s, 0, sizeof(*s));
 }

@@ -62,6 +62,7 @@ struct statetopo {
 	struct topo t;		/* memory sizes unknown (-1); cpus NULL
 				 * until statetopo_cpus() */
 	char *text;		/* the record's text, split in fields */
+	bool text_own;		/* text is this statetopo's, freed with it */
 	const char *runs[7];	/* in text: the per-CPU fields' runs,
 				 * checked, for statetopo_cpus() */
 	bool given;		/* t went to statetopo_load() */
@@ -99,6 +100,10 @@ void statetopo_format(const struct topo *t, const struct coretypes *ct,
  */
 int statetopo_parse(const char *text, struct statetopo *out, char *err,
 		    size_t errlen);
+/* statetopo_parse() of text cut in place, not copied: text stays the
+ * caller's, and must outlive out. */
+int statetopo_parse_in_place(char *text, struct statetopo *out, char *err,
+			     size_t errlen);
 void statetopo_free(struct statetopo *s);
 
 /*

@@ -144,7 +144,8 @@ ref_format(const struct alloc_state *st, struct strbuf *out)
 		      tp->sockets, tp->cores, tp->threads,
 		      (unsigned long long)tp->hash);
 	if (st->layout_text)
-		strbuf_printf(&sb, "layout %s\n", st->layout_text);
+		strbuf_printf(&sb, "layout %.*s\n", (int)st->layout_len,
+			      st->layout_text);
 	strbuf_puts(&sb, "reserved ");
 	cpuset_format(&st->reserved, &sb);
 	strbuf_printf(&sb, "\nstrict %s\npolicy ", st->strict ? "yes" : "no");
