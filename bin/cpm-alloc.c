@@ -215,7 +215,9 @@ static const struct cli_exclusion exclusions[] = {
 	{ O_RESERVED, O_RESERVE }, { 0, 0 }
 };
 
-static void
+/* Not inlined: its frame (the parser's buffers) is gone before the
+ * command runs, instead of lying above every frame of it. */
+static __attribute__((noinline)) void
 parse_args(struct ctx *c, int argc, char **argv)
 {
 	struct cli_parser p;
@@ -777,8 +779,9 @@ cmd_init(struct ctx *c)
 	return EXIT_OK;
 }
 
-/* pid:PID or cgroup:PATH; fills the entry's owner fields. */
-static void
+/* pid:PID or cgroup:PATH; fills the entry's owner fields.  Not inlined:
+ * its live root's path buffer would sit in every take's frame. */
+static __attribute__((noinline)) void
 parse_owner(struct ctx *c, struct alloc_entry *e)
 {
 	struct sysroot live;
@@ -1210,6 +1213,21 @@ cmd_import(struct ctx *c)
 	return EXIT_OK;
 }
 
+/*
+ * Each command's function, called through this table rather than a
+ * switch the compiler would inline them all into: main's frame would
+ * then hold every command's locals (22 KB, with check's and
+ * reconcile's buffers) above the one that runs, pages of stack each
+ * command touches for nothing.
+ */
+static int (*const commands[C_NCMDS])(struct ctx *) = {
+	[C_INIT] = cmd_init, [C_TAKE] = cmd_take, [C_RELEASE] = cmd_release,
+	[C_RESIZE] = cmd_resize, [C_MODE] = cmd_mode, [C_SHOW] = cmd_show,
+	[C_LIST] = cmd_list, [C_SHARED] = cmd_pool, [C_RESERVED] = cmd_pool,
+	[C_HINTS] = cmd_hints, [C_CHECK] = cmd_check,
+	[C_RECONCILE] = cmd_reconcile, [C_IMPORT] = cmd_import,
+};
+
 int
 main(int argc, char **argv)
 {
@@ -1220,22 +1238,8 @@ main(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.lockfd = -1;
 	parse_args(&c, argc, argv);
-	switch (c.cmd) {
-	case C_INIT: r = cmd_init(&c); break;
-	case C_TAKE: r = cmd_take(&c); break;
-	case C_RELEASE: r = cmd_release(&c); break;
-	case C_RESIZE: r = cmd_resize(&c); break;
-	case C_MODE: r = cmd_mode(&c); break;
-	case C_SHOW: r = cmd_show(&c); break;
-	case C_LIST: r = cmd_list(&c); break;
-	case C_SHARED:
-	case C_RESERVED: r = cmd_pool(&c); break;
-	case C_HINTS: r = cmd_hints(&c); break;
-	case C_CHECK: r = cmd_check(&c); break;
-	case C_RECONCILE: r = cmd_reconcile(&c); break;
-	case C_IMPORT: r = cmd_import(&c); break;
-	default: r = EXIT_USAGE; break;
-	}
+	r = c.cmd < C_NCMDS && commands[c.cmd] ? commands[c.cmd](&c) :
+						  EXIT_USAGE;
 	state_unlock(c.lockfd);
 	free(c.state_real);
 	free(c.topo_key);

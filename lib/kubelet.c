@@ -618,7 +618,9 @@ struct kindex {
 	kix *all;		/* topology CPUs, ascending (NULL: every
 				 * slot, built from runs) */
 	int nunit[K_N];
-	int *uid[K_N];		/* dense unit -> id (ascending) */
+	const int *uid[K_N];	/* dense unit -> id (ascending): kt's ids[],
+				 * or uid_own[] */
+	int *uid_own[K_N];
 	kix *unit[K_N];		/* [ncpus] CPU -> dense unit; slots of no
 				 * CPU 0xffff (never a unit then) */
 	int *off[K_N];		/* [nunit + 1] into mem[] */
@@ -670,7 +672,7 @@ kindex_free(struct kindex *ix)
 
 	free(ix->all);
 	for (k = 0; k < K_N; k++) {
-		free(ix->uid[k]);
+		free(ix->uid_own[k]);
 		free(ix->unit[k]);
 		free(ix->off[k]);
 		free(ix->mem[k]);
@@ -831,10 +833,7 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 		 * instead of a search per CPU.  ktopo_count() kept both. */
 		if (kt->ids[k]) {
 			m = kt->nids[k];
-			ix->uid[k] = malloc((m ? (size_t)m : 1) * sizeof(int));
-			if (!ix->uid[k])
-				goto nomem;
-			memcpy(ix->uid[k], kt->ids[k], (size_t)m * sizeof(int));
+			ix->uid[k] = kt->ids[k];
 			direct[k] = kt->rank[k];
 			lo[k] = kt->rank_lo[k];
 		} else {
@@ -846,10 +845,12 @@ kindex_build(struct kindex *ix, const struct ktopo *kt, bool uncore)
 				v[i] = cpu_attr(kt, ix->all[i], k);
 			m = distinct(v, n, &mine[k], &lo[k]);
 			direct[k] = mine[k];
-			ix->uid[k] = malloc((m ? (size_t)m : 1) * sizeof(int));
-			if (!ix->uid[k])
+			ix->uid_own[k] = malloc((m ? (size_t)m : 1) *
+					       sizeof(int));
+			if (!ix->uid_own[k])
 				goto nomem;
-			memcpy(ix->uid[k], v, (size_t)m * sizeof(int));
+			memcpy(ix->uid_own[k], v, (size_t)m * sizeof(int));
+			ix->uid[k] = ix->uid_own[k];
 		}
 		ix->nunit[k] = m;
 		ix->off[k] = calloc((size_t)m + 1, sizeof(int));
