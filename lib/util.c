@@ -370,7 +370,7 @@ static struct {
 	volatile sig_atomic_t lost;
 } maps[MAPS_MAX];
 static struct sigaction bus_before;
-static bool bus_set;
+static volatile sig_atomic_t bus_set;	/* on_sigbus() is SIGBUS's handler */
 static size_t page_size;
 
 static void
@@ -395,8 +395,10 @@ on_sigbus(int sig, siginfo_t *si, void *uc)
 		}
 	}
 	/* Not ours: the handler before takes the access that faults
-	 * again on return, or the signal sent, raised again. */
+	 * again on return, or the signal sent, raised again.  (A mapping
+	 * made after sets this one again.) */
 	sigaction(SIGBUS, &bus_before, NULL);
+	bus_set = 0;
 	if (si->si_code <= 0)
 		raise(sig);
 }
@@ -440,7 +442,7 @@ map_open_file(int fd, const struct stat *st, size_t max)
 		sigemptyset(&sa.sa_mask);
 		if (sigaction(SIGBUS, &sa, &bus_before) < 0)
 			return NULL;
-		bus_set = true;
+		bus_set = 1;
 	}
 	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (m == MAP_FAILED)
