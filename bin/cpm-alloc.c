@@ -768,12 +768,12 @@ cmd_init(struct ctx *c)
 				"to start over", c->state_path,
 				c->st.nentries);
 		print_set(&c->st.reserved);
-		return EXIT_OK;
+	} else {
+		if (alloc_init_reset(&c->st, &c->topo, &in, &reserved) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		save_state(c);
+		print_set(&reserved);
 	}
-	if (alloc_init_reset(&c->st, &c->topo, &in, &reserved) < 0)
-		cli_die(EXIT_FAIL, "out of memory");
-	save_state(c);
-	print_set(&reserved);
 	cpuset_free(&reserved);
 	cpuset_free(&given);
 	return EXIT_OK;
