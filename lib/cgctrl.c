@@ -2,6 +2,7 @@
 /* Controller helpers of the cgroup layer: see cgctrl.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,16 +15,37 @@
 
 /* ---- CPU helpers ---- */
 
-/* Open group's cpu directory unless the caller has it. */
+/*
+ * Where group's cpu files are: at, or (at NULL) its directory opened here
+ * (*owned: close use->fd after).  0 or -errno.
+ */
 static int
-cpu_dir(const struct cg_hier *h, const char *group, int dirfd, bool *owned,
-	char *err, size_t errlen)
+cpu_dir(const struct cg_hier *h, const char *group, const struct cg_at *at,
+	struct cg_at *use, bool *owned, char *err, size_t errlen)
 {
 	*owned = false;
-	if (dirfd >= 0)
-		return dirfd;
+	if (at != NULL) {
+		*use = *at;
+		return 0;
+	}
+	use->sub = NULL;
+	use->fd = cg_open_group(h, CG_CPU, group, err, errlen);
+	if (use->fd < 0)
+		return use->fd;
 	*owned = true;
-	return cg_open_group(h, CG_CPU, group, err, errlen);
+	return 0;
+}
+
+/* cpu_dir() for the callers that name the directory by its fd. */
+static int
+cpu_dir_fd(const struct cg_hier *h, const char *group, int dirfd,
+	   bool *owned, char *err, size_t errlen)
+{
+	struct cg_at at = { dirfd, NULL }, use;
+	int r = cpu_dir(h, group, dirfd >= 0 ? &at : NULL, &use, owned, err,
+			errlen);
+
+	return r < 0 ? r : use.fd;
 }
 
 void
@@ -61,14 +83,25 @@ cg_cpu_fds_close(struct cg_cpu_fds *f)
  * was removed) is closed and the answer is -ESTALE.
  */
 static ssize_t
-read_kept(int dirfd, const char *file, struct cg_cpu_fds *f, int *slot,
-	  char *buf, size_t size)
+read_kept(const struct cg_at *at, const char *file, struct cg_cpu_fds *f,
+	  int *slot, char *buf, size_t size)
 {
+	char sub[NAME_MAX + 32];
+	const char *path = file;
+	unsigned int how = READ_NO_LINK;
 	ssize_t n;
 	int fd;
 
+	if (at->sub != NULL) {
+		/* a leaf not opened: its file, and no link on the way */
+		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", at->sub,
+				     file) >= sizeof(sub))
+			return -ENAMETOOLONG;
+		path = sub;
+		how |= READ_NO_LINKS;
+	}
 	if (f == NULL)
-		return read_kernfs_at(dirfd, file, buf, size, READ_NO_LINK);
+		return read_kernfs_at(at->fd, path, buf, size, how);
 	if (*slot >= 0) {
 		n = pread(*slot, buf, size - 1, 0);
 		if (n > 0 && (size_t)n < size - 1)
@@ -77,15 +110,15 @@ read_kept(int dirfd, const char *file, struct cg_cpu_fds *f, int *slot,
 		return -ESTALE;
 	}
 	if (f->budget == NULL || *f->budget == 0)
-		return read_kernfs_at(dirfd, file, buf, size, READ_NO_LINK);
-	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
-		    O_NOFOLLOW);
+		return read_kernfs_at(at->fd, path, buf, size, how);
+	fd = open_how_at(at->fd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+			 O_NOCTTY, how);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = read(fd, buf, size - 1);
 	if (n <= 0 || (size_t)n >= size - 1) {
 		close(fd);
-		return read_small_how(dirfd, file, buf, size, READ_NO_LINK);
+		return read_small_how(at->fd, path, buf, size, how);
 	}
 	*slot = fd;
 	(*f->budget)--;
@@ -114,12 +147,12 @@ read_failed(const char *file, const char *group, ssize_t n, char *err,
 }
 
 static int
-read_num_kept(int fd, const char *group, const char *file,
+read_num_kept(const struct cg_at *at, const char *group, const char *file,
 	      struct cg_cpu_fds *f, int *slot, bool sign, int64_t *iv,
 	      uint64_t *uv, char *err, size_t errlen)
 {
 	char buf[64];
-	ssize_t n = read_kept(fd, file, f, slot, buf, sizeof(buf));
+	ssize_t n = read_kept(at, file, f, slot, buf, sizeof(buf));
 	int r;
 
 	if (n < 0)
@@ -138,7 +171,9 @@ static int
 read_num(int fd, const char *group, const char *file, bool sign,
 	 int64_t *iv, uint64_t *uv, char *err, size_t errlen)
 {
-	return read_num_kept(fd, group, file, NULL, NULL, sign, iv, uv, err,
+	struct cg_at at = { fd, NULL };
+
+	return read_num_kept(&at, group, file, NULL, NULL, sign, iv, uv, err,
 			     errlen);
 }
 
@@ -147,26 +182,30 @@ cg_cpu_quota_read(const struct cg_hier *h, const char *group, int dirfd,
 		  int64_t *quota_us, uint64_t *period_us, char *err,
 		  size_t errlen)
 {
-	return cg_cpu_quota_read_fds(h, group, dirfd, NULL, quota_us,
-				     period_us, err, errlen);
+	struct cg_at at = { dirfd, NULL };
+
+	return cg_cpu_quota_read_fds(h, group, dirfd >= 0 ? &at : NULL, NULL,
+				     quota_us, period_us, err, errlen);
 }
 
 int
-cg_cpu_quota_read_fds(const struct cg_hier *h, const char *group, int dirfd,
-		      struct cg_cpu_fds *f, int64_t *quota_us,
-		      uint64_t *period_us, char *err, size_t errlen)
+cg_cpu_quota_read_fds(const struct cg_hier *h, const char *group,
+		      const struct cg_at *at, struct cg_cpu_fds *f,
+		      int64_t *quota_us, uint64_t *period_us, char *err,
+		      size_t errlen)
 {
+	struct cg_at use;
 	bool owned;
-	int fd, r = 0;
+	int r = 0;
 
 	*quota_us = -1;
 	*period_us = 100000;
-	fd = cpu_dir(h, group, dirfd, &owned, err, errlen);
-	if (fd < 0)
-		return fd;
+	r = cpu_dir(h, group, at, &use, &owned, err, errlen);
+	if (r < 0)
+		return r;
 	if (cg_version(h, CG_CPU) == 2) {
 		char buf[128];
-		ssize_t n = read_kept(fd, "cpu.max", f, f ? &f->quota : NULL,
+		ssize_t n = read_kept(&use, "cpu.max", f, f ? &f->quota : NULL,
 				      buf, sizeof(buf));
 
 		if (n == -ENOENT && group[0] == '\0') {
@@ -179,13 +218,13 @@ cg_cpu_quota_read_fds(const struct cg_hier *h, const char *group, int dirfd,
 			r = -EBADMSG;
 		}
 	} else {
-		r = read_num_kept(fd, group, "cpu.cfs_quota_us", f,
+		r = read_num_kept(&use, group, "cpu.cfs_quota_us", f,
 				  f ? &f->quota : NULL, true, quota_us, NULL,
 				  err, errlen);
 		if (r == 0 && *quota_us < 0)
 			*quota_us = -1;
 		if (r == 0 && *quota_us >= 0)
-			r = read_num_kept(fd, group, "cpu.cfs_period_us", f,
+			r = read_num_kept(&use, group, "cpu.cfs_period_us", f,
 					  f ? &f->period : NULL, false, NULL,
 					  period_us, err, errlen);
 		if (r == 0 && *period_us == 0) {
@@ -195,7 +234,7 @@ cg_cpu_quota_read_fds(const struct cg_hier *h, const char *group, int dirfd,
 		}
 	}
 	if (owned)
-		close(fd);
+		close(use.fd);
 	return r;
 }
 
@@ -209,7 +248,7 @@ cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
 	memset(lim, 0, sizeof(*lim));
 	lim->quota_us = -1;
 	lim->period_us = 100000;
-	fd = cpu_dir(h, group, dirfd, &owned, err, errlen);
+	fd = cpu_dir_fd(h, group, dirfd, &owned, err, errlen);
 	if (fd < 0)
 		return fd;
 	if (cg_version(h, CG_CPU) == 2) {
@@ -387,8 +426,7 @@ int
 cg_cpu_stat_read(const struct cg_hier *h, const char *group, int dirfd,
 		 struct cg_cpu_stat *st, char *err, size_t errlen)
 {
-	return cg_cpu_stat_read_fds(h, group, dirfd, true, NULL, st, err,
-				    errlen);
+	return cg_cpu_stat_read_usage(h, group, dirfd, true, st, err, errlen);
 }
 
 int
@@ -396,69 +434,68 @@ cg_cpu_stat_read_usage(const struct cg_hier *h, const char *group, int dirfd,
 		       bool usage, struct cg_cpu_stat *st, char *err,
 		       size_t errlen)
 {
-	return cg_cpu_stat_read_fds(h, group, dirfd, usage, NULL, st, err,
-				    errlen);
+	struct cg_at at = { dirfd, NULL };
+
+	return cg_cpu_stat_read_fds(h, group, dirfd >= 0 ? &at : NULL, usage,
+				    NULL, st, err, errlen);
 }
 
 int
-cg_cpu_stat_read_fds(const struct cg_hier *h, const char *group, int dirfd,
-		     bool usage, struct cg_cpu_fds *f, struct cg_cpu_stat *st,
-		     char *err, size_t errlen)
+cg_cpu_stat_read_fds(const struct cg_hier *h, const char *group,
+		     const struct cg_at *at, bool usage, struct cg_cpu_fds *f,
+		     struct cg_cpu_stat *st, char *err, size_t errlen)
 {
 	char buf[2048];
+	struct cg_at use;
 	bool owned;
 	ssize_t n;
-	int fd, r;
+	int r;
 
 	memset(st, 0, sizeof(*st));
-	fd = cpu_dir(h, group, dirfd, &owned, err, errlen);
-	if (fd < 0)
-		return fd;
-	n = read_kept(fd, "cpu.stat", f, f ? &f->stat : NULL, buf, sizeof(buf));
+	r = cpu_dir(h, group, at, &use, &owned, err, errlen);
+	if (r < 0)
+		return r;
+	n = read_kept(&use, "cpu.stat", f, f ? &f->stat : NULL, buf,
+		      sizeof(buf));
 	if (n < 0) {
 		r = read_failed("cpu.stat", group, n, err, errlen);
-		if (owned)
-			close(fd);
-		return r;
+		goto out;
 	}
 	r = cg_cpu_stat_parse(buf, cg_version(h, CG_CPU), st);
 	if (r < 0) {
 		err_set(err, errlen, "cpu.stat of %s: unexpected content",
 		       cg_display(group));
-		if (owned)
-			close(fd);
-		return r;
+		goto out;
 	}
 	if (usage && cg_version(h, CG_CPU) == 1 && cg_has(h, CG_CPUACCT)) {
-		int afd = fd;
+		struct cg_at acct = use;
 		uint64_t u;
 
 		/* a kept cpuacct.usage needs no cpuacct directory */
 		if (f != NULL && f->usage == CG_FD_ABSENT)
-			afd = -ENOENT;
+			acct.fd = -ENOENT;
 		else if (!cg_same_hier(h, CG_CPU, CG_CPUACCT) &&
-			 (f == NULL || f->usage < 0))
-			afd = cg_open_group(h, CG_CPUACCT, group, NULL, 0);
-		r = afd >= 0 ? read_num_kept(afd, group, "cpuacct.usage", f,
-					     f ? &f->usage : NULL, false, NULL,
-					     &u, NULL, 0) : afd;
+			 (f == NULL || f->usage < 0)) {
+			acct.fd = cg_open_group(h, CG_CPUACCT, group, NULL, 0);
+			acct.sub = NULL;
+		}
+		r = acct.fd >= 0 ? read_num_kept(&acct, group, "cpuacct.usage",
+						 f, f ? &f->usage : NULL, false,
+						 NULL, &u, NULL, 0) : acct.fd;
 		if (r == -ENOENT && f != NULL)
 			f->usage = CG_FD_ABSENT;
 		if (r == 0) {
 			st->usage_ns = u;
 			st->has_usage = true;
 		}
-		if (afd >= 0 && afd != fd)
-			close(afd);
-		if (r == -ESTALE) {
-			if (owned)
-				close(fd);
-			return r;
-		}
+		if (acct.fd >= 0 && acct.fd != use.fd)
+			close(acct.fd);
+		r = r == -ESTALE ? r : 0;
 	}
+out:
 	if (owned)
-		close(fd);
-	return 0;
+		close(use.fd);
+	return r;
 }
 
 int

@@ -65,14 +65,16 @@ void cg_cpu_fds_init(struct cg_cpu_fds *f, size_t *budget);
 void cg_cpu_fds_close(struct cg_cpu_fds *f);
 
 /*
- * cg_cpu_quota_read() through the kept files f (NULL: as it).  A kept
- * file that can no longer be read (its group was removed) is closed and
- * the answer is -ESTALE: the caller's picture of the groups is out of
- * date.
+ * cg_cpu_quota_read() through the kept files f (NULL: as it), with the
+ * group's files where at says (from cg_walk(); NULL: the group is opened
+ * by name).  A kept file that can no longer be read (its group was
+ * removed) is closed and the answer is -ESTALE: the caller's picture of
+ * the groups is out of date.
  */
 int cg_cpu_quota_read_fds(const struct cg_hier *h, const char *group,
-			  int dirfd, struct cg_cpu_fds *f, int64_t *quota_us,
-			  uint64_t *period_us, char *err, size_t errlen);
+			  const struct cg_at *at, struct cg_cpu_fds *f,
+			  int64_t *quota_us, uint64_t *period_us, char *err,
+			  size_t errlen);
 
 /* The limit in CPUs (quota / period), or a negative number when unlimited. */
 double cg_cpu_limit_cpus(const struct cg_cpu_limit *lim);
@@ -112,10 +114,11 @@ int cg_cpu_stat_read_usage(const struct cg_hier *h, const char *group,
 			   int dirfd, bool usage, struct cg_cpu_stat *st,
 			   char *err, size_t errlen);
 
-/* cg_cpu_stat_read_usage() through the kept files f, as above. */
+/* cg_cpu_stat_read_usage() through the kept files f, at as above. */
 int cg_cpu_stat_read_fds(const struct cg_hier *h, const char *group,
-			 int dirfd, bool usage, struct cg_cpu_fds *f,
-			 struct cg_cpu_stat *st, char *err, size_t errlen);
+			 const struct cg_at *at, bool usage,
+			 struct cg_cpu_fds *f, struct cg_cpu_stat *st,
+			 char *err, size_t errlen);
 
 /*
  * Whether group's cpuset is exclusive: 1 when v1 cpuset.cpu_exclusive is

@@ -1176,6 +1176,12 @@ struct walk {
 	 * that would find no subgroup.  Only on the walk's own device.
 	 */
 	bool leaf_nlink;
+	/*
+	 * And a leaf is read from its parent (cg_at.sub) after one
+	 * fstatat(), not opened, fstat'ed and closed: it needs openat2,
+	 * for reads that follow no link.
+	 */
+	bool leaf_at;
 	dev_t dev;
 	char path[CG_PATH_MAX];
 	/* getdents64 records; shared by every level, since a directory's
@@ -1215,6 +1221,23 @@ cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether st, a directory's stat, tells a group without subgroups. */
+static bool
+is_leaf(const struct walk *w, const struct stat *st)
+{
+	return st->st_dev == w->dev && S_ISDIR(st->st_mode) &&
+	       st->st_nlink == 2;
+}
+
+/* The callback's answer as the walk's: 0 on, 1 skip, or its error. */
+static int
+called(struct walk *w, int r)
+{
+	if (r < 0)
+		w->fn_failed = true;
+	return r;
+}
+
 /* Walk the directory fd (owned) whose group path is w->path[0..len). */
 static int
 walk_dir(struct walk *w, int fd, size_t len)
@@ -1223,20 +1246,14 @@ walk_dir(struct walk *w, int fd, size_t len)
 	size_t nn = 0, cap = 0;
 	ssize_t got = 0, off = 0;
 	struct stat st;
+	struct cg_at at = { fd, NULL };
 	bool have_st = w->leaf_nlink && fstat(fd, &st) == 0;
 	int r;
 
-	r = w->fn(w->path, fd, have_st ? &st : NULL, w->arg);
-	if (r != 0) {
+	r = called(w, w->fn(w->path, &at, have_st ? &st : NULL, w->arg));
+	if (r != 0 || (have_st && is_leaf(w, &st))) {
 		close(fd);
-		if (r < 0)
-			w->fn_failed = true;
 		return r < 0 ? r : 0;
-	}
-	if (have_st && st.st_dev == w->dev && S_ISDIR(st.st_mode) &&
-	    st.st_nlink == 2) {
-		close(fd);
-		return 0;
 	}
 	/* getdents64 itself, not opendir: fdopendir costs an fstat and
 	 * two fcntl calls per group, and a walk can meet 10,000 groups. */
@@ -1297,18 +1314,36 @@ walk_dir(struct walk *w, int fd, size_t len)
 		qsort(names, nn, sizeof(*names), cmp_names);
 	for (size_t i = 0; i < nn && r == 0; i++) {
 		size_t n = strlen(names[i]);
+		struct stat cst;
 		int cfd;
 
 		if (len + n + 2 > sizeof(w->path))
 			continue;
-		cfd = openat(fd, names[i],
-			     O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-		if (cfd < 0)
-			continue;	/* vanished meanwhile, or a symlink */
 		if (len > 0)
 			w->path[len] = '/';
 		memcpy(w->path + len + (len > 0), names[i], n + 1);
-		r = walk_dir(w, cfd, len + (len > 0) + n);
+		if (w->leaf_at) {
+			if (fstatat(fd, names[i], &cst,
+				    AT_SYMLINK_NOFOLLOW) < 0 ||
+			    !S_ISDIR(cst.st_mode)) {
+				/* vanished meanwhile, or a symlink */
+				w->path[len] = '\0';
+				continue;
+			}
+			if (is_leaf(w, &cst)) {
+				struct cg_at leaf = { fd, names[i] };
+
+				r = called(w, w->fn(w->path, &leaf, &cst,
+						    w->arg));
+				r = r < 0 ? r : 0;
+				w->path[len] = '\0';
+				continue;
+			}
+		}
+		cfd = openat(fd, names[i],
+			     O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+		if (cfd >= 0)	/* else vanished meanwhile, or a symlink */
+			r = walk_dir(w, cfd, len + (len > 0) + n);
 		w->path[len] = '\0';
 	}
 	for (size_t i = 0; i < nn; i++)
@@ -1342,6 +1377,7 @@ cg_walk(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	w->arg = arg;
 	w->fn_failed = false;
 	w->leaf_nlink = nlink_counts_subdirs(fd, &w->dev);
+	w->leaf_at = w->leaf_nlink && open_no_links_works();
 	r = walk_dir(w, fd, strlen(w->path));
 	if (r < 0 && !w->fn_failed)
 		err_set(err, errlen, "cannot walk the cgroups below '%s': %s",

@@ -214,21 +214,36 @@ int cg_attach(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	      pid_t pid, char *err, size_t errlen);
 
 /*
- * Called by cg_walk() for each group, parents before children.  dirfd is
- * the group's directory (valid during the call only: read control files
- * with openat()/read_small_at() relative to it); st its fstat() when the
- * walk took one (it does where link counts tell leaves), else NULL.
+ * Where a group's control files are: in the directory fd (sub NULL), or
+ * in the entry sub of directory fd, a directory checked but not opened:
+ * read "sub/FILE" from fd with READ_NO_LINKS (util.h), so that whatever
+ * replaced it meanwhile cannot send the read elsewhere.
+ */
+struct cg_at {
+	int fd;
+	const char *sub;
+};
+
+/*
+ * Called by cg_walk() for each group, parents before children.  at says
+ * where its files are (valid during the call only): its directory, or,
+ * for a leaf the walk only looked at, its parent's and its name there
+ * (opening a directory costs more than a control file, and most groups
+ * are leaves).  st is its stat when the walk took one (it does where
+ * link counts tell leaves; always when at->sub is set), else NULL.
  * Return 0 to go on, 1 to skip this group's children, a negative errno
  * to stop the walk.
  */
 struct stat;
-typedef int (*cg_walk_fn)(const char *group, int dirfd,
+typedef int (*cg_walk_fn)(const char *group, const struct cg_at *at,
 			  const struct stat *st, void *arg);
 
 /*
  * Walk group and its descendants in controller c's hierarchy, pre-order,
- * children in name order.  One open and one readdir per directory,
- * openat-relative; symlinks are never followed.  A group that vanishes
+ * children in name order.  One open and one readdir per directory with
+ * subdirectories, openat-relative; a leaf (where link counts tell, with
+ * openat2) only one fstatat() from its parent; symlinks are never
+ * followed.  A group that vanishes
  * during the walk is skipped silently.  Returns 0, the callback's
  * negative code (its message in err untouched), or -errno.
  */

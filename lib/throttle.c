@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,8 +158,8 @@ struct collect {
 
 int
 thr_sample(const struct cg_hier *h, const struct thr_select *sel,
-	   struct thr_snap *s, const char *group, int dirfd, uint64_t ino,
-	   struct cg_cpu_fds *fds, char *err, size_t errlen)
+	   struct thr_snap *s, const char *group, const struct cg_at *at,
+	   uint64_t ino, struct cg_cpu_fds *fds, char *err, size_t errlen)
 {
 	bool all = sel->all || sel->ngroups > 0;
 	struct cg_cpu_stat st;
@@ -168,7 +169,7 @@ thr_sample(const struct cg_hier *h, const struct thr_select *sel,
 	uint64_t period;
 	int r;
 
-	r = cg_cpu_quota_read_fds(h, group, dirfd, fds, &quota, &period, err,
+	r = cg_cpu_quota_read_fds(h, group, at, fds, &quota, &period, err,
 				  errlen);
 	if (r == -EBADMSG || r == -ESTALE)
 		return r;
@@ -181,7 +182,7 @@ thr_sample(const struct cg_hier *h, const struct thr_select *sel,
 	}
 	if (!all && quota < 0)
 		return 0;
-	r = cg_cpu_stat_read_fds(h, group, dirfd, !sel->cumulative, fds, &st,
+	r = cg_cpu_stat_read_fds(h, group, at, !sel->cumulative, fds, &st,
 				 err, errlen);
 	if (r == -EBADMSG || r == -ESTALE)
 		return r;
@@ -193,7 +194,10 @@ thr_sample(const struct cg_hier *h, const struct thr_select *sel,
 		return -ENOMEM;
 	}
 	if (!sel->cumulative) {
-		if (ino == 0 && fstat(dirfd, &sb) == 0)
+		if (ino == 0 && (at->sub != NULL
+				 ? fstatat(at->fd, at->sub, &sb,
+					   AT_SYMLINK_NOFOLLOW)
+				 : fstat(at->fd, &sb)) == 0)
 			ino = (uint64_t)sb.st_ino;
 		x->ino = ino;
 	}
@@ -210,7 +214,8 @@ thr_sample(const struct cg_hier *h, const struct thr_select *sel,
 }
 
 static int
-collect_one(const char *group, int dirfd, const struct stat *st, void *arg)
+collect_one(const char *group, const struct cg_at *at, const struct stat *st,
+	    void *arg)
 {
 	struct collect *c = arg;
 	uint64_t ino = st ? (uint64_t)st->st_ino : 0;	/* 0: fstat it */
@@ -220,14 +225,14 @@ collect_one(const char *group, int dirfd, const struct stat *st, void *arg)
 	int r;
 
 	if (!c->acct_apart || c->sel->cumulative)
-		return thr_sample(c->h, c->sel, c->s, group, dirfd, ino, NULL,
+		return thr_sample(c->h, c->sel, c->s, group, at, ino, NULL,
 				  c->err, c->errlen);
 	/* No descriptors kept (no budget); usage maybe known absent. */
 	cg_cpu_fds_init(&f, NULL);
 	gone = c->acct_known && below(group, c->acct_gone);
 	if (gone)
 		f.usage = CG_FD_ABSENT;
-	r = thr_sample(c->h, c->sel, c->s, group, dirfd, ino, &f, c->err,
+	r = thr_sample(c->h, c->sel, c->s, group, at, ino, &f, c->err,
 		       c->errlen);
 	/*
 	 * A sample without usage, not already explained: is the group

@@ -82,7 +82,7 @@ int thr_collect(const struct cg_hier *h, const struct thr_select *sel,
  * The parts of thr_collect(), for a collector that keeps its groups
  * between snapshots (thrwatch.h): thr_snap_start() empties s and stamps
  * it with the hierarchy and the clocks; thr_sample() adds group (whose
- * cpu directory is dirfd, its inode ino, 0 for "fstat it") when sel
+ * cpu files are where at says, its inode ino, 0 for "stat it") when sel
  * reports it, reading through the kept files fds (NULL: none);
  * thr_snap_finish() sorts.  thr_sample() returns 0, -EBADMSG, -ENOMEM,
  * or -ESTALE when a kept file failed (see cg_cpu_quota_read_fds()).
@@ -92,8 +92,8 @@ void thr_snap_start(const struct cg_hier *h, struct thr_snap *s);
 int thr_walk(const struct cg_hier *h, const struct thr_select *sel,
 	     cg_walk_fn fn, void *arg, char *err, size_t errlen);
 int thr_sample(const struct cg_hier *h, const struct thr_select *sel,
-	       struct thr_snap *s, const char *group, int dirfd, uint64_t ino,
-	       struct cg_cpu_fds *fds, char *err, size_t errlen);
+	       struct thr_snap *s, const char *group, const struct cg_at *at,
+	       uint64_t ino, struct cg_cpu_fds *fds, char *err, size_t errlen);
 void thr_snap_finish(struct thr_snap *s);
 
 /*

@@ -145,9 +145,45 @@ steal(struct rebuild *rb)
 		cg_cpu_fds_close(&w->g[i].fds);
 }
 
+/*
+ * A descriptor of the group's directory at names, to keep (>= 3), and
+ * that is the directory the walk saw as st: -ESTALE when not, -errno.
+ */
+static int
+keep_dir(const struct cg_at *at, const struct stat *st)
+{
+	struct stat now;
+	int fd;
+
+	if (at->sub == NULL) {
+		fd = fcntl(at->fd, F_DUPFD_CLOEXEC, 3);
+		return fd < 0 ? -errno : fd;
+	}
+	fd = openat(at->fd, at->sub,
+		    O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return errno == ENOENT || errno == ELOOP || errno == ENOTDIR
+			       ? -ESTALE : -errno;
+	if (fd < 3) {
+		int kept = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+		close(fd);
+		if (kept < 0)
+			return -errno;
+		fd = kept;
+	}
+	if (fstat(fd, &now) < 0 || now.st_dev != st->st_dev ||
+	    now.st_ino != st->st_ino) {
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
+}
+
 /* cg_walk() callback: add group, carrying over what can be kept. */
 static int
-walk_one(const char *group, int dirfd, const struct stat *wst, void *arg)
+walk_one(const char *group, const struct cg_at *at, const struct stat *wst,
+	 void *arg)
 {
 	struct rebuild *rb = arg;
 	struct thr_watch *w = rb->w;
@@ -156,7 +192,7 @@ walk_one(const char *group, int dirfd, const struct stat *wst, void *arg)
 
 	if (wst != NULL)
 		st = *wst;
-	else if (fstat(dirfd, &st) < 0)
+	else if (fstat(at->fd, &st) < 0)	/* at->sub is NULL here */
 		return 0;	/* vanished meanwhile */
 	if (w->n == w->cap) {
 		size_t ncap = w->cap ? 2 * w->cap : 64;
@@ -199,12 +235,12 @@ walk_one(const char *group, int dirfd, const struct stat *wst, void *arg)
 			w->too_many = true;
 			return -ENFILE;
 		}
-		g->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
+		g->dirfd = keep_dir(at, &st);
 		if (g->dirfd < 0) {
-			int r = -errno;
-
 			free(g->path);
-			return r;
+			/* a leaf replaced since the walk saw it: it is
+			 * seen again by the next walk */
+			return g->dirfd == -ESTALE ? 0 : g->dirfd;
 		}
 		w->budget--;
 	}
@@ -275,7 +311,8 @@ sample_all(struct thr_watch *w, struct thr_snap *s, char *err, size_t errlen)
 	thr_snap_start(w->h, s);
 	for (size_t i = 0; i < w->n; i++) {
 		struct tw_group *g = &w->g[i];
-		int r = thr_sample(w->h, w->sel, s, g->path, g->dirfd,
+		struct cg_at at = { g->dirfd, NULL };
+		int r = thr_sample(w->h, w->sel, s, g->path, &at,
 				   (uint64_t)g->st.st_ino, &g->fds, err, errlen);
 
 		if (r < 0)

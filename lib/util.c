@@ -217,6 +217,48 @@ parse_size_bytes(const char *s, uint64_t *out)
 	return 0;
 }
 
+int
+open_how_at(int dirfd, const char *path, int flags, unsigned int how)
+{
+	int fd;
+
+	if (how & READ_NO_LINK)
+		flags |= O_NOFOLLOW;
+	if (how & READ_IN_ROOT)
+		return open_in_root(dirfd, path, flags);
+	if (how & READ_NO_LINKS) {
+		struct open_how oh = {
+			.flags = (unsigned int)flags,
+			.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+				   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+		};
+
+		fd = (int)syscall(SYS_openat2, dirfd, path, &oh, sizeof(oh));
+	} else {
+		fd = openat(dirfd, path, flags);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+bool
+open_no_links_works(void)
+{
+	/* 0 not asked yet, 1 works, -1 not here (no call, or a filter) */
+	static int works;
+	int w = __atomic_load_n(&works, __ATOMIC_RELAXED);
+
+	if (w == 0) {
+		int fd = open_how_at(AT_FDCWD, ".", O_PATH | O_DIRECTORY |
+				     O_CLOEXEC, READ_NO_LINKS);
+
+		w = fd >= 0 ? 1 : -1;
+		if (fd >= 0)
+			close(fd);
+		__atomic_store_n(&works, w, __ATOMIC_RELAXED);
+	}
+	return w > 0;
+}
+
 /*
  * Open path for reading without blocking on a FIFO, and refuse anything
  * but a regular file: a FIFO, a device or a socket planted where a file
@@ -228,20 +270,13 @@ int
 open_regular_at(int dirfd, const char *path, struct stat *stp,
 		unsigned int how)
 {
-	const int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
-			  (how & READ_NO_LINK ? O_NOFOLLOW : 0);
 	struct stat st;
 	int fd;
 
-	if (how & READ_IN_ROOT) {
-		fd = open_in_root(dirfd, path, flags);
-		if (fd < 0)
-			return fd;
-	} else {
-		fd = openat(dirfd, path, flags);
-		if (fd < 0)
-			return -errno;
-	}
+	fd = open_how_at(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+			 O_NOCTTY, how);
+	if (fd < 0)
+		return fd;
 	if (fstat(fd, &st) < 0) {
 		int r = -errno;
 
@@ -668,10 +703,10 @@ read_kernfs_at(int dirfd, const char *path, char *buf, size_t size,
 
 	if (size < 2)
 		return -EINVAL;
-	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
-		    (how & READ_NO_LINK ? O_NOFOLLOW : 0));
+	fd = open_how_at(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+			 O_NOCTTY, how);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n <= 0 || (size_t)n >= size - 1)

@@ -96,6 +96,20 @@ int read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp,
  * is a fake tree's, planted to make root read another file.
  */
 #define READ_NO_LINK 0x2u
+/*
+ * READ_NO_LINKS: no component of path may be a symbolic link (-ELOOP),
+ * nor lead out of dirfd's directory or its mount (-EXDEV): path is a
+ * file below a directory that was checked but not opened, such as
+ * "leaf/cpu.stat" from the parent of a cgroup leaf, and whatever
+ * replaced that directory meanwhile may not send the read elsewhere.
+ * Needs openat2 (Linux 5.6): without it, -ENOSYS (open_no_links_works()
+ * tells beforehand).
+ */
+#define READ_NO_LINKS 0x4u
+/* openat(dirfd, path, flags) as how (READ_*) says: an fd or -errno. */
+int open_how_at(int dirfd, const char *path, int flags, unsigned int how);
+/* Whether READ_NO_LINKS opens can be made here (asked once). */
+bool open_no_links_works(void);
 /* read_file_at(), text false, opened as how says. */
 int read_file_how(int dirfd, const char *path, char **bufp, size_t *lenp,
 		  unsigned int how);

@@ -95,4 +95,31 @@ if same "a node directory linked absolutely: the same answer without openat2" \
 fi
 "$NO2" -e 1 cpm-topo --sysroot "$SYS" --json >"$T_TMP/c.out" 2>&1
 assert "openat2 answering EPERM: the same answer" "$(cmp -s "$T_TMP/a.out" "$T_TMP/c.out" && echo same)" same
+
+# A cgroup walk reads a leaf from its parent with openat2 and opens its
+# directory without: the same groups and numbers either way, and a link
+# among the groups is no group in either.
+CG=$T_TMP/cg
+mkdir -p "$CG/a/b" "$CG/a/c" "$CG/d" "$CG/elsewhere"
+echo 'cpu cpuset' >"$CG/cgroup.controllers"
+i=0
+for g in a a/b a/c d elsewhere; do
+	i=$((i + 1))
+	printf '%d 100000\n' $((i * 10000)) >"$CG/$g/cpu.max"
+	printf 'usage_usec %d\nuser_usec 0\nsystem_usec 0\nnr_periods %d\nnr_throttled %d\nthrottled_usec %d\n' \
+	    $((i * 1000)) $((i * 10)) "$i" $((i * 700)) >"$CG/$g/cpu.stat"
+done
+ln -s elsewhere "$CG/lnk"
+for args in "-o tsv" "--all -o json" "a -o tsv"; do
+	# shellcheck disable=SC2086
+	if same "throttle $args: the same answer without openat2" \
+	    cpm-throttle --cgroup-root "$CG" $args; then
+		if grep -q 'a/b' "$T_TMP/a.out" && ! grep -q lnk "$T_TMP/a.out"; then
+			ok "throttle $args: the same answer without openat2"
+		else
+			not_ok "throttle $args: the same answer without openat2" \
+			    "groups missing, or the link reported: $(head -c 300 "$T_TMP/a.out")"
+		fi
+	fi
+done
 exit 0

@@ -165,22 +165,22 @@ test_v1_tree(void)
 		uint64_t per;
 
 		cg_cpu_fds_init(&f, &budget);
-		r = cg_cpu_quota_read_fds(&h, "a/b", -1, &f, &q, &per, err,
+		r = cg_cpu_quota_read_fds(&h, "a/b", NULL, &f, &q, &per, err,
 					  sizeof(err));
 		CHECK("kept: quota and period read, both kept", r == 0 &&
 		      q == 25000 && per == 50000 && f.quota >= 0 &&
 		      f.period >= 0 && budget == 0);
-		r = cg_cpu_stat_read_fds(&h, "a/b", -1, false, &f, &st, err,
+		r = cg_cpu_stat_read_fds(&h, "a/b", NULL, false, &f, &st, err,
 					 sizeof(err));
 		CHECK("kept: past the budget a file is read, not kept",
 		      r == 0 && st.nr_periods == 5 && f.stat == -1);
 		unit_put(dir, "cpu/a/b/cpu.cfs_quota_us", "35000\n");
-		r = cg_cpu_quota_read_fds(&h, "a/b", -1, &f, &q, &per, err,
+		r = cg_cpu_quota_read_fds(&h, "a/b", NULL, &f, &q, &per, err,
 					  sizeof(err));
 		CHECK("kept: a rewritten file is read again through its descriptor",
 		      r == 0 && q == 35000 && budget == 0);
 		unit_put(dir, "cpu/a/b/cpu.cfs_quota_us", "");
-		r = cg_cpu_quota_read_fds(&h, "a/b", -1, &f, &q, &per, err,
+		r = cg_cpu_quota_read_fds(&h, "a/b", NULL, &f, &q, &per, err,
 					  sizeof(err));
 		CHECK("kept: a kept file that fails is -ESTALE, closed",
 		      r == -ESTALE && f.quota == -1 && budget == 1);
@@ -188,6 +188,41 @@ test_v1_tree(void)
 		CHECK("kept: closing gives the budget back", budget == 2 &&
 		      f.period == -1);
 		unit_put(dir, "cpu/a/b/cpu.cfs_quota_us", "25000\n");
+	}
+	/*
+	 * A leaf read from its parent (as cg_walk() hands leaves over):
+	 * its own files, and never through a link put in its place.
+	 */
+	if (open_no_links_works()) {
+		struct cg_at at;
+		int64_t q;
+		uint64_t per;
+
+		snprintf(path, sizeof(path), "%s/cpu/a", dir);
+		at.fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		at.sub = "b";
+		r = cg_cpu_quota_read_fds(&h, "a/b", &at, NULL, &q, &per, err,
+					  sizeof(err));
+		CHECK("leaf from its parent: its quota and period",
+		      r == 0 && q == 25000 && per == 50000);
+		r = cg_cpu_stat_read_fds(&h, "a/b", &at, true, NULL, &st, err,
+					 sizeof(err));
+		CHECK("leaf from its parent: its cpu.stat and cpuacct.usage",
+		      r == 0 && st.nr_periods == 5 && st.has_usage &&
+		      st.usage_ns == 123456);
+		snprintf(path, sizeof(path), "%s/cpu/a/lnk", dir);
+		symlink("b", path);
+		at.sub = "lnk";
+		r = cg_cpu_quota_read_fds(&h, "a/lnk", &at, NULL, &q, &per, err,
+					  sizeof(err));
+		CHECK("leaf from its parent: a link in its place is refused",
+		      r == -EBADMSG && strstr(err, "symbolic link") != NULL);
+		r = cg_cpu_stat_read_fds(&h, "a/lnk", &at, false, NULL, &st,
+					 err, sizeof(err));
+		CHECK("leaf from its parent: no cpu.stat through a link",
+		      r == -EBADMSG && strstr(err, "symbolic link") != NULL);
+		unlink(path);
+		close(at.fd);
 	}
 
 	unit_put(dir, "cpu/a/b/cgroup.procs", "");
@@ -211,17 +246,24 @@ struct walk_log {
 };
 
 static int
-log_group(const char *group, int dirfd, const struct stat *st, void *arg)
+log_group(const char *group, const struct cg_at *at, const struct stat *st,
+	  void *arg)
 {
 	struct walk_log *w = arg;
 	size_t n = strlen(w->text);
 	struct stat own;
+	int r;
 
-	/* the walk's fstat, where it took one, is the directory's */
-	if (st != NULL && (fstat(dirfd, &own) < 0 || own.st_ino != st->st_ino ||
-			   own.st_dev != st->st_dev))
+	/* the walk's stat, where it took one, is the directory's */
+	r = at->sub ? fstatat(at->fd, at->sub, &own, AT_SYMLINK_NOFOLLOW)
+		    : fstat(at->fd, &own);
+	if ((st == NULL && at->sub != NULL) ||
+	    (st != NULL && (r < 0 || own.st_ino != st->st_ino ||
+			    own.st_dev != st->st_dev)))
 		n += (size_t)snprintf(w->text + n, sizeof(w->text) - n, "!");
-	snprintf(w->text + n, sizeof(w->text) - n, "[%s]", group);
+	/* "~": a leaf handed over as its parent and its name there */
+	snprintf(w->text + n, sizeof(w->text) - n, "[%s%s]",
+		 at->sub ? "~" : "", group);
 	return strcmp(group, "skip") == 0 ? 1 : 0;
 }
 
@@ -460,10 +502,10 @@ test_v2_tree(void)
 	cg_create(&h, CG_CPU, "b", NULL, 0);
 	r = cg_walk(&h, CG_CPU, "", log_group, &wl, err, sizeof(err));
 	CHECK_STR("walk is pre-order, sorted, and can skip a subtree", wl.text,
-		  "[][b][k][k/pod][skip]");
+		  "[][~b][k][~k/pod][skip]");
 	wl.text[0] = '\0';
 	r = cg_walk(&h, CG_CPU, "k", log_group, &wl, err, sizeof(err));
-	CHECK_STR("walk starts at a group", wl.text, "[k][k/pod]");
+	CHECK_STR("walk starts at a group", wl.text, "[k][~k/pod]");
 	r = cg_walk(&h, CG_CPU, "nope", log_group, &wl, err, sizeof(err));
 	CHECK("walk of a missing group is -ENOENT", r == -ENOENT &&
 	      strstr(err, "'nope' not found") != NULL);
