@@ -701,6 +701,9 @@ burst_run(struct burst_engine *b, int fd, const sigset_t *waitmask,
 {
 	bool reading = fd >= 0;
 
+	/* libcgroup set up now, not in the first boost's reaction time */
+	if (b->h != NULL)
+		cg_uses_libcgroup(b->h, CG_CPU);
 	while (!*stop && !b->oom && (reading || b->nactive > 0)) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		struct timespec ts, *tsp = NULL;

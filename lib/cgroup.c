@@ -19,6 +19,7 @@
 
 #include <libcgroup.h>
 
+#include "cgmount.h"
 #include "cgroup.h"
 #include "util.h"
 
@@ -246,6 +247,45 @@ open_tree(struct cg_hier *h, const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The hierarchies /proc/self/mountinfo lists, found as libcgroup's
+ * cgroup_init() finds them: for each controller the first v1 mount that
+ * has it, else the first v2 mount when its cgroup.controllers lists it.
+ */
+static void
+open_mounts(struct cg_hier *h)
+{
+	char path[CG_PATH_MAX], file[CG_PATH_MAX + 32], list[1024];
+	size_t len;
+	char *text;
+	int r;
+
+	if (read_file_at(AT_FDCWD, "/proc/self/mountinfo", &text, &len,
+			 true) < 0)
+		return;
+	for (int c = 0; c < CG_NCTRL; c++)
+		if (cg_mountinfo_find(text, ctrl_names[c], path,
+				      sizeof(path)) == 1 &&
+		    mount_set(&h->ctrl[c], path, 1) < 0)
+			mount_init(&h->ctrl[c]);
+	r = cg_mountinfo_find(text, NULL, path, sizeof(path));
+	free(text);
+	if (r != 1)
+		return;
+	snprintf(file, sizeof(file), "%s/cgroup.controllers", path);
+	if (read_small_at(AT_FDCWD, file, list, sizeof(list)) < 0)
+		return;
+	for (int c = 0; c < CG_NCTRL; c++)
+		if (c != CG_CPUACCT && !cg_has(h, c) &&
+		    word_listed(list, ctrl_names[c]) &&
+		    mount_set(&h->ctrl[c], path, 2) < 0)
+			mount_init(&h->ctrl[c]);
+	/* cpu.stat carries the usage on v2: cpuacct is an alias of cpu. */
+	if (cg_version(h, CG_CPU) == 2 && !cg_has(h, CG_CPUACCT) &&
+	    mount_dup(&h->ctrl[CG_CPUACCT], &h->ctrl[CG_CPU]) < 0)
+		mount_init(&h->ctrl[CG_CPUACCT]);
+}
+
 static int
 open_live(struct cg_hier *h, char *err, size_t errlen)
 {
@@ -253,31 +293,15 @@ open_live(struct cg_hier *h, char *err, size_t errlen)
 	int r;
 
 	h->live = true;
-	/*
-	 * libcgroup's default logger prints errors on stdout, where they
-	 * would mix with data: silence it, errors come back as codes.
-	 */
-	cgroup_set_logger(NULL, CGROUP_LOG_ERROR, NULL);
-	if (cgroup_init() == 0) {
-		h->use_libcgroup = true;
-		for (int c = 0; c < CG_NCTRL; c++) {
-			char *mp = NULL;
-
-			if (cgroup_get_subsys_mount_point(ctrl_names[c], &mp) != 0)
-				continue;
-			r = mount_set(&h->ctrl[c], mp, 0);
-			free(mp);
-			if (r < 0)
-				mount_init(&h->ctrl[c]);
-		}
-		if (cg_version(h, CG_CPU) == 2 && !cg_has(h, CG_CPUACCT))
-			mount_dup(&h->ctrl[CG_CPUACCT], &h->ctrl[CG_CPU]);
-		if (cg_has(h, CG_CPU) || cg_has(h, CG_CPUSET))
-			return 0;
-		cg_close(h);
-		h->live = true;
-	}
-	/* No help from libcgroup: look at the usual places ourselves. */
+	/* libcgroup itself only for a write: cg_uses_libcgroup() */
+	h->use_libcgroup = true;
+	open_mounts(h);
+	if (cg_has(h, CG_CPU) || cg_has(h, CG_CPUSET))
+		return 0;
+	cg_close(h);
+	h->live = true;
+	/* None found there (a v2 mount with no controllers): the usual
+	 * places, with plain file I/O. */
 	h->use_libcgroup = false;
 	if (statfs("/sys/fs/cgroup", &sf) == 0 &&
 	    (unsigned long)sf.f_type == CGROUP2_MAGIC) {
@@ -613,6 +637,40 @@ lcg_strerror(int r, int e)
 	return cgroup_strerror(r);
 }
 
+/*
+ * libcgroup is set up by the first change, not by cg_open(): its
+ * cgroup_init() costs some 5 ms of page faults (cgmount.h), which a tool
+ * that only reads has no use for.  It must see c where cg_open() found
+ * it; where it cannot (no mount it supports, as a v2 mount with no
+ * controllers on libcgroup 2.0.2), the change is made with plain file
+ * I/O.
+ */
+bool
+cg_uses_libcgroup(const struct cg_hier *h, enum cg_ctrl c)
+{
+	static int state;	/* 0 not tried, 1 set up, -1 failed */
+	enum cg_ctrl lc = c == CG_CPUACCT && cg_version(h, c) == 2 ? CG_CPU : c;
+	char *mp = NULL;
+	bool same;
+
+	if (!h->use_libcgroup || !cg_has(h, c))
+		return false;
+	if (state == 0) {
+		/*
+		 * libcgroup's default logger prints errors on stdout,
+		 * where they would mix with data: silence it, errors come
+		 * back as codes.
+		 */
+		cgroup_set_logger(NULL, CGROUP_LOG_ERROR, NULL);
+		state = cgroup_init() == 0 ? 1 : -1;
+	}
+	if (state < 0 || cgroup_get_subsys_mount_point(ctrl_names[lc], &mp) != 0)
+		return false;
+	same = strcmp(mp, h->ctrl[c].path) == 0;
+	free(mp);
+	return same;
+}
+
 /* A libcgroup struct cgroup naming group with controller c added. */
 static struct cgroup *
 lcg_new(const struct cg_hier *h, enum cg_ctrl c, const char *group,
@@ -712,7 +770,7 @@ cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	 */
 	if (value[strspn(value, " \t\n")] == '\0')
 		value = "\n";
-	else if (h->use_libcgroup && strlen(value) < 4000) {
+	else if (strlen(value) < 4000 && cg_uses_libcgroup(h, c)) {
 		struct cgroup_controller *ctl;
 		struct cgroup *cg;
 		int lr;
@@ -941,10 +999,12 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	char canon[CG_PATH_MAX], prefix[CG_PATH_MAX];
 	size_t len, plen = 0;
 	int cur, r = 0;
+	bool lcg;
 
 	r = group_canon(h, c, group, canon, sizeof(canon), err, errlen);
 	if (r < 0)
 		return r;
+	lcg = cg_uses_libcgroup(h, c);
 	len = strlen(canon);
 	cur = fcntl(h->ctrl[c].fd, F_DUPFD_CLOEXEC, 0);
 	if (cur < 0)
@@ -965,7 +1025,7 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		memcpy(prefix, canon, plen);
 		prefix[plen] = '\0';
 		/* libcgroup enables controllers itself on v2. */
-		if (cg_version(h, c) == 2 && !h->use_libcgroup) {
+		if (cg_version(h, c) == 2 && !lcg) {
 			r = enable_controller(cur, cg_ctrl_name(c == CG_CPUACCT ?
 							       CG_CPU : c),
 					      h->ctrl[c].kernel);
@@ -981,7 +1041,7 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 		nfd = openat(cur, comp, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
 			     O_NOFOLLOW);
 		if (nfd < 0 && errno == ENOENT) {
-			if (h->use_libcgroup) {
+			if (lcg) {
 				struct cgroup *cg = lcg_new(h, c, prefix, NULL);
 				int lr = cg ? cgroup_create_cgroup(cg, 1) : ECGFAIL;
 
@@ -1137,7 +1197,7 @@ cg_attach(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	if (fd < 0)
 		return fd;
 	snprintf(val, sizeof(val), "%ld", (long)pid);
-	if (h->use_libcgroup && cg_version(h, c) == 2) {
+	if (cg_version(h, c) == 2 && cg_uses_libcgroup(h, c)) {
 		struct cgroup *cg = lcg_new(h, c, canon, NULL);
 		int lr = cg ? cgroup_attach_task_pid(cg, pid) : ECGFAIL;
 

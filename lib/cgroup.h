@@ -14,19 +14,22 @@
  *
  * Two back ends, chosen by cg_open():
  *
- *   live   (root == NULL): mounts and versions
- *          are discovered through libcgroup (cgroup_init(),
- *          cgroup_get_subsys_mount_point(); version by statfs() of the
- *          mount, since libcgroup 2.0.2 does not export a version call).
- *          Changes a user would make with libcgroup go through it:
- *          cg_write() uses cgroup_modify_cgroup(), cg_create() uses
- *          cgroup_create_cgroup() (which also enables the controller in
- *          every v2 ancestor's cgroup.subtree_control), cg_remove() uses
- *          cgroup_delete_cgroup_ext(), cg_attach() on v2 uses
- *          cgroup_attach_task_pid().  Exceptions, and why:
+ *   live   (root == NULL): mounts and versions are found in
+ *          /proc/self/mountinfo as libcgroup's cgroup_init() finds
+ *          them (cgmount.h), without its cost: a tool that only reads
+ *          never sets libcgroup up.  Changes a user would make with
+ *          libcgroup go through it, set up by the first one
+ *          (cg_uses_libcgroup()): cg_write() uses cgroup_modify_cgroup(),
+ *          cg_create() uses cgroup_create_cgroup() (which also enables
+ *          the controller in every v2 ancestor's cgroup.subtree_control),
+ *          cg_attach() on v2 uses cgroup_attach_task_pid().  Exceptions,
+ *          and why:
  *            - cg_attach() on v1 writes cgroup.procs itself: libcgroup
  *              2.0.2 writes "tasks", which moves a single thread, and cpm
  *              always moves whole processes.
+ *            - cg_remove() is a plain rmdir: libcgroup's delete moves the
+ *              group's processes to the parent first, which cpm never
+ *              does behind a user's back.
  *            - reads (cg_read(), cg_walk(), the stat helpers) use plain
  *              openat() below the mount: libcgroup's readers are
  *              per-value string copies with 100-byte limits and its tree
@@ -37,10 +40,12 @@
  *          or a ".." can never send libcgroup outside the hierarchy.
  *          Values longer than libcgroup's 4096-byte buffers (huge
  *          cpusets) are written directly.  libcgroup's default logger
- *          prints on stdout: cg_open() silences it.
- *          When libcgroup finds no usable mount (e.g. a v2 mount with no
- *          controllers, unsupported by 2.0.2) the live back end falls back
- *          to plain file I/O on /sys/fs/cgroup (h->use_libcgroup false).
+ *          prints on stdout: it is silenced.  Where libcgroup does not
+ *          see a controller where mountinfo put it (it finds no usable
+ *          mount: a v2 mount with no controllers, unsupported by 2.0.2),
+ *          changes are plain file I/O; where mountinfo has no cpu or
+ *          cpuset hierarchy at all, /sys/fs/cgroup is looked at, with
+ *          plain file I/O (h->use_libcgroup false).
  *
  *   tree   (root, e.g. --cgroup-root DIR): a plain directory
  *          tree for replay and tests.  DIR holding cgroup.controllers is
@@ -98,7 +103,7 @@ struct cg_hier {
 	int version;		/* 1 or 2: the version of the cpu hierarchy
 				 * (of the first present controller if none) */
 	bool live;		/* discovered on the running system */
-	bool use_libcgroup;	/* live and libcgroup initialised */
+	bool use_libcgroup;	/* live, and changes may use libcgroup */
 	char root[CG_PATH_MAX];	/* tree back end: the DIR given; live: "" */
 	struct cg_mount ctrl[CG_NCTRL];
 };
@@ -204,6 +209,13 @@ int cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
  */
 int cg_remove(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	      char *err, size_t errlen);
+
+/*
+ * Whether changes to controller c's groups go through libcgroup (the
+ * live back end, where libcgroup sees c where cg_open() found it), not
+ * plain file I/O.  The first call sets libcgroup up.
+ */
+bool cg_uses_libcgroup(const struct cg_hier *h, enum cg_ctrl c);
 
 /*
  * Move the whole process pid (every thread) into group by writing

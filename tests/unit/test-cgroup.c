@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "cgmount.h"
 #include "cgroup.h"
 #include "throttle.h"
 #include "util.h"
@@ -535,6 +536,51 @@ test_k8s(void)
 	      !thr_k8s_parse("system.slice/cron.service", &k) && k.qos[0] == '\0');
 }
 
+/* The mounts of mountinfo text as cg_open() finds them. */
+static void
+test_mountinfo(void)
+{
+	const char *text =
+		"22 1 0:21 / /sys rw,nosuid - sysfs sysfs rw\n"
+		"30 22 0:27 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+		"not a mount line at all\n"
+		"31 30 0:28 / /sys/fs/cgroup/cpu,cpuacct rw,relatime shared:9 master:2 - cgroup cgroup rw,cpu,cpuacct\n"
+		"32 30 0:29 / /sys/fs/cgroup/cpu\\040set rw - cgroup cgroup rw,cpuset\n"
+		"33 30 0:28 /docker /mnt/cpu2 rw - cgroup cgroup rw,cpu,cpuacct\n"
+		"34 30 0:31 / /sys/fs/cgroup/systemd rw - cgroup cgroup rw,name=systemd,memoryx\n"
+		"35 30 0:32 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw,nsdelegate\n"
+		"36 30 0:33 / /sys/fs/cgroup/unified2 rw - cgroup2 cgroup2 rw";
+	char path[64], tiny[8];
+
+	CHECK_STR("mountinfo: a co-mounted controller, the first mount of it",
+		  (cg_mountinfo_find(text, "cpu", path, sizeof(path)) == 1
+		   ? path : "-"), "/sys/fs/cgroup/cpu,cpuacct");
+	CHECK_STR("mountinfo: its partner on the same mount",
+		  (cg_mountinfo_find(text, "cpuacct", path, sizeof(path)) == 1
+		   ? path : "-"), "/sys/fs/cgroup/cpu,cpuacct");
+	CHECK_STR("mountinfo: an escaped space in a mount point",
+		  (cg_mountinfo_find(text, "cpuset", path, sizeof(path)) == 1
+		   ? path : "-"), "/sys/fs/cgroup/cpu set");
+	CHECK("mountinfo: an option that only starts with the name is not it",
+	      cg_mountinfo_find(text, "memory", path, sizeof(path)) == 0);
+	CHECK_STR("mountinfo: the first cgroup2 mount",
+		  (cg_mountinfo_find(text, NULL, path, sizeof(path)) == 1
+		   ? path : "-"), "/sys/fs/cgroup/unified");
+	CHECK("mountinfo: a v2 mount has no v1 controllers",
+	      cg_mountinfo_find("35 30 0:32 / /u rw - cgroup2 cgroup2 rw,cpu\n",
+				"cpu", path, sizeof(path)) == 0);
+	CHECK("mountinfo: a v1 mount is not the v2 one",
+	      cg_mountinfo_find("31 30 0:28 / /c rw - cgroup cgroup rw,cpu",
+				NULL, path, sizeof(path)) == 0);
+	CHECK("mountinfo: a mount point too long for the buffer",
+	      cg_mountinfo_find(text, "cpu", tiny, sizeof(tiny)) == -ENAMETOOLONG);
+	CHECK("mountinfo: a line cut before its super options is passed over",
+	      cg_mountinfo_find("31 30 0:28 / /c rw - cgroup cgroup\n", "cpu",
+				path, sizeof(path)) == 0);
+	CHECK("mountinfo: empty text", cg_mountinfo_find("", NULL, path,
+							  sizeof(path)) == 0);
+}
+
 static void
 test_live(void)
 {
@@ -548,8 +594,9 @@ test_live(void)
 		return;
 	}
 	r = cg_open(&h, NULL, err, sizeof(err));
-	CHECK("the live hierarchy opens through libcgroup", r == 0 && h.live &&
-	      h.use_libcgroup && h.version == 1);
+	CHECK("the live hierarchy opens, changes going through libcgroup",
+	      r == 0 && h.live && h.use_libcgroup && h.version == 1 &&
+	      cg_uses_libcgroup(&h, CG_CPU));
 	if (r != 0)
 		return;
 	snprintf(name, sizeof(name), "cpm-unit-%ld/inner", (long)getpid());
@@ -596,6 +643,7 @@ main(void)
 	test_v2_tree();
 	test_cpu_stat_parse();
 	test_k8s();
+	test_mountinfo();
 	test_live();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
