@@ -2,13 +2,15 @@
 /*
  * libFuzzer harness for what cpm reads from cgroup trees: cpu.stat (v1
  * and v2 layouts) and Kubernetes cgroup paths (QoS class, pod UID and
- * container ID of both kubelet drivers), and group path checking.
+ * container ID of both kubelet drivers), group path checking, and the
+ * mount table (/proc/self/mountinfo) the live hierarchies are found in.
  * Build and run: make fuzz && tests/fuzz/fuzz-cgroup-text -max_total_time=60
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgmount.h"
 #include "cgroup.h"
 #include "throttle.h"
 
@@ -46,6 +48,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     c = strtok_r(NULL, "/", &save))
 			if (strcmp(c, ".") == 0 || strcmp(c, "..") == 0)
 				abort();
+	}
+	{
+		/* a mount point found fits, unescaped, in the buffer */
+		char mnt[64];
+		const char *ctrl[] = { "cpu", "cpuset", NULL };
+
+		for (size_t i = 0; i < 3; i++) {
+			memset(mnt, 'x', sizeof(mnt));
+			if (cg_mountinfo_find(text, ctrl[i], mnt, sizeof(mnt)) == 1 &&
+			    memchr(mnt, '\0', sizeof(mnt)) == NULL)
+				abort();
+		}
 	}
 	free(text);
 	return 0;
