@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,10 +193,8 @@ thr_sample(const struct cg_hier *h, const struct thr_select *sel,
 		return -ENOMEM;
 	}
 	if (!sel->cumulative) {
-		if (ino == 0 && (at->sub != NULL
-				 ? fstatat(at->fd, at->sub, &sb,
-					   AT_SYMLINK_NOFOLLOW)
-				 : fstat(at->fd, &sb)) == 0)
+		/* a leaf handed over by name comes with its stat (ino) */
+		if (ino == 0 && at->sub == NULL && fstat(at->fd, &sb) == 0)
 			ino = (uint64_t)sb.st_ino;
 		x->ino = ino;
 	}
