@@ -463,7 +463,7 @@ load_topology(struct pin_ctx *c)
 		struct coretypes ct;
 		bool types = select_needs_types(c->cpu_selector);
 
-		/* type: and capacity: need files the topology does not read */
+		/* type:, capacity: and part: need files the topology does not read */
 		if (types && coretype_load(&ct, &c->root, &c->topo, c->err,
 					   sizeof(c->err)) < 0)
 			cli_die(EXIT_FAIL, "%s", c->err);

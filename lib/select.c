@@ -196,7 +196,8 @@ select_resolve(const struct topo *t, const char *sel, struct cpuset *out,
 bool
 select_needs_types(const char *sel)
 {
-	return startswith(sel, "type:") || startswith(sel, "capacity:");
+	return startswith(sel, "type:") || startswith(sel, "capacity:") ||
+	       startswith(sel, "part:");
 }
 
 int

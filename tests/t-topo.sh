@@ -125,7 +125,7 @@ case $out in
 *) not_ok "--json -o selects the members of the cpus objects" "$(show)" ;;
 esac
 check_fail "an unknown column is refused with the valid ones" 2 \
-    "^cpm-topo: unknown column 'nope' \(valid: CPU, NODE, SOCKET, DIE, CORE, L3, ONLINE, TYPE, CAPACITY, SIBLINGS\)\$" \
+    "^cpm-topo: unknown column 'nope' \(valid: CPU, NODE, SOCKET, DIE, CORE, L3, ONLINE, TYPE, CAPACITY, SIBLINGS, PART\)\$" \
     cpm-topo -o cpu,nope
 check_fail "an empty column list is refused" 2 "empty column name" \
     cpm-topo -o ''
