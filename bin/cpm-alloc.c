@@ -23,6 +23,7 @@
 #include "irq.h"
 #include "json.h"
 #include "kstate.h"
+#include "smtgap.h"
 #include "kubelet.h"
 #include "state.h"
 #include "topo.h"
@@ -736,6 +737,32 @@ alloc_die(struct ctx *c, int r)
 		EXIT_FAIL, "%s", c->err);
 }
 
+/*
+ * Warn once when a core has an offline SMT sibling: cpm stays exact to
+ * the kubelet's CPUs-per-core arithmetic there, and says what it does.
+ * The counts come from the kubelet's view when the machine came from a
+ * state's layout, so a take on a machine with every sibling online reads
+ * nothing more.
+ */
+static void
+warn_smt_gap(struct ctx *c)
+{
+	struct strbuf sb;
+
+	if (cpuset_empty(&c->topo.offline))
+		return;
+	if (!c->topo.cpus && !(ktopo_made(&c->kt) &&
+	      smtgap_suspect(&c->topo, c->kt.num_cpus, c->kt.num_cores)))
+		return;
+	need_cpus(c);
+	strbuf_init(&sb);
+	if (smtgap_warning(&c->topo, &sb) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (sb.len)
+		cli_warn("%s", sb.buf);
+	strbuf_free(&sb);
+}
+
 static int
 cmd_init(struct ctx *c)
 {
@@ -752,6 +779,7 @@ cmd_init(struct ctx *c)
 	/* The core types go into the layout with the rest of the machine:
 	 * the first take then has nothing left to read. */
 	load_types(c);
+	warn_smt_gap(c);
 	if (c->have_reserved) {
 		parse_cpus_arg(c, "reserved CPU list", c->reserved_arg, &given);
 		in.reserved = &given;
@@ -843,6 +871,7 @@ cmd_take(struct ctx *c)
 	if (c->have_mem || c->opts.numa_policy || c->st.policy.numa_policy)
 		need_cpus(c);
 	load_types(c);
+	warn_smt_gap(c);
 	only = core_type_arg(c);
 	if (c->from_arg) {
 		need_cpus(c);	/* selectors name cores, dies ... */
@@ -888,6 +917,10 @@ cmd_take(struct ctx *c)
 	}
 	if (state_add(&c->st, &e) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
+	if (!c->st.exists && !c->dry_run)
+		cli_warn("warning: no state file '%s' yet: this take creates "
+			 "one with no CPUs reserved (cpm-alloc init --reserve "
+			 "N sets some aside first)", c->state_path);
 	if (!c->dry_run)
 		save_state(c);
 	print_set(&c->st.entries[c->st.nentries - 1].cpus);
@@ -1120,6 +1153,7 @@ cmd_check(struct ctx *c)
 	want_args(c, 0, 0, "no arguments");
 	/* With the process view: the cgroup v2 partitions. */
 	load_machine_flags(c, TOPO_PROCESS);
+	warn_smt_gap(c);
 	open_state(c, RO, true);
 	have_live = sysroot_open(&live, "/") == 0;
 	strbuf_init(&sb);
