@@ -248,6 +248,8 @@ parse_args(struct ctx *c, int argc, char **argv)
 			c->sysroot_dir = optarg;
 			break;
 		case O_CGROUP_ROOT:
+			if (*optarg == '\0')
+				cli_usage_error("--cgroup-root needs a directory");
 			c->cgroup_root = optarg;
 			break;
 		case O_RESERVED:

@@ -310,6 +310,8 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 			set_once(&c->sysroot_dir, val, shown);
 			break;
 		case OPT_CGROUP_ROOT:
+			if (*val == '\0')
+				cli_usage_error("--cgroup-root needs a directory");
 			set_once(&c->cgroup_root, val, shown);
 			break;
 		case OPT_JSON:

@@ -728,6 +728,8 @@ parse_args(struct ctx *c, struct cli_parser *p, int argc, char **argv)
 			c->watch = true;
 			break;
 		case OPT_ROOT:
+			if (*optarg == '\0')
+				cli_usage_error("--cgroup-root needs a directory");
 			c->cgroup_root = optarg;
 			break;
 		case OPT_WAIT:

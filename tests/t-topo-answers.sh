@@ -76,6 +76,12 @@ for root in "$T_TMP/missing" "$T_TMP/empty"; do
 	done
 done
 
+for cmd in "cpm-throttle" "cpm-quota get g" "cpm-pin --cgroup g 0" "cpm-alloc list"; do
+	tool=${cmd%% *}
+	check_fail "$tool: an empty --cgroup-root is refused alike" 2 \
+	    "^$tool: --cgroup-root needs a directory$" $cmd --cgroup-root ""
+done
+
 # --sysroot: the tools README names honour it, the others refuse it.
 honour=$(sed -n 's/^The tools that read the machine.s topology (\(.*\))$/\1/p' \
     "$CPM_TOP/README" | tr -d ',')
