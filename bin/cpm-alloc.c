@@ -22,6 +22,7 @@
 #include "coretype.h"
 #include "irq.h"
 #include "json.h"
+#include "kmemstate.h"
 #include "kstate.h"
 #include "smtgap.h"
 #include "kubelet.h"
@@ -110,7 +111,8 @@ usage(void)
 "  check                    explain how the state disagrees with the machine\n"
 "  reconcile [--dry-run]    release allocations whose owner is gone\n"
 "  import-kubelet FILE [--no-verify]\n"
-"                           import a kubelet cpu_manager_state file\n"
+"                           import a kubelet cpu_manager_state file (and the\n"
+"                           memory_manager_state beside it, as --mem)\n"
 "\n"
 "Global options:\n"
 "  --state FILE             state file (env CPM_STATE,\n"
@@ -1219,6 +1221,35 @@ read_checkpoint(struct ctx *c, struct kstate *ks)
 			EXIT_FAIL, "%s", c->err);
 }
 
+/*
+ * The Memory Manager's checkpoint beside the CPU Manager's (the kubelet
+ * writes both into its root directory): its Static policy's memory
+ * blocks become the imported allocations' memory bookings.  None there
+ * books nothing; one the kubelet would refuse refuses the import.
+ */
+static void
+import_memory(struct ctx *c, struct alloc_import *im)
+{
+	struct kmemstate ms;
+	const char *slash = strrchr(c->args[0], '/');
+	char path[4096];
+	int r;
+
+	snprintf(path, sizeof(path), "%.*smemory_manager_state",
+		 slash ? (int)(slash - c->args[0] + 1) : 0, c->args[0]);
+	r = kmem_load(&ms, path, !c->no_verify, c->err, sizeof(c->err));
+	if (r == -ENOENT)
+		return;
+	if (r < 0)
+		cli_die(r == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", c->err);
+	need_cpus(c);
+	load_meminfo(c);
+	r = kmem_book(&ms, &c->topo, im, path, c->err, sizeof(c->err));
+	kmem_free(&ms);
+	if (r < 0)
+		cli_die(r == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", c->err);
+}
+
 static int
 cmd_import(struct ctx *c)
 {
@@ -1234,6 +1265,7 @@ cmd_import(struct ctx *c)
 			      sizeof(c->err));
 	if (r < 0)
 		alloc_die(c, r);
+	import_memory(c, &im);
 	open_state(c, RW, false);
 	strbuf_init(&out);
 	r = alloc_import_add(&c->st, &im, &out, c->err, sizeof(c->err));

@@ -138,3 +138,33 @@ jdata=$(printf '%s' "$data" | sed 's/"/\\"/g')
 printf '{"POLICYNAME":"static","defaultCpuSet":"0-31","checksum":0,"Data":"%s","dataChecksum":%s}' "$jdata" "$dsum" >"$K"
 check "the dual format's data wins over the older fields" 0 "p/c 30-31" \
     env CPM_STATE="$T_TMP/dual.state" cpm-alloc import-kubelet "$K"
+
+# memory_manager_state beside cpu_manager_state: the kubelet's own
+# checkpoint test entries (tests/kubelet/memory-checkpoints), each beside
+# a CPU checkpoint that gives pod/container1 CPU 1.
+MK=$CPM_TOP/tests/kubelet/memory-checkpoints
+printf '%s\n' 'node 0 mem_kb=8388608 free_kb=4194304' \
+    'cpu 0 core=0 socket=0 node=0' 'cpu 1 core=1 socket=0 node=0' |
+    python3 "$CPM_TOP/tests/gen-sysfs" - "$T_TMP/mem2" || not_ok "gen-sysfs mem2"
+grep -v '^#' "$MK/expect.tsv" | while IFS=$tab read -r name rc_want want; do
+	d=$T_TMP/mm
+	rm -rf "$d" "$T_TMP/mm.state"
+	mkdir "$d"
+	printf '%s' '{"policyName":"static","defaultCpuSet":"0","entries":{"pod":{"container1":"1"}},"checksum":0}' \
+	    >"$d/cpu_manager_state"
+	cp "$MK/$name.json" "$d/memory_manager_state"
+	if [ "$rc_want" = 0 ]; then
+		check "kubelet memory test \"$name\": imported" 0 "pod/container1 1" \
+		    env CPM_SYSROOT="$T_TMP/mem2" CPM_STATE="$T_TMP/mm.state" \
+		    cpm-alloc import-kubelet "$d/cpu_manager_state"
+		check "kubelet memory test \"$name\": its memory booked" 0 "$want" \
+		    env CPM_SYSROOT="$T_TMP/mem2" CPM_STATE="$T_TMP/mm.state" \
+		    cpm-alloc list -o memory --noheadings
+	else
+		check_fail "kubelet memory test \"$name\": refused" "$rc_want" "$want" \
+		    env CPM_SYSROOT="$T_TMP/mem2" CPM_STATE="$T_TMP/mm.state" \
+		    cpm-alloc import-kubelet "$d/cpu_manager_state"
+		[ -e "$T_TMP/mm.state" ] &&
+		    not_ok "kubelet memory test \"$name\": nothing imported" "a state was written"
+	fi
+done
