@@ -22,7 +22,9 @@
 #include "coretype.h"
 #include "irq.h"
 #include "json.h"
+#include "kmemstate.h"
 #include "kstate.h"
+#include "smtgap.h"
 #include "kubelet.h"
 #include "state.h"
 #include "topo.h"
@@ -109,7 +111,8 @@ usage(void)
 "  check                    explain how the state disagrees with the machine\n"
 "  reconcile [--dry-run]    release allocations whose owner is gone\n"
 "  import-kubelet FILE [--no-verify]\n"
-"                           import a kubelet cpu_manager_state file\n"
+"                           import a kubelet cpu_manager_state file (and the\n"
+"                           memory_manager_state beside it, as --mem)\n"
 "\n"
 "Global options:\n"
 "  --state FILE             state file (env CPM_STATE,\n"
@@ -247,6 +250,8 @@ parse_args(struct ctx *c, int argc, char **argv)
 			c->sysroot_dir = optarg;
 			break;
 		case O_CGROUP_ROOT:
+			if (*optarg == '\0')
+				cli_usage_error("--cgroup-root needs a directory");
 			c->cgroup_root = optarg;
 			break;
 		case O_RESERVED:
@@ -736,6 +741,32 @@ alloc_die(struct ctx *c, int r)
 		EXIT_FAIL, "%s", c->err);
 }
 
+/*
+ * Warn once when a core has an offline SMT sibling: cpm stays exact to
+ * the kubelet's CPUs-per-core arithmetic there, and says what it does.
+ * The counts come from the kubelet's view when the machine came from a
+ * state's layout, so a take on a machine with every sibling online reads
+ * nothing more.
+ */
+static void
+warn_smt_gap(struct ctx *c)
+{
+	struct strbuf sb;
+
+	if (cpuset_empty(&c->topo.offline))
+		return;
+	if (!c->topo.cpus && !(ktopo_made(&c->kt) &&
+	      smtgap_suspect(&c->topo, c->kt.num_cpus, c->kt.num_cores)))
+		return;
+	need_cpus(c);
+	strbuf_init(&sb);
+	if (smtgap_warning(&c->topo, &sb) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (sb.len)
+		cli_warn("%s", sb.buf);
+	strbuf_free(&sb);
+}
+
 static int
 cmd_init(struct ctx *c)
 {
@@ -752,6 +783,7 @@ cmd_init(struct ctx *c)
 	/* The core types go into the layout with the rest of the machine:
 	 * the first take then has nothing left to read. */
 	load_types(c);
+	warn_smt_gap(c);
 	if (c->have_reserved) {
 		parse_cpus_arg(c, "reserved CPU list", c->reserved_arg, &given);
 		in.reserved = &given;
@@ -843,6 +875,7 @@ cmd_take(struct ctx *c)
 	if (c->have_mem || c->opts.numa_policy || c->st.policy.numa_policy)
 		need_cpus(c);
 	load_types(c);
+	warn_smt_gap(c);
 	only = core_type_arg(c);
 	if (c->from_arg) {
 		need_cpus(c);	/* selectors name cores, dies ... */
@@ -888,6 +921,10 @@ cmd_take(struct ctx *c)
 	}
 	if (state_add(&c->st, &e) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
+	if (!c->st.exists && !c->dry_run)
+		cli_warn("warning: no state file '%s' yet: this take creates "
+			 "one with no CPUs reserved (cpm-alloc init --reserve "
+			 "N sets some aside first)", c->state_path);
 	if (!c->dry_run)
 		save_state(c);
 	print_set(&c->st.entries[c->st.nentries - 1].cpus);
@@ -1120,6 +1157,7 @@ cmd_check(struct ctx *c)
 	want_args(c, 0, 0, "no arguments");
 	/* With the process view: the cgroup v2 partitions. */
 	load_machine_flags(c, TOPO_PROCESS);
+	warn_smt_gap(c);
 	open_state(c, RO, true);
 	have_live = sysroot_open(&live, "/") == 0;
 	strbuf_init(&sb);
@@ -1183,6 +1221,35 @@ read_checkpoint(struct ctx *c, struct kstate *ks)
 			EXIT_FAIL, "%s", c->err);
 }
 
+/*
+ * The Memory Manager's checkpoint beside the CPU Manager's (the kubelet
+ * writes both into its root directory): its Static policy's memory
+ * blocks become the imported allocations' memory bookings.  None there
+ * books nothing; one the kubelet would refuse refuses the import.
+ */
+static void
+import_memory(struct ctx *c, struct alloc_import *im)
+{
+	struct kmemstate ms;
+	const char *slash = strrchr(c->args[0], '/');
+	char path[4096];
+	int r;
+
+	snprintf(path, sizeof(path), "%.*smemory_manager_state",
+		 slash ? (int)(slash - c->args[0] + 1) : 0, c->args[0]);
+	r = kmem_load(&ms, path, !c->no_verify, c->err, sizeof(c->err));
+	if (r == -ENOENT)
+		return;
+	if (r < 0)
+		cli_die(r == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", c->err);
+	need_cpus(c);
+	load_meminfo(c);
+	r = kmem_book(&ms, &c->topo, im, path, c->err, sizeof(c->err));
+	kmem_free(&ms);
+	if (r < 0)
+		cli_die(r == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", c->err);
+}
+
 static int
 cmd_import(struct ctx *c)
 {
@@ -1198,6 +1265,7 @@ cmd_import(struct ctx *c)
 			      sizeof(c->err));
 	if (r < 0)
 		alloc_die(c, r);
+	import_memory(c, &im);
 	open_state(c, RW, false);
 	strbuf_init(&out);
 	r = alloc_import_add(&c->st, &im, &out, c->err, sizeof(c->err));

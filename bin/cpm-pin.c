@@ -310,6 +310,8 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 			set_once(&c->sysroot_dir, val, shown);
 			break;
 		case OPT_CGROUP_ROOT:
+			if (*val == '\0')
+				cli_usage_error("--cgroup-root needs a directory");
 			set_once(&c->cgroup_root, val, shown);
 			break;
 		case OPT_JSON:
@@ -463,7 +465,7 @@ load_topology(struct pin_ctx *c)
 		struct coretypes ct;
 		bool types = select_needs_types(c->cpu_selector);
 
-		/* type: and capacity: need files the topology does not read */
+		/* type:, capacity: and part: need files the topology does not read */
 		if (types && coretype_load(&ct, &c->root, &c->topo, c->err,
 					   sizeof(c->err)) < 0)
 			cli_die(EXIT_FAIL, "%s", c->err);
@@ -591,7 +593,8 @@ start_scope(struct pin_ctx *c, const char *unit)
 	r = cg_open(&h, cli_cgroup_root(c->cgroup_root), c->err,
 		    sizeof(c->err));
 	if (r < 0)
-		cli_die(EXIT_FAIL, "--scope: %s", c->err);
+		cli_die(cli_cgroup_root(c->cgroup_root) ? EXIT_USAGE :
+			EXIT_FAIL, "--scope: %s", c->err);
 	snprintf(desc, sizeof(desc), "cpm-pin %s", c->command[0]);
 	r = sdapply_scope(&h, unit, getpid(), desc, &c->cpus,
 			  c->have_nodes ? &c->nodes : NULL, c->err,
@@ -1007,8 +1010,11 @@ cgroup_form(struct pin_ctx *c)
 
 	r = cg_open(&h, cli_cgroup_root(c->cgroup_root), c->err,
 		    sizeof(c->err));
+	/* A root given that holds no hierarchy is bad input, as in every
+	 * tool; one discovered on the live system is a failure. */
 	if (r < 0)
-		cli_die(EXIT_FAIL, "%s", c->err);
+		cli_die(cli_cgroup_root(c->cgroup_root) ? EXIT_USAGE :
+			EXIT_FAIL, "%s", c->err);
 	memset(&rq, 0, sizeof(rq));
 	rq.group = c->group;
 	rq.cpus = &c->cpus;

@@ -217,8 +217,10 @@ open_hier(struct quota_ctx *c)
 	int r;
 
 	r = cg_open(&c->h, c->cgroup_root, err, sizeof(err));
+	/* A root given that holds no hierarchy is bad input, as in every
+	 * tool; one discovered on the live system is a failure. */
 	if (r < 0)
-		cli_die(EXIT_FAIL, "%s", err);
+		cli_die(c->cgroup_root ? EXIT_USAGE : EXIT_FAIL, "%s", err);
 	c->h_open = true;
 	if (!cg_has(&c->h, CG_CPU))
 		cli_die(EXIT_FAIL, "no cpu controller hierarchy found");

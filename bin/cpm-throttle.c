@@ -77,7 +77,9 @@ usage(void)
 "  throttled time summed over CPUs, in seconds; LIMIT is quota / period in\n"
 "  CPUs ('max': unlimited); USAGE is CPU time / wall time in CPUs over the\n"
 "  window, and '-' (null in JSON) when there is no window: cumulative\n"
-"  counters have no wall time to divide by.\n"
+"  counters have no wall time to divide by.  On cgroup v1 with cpuacct\n"
+"  mounted apart from cpu it comes from the cpuacct group of the same\n"
+"  path, and is '-' for a group that has none there.\n"
 "\n"
 "Options:\n"
 "  -i, --interval D      sample twice, D apart (e.g. 500ms, 2s), and report\n"
@@ -728,6 +730,8 @@ parse_args(struct ctx *c, struct cli_parser *p, int argc, char **argv)
 			c->watch = true;
 			break;
 		case OPT_ROOT:
+			if (*optarg == '\0')
+				cli_usage_error("--cgroup-root needs a directory");
 			c->cgroup_root = optarg;
 			break;
 		case OPT_WAIT:

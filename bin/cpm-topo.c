@@ -62,12 +62,13 @@ usage(void)
 "\n"
 "Options:\n"
 "  -e, --extended     one row per possible CPU: CPU NODE SOCKET DIE CORE L3 ONLINE\n"
-"                     (and TYPE CAPACITY on a machine with several core types)\n"
+"                     (and TYPE CAPACITY on a machine with several core types,\n"
+"                     PART where /proc/cpuinfo names ARM parts)\n"
 "  -j, --json         the whole topology as one JSON document\n"
 "  -o, --output LIST  the columns of -e (implied), or the members of the\n"
 "      --columns LIST JSON \"cpus\" objects: comma-separated, any case,\n"
 "                     from CPU NODE SOCKET DIE CORE L3 ONLINE TYPE CAPACITY\n"
-"                     SIBLINGS (the core's SMT siblings as a cpulist)\n"
+"                     PART SIBLINGS (the core's SMT siblings as a cpulist)\n"
 "      --raw          -e without alignment: one space between cells\n"
 "      --noheadings   -e without its header line\n"
 "      --sysroot DIR  read sys/ and proc/ below DIR (env CPM_SYSROOT)\n"
@@ -86,16 +87,18 @@ usage(void)
 "                     --irqs adds the device IRQs that may fire on those\n"
 "                     CPUs and each CPU's interrupts over --interval\n"
 "                     (default 1s, two samples of /proc/interrupts).\n"
-"  dump DIR           copy every file cpm reads into DIR (for --sysroot)\n"
+"  dump DIR           copy every file cpm reads into DIR (for --sysroot), and\n"
+"                     what lscpu --sysroot and lstopo --input read\n"
 "\n"
 "Selectors: a cpulist, '-' (stdin), all (possible), present, online,\n"
 "offline, isolated, allowed, node:N, socket:N, die:S.D, l3:N, siblings:CPU\n"
 "(the CPU and its SMT siblings), thread:K (the K-th thread of every core),\n"
 "type:NAME (a core type: performance, efficiency, on some machines prime and\n"
 "mid; big/p and little/e are aliases), capacity:MIN-MAX (the kernel's\n"
-"cpu_capacity, 1024 for the fastest CPU).\n"
-"Topology selectors (node, socket, die, l3, thread, type, capacity) yield\n"
-"online CPUs.\n"
+"cpu_capacity, 1024 for the fastest CPU), part:0xNNN or part:NAME (an ARM\n"
+"MIDR part number, or its name such as cortex-a710 or a710).\n"
+"Topology selectors (node, socket, die, l3, thread, type, capacity, part)\n"
+"yield online CPUs.\n"
 "CORE is the lowest CPU of a core's SMT siblings; L3 is the cache id.\n"
 "\n"
 "Options may also follow the command and its arguments.\n"
@@ -171,7 +174,7 @@ cpu_table(struct ctx *c, bool json, struct table *tab)
 	if (topo_cpu_table(load(c), ct, tab) < 0)
 		oom();
 	if (table_select(tab, c->columns ? c->columns :
-			 topo_cpu_default_columns(coretype_hybrid(ct), json),
+			 topo_cpu_columns_for(ct, json),
 			 err, sizeof(err)) < 0)
 		cli_usage_error("%s", err);
 }

@@ -1087,9 +1087,16 @@ import_entry(const struct kstate *ks, const struct kstate_entry *ke,
 	if (!state_name_valid(ke->name))
 		return err_ret(err, errlen, -EINVAL, "'%s': entry '%s' is not "
 			       "a valid name", file, ke->name);
-	if (cpuset_parse_list(ke->cpus, &e->cpus, why, sizeof(why)) < 0)
+	if (cpuset_parse_list(ke->cpus, &e->cpus, why, sizeof(why)) < 0) {
+		if (ke->container)	/* the kubelet's words */
+			return err_ret(err, errlen, -EINVAL, "'%s': could not "
+				       "parse cpuset \"%s\" for container "
+				       "\"%s\" in pod \"%s\" (bad cpuset of "
+				       "'%s': %s)", file, ke->cpus,
+				       ke->container, ke->pod, ke->name, why);
 		return err_ret(err, errlen, -EINVAL, "'%s': bad cpuset of "
 			       "'%s': %s", file, ke->name, why);
+	}
 	if (cpuset_intersects(&e->cpus, def))
 		return err_ret(err, errlen, -EINVAL, "'%s': entry '%s' cpuset "
 			       "\"%s\" overlaps with default cpuset \"%s\"",
@@ -1129,8 +1136,8 @@ alloc_import_read(const struct topo *t, const struct kstate *ks,
 
 	memset(im, 0, sizeof(*im));
 	if (cpuset_parse_list(ks->default_set, &def, why, sizeof(why)) < 0) {
-		r = err_ret(err, errlen, -EINVAL, "'%s': bad defaultCpuSet: %s",
-			    file, why);
+		r = err_ret(err, errlen, -EINVAL, "'%s': could not parse default "
+			    "cpu set \"%s\": %s", file, ks->default_set, why);
 		goto out;
 	}
 	im->entries = calloc((size_t)ks->nentries + 1, sizeof(*im->entries));
@@ -1151,6 +1158,23 @@ alloc_import_read(const struct topo *t, const struct kstate *ks,
 				"are not online on this machine", file, l) :
 			oom(err, errlen);
 		free(l);
+	}
+	/*
+	 * The kubelet's start-up validation: the default set and the
+	 * assignments together are every online CPU, or the kubelet
+	 * refuses the checkpoint (a CPU onlined since it was written).  An
+	 * empty checkpoint is one the kubelet has yet to fill.
+	 */
+	if (r == 0 && !cpuset_empty(&all) && !cpuset_equal(&all, &t->online)) {
+		char *on = cpuset_to_list(&t->online);
+
+		l = cpuset_to_list(&all);
+		r = l && on ? err_ret(err, errlen, -EINVAL, "'%s': current set "
+				      "of available CPUs \"%s\" doesn't match "
+				      "with CPUs in state \"%s\"", file, on,
+				      l) : oom(err, errlen);
+		free(l);
+		free(on);
 	}
 out:
 	cpuset_free(&def);

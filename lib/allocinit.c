@@ -68,9 +68,11 @@ alloc_init_reserved(const struct alloc_machine *m,
 		return -EINVAL;
 	if (in->reserve_n == 0)
 		return 0;
-	if (in->reserve_n > online)
+	/* All of them would leave pods no CPU, not even a shared one. */
+	if (in->reserve_n >= online)
 		return fail(-ENOSPC, err, errlen, "cannot reserve %u CPUs: the "
-			    "machine has %u online", in->reserve_n, online);
+			    "machine has %u online, and pods need at least "
+			    "one", in->reserve_n, online);
 	r = kubelet_take_reserved(kt, (int)in->reserve_n, &o.k, out, err,
 				  errlen);
 	if (r == -ENOMEM)

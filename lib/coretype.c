@@ -2,13 +2,15 @@
 /*
  * Core types and capacities from sysfs and procfs below a sysroot.
  *
- * The sources are tried from the most to the least specific: the hybrid
- * PMU devices name the CPUs of each Intel core type outright; ARM's MIDR
- * part number tells micro-architectures apart where capacities of one
- * type differ by frequency domain (a Cortex-X925 cluster at 997 and one at
- * 1024 are one type); capacities and frequencies are grouped with a 10%
+ * The types are the classes the kernel's scheduler tells apart: the
+ * hybrid PMU devices name the CPUs of each Intel core type outright;
+ * elsewhere capacities (else frequencies) are grouped with a 10%
  * tolerance, because Turbo Boost Max 3.0 gives some P-cores a higher
- * maximum frequency than their siblings.
+ * maximum frequency than their siblings and a Cortex-X925 cluster at 997
+ * is one type with one at 1024.  Classes of equal capacity are one type.
+ * ARM's MIDR part number is kept per CPU as an attribute, never a rank:
+ * a Cortex-A715 and an A710 of one capacity are one type, as they are to
+ * the scheduler and to hwloc.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -168,16 +170,19 @@ group_by_pmu(struct loader *ld)
 }
 
 /*
- * ARM: group by the MIDR part number of /proc/cpuinfo, ranked by the
- * highest capacity (or frequency) in each.  Returns the number of distinct
- * parts (groups only when ranked), -ENOMEM.
+ * ARM: the MIDR implementer and part number of every CPU, from
+ * /proc/cpuinfo, into ct->part (allocated here; left NULL on a machine
+ * whose cpuinfo names no part).  The part is an attribute of a CPU, not
+ * its type: the scheduler knows capacities, and two parts of one
+ * capacity (a Cortex-A715 and an A710 at 855) are one class to it.
+ * Returns 0 or -ENOMEM.
  */
 static int
-group_by_midr(struct loader *ld)
+read_parts(struct loader *ld, struct coretypes *ct)
 {
 	char head[4096], *text, *line, *next, *end;
-	int64_t parts[16];
-	int nparts = 0, cpu = -1, i;
+	unsigned int impl = 0;
+	int cpu = -1, i;
 	bool whole;
 	ssize_t n;
 	int r;
@@ -197,7 +202,7 @@ group_by_midr(struct loader *ld)
 	if ((end != NULL || whole) &&
 	    memmem(head, end ? (size_t)(end - head) : (size_t)n, "CPU part",
 		   8) == NULL)
-		return 0;	/* not an ARM machine: nothing to group */
+		return 0;	/* not an ARM machine */
 	/* A file that fit in the head is not read again. */
 	if (whole) {
 		text = head;
@@ -211,13 +216,21 @@ group_by_midr(struct loader *ld)
 			free(text);
 		return 0;
 	}
-	/* Only "processor" and "CPU part" lines matter: the others (some
-	 * twenty per CPU, thousands of CPUs) are passed over at their
-	 * first character. */
+	ct->part = malloc(sizeof(int) * (size_t)(ld->n + 1));
+	if (ct->part == NULL) {
+		if (text != head)
+			free(text);
+		return -ENOMEM;
+	}
+	for (i = 0; i < ld->n; i++)
+		ct->part[i] = -1;
+	/* Only "processor", "CPU implementer" and "CPU part" lines matter:
+	 * the others (some twenty per CPU, thousands of CPUs) are passed
+	 * over at their first character. */
 	for (line = text; *line; line = next) {
 		char *colon, *k = line;
 		unsigned int v;
-		int64_t part;
+		long long part;
 
 		next = strchr(line, '\n');
 		if (next)
@@ -236,38 +249,61 @@ group_by_midr(struct loader *ld)
 		if (strcmp(line, "processor") == 0) {
 			cpu = parse_uint(strstrip(colon + 1), CPUSET_MAX_CPUS - 1,
 					 &v) < 0 ? -1 : (int)v;
+			impl = 0;
+			continue;
+		}
+		if (strcmp(line, "CPU implementer") == 0) {
+			impl = (unsigned int)strtoul(strstrip(colon + 1), NULL, 0) &
+			       0xff;
 			continue;
 		}
 		if (strcmp(line, "CPU part") != 0 || cpu < 0 || cpu >= ld->n)
 			continue;
 		part = strtoll(strstrip(colon + 1), NULL, 0);
-		for (i = 0; i < nparts && parts[i] != part; i++)
-			;
-		if (i == nparts) {
-			if (nparts == (int)(sizeof(parts) / sizeof(parts[0])))
-				continue;
-			parts[nparts++] = part;
-		}
-		ld->group[cpu] = i;
+		if (part < 0 || part > 0xfff)
+			continue;
+		ct->part[cpu] = (int)(impl << 12 | (unsigned int)part);
 	}
 	if (text != head)
 		free(text);
-	if (nparts < 2)
-		return nparts;
-	for (i = 0; i < nparts; i++)
-		ld->rank[i] = -1;
-	for (cpu = 0; cpu < ld->n; cpu++) {
-		int64_t v = ld->capacity[cpu] >= 0 ? ld->capacity[cpu] :
-			    ld->maxfreq[cpu];
+	return 0;
+}
 
-		if (ld->group[cpu] >= 0 && v > ld->rank[ld->group[cpu]])
-			ld->rank[ld->group[cpu]] = v;
+/*
+ * Two groups of one capacity are one class to the scheduler: the later
+ * (by rank, slower or equal) joins the earlier.  Returns the number of
+ * groups left.
+ */
+static int
+merge_equal(struct loader *ld, const int *capacity)
+{
+	int64_t top[16];
+	int map[16], g, h, k = 0, cpu;
+
+	if (ld->ngroups > 16)
+		return ld->ngroups;
+	for (g = 0; g < ld->ngroups; g++)
+		top[g] = -1;
+	for (cpu = 0; cpu < ld->n; cpu++)
+		if (ld->group[cpu] >= 0 && capacity[cpu] > top[ld->group[cpu]])
+			top[ld->group[cpu]] = capacity[cpu];
+	for (g = 0; g < ld->ngroups; g++) {
+		map[g] = -1;
+		for (h = 0; h < g && map[g] < 0; h++)
+			if (top[g] >= 0 && top[h] == top[g])
+				map[g] = map[h];
+		if (map[g] < 0) {
+			ld->rank[k] = ld->rank[g];
+			map[g] = k++;
+		} else if (ld->rank[g] > ld->rank[map[g]]) {
+			ld->rank[map[g]] = ld->rank[g];
+		}
 	}
-	for (i = 0; i < nparts; i++)
-		if (ld->rank[i] < 0)
-			return 0;	/* cannot tell which is faster */
-	ld->ngroups = nparts;
-	return nparts;
+	for (cpu = 0; cpu < ld->n; cpu++)
+		if (ld->group[cpu] >= 0)
+			ld->group[cpu] = map[ld->group[cpu]];
+	ld->ngroups = k;
+	return k;
 }
 
 static const char *
@@ -342,33 +378,29 @@ coretype_load(struct coretypes *ct, const struct sysroot *root,
 						fastest);
 	}
 
+	if ((r = read_parts(&ld, ct)) < 0)
+		goto out;
 	if ((r = group_by_pmu(&ld)) > 0) {
 		ct->source = "pmu";
 	} else {
 		reset_groups(&ld);
-		if ((r = group_by_midr(&ld)) < 0)
+		if ((r = group_by_value(&ld, ld.capacity)) < 0)
 			goto out;
-		if (r >= 2) {
-			ct->source = "midr";
+		if (r > 0) {
+			ct->source = "capacity";
 		} else {
-			reset_groups(&ld);
-			if ((r = group_by_value(&ld, ld.capacity)) < 0)
-				goto out;
-			if (r > 0) {
-				ct->source = "capacity";
-			} else {
-				const int64_t *f = ld.basefreq;
+			const int64_t *f = ld.basefreq;
 
-				cpuset_for_each(cpu, &t->online)
-					if (ld.basefreq[cpu] < 0)
-						f = ld.maxfreq;
-				if ((r = group_by_value(&ld, f)) < 0)
-					goto out;
-				if (r > 0)
-					ct->source = "cpufreq";
-			}
+			cpuset_for_each(cpu, &t->online)
+				if (ld.basefreq[cpu] < 0)
+					f = ld.maxfreq;
+			if ((r = group_by_value(&ld, f)) < 0)
+				goto out;
+			if (r > 0)
+				ct->source = "cpufreq";
 		}
 	}
+	merge_equal(&ld, ct->capacity);
 	r = -ENOMEM;
 	ct->ntypes = ld.ngroups;
 	if (ct->ntypes == 0) {
@@ -440,6 +472,7 @@ coretype_free(struct coretypes *ct)
 	free(ct->types);
 	free(ct->type);
 	free(ct->capacity);
+	free(ct->part);
 	memset(ct, 0, sizeof(*ct));
 }
 
@@ -512,6 +545,110 @@ parse_range(const char *s, unsigned int *lo, unsigned int *hi)
 	return *lo <= *hi ? 0 : -EINVAL;
 }
 
+/* ARM Ltd's (implementer 0x41) parts, named as lscpu names them. */
+static const struct {
+	unsigned short part;
+	const char *name;
+} arm_parts[] = {
+	{ 0xd03, "Cortex-A53" }, { 0xd04, "Cortex-A35" },
+	{ 0xd05, "Cortex-A55" }, { 0xd07, "Cortex-A57" },
+	{ 0xd08, "Cortex-A72" }, { 0xd09, "Cortex-A73" },
+	{ 0xd0a, "Cortex-A75" }, { 0xd0b, "Cortex-A76" },
+	{ 0xd0c, "Neoverse-N1" }, { 0xd0d, "Cortex-A77" },
+	{ 0xd40, "Neoverse-V1" }, { 0xd41, "Cortex-A78" },
+	{ 0xd44, "Cortex-X1" }, { 0xd46, "Cortex-A510" },
+	{ 0xd47, "Cortex-A710" }, { 0xd48, "Cortex-X2" },
+	{ 0xd49, "Neoverse-N2" }, { 0xd4a, "Neoverse-E1" },
+	{ 0xd4b, "Cortex-A78C" }, { 0xd4d, "Cortex-A715" },
+	{ 0xd4e, "Cortex-X3" }, { 0xd4f, "Neoverse-V2" },
+	{ 0xd80, "Cortex-A520" }, { 0xd81, "Cortex-A720" },
+	{ 0xd82, "Cortex-X4" }, { 0xd84, "Neoverse-V3" },
+	{ 0xd85, "Cortex-X925" }, { 0xd87, "Cortex-A725" },
+	{ 0xd8e, "Neoverse-N3" },
+};
+
+const char *
+coretype_part_name(int part)
+{
+	size_t i;
+
+	if (part < 0 || part >> 12 != 0x41)
+		return NULL;
+	for (i = 0; i < sizeof(arm_parts) / sizeof(arm_parts[0]); i++)
+		if (arm_parts[i].part == (part & 0xfff))
+			return arm_parts[i].name;
+	return NULL;
+}
+
+/* "part:0xd47", "part:cortex-a710" or "part:a710" into the CPUs. */
+static int
+select_part(const struct coretypes *ct, const struct topo *t,
+	    const char *sel, struct cpuset *out, char *err, size_t errlen)
+{
+	const char *arg = sel + 5;
+	int want = -1, cpu;
+	bool byname = false, known = false;
+
+	if (*arg == '\0') {
+		err_set(err, errlen, "invalid selector '%s': name a CPU part "
+			"(part:0xNNN or its name)", sel);
+		return -EINVAL;
+	}
+	if (strncasecmp(arg, "0x", 2) == 0) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(arg + 2, &end, 16);
+		if (errno || *end || end == arg + 2 || v > 0xfff) {
+			err_set(err, errlen, "invalid selector '%s': use "
+				"part:0xNNN or a part's name", sel);
+			return -EINVAL;
+		}
+		want = (int)v;
+	} else {
+		size_t i;
+
+		/* Its full name or, for a Cortex part, without "Cortex-". */
+		for (i = 0; i < sizeof(arm_parts) / sizeof(arm_parts[0]); i++) {
+			const char *n = arm_parts[i].name;
+
+			if (strcasecmp(n, arg) == 0 ||
+			    (strncmp(n, "Cortex-", 7) == 0 &&
+			     strcasecmp(n + 7, arg) == 0))
+				break;
+		}
+		if (i == sizeof(arm_parts) / sizeof(arm_parts[0])) {
+			err_set(err, errlen, "invalid selector '%s': no CPU part "
+				"called '%s'", sel, arg);
+			return -EINVAL;
+		}
+		want = 0x41 << 12 | arm_parts[i].part;
+		byname = true;
+	}
+	if (ct->part == NULL) {
+		err_set(err, errlen, "invalid selector '%s': /proc/cpuinfo "
+			"names no CPU part here", sel);
+		return -EINVAL;
+	}
+	cpuset_for_each(cpu, &t->possible) {
+		int p = cpu < ct->ncpus ? ct->part[cpu] : -1;
+
+		if (p < 0 || (byname ? p != want : (p & 0xfff) != want))
+			continue;
+		known = true;
+		if (cpuset_isset(&t->online, (unsigned int)cpu) &&
+		    cpuset_set(out, (unsigned int)cpu) < 0)
+			return -ENOMEM;
+	}
+	if (!known) {
+		err_set(err, errlen, "invalid selector '%s': no CPU of that "
+			"part here", sel);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int
 coretype_select(const struct coretypes *ct, const struct topo *t,
 		const char *sel, struct cpuset *out, char *err, size_t errlen)
@@ -554,6 +691,8 @@ coretype_select(const struct coretypes *ct, const struct topo *t,
 		cpuset_and(out, &t->online);
 		return 0;
 	}
+	if (strncmp(sel, "part:", 5) == 0)
+		return select_part(ct, t, sel, out, err, errlen);
 	if (strncmp(sel, "capacity:", 9) == 0) {
 		unsigned int lo, hi;
 		bool known = false;

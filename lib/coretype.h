@@ -7,14 +7,18 @@
  *   capacity    the kernel's cpu_capacity (1024 for the fastest CPU of the
  *               machine); without it, 1024 scaled by cpufreq's
  *               cpuinfo_max_freq relative to the fastest CPU.
- *   core type   a class of CPUs of one micro-architecture.  cpm learns it,
- *               in this order, from the cpu_core/cpu_atom/cpu_lowpower
- *               PMU devices' CPU lists (Intel), from the MIDR part number
- *               of /proc/cpuinfo (ARM, when it names two parts or more),
- *               from cpu_capacity, or from cpufreq (base_frequency, else
+ *   core type   a class of CPUs as the kernel's scheduler sees them.  cpm
+ *               learns it, in this order, from the cpu_core/cpu_atom/
+ *               cpu_lowpower PMU devices' CPU lists (Intel), from
+ *               cpu_capacity, or from cpufreq (base_frequency, else
  *               cpuinfo_max_freq).  Capacities and frequencies within 10%
  *               of the highest value of a class belong to it, so a favoured
- *               core with a higher turbo does not make a type of its own.
+ *               core with a higher turbo does not make a type of its own;
+ *               two classes of equal capacity are one type.
+ *   part        ARM's MIDR implementer and part number (/proc/cpuinfo's
+ *               "CPU implementer" and "CPU part"): an attribute of a CPU
+ *               and a selector (part:0xd47, part:cortex-a710), never a
+ *               type of its own.
  *   type names  by rank, fastest first, so that they mean the same on
  *               both vendors: two types are "performance" and
  *               "efficiency"; three "performance", "mid", "efficiency";
@@ -48,10 +52,13 @@ struct coretypes {
 	int *capacity;		/* [ncpus] 0..1024ish, -1 unknown; both
 				 * NULL in core types taken from a state's
 				 * layout without them (statetopo_types()) */
+	int *part;		/* [ncpus] implementer << 12 | part, -1
+				 * unknown; NULL when cpuinfo names none */
 	int ntypes;		/* 0 unknown, 1 uniform, > 1 hybrid */
 	struct coretype *types;	/* fastest first */
-	const char *source;	/* "pmu", "midr", "capacity", "cpufreq", or
-				 * NULL when nothing told */
+	const char *source;	/* "pmu", "capacity", "cpufreq", or NULL
+				 * when nothing told ("midr" in states
+				 * written when parts made types) */
 };
 
 /*
@@ -89,8 +96,13 @@ int coretype_arg(const struct coretypes *ct, const struct topo *t,
 /* The names of the types, fastest first, as "a, b or c" into buf. */
 void coretype_list_names(const struct coretypes *ct, char *buf, size_t len);
 
+/* The name of an ARM part (ct->part's value), "Cortex-A710", or NULL. */
+const char *coretype_part_name(int part);
+
 /*
- * Resolve the selectors "type:NAME" and "capacity:MIN-MAX" (also "MIN-",
+ * Resolve the selectors "type:NAME", "part:0xNNN" (the part number, any
+ * implementer), "part:NAME" (an ARM part's name, "Cortex-" optional) and
+ * "capacity:MIN-MAX" (also "MIN-",
  * "-MAX" and "N") into the online CPUs they name.  Returns 0, -ENOENT when
  * sel is neither kind (not an error: another grammar may know it), -EINVAL
  * with a message for a malformed selector or one naming what the machine

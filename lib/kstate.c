@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "cpuset.h"
 #include "kstate.h"
 #include "state.h"
 #include "util.h"
@@ -343,6 +345,98 @@ parse_entries(struct jp *j, struct kstate *ks)
 	return 0;
 }
 
+static void
+free_entries(struct kstate *ks)
+{
+	int i;
+
+	for (i = 0; i < ks->nentries; i++) {
+		free(ks->entries[i].name);
+		free(ks->entries[i].pod);
+		free(ks->entries[i].container);
+		free(ks->entries[i].cpus);
+	}
+	free(ks->entries);
+	ks->entries = NULL;
+	ks->nentries = 0;
+	ks->version = 0;
+}
+
+static void
+free_pods(struct kstate *ks)
+{
+	int i;
+
+	for (i = 0; i < ks->npods; i++) {
+		free(ks->pods[i].pod);
+		free(ks->pods[i].cpus);
+	}
+	free(ks->pods);
+	ks->pods = NULL;
+	ks->npods = 0;
+	ks->have_pods = false;
+}
+
+/* "podEntries": object of pod -> {"cpuSet": cpulist}, other keys skipped. */
+static int
+parse_pods(struct jp *j, struct kstate *ks)
+{
+	int r;
+
+	free_pods(ks);
+	ks->have_pods = true;
+	if (!eat(j, '{'))
+		return jerr(j, "\"podEntries\" is not an object");
+	if (eat(j, '}'))
+		return 0;
+	do {
+		struct kstate_pod *n, *p;
+		char *key;
+
+		if ((r = jstring(j, &key)) < 0)
+			return r;
+		n = realloc(ks->pods, (size_t)(ks->npods + 1) * sizeof(*n));
+		if (!n) {
+			free(key);
+			return -ENOMEM;
+		}
+		ks->pods = n;
+		p = &n[ks->npods++];
+		p->pod = key;
+		p->cpus = NULL;
+		if (!eat(j, ':'))
+			return jerr(j, "expected ':'");
+		if (!eat(j, '{'))
+			return jerr(j, "a pod entry is not an object");
+		if (eat(j, '}'))
+			continue;
+		do {
+			char *k;
+
+			if ((r = jstring(j, &k)) < 0)
+				return r;
+			if (!eat(j, ':')) {
+				free(k);
+				return jerr(j, "expected ':'");
+			}
+			if (strcasecmp(k, "cpuSet") == 0) {
+				free(p->cpus);
+				r = jstring(j, &p->cpus);
+			} else {
+				r = jskip(j);
+			}
+			free(k);
+			if (r < 0)
+				return r;
+		} while (eat(j, ','));
+		if (!eat(j, '}'))
+			return jerr(j, "expected ',' or '}'");
+	} while (eat(j, ','));
+	if (!eat(j, '}'))
+		return jerr(j, "expected ',' or '}'");
+	return 0;
+}
+
 static int
 entry_cmp(const void *a, const void *b)
 {
@@ -354,64 +448,155 @@ entry_cmp(const void *a, const void *b)
 	return strcmp(x->container, y->container);
 }
 
+static int
+pod_cmp(const void *a, const void *b)
+{
+	const struct kstate_pod *x = a, *y = b;
+
+	return strcmp(x->pod, y->pod);
+}
+
+/*
+ * One JSON object of checkpoint fields into ks.  Keys are matched as
+ * Go's encoding/json matches them, ignoring case ("defaultCPUSet" is
+ * "defaultCpuSet"), and a key given twice keeps its last value.  Inside
+ * the "data" payload (inner) only the payload's fields are known.
+ */
+static int
+parse_fields(struct jp *j, struct kstate *ks, bool inner)
+{
+	int r = 0;
+
+	if (!eat(j, '{'))
+		return jerr(j, "not a JSON object");
+	if (eat(j, '}'))
+		return 0;
+	do {
+		char *key;
+		bool u;
+
+		if ((r = jstring(j, &key)) < 0)
+			return r;
+		if (!eat(j, ':')) {
+			free(key);
+			return jerr(j, "expected ':'");
+		}
+		if (strcasecmp(key, "policyName") == 0) {
+			free(ks->policy);
+			ks->policy = NULL;
+			r = jstring(j, &ks->policy);
+		} else if (strcasecmp(key, "defaultCpuSet") == 0) {
+			free(ks->default_set);
+			ks->default_set = NULL;
+			r = jstring(j, &ks->default_set);
+		} else if (strcasecmp(key, "entries") == 0) {
+			free_entries(ks);
+			r = parse_entries(j, ks);
+		} else if (strcasecmp(key, "podEntries") == 0) {
+			r = parse_pods(j, ks);
+		} else if (!inner && strcasecmp(key, "checksum") == 0) {
+			r = jnumber(j, &ks->checksum, &u);
+			if (r == 0 && (!u || ks->checksum > UINT32_MAX))
+				r = jerr(j, "\"checksum\" is not a 32-bit unsigned number");
+			ks->have_checksum = true;
+		} else if (!inner && strcasecmp(key, "dataChecksum") == 0) {
+			r = jnumber(j, &ks->data_checksum, &u);
+			if (r == 0 && (!u || ks->data_checksum > UINT32_MAX))
+				r = jerr(j, "\"dataChecksum\" is not a 32-bit unsigned number");
+		} else if (!inner && strcasecmp(key, "data") == 0) {
+			free(ks->data);
+			ks->data = NULL;
+			r = jstring(j, &ks->data);
+		} else {
+			r = jskip(j);
+		}
+		free(key);
+		if (r < 0)
+			return r;
+	} while (eat(j, ','));
+	if (!eat(j, '}'))
+		return jerr(j, "expected ',' or '}'");
+	return 0;
+}
+
+/*
+ * The current kubelet's dual format: "data" holds the payload as a JSON
+ * string, with its own "dataChecksum"; the top-level fields beside it
+ * are for older kubelets only.  The payload replaces them.
+ */
+static int
+parse_data(struct kstate *ks, char *err, size_t errlen)
+{
+	static const char pfx[] = "could not load v4 checkpoint: failed to "
+				  "deserialize cpu manager checkpoint data: ";
+	struct kstate in;
+	char perr[256];
+	struct jp j = { NULL, NULL, NULL, perr, sizeof(perr), 0 };
+	const char *d = ks->data ? ks->data : "";
+	int r;
+
+	memset(&in, 0, sizeof(in));
+	j.start = j.p = d;
+	j.end = d + strlen(d);
+	ws(&j);
+	if (j.p == j.end) {
+		snprintf(err, errlen, "%sunexpected end of JSON input", pfx);
+		return -EINVAL;
+	}
+	r = parse_fields(&j, &in, true);
+	if (r == 0) {
+		ws(&j);
+		if (j.p != j.end)
+			r = jerr(&j, "trailing data after the JSON object");
+	}
+	if (r < 0) {
+		if (r == -EINVAL)
+			snprintf(err, errlen, "%s%s", pfx, perr);
+		free_entries(&in);
+		free_pods(&in);
+		free(in.policy);
+		free(in.default_set);
+		return r;
+	}
+	free_entries(ks);
+	free_pods(ks);
+	free(ks->policy);
+	free(ks->default_set);
+	ks->policy = in.policy ? in.policy : strdup("");
+	ks->default_set = in.default_set;
+	ks->entries = in.entries;
+	ks->nentries = in.nentries;
+	ks->version = in.version;
+	ks->pods = in.pods;
+	ks->npods = in.npods;
+	ks->have_pods = in.have_pods;
+	ks->dual = true;
+	return ks->policy ? 0 : -ENOMEM;
+}
+
 int
 kstate_parse(struct kstate *ks, const char *text, size_t len, char *err,
 	     size_t errlen)
 {
 	struct jp j = { text, text, text + len, err, errlen, 0 };
-	int r = 0;
+	int r;
 
 	memset(ks, 0, sizeof(*ks));
-	if (!eat(&j, '{'))
-		return jerr(&j, "not a JSON object");
-	if (!eat(&j, '}')) {
-		do {
-			char *key;
-
-			if ((r = jstring(&j, &key)) < 0)
-				goto fail;
-			if (!eat(&j, ':')) {
-				free(key);
-				r = jerr(&j, "expected ':'");
-				goto fail;
-			}
-			if (strcmp(key, "policyName") == 0 && !ks->policy) {
-				r = jstring(&j, &ks->policy);
-			} else if (strcmp(key, "defaultCpuSet") == 0 &&
-				   !ks->default_set) {
-				r = jstring(&j, &ks->default_set);
-			} else if (strcmp(key, "entries") == 0 &&
-				   !ks->nentries && !ks->version) {
-				r = parse_entries(&j, ks);
-			} else if (strcmp(key, "checksum") == 0 &&
-				   !ks->have_checksum) {
-				bool u;
-
-				r = jnumber(&j, &ks->checksum, &u);
-				if (r == 0 && (!u || ks->checksum > UINT32_MAX))
-					r = jerr(&j, "\"checksum\" is not a 32-bit unsigned number");
-				ks->have_checksum = true;
-			} else {
-				ks->unknown_fields = true;
-				r = jskip(&j);
-			}
-			free(key);
-			if (r < 0)
-				goto fail;
-		} while (eat(&j, ','));
-		if (!eat(&j, '}')) {
-			r = jerr(&j, "expected ',' or '}'");
-			goto fail;
-		}
-	}
+	if ((r = parse_fields(&j, ks, false)) < 0)
+		goto fail;
 	ws(&j);
 	if (j.p != j.end) {
 		r = jerr(&j, "trailing data after the JSON object");
 		goto fail;
 	}
-	if (!ks->policy) {
-		r = -EINVAL;
-		snprintf(err, errlen, "no \"policyName\" field");
+	/* As the kubelet: a payload or its checksum makes it the dual
+	 * format, never read as an older one. */
+	if ((ks->data && ks->data[0]) || ks->data_checksum != 0) {
+		if ((r = parse_data(ks, err, errlen)) < 0)
+			goto fail;
+	} else if (!ks->policy && !(ks->policy = strdup(""))) {
+		/* None given: the empty name, as Go's decoder leaves it. */
+		r = -ENOMEM;
 		goto fail;
 	}
 	if (!ks->default_set && !(ks->default_set = strdup(""))) {
@@ -421,6 +606,8 @@ kstate_parse(struct kstate *ks, const char *text, size_t len, char *err,
 	if (ks->nentries > 1)
 		qsort(ks->entries, (size_t)ks->nentries, sizeof(*ks->entries),
 		      entry_cmp);
+	if (ks->npods > 1)
+		qsort(ks->pods, (size_t)ks->npods, sizeof(*ks->pods), pod_cmp);
 	return 0;
 fail:
 	kstate_free(ks);
@@ -430,42 +617,20 @@ fail:
 void
 kstate_free(struct kstate *ks)
 {
-	int i;
-
-	for (i = 0; i < ks->nentries; i++) {
-		free(ks->entries[i].name);
-		free(ks->entries[i].pod);
-		free(ks->entries[i].container);
-		free(ks->entries[i].cpus);
-	}
-	free(ks->entries);
+	free_entries(ks);
+	free_pods(ks);
 	free(ks->policy);
 	free(ks->default_set);
+	free(ks->data);
 	memset(ks, 0, sizeof(*ks));
 }
 
-int
-kstate_verify(const struct kstate *ks, uint32_t *computed)
+/* The entries map as go-spew's %#v shows it inside the struct. */
+static void
+render_entries(const struct kstate *ks, struct strbuf *sb)
 {
-	struct strbuf sb;
 	int i;
 
-	*computed = 0;
-	if (!ks->have_checksum || ks->checksum == 0)
-		return 0;
-	if (ks->unknown_fields)
-		return -ENOTSUP;
-	/*
-	 * go-spew's %#v of a *CPUManagerCheckpoint: type annotations on
-	 * the struct and its fields, none inside maps, map keys sorted,
-	 * strings unquoted.  A v1 file is verified with the v1 map type
-	 * under the current struct name, as the kubelet does.
-	 */
-	strbuf_init(&sb);
-	strbuf_printf(&sb, "(*state.CPUManagerCheckpoint){PolicyName:(string)%s"
-		      " DefaultCPUSet:(string)%s Entries:(%s)map[",
-		      ks->policy, ks->default_set, ks->version == 1 ?
-		      "map[string]string" : "map[string]map[string]string");
 	for (i = 0; i < ks->nentries; i++) {
 		const struct kstate_entry *e = &ks->entries[i];
 		bool first_of_pod = i == 0 ||
@@ -474,26 +639,138 @@ kstate_verify(const struct kstate *ks, uint32_t *computed)
 			strcmp(ks->entries[i + 1].pod, e->pod) != 0;
 
 		if (!e->container) {
-			strbuf_printf(&sb, "%s%s:%s", i ? " " : "", e->pod,
+			strbuf_printf(sb, "%s%s:%s", i ? " " : "", e->pod,
 				      e->cpus);
 			continue;
 		}
 		if (first_of_pod)
-			strbuf_printf(&sb, "%s%s:map[", i ? " " : "", e->pod);
+			strbuf_printf(sb, "%s%s:map[", i ? " " : "", e->pod);
 		else
-			strbuf_puts(&sb, " ");
-		strbuf_printf(&sb, "%s:%s", e->container, e->cpus);
+			strbuf_puts(sb, " ");
+		strbuf_printf(sb, "%s:%s", e->container, e->cpus);
 		if (last_of_pod)
-			strbuf_puts(&sb, "]");
+			strbuf_puts(sb, "]");
 	}
-	strbuf_puts(&sb, "] Checksum:(checksum.Checksum)0}");
+}
+
+/*
+ * The pod entries of a v3 checkpoint: each a PodEntry whose CPUSet is a
+ * cpuset.CPUSet, a map of CPU numbers.  Returns 0, or -EINVAL when a
+ * cpulist does not parse (the kubelet could not have read it as v3).
+ */
+static int
+render_pods(const struct kstate *ks, struct strbuf *sb)
+{
+	struct cpuset s = CPUSET_INIT;
+	char why[128];
+	int i, cpu;
+
+	for (i = 0; i < ks->npods; i++) {
+		bool first = true;
+
+		if (cpuset_parse_list(ks->pods[i].cpus ? ks->pods[i].cpus : "",
+				      &s, why, sizeof(why)) < 0) {
+			cpuset_free(&s);
+			return -EINVAL;
+		}
+		strbuf_printf(sb, "%s%s:{CPUSet:(cpuset.CPUSet){elems:"
+			      "(map[int]struct {})map[", i ? " " : "",
+			      ks->pods[i].pod);
+		cpuset_for_each(cpu, &s) {
+			strbuf_printf(sb, "%s%d:{}", first ? "" : " ", cpu);
+			first = false;
+		}
+		strbuf_puts(sb, "]}}");
+	}
+	cpuset_free(&s);
+	return 0;
+}
+
+/* FNV-1a 32 of one rendering of the checkpoint struct called name. */
+static int
+render_sum(const struct kstate *ks, const char *name, int layout,
+	   uint32_t *sum)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "(*state.%s){PolicyName:(string)%s"
+		      " DefaultCPUSet:(string)%s Entries:(%s)map[", name,
+		      ks->policy, ks->default_set, layout == 1 ?
+		      "map[string]string" : "map[string]map[string]string");
+	render_entries(ks, &sb);
+	strbuf_puts(&sb, "]");
+	if (layout == 3) {
+		strbuf_puts(&sb, " PodEntries:(state.PodCPUAssignments)map[");
+		if (render_pods(ks, &sb) < 0) {
+			strbuf_free(&sb);
+			return -EINVAL;
+		}
+		strbuf_puts(&sb, "]");
+	}
+	strbuf_puts(&sb, " Checksum:(checksum.Checksum)0}");
 	if (sb.oom) {
 		strbuf_free(&sb);
 		return -ENOMEM;
 	}
-	*computed = fnv1a32(FNV32_INIT, sb.buf, sb.len);
+	*sum = fnv1a32(FNV32_INIT, sb.buf, sb.len);
 	strbuf_free(&sb);
-	return *computed == (uint32_t)ks->checksum ? 0 : -EBADMSG;
+	return 0;
+}
+
+int
+kstate_verify(const struct kstate *ks, uint32_t *computed)
+{
+	/*
+	 * The layouts the kubelet hashes, as its readers try them from the
+	 * newest: go-spew's %#v of the checkpoint struct with the checksum
+	 * set to 0 (type annotations on the struct and its fields, none
+	 * inside maps, map keys sorted, strings unquoted), under the name
+	 * the writing kubelet gave it.  v3 adds the pod entries; v2 and v1
+	 * (flat entries) were renamed when newer versions came, and their
+	 * readers hash them under the old name as well.  v3 accepts no
+	 * checksum of 0, v2 and v1 do.  Entries that are not flat cannot be
+	 * v1, flat ones cannot be v2 or v3.
+	 */
+	static const struct {
+		int layout;
+		const char *name;
+	} tries[] = {
+		{ 3, "CPUManagerCheckpointV3" }, { 3, "CPUManagerCheckpoint" },
+		{ 2, "CPUManagerCheckpoint" }, { 2, "CPUManagerCheckpointV2" },
+		{ 1, "CPUManagerCheckpoint" },
+	};
+	size_t i;
+	bool first = true;
+
+	*computed = 0;
+	if (ks->dual) {
+		uint32_t h = fnv1a32(FNV32_INIT, "(string)", 8);
+
+		*computed = fnv1a32(h, ks->data, strlen(ks->data));
+		return *computed == (uint32_t)ks->data_checksum ? 0 : -EBADMSG;
+	}
+	if (!ks->have_checksum || ks->checksum == 0)
+		return 0;
+	for (i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		uint32_t sum;
+		int r;
+
+		if ((ks->version == 1 && tries[i].layout != 1) ||
+		    (ks->version == 2 && tries[i].layout == 1))
+			continue;
+		r = render_sum(ks, tries[i].name, tries[i].layout, &sum);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			continue;
+		if (first)
+			*computed = sum;
+		first = false;
+		if (sum == (uint32_t)ks->checksum)
+			return 0;
+	}
+	return -EBADMSG;
 }
 
 int
@@ -522,16 +799,23 @@ kstate_load(struct kstate *ks, const char *path, bool verify, char *err,
 	}
 	r = verify ? kstate_verify(ks, &sum) : 0;
 	if (r == -EBADMSG) {
-		snprintf(err, errlen, "'%s': checksum mismatch (stored %llu, "
-			 "computed %u): the file is damaged, or a kubelet "
-			 "older than cpm knows wrote it (--no-verify imports it "
-			 "anyway)", path, (unsigned long long)ks->checksum, sum);
+		snprintf(err, errlen, "'%s': %scheckpoint is corrupted (stored "
+			 "checksum %llu, computed %u; --no-verify imports it "
+			 "anyway)", path, ks->dual ? "could not load v4 "
+			 "checkpoint: " : "", (unsigned long long)(ks->dual ?
+			 ks->data_checksum : ks->checksum), sum);
 		r = -EINVAL;
 	} else if (r == -ENOMEM) {
 		snprintf(err, errlen, "out of memory");
-	} else if (strcmp(ks->policy, "static") != 0) {
+	} else if (strcmp(ks->policy, "none") == 0) {
 		snprintf(err, errlen, "'%s' is a checkpoint of the '%s' policy: "
 			 "it holds no CPU assignments", path, ks->policy);
+		r = -EINVAL;
+	} else if (strcmp(ks->policy, "static") != 0) {
+		/* The kubelet's words, cpm's policy being the static one. */
+		snprintf(err, errlen, "'%s': configured policy \"static\" "
+			 "differs from state checkpoint policy \"%s\"", path,
+			 ks->policy);
 		r = -EINVAL;
 	} else {
 		return 0;

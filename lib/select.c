@@ -151,9 +151,11 @@ sel_prefixed(const struct topo *t, const char *sel, const char *arg,
 		if (id >= t->ncpus || !t->cpus[id].possible)
 			return bad(err, errlen, "invalid selector '%s': CPU %d "
 				   "does not exist", sel, id);
+		/* Online CPUs only, as every topology selector: an
+		 * offline CPU has no siblings the kernel tells, and is
+		 * none of its own. */
 		if (t->cpus[id].core < 0)
-			return cpuset_set(out, (unsigned int)id) < 0 ?
-				-ENOMEM : 0;
+			return 0;
 		return topo_siblings(t, id, out) < 0 ? -ENOMEM : 0;
 	}
 	return sel_thread(t, sel, id, out, err, errlen);
@@ -196,7 +198,8 @@ select_resolve(const struct topo *t, const char *sel, struct cpuset *out,
 bool
 select_needs_types(const char *sel)
 {
-	return startswith(sel, "type:") || startswith(sel, "capacity:");
+	return startswith(sel, "type:") || startswith(sel, "capacity:") ||
+	       startswith(sel, "part:");
 }
 
 int

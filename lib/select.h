@@ -12,6 +12,7 @@
  *   thread:K        the K-th thread (from 0) of every online core
  *   type:NAME       the online CPUs of a core type (coretype.h)
  *   capacity:MIN-MAX  the online CPUs of that capacity (coretype.h)
+ *   part:0xNNN, part:NAME  the online CPUs of an ARM part (coretype.h)
  *
  * A plain cpulist ("0-3,8") or "-" (stdin) is not a selector: the tool
  * reads those itself, since only it may read stdin.
@@ -37,7 +38,8 @@ bool select_is_cpulist(const char *sel);
 int select_resolve(const struct topo *t, const char *sel, struct cpuset *out,
 		   char *err, size_t errlen);
 
-/* True for the selectors that need the core types (type:, capacity:). */
+/* True for the selectors that need the core types (type:, capacity:,
+ * part:). */
 bool select_needs_types(const char *sel);
 
 struct coretypes;

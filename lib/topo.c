@@ -754,6 +754,10 @@ load_nodes(struct loader *ld)
 		if (r < 0)
 			goto out;
 		cpuset_and(&n->cpus, &t->possible);
+		if (cpuset_copy(&n->cpulist, &n->cpus) < 0) {
+			r = -ENOMEM;
+			goto out;
+		}
 		cpuset_for_each(c, &n->cpus)
 			if (t->cpus[c].node < 0)	/* overlapping lists: lowest node */
 				t->cpus[c].node = id;
@@ -1263,6 +1267,7 @@ topo_free(struct topo *t)
 
 	for (i = 0; i < t->nnodes; i++) {
 		cpuset_free(&t->nodes[i].cpus);
+		cpuset_free(&t->nodes[i].cpulist);
 		free(t->nodes[i].distance);
 	}
 	for (i = 0; i < t->nl3; i++)

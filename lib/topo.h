@@ -42,6 +42,10 @@ struct topo_node {
 	int id;
 	struct cpuset cpus;	/* its online CPUs (offline ones keep their
 				 * node in topo_cpu.node but are not here) */
+	struct cpuset cpulist;	/* its cpulist file as the kernel writes
+				 * it: x86 drops offline CPUs, other
+				 * architectures keep them (empty in a
+				 * topology from a state's layout) */
 	int64_t mem_total_kb, mem_free_kb;	/* -1 unknown */
 	int *distance;		/* [nnodes], in topo.nodes[] order; NULL unknown */
 };

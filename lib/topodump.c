@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "coretype.h"
+#include "dumpstd.h"
 #include "topo.h"
 #include "topodump.h"
 #include "util.h"
@@ -62,6 +63,9 @@ topo_dump(const struct sysroot *root, const char *dir, char *err,
 		r = coretype_load(&ct, &rec, &t, err, errlen);
 		coretype_free(&ct);
 	}
+	/* And what lscpu and hwloc read, to check the dump with them. */
+	if (r == 0)
+		r = dumpstd_paths(root, &t, &paths);
 	topo_free(&t);
 	if (r < 0) {
 		strbuf_free(&paths);

@@ -133,6 +133,14 @@ nodes(struct strbuf *sb, const struct topo *t)
 			strbuf_add(sb, "-", 1);
 		else
 			cpuset_format(&n->cpus, sb);
+		/* The kernel's file where it lists offline CPUs too (as
+		 * lscpu prints it): the CPUs above are the online ones. */
+		if (!cpuset_empty(&n->cpulist) &&
+		    !cpuset_equal(&n->cpulist, &n->cpus)) {
+			strbuf_add(sb, " (cpulist ", 10);
+			cpuset_format(&n->cpulist, sb);
+			strbuf_add(sb, ")", 1);
+		}
 		strbuf_add(sb, ", memory ", 9);
 		put_kb(sb, n->mem_total_kb);
 		strbuf_add(sb, " total, ", 8);
@@ -275,6 +283,7 @@ json_nodes(struct json *j, const struct topo *t)
 		json_obj_begin(j);
 		json_id(j, "node", n->id);
 		json_list(j, "cpus", &n->cpus);
+		json_list(j, "cpulist", &n->cpulist);
 		json_key(j, "memory_total_kb");
 		if (n->mem_total_kb >= 0)
 			json_int(j, n->mem_total_kb);

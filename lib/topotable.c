@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "topotable.h"
 
 enum { C_CPU, C_NODE, C_SOCKET, C_DIE, C_CORE, C_L3, C_ONLINE, C_TYPE,
-       C_CAPACITY, C_SIBLINGS, C_NCOLS };
+       C_CAPACITY, C_SIBLINGS, C_PART, C_NCOLS };
 
 const struct table_column topo_cpu_columns[] = {
 	[C_CPU] = { "CPU", "cpu", TABLE_RIGHT, 0 },
@@ -19,6 +20,7 @@ const struct table_column topo_cpu_columns[] = {
 	[C_TYPE] = { "TYPE", "core_type", TABLE_RIGHT, 11 },
 	[C_CAPACITY] = { "CAPACITY", "capacity", TABLE_RIGHT, 0 },
 	[C_SIBLINGS] = { "SIBLINGS", "siblings", 0, 0 },
+	[C_PART] = { "PART", "part", TABLE_RIGHT, 0 },
 };
 
 const size_t topo_cpu_ncolumns = C_NCOLS;
@@ -32,6 +34,19 @@ topo_cpu_default_columns(bool hybrid, bool json)
 		       "CPU,ONLINE,NODE,SOCKET,DIE,CORE,L3,SIBLINGS";
 	return hybrid ? "CPU,NODE,SOCKET,DIE,CORE,L3,ONLINE,TYPE,CAPACITY" :
 			"CPU,NODE,SOCKET,DIE,CORE,L3,ONLINE";
+}
+
+const char *
+topo_cpu_columns_for(const struct coretypes *ct, bool json)
+{
+	bool hybrid = ct && coretype_hybrid(ct);
+
+	/* The part where cpuinfo names one and types are more than one. */
+	if (hybrid && ct->part)
+		return json ?
+		       "CPU,ONLINE,NODE,SOCKET,DIE,CORE,L3,SIBLINGS,TYPE,CAPACITY,PART" :
+		       "CPU,NODE,SOCKET,DIE,CORE,L3,ONLINE,TYPE,CAPACITY,PART";
+	return topo_cpu_default_columns(hybrid, json);
 }
 
 /*
@@ -86,8 +101,7 @@ topo_cpu_table(const struct topo *t, const struct coretypes *ct,
 
 	strbuf_init(&sib);
 	table_init(tab, topo_cpu_columns, C_NCOLS, " ");
-	table_select(tab, topo_cpu_default_columns(ct && coretype_hybrid(ct),
-						   false), err, sizeof(err));
+	table_select(tab, topo_cpu_columns_for(ct, false), err, sizeof(err));
 	cpuset_for_each(cpu, &t->possible) {
 		const struct topo_cpu *tc = &t->cpus[cpu];
 		size_t row;
@@ -110,6 +124,13 @@ topo_cpu_table(const struct topo *t, const struct coretypes *ct,
 				table_set_str(tab, row, C_TYPE,
 					      ct->types[ty].name);
 			table_set_id(tab, row, C_CAPACITY, ct->capacity[cpu]);
+			if (ct->part && ct->part[cpu] >= 0) {
+				char hex[8];
+
+				snprintf(hex, sizeof(hex), "0x%03x",
+					 (unsigned int)ct->part[cpu] & 0xfff);
+				table_set_str(tab, row, C_PART, hex);
+			}
 		}
 		if (tc->core >= 0) {
 			if (siblings_list(t, cpu, &sib) < 0)

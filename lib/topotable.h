@@ -28,6 +28,13 @@ extern const size_t topo_cpu_ncolumns;
 const char *topo_cpu_default_columns(bool hybrid, bool json);
 
 /*
+ * The default columns for the machine of ct (NULL: types not read): those
+ * of topo_cpu_default_columns(), with PART after them on a hybrid machine
+ * whose /proc/cpuinfo names the CPUs' parts.
+ */
+const char *topo_cpu_columns_for(const struct coretypes *ct, bool json);
+
+/*
  * Initialise tab with the CPU columns (the default text selection) and
  * one row per possible CPU of t; ct may be NULL (no type columns known).
  * Returns 0 or -ENOMEM (tab is then freed).

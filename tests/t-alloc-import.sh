@@ -49,7 +49,7 @@ bad() {
 		not_ok "$_name" "$(show)"
 	fi
 }
-bad "a wrong checksum is refused" "checksum mismatch \(stored 12345, computed" \
+bad "a wrong checksum is refused" "checkpoint is corrupted \(stored checksum 12345, computed" \
 	'{"policyName":"static","defaultCpuSet":"0-31","checksum":12345}'
 bad "a none-policy checkpoint holds nothing to import" "'none' policy" \
 	'{"policyName":"none","defaultCpuSet":"","checksum":0}'
@@ -66,9 +66,16 @@ bad "an entry overlapping the default set is refused as the kubelet does" \
 	'{"policyName":"static","defaultCpuSet":"0-4","entries":{"p":{"c":"3-4"}},"checksum":0}'
 bad "CPUs the machine lacks are refused" "uses CPUs 40 , which are not online|uses CPUs 40, which are not online" \
 	'{"policyName":"static","defaultCpuSet":"0-3","entries":{"p":{"c":"40"}},"checksum":0}'
+bad "a CPU in neither the default set nor an entry is refused as the kubelet does" \
+	'current set of available CPUs "0-31" doesn.t match with CPUs in state "0-30"' \
+	'{"policyName":"static","defaultCpuSet":"0-30","checksum":0}'
+bad "a dual checkpoint without its data is refused" \
+	"could not load v4 checkpoint: failed to deserialize cpu manager checkpoint data: unexpected end of JSON input" \
+	'{"policyName":"static","defaultCpuSet":"0-31","checksum":0,"dataChecksum":5}'
 bad "an invalid name is refused" "not a valid name" \
 	'{"policyName":"static","defaultCpuSet":"0","entries":{"p q":{"c":"5"}},"checksum":0}'
-bad "a file without policyName is refused" "policyName" '{"defaultCpuSet":"0"}'
+bad "a file without policyName is refused as the kubelet refuses it" \
+	'differs from state checkpoint policy ""' '{"defaultCpuSet":"0"}'
 
 # v1 (flat container ids), checksum 0 means unchecked.
 printf '%s' '{"policyName":"static","defaultCpuSet":"0,6-31","entries":{"cdc2c5cc":"1-5"},"checksum":0}' >"$K"
@@ -83,5 +90,81 @@ check "v1 entries are imported under their container id" 0 "cdc2c5cc 1-5" \
 printf '%s' '{"policyName":"static","defaultCpuSet":"0-30","entries":{"x":{"c":"31"}},"checksum":99}' >"$K"
 check "--no-verify imports despite the checksum" 0 "x/c 31" \
 	cpm-alloc import-kubelet "$K" --no-verify
-printf '%s' '{"policyName":"static","defaultCpuSet":"0-29","podEntries":{},"entries":{"y":{"c":"30"}},"checksum":7}' >"$K"
-check "fields of newer formats are skipped" 0 "y/c 30" cpm-alloc import-kubelet "$K"
+printf '%s' '{"policyName":"static","defaultCpuSet":"0-29,31","podEntries":{},"entries":{"y":{"c":"30"}},"unknown":[1,{"a":2}],"checksum":7}' >"$K"
+check_fail "a v3 checkpoint's checksum is verified" 2 "checkpoint is corrupted" \
+    cpm-alloc import-kubelet "$K"
+sum=$(kubelet_sum '(*state.CPUManagerCheckpointV3){PolicyName:(string)static DefaultCPUSet:(string)0-29,31 Entries:(map[string]map[string]string)map[y:map[c:30]] PodEntries:(state.PodCPUAssignments)map[] Checksum:(checksum.Checksum)0}')
+printf '{"policyName":"static","defaultCpuSet":"0-29,31","podEntries":{},"entries":{"y":{"c":"30"}},"unknown":[1,{"a":2}],"checksum":%s}' "$sum" >"$K"
+check "v3 verifies; fields no kubelet knows are skipped" 0 "y/c 30" cpm-alloc import-kubelet "$K"
+
+# The kubelet's own checkpoint test entries (tests/kubelet/checkpoints):
+# each on a machine whose online CPUs are the case's.
+CK=$CPM_TOP/tests/kubelet/checkpoints
+tab=$(printf '\t')
+grep -v '^#' "$CK/expect.tsv" | while IFS=$tab read -r name online rc_want want; do
+	tree=$T_TMP/online-$online
+	if [ ! -d "$tree" ]; then
+		{
+			echo "node 0 mem_kb=8388608 free_kb=4194304"
+			# Only the case's CPUs exist (CPU 0 cannot be offline).
+			for c in $(CPM_SYSROOT=$T_TMP/m32 cpm-topo cpus "$online" |
+			    tr ',' '\n' | awk -F- '{ for (i = $1; i <= ($2 == "" ? $1 : $2); i++) print i }'); do
+				echo "cpu $c core=$c socket=0 node=0"
+			done
+		} >"$T_TMP/online.spec"
+		python3 "$CPM_TOP/tests/gen-sysfs" "$T_TMP/online.spec" "$tree" ||
+		    { not_ok "gen-sysfs for $online"; continue; }
+	fi
+	rm -f "$T_TMP/ck.state"
+	if [ "$rc_want" = 0 ]; then
+		check "kubelet test \"$name\": imported" 0 \
+		    "$(printf '%s' "$want" | sed 's/; /\n/g')" \
+		    env CPM_SYSROOT="$tree" CPM_STATE="$T_TMP/ck.state" \
+		    cpm-alloc import-kubelet "$CK/$name.json"
+	else
+		check_fail "kubelet test \"$name\": refused" "$rc_want" "$want" \
+		    env CPM_SYSROOT="$tree" CPM_STATE="$T_TMP/ck.state" \
+		    cpm-alloc import-kubelet "$CK/$name.json"
+		[ -e "$T_TMP/ck.state" ] &&
+		    not_ok "kubelet test \"$name\": nothing imported" "a state was written"
+	fi
+done
+
+# The dual format: data wins over the fields beside it, which an older
+# kubelet would read; keys match in any case.
+data='{"policyName":"static","defaultCPUSet":"0-29","entries":{"p":{"c":"30-31"}}}'
+dsum=$(kubelet_sum "(string)$data")
+jdata=$(printf '%s' "$data" | sed 's/"/\\"/g')
+printf '{"POLICYNAME":"static","defaultCpuSet":"0-31","checksum":0,"Data":"%s","dataChecksum":%s}' "$jdata" "$dsum" >"$K"
+check "the dual format's data wins over the older fields" 0 "p/c 30-31" \
+    env CPM_STATE="$T_TMP/dual.state" cpm-alloc import-kubelet "$K"
+
+# memory_manager_state beside cpu_manager_state: the kubelet's own
+# checkpoint test entries (tests/kubelet/memory-checkpoints), each beside
+# a CPU checkpoint that gives pod/container1 CPU 1.
+MK=$CPM_TOP/tests/kubelet/memory-checkpoints
+printf '%s\n' 'node 0 mem_kb=8388608 free_kb=4194304' \
+    'cpu 0 core=0 socket=0 node=0' 'cpu 1 core=1 socket=0 node=0' |
+    python3 "$CPM_TOP/tests/gen-sysfs" - "$T_TMP/mem2" || not_ok "gen-sysfs mem2"
+grep -v '^#' "$MK/expect.tsv" | while IFS=$tab read -r name rc_want want; do
+	d=$T_TMP/mm
+	rm -rf "$d" "$T_TMP/mm.state"
+	mkdir "$d"
+	printf '%s' '{"policyName":"static","defaultCpuSet":"0","entries":{"pod":{"container1":"1"}},"checksum":0}' \
+	    >"$d/cpu_manager_state"
+	cp "$MK/$name.json" "$d/memory_manager_state"
+	if [ "$rc_want" = 0 ]; then
+		check "kubelet memory test \"$name\": imported" 0 "pod/container1 1" \
+		    env CPM_SYSROOT="$T_TMP/mem2" CPM_STATE="$T_TMP/mm.state" \
+		    cpm-alloc import-kubelet "$d/cpu_manager_state"
+		check "kubelet memory test \"$name\": its memory booked" 0 "$want" \
+		    env CPM_SYSROOT="$T_TMP/mem2" CPM_STATE="$T_TMP/mm.state" \
+		    cpm-alloc list -o memory --noheadings
+	else
+		check_fail "kubelet memory test \"$name\": refused" "$rc_want" "$want" \
+		    env CPM_SYSROOT="$T_TMP/mem2" CPM_STATE="$T_TMP/mm.state" \
+		    cpm-alloc import-kubelet "$d/cpu_manager_state"
+		[ -e "$T_TMP/mm.state" ] &&
+		    not_ok "kubelet memory test \"$name\": nothing imported" "a state was written"
+	fi
+done

@@ -122,34 +122,78 @@ gen hybrid-arm4
 gen hybrid-intel3
 A3=$T_TMP/hybrid-arm3 A4=$T_TMP/hybrid-arm4 I3=$T_TMP/hybrid-intel3
 
-# Three types by MIDR part: CPU 6 is slower than its siblings but an A710.
-check "arm3: the X2 is performance" 0 7 cpm-topo --sysroot "$A3" cpus type:performance
-check "arm3: the A710s are mid, slow one too" 0 4-6 cpm-topo --sysroot "$A3" cpus type:mid
+# Types are the scheduler's classes of capacity: the slow A710 (700
+# against 838) is a type of its own, its part an attribute.
+check "arm3: the X2 is prime" 0 7 cpm-topo --sysroot "$A3" cpus type:prime
+check "arm3: the fast A710s are performance" 0 4-5 cpm-topo --sysroot "$A3" cpus type:performance
+check "arm3: the slow A710 is mid" 0 6 cpm-topo --sysroot "$A3" cpus type:mid
 check "arm3: the A510s are efficiency" 0 0-3 cpm-topo --sysroot "$A3" cpus type:LITTLE
+check "arm3: part:0xd47 is every A710" 0 4-6 cpm-topo --sysroot "$A3" cpus part:0xd47
+check "arm3: part:cortex-a710 by name" 0 4-6 cpm-topo --sysroot "$A3" cpus part:Cortex-A710
+check "arm3: part:a510 without Cortex-" 0 0-3 cpm-topo --sysroot "$A3" cpus part:a510
 check "arm3: capacity:300-700" 0 0-3,6 cpm-topo --sysroot "$A3" cpus capacity:300-700
 check "arm3: capacity exact" 0 4-5 cpm-topo --sysroot "$A3" cpus capacity:838
-check "arm3: summary" 0 "Core types:           3
-Type performance:     CPUs 7, 1 core, capacity 1024
-Type mid:             CPUs 4-6, 3 cores, capacity 838
+check "arm3: summary" 0 "Core types:           4
+Type prime:           CPUs 7, 1 core, capacity 1024
+Type performance:     CPUs 4-5, 2 cores, capacity 838
+Type mid:             CPUs 6, 1 core, capacity 700
 Type efficiency:      CPUs 0-3, 4 cores, capacity 325" \
     sh -c "cpm-topo --sysroot '$A3' | grep -E '^(Core types|Type )'"
+check "arm3: -e shows the part" 0 "CPU NODE SOCKET DIE CORE L3 ONLINE        TYPE CAPACITY  PART
+  6    0      0   0    6  0    yes         mid      700 0xd47" \
+    sh -c "cpm-topo --sysroot '$A3' -e | sed -n '1p;8p'"
+run cpm-topo --sysroot "$A3" --json
+got=$(printf '%s' "$out" | python3 -c '
+import json, sys
+print(" ".join("%d:%s" % (c["cpu"], c["part"]) for c in json.load(sys.stdin)["cpus"]))')
+assert "arm3: --json part per CPU" "$got" \
+    "0:0xd46 1:0xd46 2:0xd46 3:0xd46 4:0xd47 5:0xd47 6:0xd47 7:0xd48"
+check_fail "part: of a part the machine lacks" 2 \
+    "^cpm-topo: invalid selector 'part:0xd4e': no CPU of that part here$" \
+    cpm-topo --sysroot "$A3" cpus part:0xd4e
+check_fail "part: of an unknown name" 2 \
+    "^cpm-topo: invalid selector 'part:a9000': no CPU part called 'a9000'$" \
+    cpm-topo --sysroot "$A3" cpus part:a9000
+check_fail "part: malformed number" 2 \
+    "^cpm-topo: invalid selector 'part:0xz': use part:0xNNN or a part's name$" \
+    cpm-topo --sysroot "$A3" cpus part:0xz
+check_fail "part: where cpuinfo names none" 2 \
+    "^cpm-topo: invalid selector 'part:0xd47': /proc/cpuinfo names no CPU part here$" \
+    cpm-topo --sysroot "$A4" cpus part:0xd47
 
-# The first CPU's record of cpuinfo tells an ARM kernel's (a "CPU part"
-# line in every record) from an x86 one's, and only then is the rest
-# read: a first record without its part leaves the types to capacity,
-# where the slow A710 (700 against 838) is a type of its own.
+# The parts are read from cpuinfo's records; the first tells an ARM
+# kernel's (a "CPU part" line in every record) from an x86 one's, and only
+# then is the rest read.
 cp -R "$A3" "$T_TMP/arm3-nopart"
 awk 'NR == FNR && /^CPU part/ && !done { done = 1; next } { print }' \
     "$A3/proc/cpuinfo" >"$T_TMP/arm3-nopart/proc/cpuinfo"
-check "arm3: no part in the first record, types by capacity" 0 6 \
-    cpm-topo --sysroot "$T_TMP/arm3-nopart" cpus type:mid
+check_fail "arm3: no part in the first record, no parts read" 2 \
+    "names no CPU part here" \
+    cpm-topo --sysroot "$T_TMP/arm3-nopart" cpus part:0xd47
 # A first record longer than the part of the file read first is read
 # whole before it is judged: here its part comes after 5,000 bytes.
 cp -R "$A3" "$T_TMP/arm3-long"
 awk 'NR == 2 { printf "Features\t:"; for (i = 0; i < 1000; i++) printf " fp%d", i % 10; print "" } { print }' \
     "$A3/proc/cpuinfo" >"$T_TMP/arm3-long/proc/cpuinfo"
 check "arm3: a first record past the head still gives its part" 0 4-6 \
-    cpm-topo --sysroot "$T_TMP/arm3-long" cpus type:mid
+    cpm-topo --sysroot "$T_TMP/arm3-long" cpus part:a710
+
+# Two micro-architectures of one capacity are one type, as the scheduler
+# and hwloc see them: after the X3 is taken, 3 CPUs go to the big tier
+# (A715s and A710s at 855), not to the A510s at 280.
+gen hybrid-dynamiq
+D=$T_TMP/hybrid-dynamiq
+check "dynamiq: three types, the big tier one of them" 0 "Core types:           3
+Type performance:     CPUs 7, 1 core, capacity 1024
+Type mid:             CPUs 3-6, 4 cores, capacity 855
+Type efficiency:      CPUs 0-2, 3 cores, capacity 280" \
+    sh -c "cpm-topo --sysroot '$D' | grep -E '^(Core types|Type )'"
+check "dynamiq: the prime CPU taken" 0 7 \
+    env CPM_STATE="$T_TMP/dyn.state" cpm-alloc --sysroot "$D" take prime 1
+check "dynamiq: take mid 3 gets big cores" 0 3-5 \
+    env CPM_STATE="$T_TMP/dyn.state" cpm-alloc --sysroot "$D" take mid 3
+check "dynamiq: part:a715 and part:a710 split the tier" 0 "3-4
+5-6" sh -c "cpm-topo --sysroot '$D' cpus part:a715; cpm-topo --sysroot '$D' cpus part:0xd47"
 
 # Four types by capacity alone, with the 10% tolerance.
 check "arm4: prime" 0 9 cpm-topo --sysroot "$A4" cpus type:prime
@@ -186,7 +230,7 @@ check_fail "type: needs a name" 2 "^cpm-topo: invalid selector 'type:': name a c
     cpm-topo --sysroot "$A3" cpus type:
 check_fail "type:prime on a three-type machine" 2 \
     "^cpm-topo: invalid selector 'type:prime': no core type 'prime' \(performance, mid or efficiency\)$" \
-    cpm-topo --sysroot "$A3" cpus type:prime
+    cpm-topo --sysroot "$I3" cpus type:prime
 check_fail "capacity: range backwards" 2 "^cpm-topo: invalid selector 'capacity:700-300': use capacity:MIN-MAX$" \
     cpm-topo --sysroot "$A3" cpus capacity:700-300
 check_fail "capacity: not a number" 2 "^cpm-topo: invalid selector 'capacity:big': use capacity:MIN-MAX$" \

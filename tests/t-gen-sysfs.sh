@@ -48,8 +48,13 @@ check "an offline CPU has no topology directory" 1 "" \
 check "an offline CPU is listed as offline" 0 "5" cat "$b/$cpu/offline"
 check "an offline sibling leaves its core with one thread" 0 "1" \
     cat "$b/$cpu/cpu1/topology/thread_siblings_list"
-check "an offline CPU stays in its node's list" 0 "0-7" \
+check "x86: an offline CPU leaves its node's list" 0 "0-4,6-7" \
     cat "$b/$node/node0/cpulist"
+{ echo "arch arm64"; cat "$CPM_TOP/tests/topologies/1s-offline-cxl.spec"; } |
+    python3 "$CPM_TOP/tests/gen-sysfs" - "$T_TMP/offline-arm" ||
+    not_ok "gen-sysfs arch arm64"
+check "arm64: an offline CPU stays in its node's list" 0 "0-7" \
+    cat "$T_TMP/offline-arm/sys/devices/system/node/node0/cpulist"
 check "isolated CPUs are listed" 0 "7" cat "$b/$cpu/isolated"
 check "a memory-only node has no CPUs" 0 "" cat "$b/$node/node1/cpulist"
 check "a memory-only node is not in has_cpu" 0 "0" cat "$b/$node/has_cpu"

@@ -121,7 +121,8 @@ check_fail "set refuses to work from a damaged cpu.max" 2 "cpu.max" \
     $Q --cgroup-root "$V2" set pod/c1 --request 1
 assert "set leaves a damaged group alone" "$(tree_sum)" "$b"
 echo "50000 100000" >"$V2/pod/c1/cpu.max"
-check_fail "a cgroup root that does not exist fails" 1 "." \
+check_fail "a cgroup root that does not exist is refused as bad input" 2 \
+    "^cpm-quota: cannot open cgroup root '.*/nowhere': " \
     $Q --cgroup-root "$T_TMP/nowhere" get pod
 
 # ---- the host's real cgroup v1 cpu hierarchy ----

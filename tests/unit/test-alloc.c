@@ -444,7 +444,8 @@ test_import(void)
 		{ "pod1/c", "pod1", "c", "4-5" },
 		{ "pod2/c", "pod2", "c", "6" },
 	};
-	struct kstate ks = { "static", "0-3,7", 2, 2, ke, 0, false, false };
+	struct kstate ks = { .policy = "static", .default_set = "0-3,7",
+			      .version = 2, .nentries = 2, .entries = ke };
 	struct alloc_import im;
 	struct alloc_state st;
 	struct strbuf sb;

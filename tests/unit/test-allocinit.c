@@ -63,7 +63,8 @@ test_reserved(void)
 	r = alloc_init_reserved(&m, &in, &out, err, sizeof(err));
 	CHECK_STR("reserved: more than the machine has",
 		  r == -ENOSPC ? err : "",
-		  "cannot reserve 9 CPUs: the machine has 8 online");
+		  "cannot reserve 9 CPUs: the machine has 8 online, and pods "
+		  "need at least one");
 
 	in.reserve_n = 0;
 	in.opts.k.full_cores = true;

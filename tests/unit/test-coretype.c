@@ -132,6 +132,35 @@ main(void)
 	coretype_free(&ct);
 	topo_free(&t);
 
+	/* Base frequencies apart, the same maximum: the scheduler's
+	 * capacities are equal, so the two classes are one type. */
+	CHECK("base-frequency tree loads",
+	      load(tmp, "base", "node 0\n"
+		   "cpu 0 core=0 socket=0 node=0 maxfreq=5000000 basefreq=3000000\n"
+		   "cpu 1 core=1 socket=0 node=0 maxfreq=5000000 basefreq=3000000\n"
+		   "cpu 2 core=2 socket=0 node=0 maxfreq=5000000 basefreq=2000000\n"
+		   "cpu 3 core=3 socket=0 node=0 maxfreq=5000000 basefreq=2000000\n",
+		   &t, &ct) == 0);
+	CHECK("two classes of equal capacity are one type", ct.ntypes == 1);
+	coretype_free(&ct);
+	topo_free(&t);
+
+	/* Two hybrid PMUs whose CPUs have the same capacity: one type. */
+	CHECK("equal-capacity PMU tree loads",
+	      load(tmp, "pmueq", "node 0\n"
+		   "cpu 0 core=0 socket=0 node=0 maxfreq=4000000 pmu=core\n"
+		   "cpu 1 core=1 socket=0 node=0 maxfreq=4000000 pmu=core\n"
+		   "cpu 2 core=2 socket=0 node=0 maxfreq=4000000 pmu=atom\n"
+		   "cpu 3 core=3 socket=0 node=0 maxfreq=2000000 pmu=lowpower\n",
+		   &t, &ct) == 0);
+	CHECK("PMU types of equal capacity are one type",
+	      ct.ntypes == 2 && strcmp(ct.source, "pmu") == 0);
+	CHECK_STR("cpu_core and cpu_atom at one capacity",
+		  list(&ct.types[0].cpus), "0-2");
+	CHECK_STR("cpu_lowpower apart", list(&ct.types[1].cpus), "3");
+	coretype_free(&ct);
+	topo_free(&t);
+
 	/* Five types by capacity: prime, performance, mid1, mid2, efficiency. */
 	CHECK("five-type tree loads",
 	      load(tmp, "five", "node 0\n"

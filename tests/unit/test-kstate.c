@@ -61,11 +61,11 @@ main(void)
 
 	CHECK("a changed checkpoint fails its checksum",
 	      load(damaged, true, err, sizeof(err)) == -EINVAL);
-	snprintf(want, sizeof(want), "'%s': checksum mismatch (stored "
-		 "3540042759, computed ", path);
-	CHECK("and says the file is damaged",
+	snprintf(want, sizeof(want), "'%s': checkpoint is corrupted (stored "
+		 "checksum 3540042759, computed ", path);
+	CHECK("and says the file is damaged, as the kubelet does",
 	      strncmp(err, want, strlen(want)) == 0 &&
-	      strstr(err, "(--no-verify imports it anyway)") != NULL);
+	      strstr(err, "; --no-verify imports it anyway)") != NULL);
 	CHECK("without verifying, it loads",
 	      load(damaged, false, err, sizeof(err)) == 0);
 

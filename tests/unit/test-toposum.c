@@ -97,7 +97,7 @@ main(void)
 		}
 		CHECK("a node with its CPUs, memory and distances",
 		      strstr(sb.buf, "{\"node\":1,\"cpus\":\"100-101\","
-			     "\"memory_total_kb\":8388608,\"memory_free_kb\":"
+			     "\"cpulist\":\"100-101\",\"memory_total_kb\":8388608,\"memory_free_kb\":"
 			     "4194304,\"distances\":[21,10]}") != NULL);
 		CHECK("the L3 groups", strstr(sb.buf, "\"l3\":[{\"id\":0,"
 					      "\"cpus\":\"0-1,3\",") != NULL);
