@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "cache.h"
 #include "cli.h"
 #include "coretype.h"
 #include "irq.h"
@@ -31,6 +32,9 @@ struct ctx {
 	bool loaded;
 	struct coretypes ct;
 	bool ct_loaded;
+	struct topo_caches caches;
+	bool caches_loaded;
+	bool caches_view;	/* -C */
 	const char *columns;	/* -o LIST, or NULL: the default */
 	struct cli_table_opts table;	/* --raw, --noheadings */
 	int mode;		/* 0, 'e' (-e) or 'j' (--json) */
@@ -52,6 +56,7 @@ usage(void)
 {
 	printf(
 "Usage: cpm-topo [--sysroot DIR] [-e | --json] [-o LIST] [--raw] [--noheadings]\n"
+"       cpm-topo [--sysroot DIR] -C [--json | --raw] [--noheadings]\n"
 "       cpm-topo [--sysroot DIR] cpus SELECTOR... [--and SEL]... [--not SEL]... [--count]\n"
 "       cpm-topo [--sysroot DIR] nodes CPULIST\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
@@ -63,11 +68,15 @@ usage(void)
 "Options:\n"
 "  -e, --extended     one row per possible CPU: CPU NODE SOCKET DIE CORE L3 ONLINE\n"
 "                     (and TYPE CAPACITY on a machine with several core types)\n"
+"  -C, --caches       one row per cache level, as lscpu -C: NAME ONE-SIZE\n"
+"                     ALL-SIZE WAYS TYPE LEVEL SETS PHY-LINE COHERENCY-SIZE\n"
+"                     INSTANCES SHARED (the most CPUs one instance serves)\n"
 "  -j, --json         the whole topology as one JSON document\n"
 "  -o, --output LIST  the columns of -e (implied), or the members of the\n"
 "      --columns LIST JSON \"cpus\" objects: comma-separated, any case,\n"
 "                     from CPU NODE SOCKET DIE CORE L3 ONLINE TYPE CAPACITY\n"
-"                     SIBLINGS (the core's SMT siblings as a cpulist)\n"
+"                     SIBLINGS (the core's SMT siblings as a cpulist) L1d L1i\n"
+"                     L2 (cache ids) CACHE (L1d:L1i:L2:L3 ids, as lscpu -e)\n"
 "      --raw          -e without alignment: one space between cells\n"
 "      --noheadings   -e without its header line\n"
 "      --sysroot DIR  read sys/ and proc/ below DIR (env CPM_SYSROOT)\n"
@@ -89,14 +98,16 @@ usage(void)
 "  dump DIR           copy every file cpm reads into DIR (for --sysroot)\n"
 "\n"
 "Selectors: a cpulist, '-' (stdin), all (possible), present, online,\n"
-"offline, isolated, allowed, node:N, socket:N, die:S.D, l3:N, siblings:CPU\n"
+"offline, isolated, allowed, node:N, socket:N, die:S.D, l3:N, l2:N, l1d:N,\n"
+"l1i:N (the CPUs sharing that cache), siblings:CPU\n"
 "(the CPU and its SMT siblings), thread:K (the K-th thread of every core),\n"
 "type:NAME (a core type: performance, efficiency, on some machines prime and\n"
 "mid; big/p and little/e are aliases), capacity:MIN-MAX (the kernel's\n"
 "cpu_capacity, 1024 for the fastest CPU).\n"
-"Topology selectors (node, socket, die, l3, thread, type, capacity) yield\n"
+"Topology selectors (node, socket, die, l1d, l1i, l2, l3, thread, type,\ncapacity) yield\n"
 "online CPUs.\n"
-"CORE is the lowest CPU of a core's SMT siblings; L3 is the cache id.\n"
+"CORE is the lowest CPU of a core's SMT siblings; L3 (and L2, L1d, L1i) is the\n"
+"cache id, or the lowest CPU of the cache where the kernel gives none.\n"
 "\n"
 "Options may also follow the command and its arguments.\n"
 "\n"
@@ -133,6 +144,25 @@ load_types(struct ctx *c)
 	return &c->ct;
 }
 
+/* Every cache level: read only by the views that show caches. */
+static struct topo_caches *
+load_caches(struct ctx *c)
+{
+	char err[512];
+	int r;
+
+	if (c->caches_loaded)
+		return &c->caches;
+	r = cache_load(&c->caches, &c->root, load(c), err, sizeof(err));
+
+	/* As for the topology: a replayed tree's bad file is bad input. */
+	if (r < 0)
+		cli_die(r == -ENOMEM || c->root.live ? EXIT_FAIL : EXIT_USAGE,
+			"%s", err);
+	c->caches_loaded = true;
+	return &c->caches;
+}
+
 /* Parse a cpulist argument and insist that its CPUs exist. */
 static void
 parse_cpus_arg(struct ctx *c, const char *what, const char *arg,
@@ -152,6 +182,9 @@ print_summary(struct ctx *c)
 	strbuf_init(&sb);
 	if (topo_summary(t, load_types(c), &sb) < 0)
 		oom();
+	cache_summary(load_caches(c), &sb);
+	if (sb.oom)
+		oom();
 	cli_write(&sb);
 	strbuf_free(&sb);
 }
@@ -166,14 +199,62 @@ static void
 cpu_table(struct ctx *c, bool json, struct table *tab)
 {
 	struct coretypes *ct = load_types(c);
-	char err[512];
+	char err[512], cols[256];
+	size_t i;
 
 	if (topo_cpu_table(load(c), ct, tab) < 0)
 		oom();
-	if (table_select(tab, c->columns ? c->columns :
-			 topo_cpu_default_columns(coretype_hybrid(ct), json),
-			 err, sizeof(err)) < 0)
+	/* JSON has the cache ids too: the whole topology. */
+	snprintf(cols, sizeof(cols), "%s%s",
+		 topo_cpu_default_columns(coretype_hybrid(ct), json),
+		 json ? ",L1d,L1i,L2" : "");
+	if (table_select(tab, c->columns ? c->columns : cols, err,
+			 sizeof(err)) < 0)
 		cli_usage_error("%s", err);
+	for (i = 0; i < tab->nsel; i++) {
+		const char *name = tab->cols[tab->sel[i]].name;
+
+		if (strcmp(name, "L1d") == 0 || strcmp(name, "L1i") == 0 ||
+		    strcmp(name, "L2") == 0 || strcmp(name, "CACHE") == 0) {
+			cache_cpu_cells(load_caches(c), load(c), tab);
+			if (tab->oom)
+				oom();
+			break;
+		}
+	}
+}
+
+/* ---- -C ---- */
+
+static void
+print_caches(struct ctx *c)
+{
+	struct table tab;
+	struct strbuf sb;
+	struct json j;
+	int r;
+
+	strbuf_init(&sb);
+	if (c->mode == 'j') {
+		json_init(&j, &sb);
+		json_obj_begin(&j);
+		cache_json(load_caches(c), &j);
+		json_obj_end(&j);
+		cli_check_json(&j);
+		strbuf_add(&sb, "\n", 1);
+	} else {
+		if (cache_table(load_caches(c), &tab) < 0)
+			oom();
+		r = table_print(&tab, c->table.raw ? TABLE_RAW : TABLE_ALIGNED,
+				!c->table.noheadings, &sb);
+		table_free(&tab);
+		if (r < 0)
+			oom();
+	}
+	if (sb.oom)
+		oom();
+	cli_write(&sb);
+	strbuf_free(&sb);
 }
 
 static void
@@ -204,7 +285,10 @@ print_json(struct ctx *c)
 	cpu_table(c, true, &tab);
 	strbuf_init(&sb);
 	json_init(&j, &sb);
-	topo_json(load(c), load_types(c), &tab, &j);
+	json_obj_begin(&j);
+	topo_json_members(load(c), load_types(c), &tab, &j);
+	cache_json(load_caches(c), &j);
+	json_obj_end(&j);
 	table_free(&tab);
 	cli_check_json(&j);
 	strbuf_add(&sb, "\n", 1);
@@ -230,6 +314,15 @@ resolve_selector(struct ctx *c, const char *sel, struct cpuset *out)
 	cpuset_zero(out);
 	if (select_is_cpulist(sel)) {
 		parse_cpus_arg(c, "cpulist", sel, out);
+		return;
+	}
+	/* The caches below L3 are read for their selectors alone. */
+	if (cache_is_selector(sel)) {
+		r = cache_select(load_caches(c), sel, out, err, sizeof(err));
+		if (r == -ENOMEM)
+			oom();
+		if (r < 0)
+			cli_die(EXIT_USAGE, "%s", err);
 		return;
 	}
 	/* The core-type selectors need files the topology does not read. */
@@ -371,6 +464,7 @@ enum { OPT_SYSROOT = 256, OPT_AND, OPT_NOT,
 static const struct cli_option opts[] = {
 	{ "extended", no_argument, 'e', 1u << C_NONE },
 	{ "json", no_argument, 'j', 1u << C_NONE },
+	{ "caches", no_argument, 'C', 1u << C_NONE },
 	{ "output", required_argument, 'o', 1u << C_NONE },
 	{ "columns", required_argument, 'o', 1u << C_NONE },
 	CLI_TABLE_OPTIONS(1u << C_NONE),
@@ -387,7 +481,7 @@ static const struct cli_option opts[] = {
 	{ NULL, 0, 0, 0 },
 };
 static const struct cli_exclusion excl[] = {
-	{ 'e', 'j' }, { 0, 0 }
+	{ 'e', 'j' }, { 'e', 'C' }, { 0, 0 }
 };
 
 /*
@@ -412,6 +506,9 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 			break;
 		case 'o':
 			c->columns = optarg;
+			break;
+		case 'C':
+			c->caches_view = true;
 			break;
 		case OPT_AND:
 			c->ands[c->nands++] = optarg;
@@ -466,8 +563,11 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 		cli_usage_error("--interval needs --irqs");
 	if (c->mode == 'j' && (c->table.raw || c->table.noheadings))
 		cli_usage_error("--raw and --noheadings go with -e, not --json");
+	if (c->caches_view && c->columns)
+		cli_usage_error("-o chooses the columns of -e, not of -C");
 	/* A column list or a table style asks for the -e table. */
-	if (!c->mode && (c->columns || c->table.raw || c->table.noheadings))
+	if (!c->mode && !c->caches_view &&
+	    (c->columns || c->table.raw || c->table.noheadings))
 		c->mode = 'e';
 	return cmd;
 }
@@ -476,7 +576,9 @@ static int
 run_command(struct ctx *c, int cmd, int argc, char **argv)
 {
 	if (cmd == C_NONE) {
-		if (c->mode == 'e')
+		if (c->caches_view)
+			print_caches(c);
+		else if (c->mode == 'e')
 			print_extended(c);
 		else if (c->mode == 'j')
 			print_json(c);
@@ -510,6 +612,8 @@ main(int argc, char **argv)
 	status = run_command(&c, cmd, argc, argv);
 	if (c.ct_loaded)
 		coretype_free(&c.ct);
+	if (c.caches_loaded)
+		cache_free(&c.caches);
 	if (c.loaded)
 		topo_free(&c.topo);
 	free(c.ands);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "cache.h"
 #include "coretype.h"
 #include "topo.h"
 #include "topodump.h"
@@ -61,6 +62,13 @@ topo_dump(const struct sysroot *root, const char *dir, char *err,
 
 		r = coretype_load(&ct, &rec, &t, err, errlen);
 		coretype_free(&ct);
+	}
+	if (r == 0) {
+		/* The caches of every level, which topo_load() leaves. */
+		struct topo_caches caches;
+
+		r = cache_load(&caches, &rec, &t, err, errlen);
+		cache_free(&caches);
 	}
 	topo_free(&t);
 	if (r < 0) {
