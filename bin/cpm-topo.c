@@ -19,6 +19,7 @@
 #include "irq.h"
 #include "json.h"
 #include "placement.h"
+#include "plan.h"
 #include "select.h"
 #include "topo.h"
 #include "topodump.h"
@@ -45,7 +46,9 @@ struct ctx {
 	/* check */
 	struct check_args {
 		const char *nodes, *interval;
+		const char *plan, *reserved;	/* --plan, --reserved */
 		enum placement_policy policy;
+		bool policy_given;
 		uint64_t interval_us;
 		bool irqs;
 	} check;
@@ -61,6 +64,7 @@ usage(void)
 "       cpm-topo [--sysroot DIR] nodes CPULIST\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
 "                [--irqs [--interval DURATION]]\n"
+"       cpm-topo [--sysroot DIR] check --plan FILE [--reserved CPULIST] [--json]\n"
 "       cpm-topo [--sysroot DIR] dump DIR\n"
 "\n"
 "Show the machine's CPU topology and answer cpulist questions about it.\n"
@@ -95,6 +99,13 @@ usage(void)
 "                     --irqs adds the device IRQs that may fire on those\n"
 "                     CPUs and each CPU's interrupts over --interval\n"
 "                     (default 1s, two samples of /proc/interrupts).\n"
+"  check --plan FILE  check a plan, one instance a line (NAME cpus=N|CPULIST\n"
+"                     [nodes=] [affinity=] [numa-policy=] [mem=] [mem-policy=]\n"
+"                     [mode=] [devices=]; '-' reads standard input) as a\n"
+"                     whole: 'error: NAME: ...'/'warning: NAME: ...' lines,\n"
+"                     exit 3 when there are any, 2 for a malformed plan;\n"
+"                     --reserved CPULIST: the CPUs kept for the host;\n"
+"                     --json: {\"findings\": [...], \"errors\", \"warnings\"}\n"
 "  dump DIR           copy every file cpm reads into DIR (for --sysroot)\n"
 "\n"
 "Selectors: a cpulist, '-' (stdin), all (possible), present, online,\n"
@@ -388,6 +399,56 @@ cmd_nodes(struct ctx *c, int argc, char **argv)
 
 /* ---- check ---- */
 
+/* check --plan FILE: the plan as a whole. */
+static int
+cmd_check_plan(struct ctx *c, int argc)
+{
+	const struct check_args *a = &c->check;
+	struct cpuset reserved = CPUSET_INIT;
+	struct plan_findings f = { 0 };
+	struct plan plan;
+	struct strbuf sb;
+	struct json j;
+	char err[512];
+	int r, n;
+
+	if (argc > 1)
+		cli_usage_error("check --plan takes no cpulist");
+	if (a->nodes || a->irqs || a->policy_given)
+		cli_usage_error("--policy, --nodes and --irqs check one cpulist, "
+				"not a plan");
+	if (a->reserved)
+		parse_cpus_arg(c, "--reserved CPU list", a->reserved, &reserved);
+	r = plan_read(a->plan, &plan, err, sizeof(err));
+	if (r == -ENOMEM)
+		oom();
+	if (r < 0)
+		cli_die(EXIT_USAGE, "%s", err);
+	n = plan_check(&plan, load(c), a->reserved ? &reserved : NULL, &f);
+	if (n < 0)
+		oom();
+	strbuf_init(&sb);
+	if (c->mode == 'j') {
+		json_init(&j, &sb);
+		json_obj_begin(&j);
+		plan_findings_json(&f, &j);
+		json_obj_end(&j);
+		cli_check_json(&j);
+		strbuf_add(&sb, "\n", 1);
+	} else {
+		plan_findings_text(&f, &sb);
+	}
+	if (sb.oom)
+		oom();
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_free(&sb);
+	plan_findings_free(&f);
+	plan_free(&plan);
+	cpuset_free(&reserved);
+	return n ? EXIT_UNSAT : EXIT_OK;
+}
+
 /* The arguments of check. */
 
 static int
@@ -400,8 +461,14 @@ cmd_check(struct ctx *c, int argc, char **argv)
 	char err[256];
 	int n;
 
+	if (a->plan)
+		return cmd_check_plan(c, argc);
+	if (a->reserved)
+		cli_usage_error("--reserved goes with --plan");
+	if (c->mode == 'j')
+		cli_usage_error("--json of check goes with --plan");
 	if (argc < 2)
-		cli_usage_error("check needs a cpulist");
+		cli_usage_error("check needs a cpulist or --plan FILE");
 	if (argc > 2)
 		cli_usage_error("check takes one cpulist");
 	parse_cpus_arg(c, "cpulist", argv[1], &cpus);
@@ -460,10 +527,11 @@ static const char *const commands[] = {
 	[C_CHECK] = "check", [C_DUMP] = "dump",
 };
 enum { OPT_SYSROOT = 256, OPT_AND, OPT_NOT,
-       OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL };
+       OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL, OPT_PLAN,
+       OPT_RESERVED };
 static const struct cli_option opts[] = {
 	{ "extended", no_argument, 'e', 1u << C_NONE },
-	{ "json", no_argument, 'j', 1u << C_NONE },
+	{ "json", no_argument, 'j', (1u << C_NONE) | (1u << C_CHECK) },
 	{ "caches", no_argument, 'C', 1u << C_NONE },
 	{ "output", required_argument, 'o', 1u << C_NONE },
 	{ "columns", required_argument, 'o', 1u << C_NONE },
@@ -475,6 +543,8 @@ static const struct cli_option opts[] = {
 	{ "nodes", required_argument, OPT_NODES, 1u << C_CHECK },
 	{ "irqs", no_argument, OPT_IRQS, 1u << C_CHECK },
 	{ "interval", required_argument, OPT_INTERVAL, 1u << C_CHECK },
+	{ "plan", required_argument, OPT_PLAN, 1u << C_CHECK },
+	{ "reserved", required_argument, OPT_RESERVED, 1u << C_CHECK },
 	{ "sysroot", required_argument, OPT_SYSROOT, CLI_ALL_COMMANDS },
 	{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
 	{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
@@ -523,6 +593,13 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 			if (placement_policy_parse(optarg, &c->check.policy) < 0)
 				cli_usage_error("unknown policy '%s' (compact, spread or local)",
 						optarg);
+			c->check.policy_given = true;
+			break;
+		case OPT_PLAN:
+			c->check.plan = optarg;
+			break;
+		case OPT_RESERVED:
+			c->check.reserved = optarg;
 			break;
 		case OPT_NODES:
 			c->check.nodes = optarg;
