@@ -135,3 +135,29 @@ check_fail "--reserved CPUs must exist" 2 "^cpm-topo: invalid --reserved CPU lis
 printf 'web cpus=2 devices=nvme0,eth1 mode=share # a comment\n# only a comment\n\t\n' >"$T_TMP/dev"
 check "devices are names; comments and blank lines are nothing" 0 "" \
     cpm-topo check --plan "$T_TMP/dev"
+
+# The manuals and the README show this very plan, and cpm(7) each
+# one-line change with the finding it gives.
+norm() { sed 's/#.*//; s/[[:space:]][[:space:]]*/ /g; s/^ //; s/ $//' | grep -v '^$'; }
+want=$(norm <"$PLANS/kerf.plan")
+for doc in man/cpm.7 man/cpm-alloc.1 README; do
+	got=$(grep -E '^ *(web-server|database|compute) +cpus=[^ ]+ +nodes=' "$CPM_TOP/$doc" | norm)
+	assert "$doc shows Kerf's plan as tests/plans/kerf.plan has it" "$got" "$want"
+done
+sed -n '/^database nodes=3 /,/^\.Ed/p' "$CPM_TOP/man/cpm.7" | sed '$d' |
+    awk '/^[a-z]/ { if (l != "") print l; l = $0; next } { sub(/^ +/, ""); l = l " " $0 } END { print l }' >"$T_TMP/doc"
+bad=
+while read -r name change finding; do
+	key=${change%%=*}
+	sed "s/^\\($name .*\\)$key=[^ ]*/\\1$change/; s/^\\($name *\\)$key=[^ ]*/\\1$change/" \
+	    "$PLANS/kerf.plan" >"$T_TMP/d"
+	# cpus= comes first on every line: a change of it keeps its column.
+	got=$(cpm-topo check --plan "$T_TMP/d" --reserved 0-3 | tr '\n' ' ' | sed 's/ $//')
+	[ "$got" = "$finding" ] || bad="$bad
+$name $change: got '$got', doc '$finding'"
+done <"$T_TMP/doc"
+if [ -z "$bad" ] && [ -s "$T_TMP/doc" ]; then
+	ok "cpm(7): each documented one-line change gives the finding shown"
+else
+	not_ok "cpm(7): each documented one-line change gives the finding shown" "$bad"
+fi
