@@ -193,9 +193,6 @@ print_summary(struct ctx *c)
 	strbuf_init(&sb);
 	if (topo_summary(t, load_types(c), &sb) < 0)
 		oom();
-	cache_summary(load_caches(c), &sb);
-	if (sb.oom)
-		oom();
 	cli_write(&sb);
 	strbuf_free(&sb);
 }

@@ -321,7 +321,7 @@ cache_load(struct topo_caches *c, const struct sysroot *root,
 {
 	struct reader *rd;
 	int *kind_of_index;	/* [MAX_INDEX] the kind index K had */
-	int cpu, idx, i, nkinds, r = 0;
+	int cpu, idx, i, nkinds, covered, nindex = 0, r = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->ncpus = t->ncpus;
@@ -342,13 +342,24 @@ cache_load(struct topo_caches *c, const struct sysroot *root,
 	cpuset_for_each(cpu, &t->possible) {
 		if (cpu >= t->ncpus)
 			break;
+		covered = 0;
 		for (idx = 0; idx < MAX_INDEX; idx++) {
 			int ki = kind_of_index[idx], s, in;
 			struct cache_kind *k;
 
 			/* Known kind, and this CPU already in an instance. */
-			if (ki >= 0 && c->of[cpu * c->nkinds + ki] >= 0)
+			if (ki >= 0 && c->of[cpu * c->nkinds + ki] >= 0) {
+				covered++;
 				continue;
+			}
+			/*
+			 * A CPU that shares each of its caches with CPUs
+			 * read before has their list of indices: the one
+			 * past it is not looked for.
+			 */
+			if (ki == -2 && nindex > 0 && covered == idx &&
+			    idx == nindex)
+				break;
 			/* An index no CPU had before ends this CPU's list
 			 * only when it is missing here too. */
 			nkinds = c->nkinds;
@@ -365,6 +376,8 @@ cache_load(struct topo_caches *c, const struct sysroot *root,
 					if (kind_of_index[i] >= ki)
 						kind_of_index[i]++;
 			kind_of_index[idx] = ki;
+			if (idx >= nindex)
+				nindex = idx + 1;
 			if (in < 0)
 				continue;
 			k = &c->kinds[ki];
@@ -549,53 +562,6 @@ cache_table(const struct topo_caches *c, struct table *tab)
 		return -ENOMEM;
 	}
 	return 0;
-}
-
-/* "1 MiB", "48 KiB", "1.5 MiB", "512 B". */
-static void
-put_size(struct strbuf *sb, int64_t bytes)
-{
-	char buf[32];
-	size_t n;
-
-	if (bytes < 0) {
-		strbuf_add(sb, "?", 1);
-		return;
-	}
-	human_size(bytes, buf, sizeof(buf));
-	n = strlen(buf);
-	strbuf_add(sb, buf, n - 1);
-	strbuf_add(sb, " ", 1);
-	if (buf[n - 1] != 'B') {
-		strbuf_add(sb, &buf[n - 1], 1);
-		strbuf_add(sb, "iB", 2);
-	} else {
-		strbuf_add(sb, "B", 1);
-	}
-}
-
-void
-cache_summary(const struct topo_caches *c, struct strbuf *sb)
-{
-	int k;
-
-	for (k = 0; k < c->nkinds; k++) {
-		const struct cache_kind *ck = &c->kinds[k];
-		unsigned int share = kind_sharing(ck);
-		char label[24];
-
-		snprintf(label, sizeof(label), "%s cache:", ck->name);
-		strbuf_pad(sb, label, 22);
-		put_size(sb, ck->size);
-		strbuf_printf(sb, " x %d = ", ck->ninst);
-		put_size(sb, kind_all_size(ck));
-		if (ck->ways > 0)
-			strbuf_printf(sb, ", %d-way", ck->ways);
-		if (ck->line_size > 0)
-			strbuf_printf(sb, ", %d-byte lines", ck->line_size);
-		strbuf_printf(sb, ", %u CPU%s each\n", share,
-			      share == 1 ? "" : "s");
-	}
 }
 
 void

@@ -90,12 +90,6 @@ const char *cache_type_name(enum cache_type type);
 int cache_table(const struct topo_caches *c, struct table *tab);
 
 /*
- * The cache lines of the text summary, one per kind:
- * "L2 cache:  1 MiB x 2 = 2 MiB, 16-way, 64-byte lines, 1 CPU each".
- */
-void cache_summary(const struct topo_caches *c, struct strbuf *sb);
-
-/*
  * The "caches" member of the --json document: an array of kinds, each
  * with its geometry and its instances ({id, cpus}).
  */

@@ -269,6 +269,8 @@ if root=$(fixture_tree 16amd64-8n2c); then
 	    cpm-topo --sysroot "$T_TMP/bad" cpus node:0
 	run cpm-topo --sysroot "$T_TMP/bad" -e
 	assert "-e reads no cache below L3" "$rc" 0
+	run cpm-topo --sysroot "$T_TMP/bad"
+	assert "the summary reads no cache below L3" "$rc" 0
 	check_fail "-C reads them and names a malformed one" 2 "malformed sys/devices/system/cpu/cpu0/cache/index0/size" \
 	    cpm-topo --sysroot "$T_TMP/bad" -C
 else
