@@ -26,18 +26,19 @@
 #include "kstate.h"
 #include "smtgap.h"
 #include "kubelet.h"
+#include "planapply.h"
 #include "state.h"
 #include "topo.h"
 #include "topomgr.h"
 
 enum cmd {
 	C_INIT, C_TAKE, C_RELEASE, C_RESIZE, C_MODE, C_SHOW, C_LIST, C_SHARED,
-	C_RESERVED, C_HINTS, C_CHECK, C_RECONCILE, C_IMPORT, C_NCMDS
+	C_RESERVED, C_HINTS, C_CHECK, C_RECONCILE, C_IMPORT, C_APPLY, C_NCMDS
 };
 
 static const char *const cmd_names[] = {
 	"init", "take", "release", "resize", "mode", "show", "list", "shared",
-	"reserved", "hints", "check", "reconcile", "import-kubelet",
+	"reserved", "hints", "check", "reconcile", "import-kubelet", "apply",
 };
 
 #define B(c) (1u << (c))
@@ -113,6 +114,12 @@ usage(void)
 "  import-kubelet FILE [--no-verify]\n"
 "                           import a kubelet cpu_manager_state file (and the\n"
 "                           memory_manager_state beside it, as --mem)\n"
+"  apply FILE [--dry-run] [--json]\n"
+"                           make the allocations match a plan (one instance\n"
+"                           a line, see cpm(7); '-' reads standard input):\n"
+"                           take, resize or release the plan's own, all or\n"
+"                           nothing; exit 0 when they matched already, 4\n"
+"                           when it changed them\n"
 "\n"
 "Global options:\n"
 "  --state FILE             state file (env CPM_STATE,\n"
@@ -165,9 +172,13 @@ usage(void)
 "                           one space between cells, spaces inside escaped\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 invalid input (nothing changed),\n"
-"3 cannot be satisfied or check found problems.\n");
+"3 cannot be satisfied or check found problems; apply: 0 nothing to change,\n"
+"4 changed (with --dry-run: would change).\n");
 	cli_exit(EXIT_OK);
 }
+
+/* apply: the plan changed the allocations (0: they matched already). */
+#define EXIT_CHANGED 4
 
 enum {
 	O_STATE = 256, O_SYSROOT, O_CGROUP_ROOT, O_RESERVED, O_RESERVE,
@@ -200,9 +211,9 @@ static const struct cli_option opts[] = {
 	{ "from", required_argument, O_FROM, B(C_TAKE) },
 	{ "prefer-nodes", required_argument, O_PREFER, B(C_TAKE) },
 	{ "owner", required_argument, O_OWNER, B(C_TAKE) },
-	{ "dry-run", no_argument, O_DRY, B(C_TAKE) | B(C_RECONCILE) },
+	{ "dry-run", no_argument, O_DRY, B(C_TAKE) | B(C_RECONCILE) | B(C_APPLY) },
 	{ "nodes", no_argument, O_NODES, B(C_SHOW) },
-	{ "json", no_argument, O_JSON, B(C_LIST) },
+	{ "json", no_argument, O_JSON, B(C_LIST) | B(C_APPLY) },
 	{ "no-verify", no_argument, O_NOVERIFY, B(C_IMPORT) },
 	{ "closest-numa", no_argument, O_CLOSEST, B(C_TAKE) },
 	{ "explain", no_argument, O_EXPLAIN, B(C_TAKE) },
@@ -1282,6 +1293,70 @@ cmd_import(struct ctx *c)
 }
 
 /*
+ * apply FILE: the allocations made to match a plan, under one lock, all
+ * or nothing.  The plan is read and checked before the state is locked
+ * and changed; the state is saved only when everything succeeded.
+ */
+static int
+cmd_apply(struct ctx *c)
+{
+	struct plan_findings f = { 0 };
+	struct plan_changes ch;
+	struct plan plan;
+	struct strbuf sb;
+	struct json j;
+	int r, i;
+
+	want_args(c, 1, 1, "a plan FILE");
+	r = plan_read(c->args[0], &plan, c->err, sizeof(c->err));
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_USAGE, "%s", c->err);
+	load_machine(c);
+	need_cpus(c);
+	load_meminfo(c);
+	open_state(c, c->dry_run ? RO : RW, false);
+	/* The plan's own errors on this machine: nothing is tried. */
+	if (plan_check(&plan, &c->topo, &c->st.reserved, &f) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	for (i = 0; i < f.n; i++)
+		if (f.f[i].error)
+			cli_warn("error: %s: %s", f.f[i].instance,
+				 f.f[i].message);
+	if (f.nerrors)
+		cli_die(EXIT_UNSAT, "the plan has %d error%s on this machine "
+			"(cpm-topo check --plan): nothing changed", f.nerrors,
+			f.nerrors == 1 ? "" : "s");
+	plan_findings_free(&f);
+	r = plan_apply(&c->m, &c->st, &plan, &ch, c->err, sizeof(c->err));
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_UNSAT, "cannot apply "
+			"the plan: %s: nothing changed", c->err);
+	if (ch.nchanged && !c->dry_run)
+		save_state(c);
+	strbuf_init(&sb);
+	if (c->json) {
+		json_init(&j, &sb);
+		plan_changes_json(&ch, c->dry_run, &j);
+		cli_check_json(&j);
+		strbuf_add(&sb, "\n", 1);
+	} else {
+		plan_changes_text(&ch, c->dry_run, &sb);
+	}
+	if (sb.oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_free(&sb);
+	r = ch.nchanged ? EXIT_CHANGED : EXIT_OK;
+	plan_changes_free(&ch);
+	plan_free(&plan);
+	return r;
+}
+
+/*
  * Each command's function, called through this table rather than a
  * switch the compiler would inline them all into: main's frame would
  * then hold every command's locals (22 KB, with check's and
@@ -1294,6 +1369,7 @@ static int (*const commands[C_NCMDS])(struct ctx *) = {
 	[C_LIST] = cmd_list, [C_SHARED] = cmd_pool, [C_RESERVED] = cmd_pool,
 	[C_HINTS] = cmd_hints, [C_CHECK] = cmd_check,
 	[C_RECONCILE] = cmd_reconcile, [C_IMPORT] = cmd_import,
+	[C_APPLY] = cmd_apply,
 };
 
 int

@@ -13,11 +13,13 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "cache.h"
 #include "cli.h"
 #include "coretype.h"
 #include "irq.h"
 #include "json.h"
 #include "placement.h"
+#include "plan.h"
 #include "select.h"
 #include "topo.h"
 #include "topodump.h"
@@ -31,6 +33,9 @@ struct ctx {
 	bool loaded;
 	struct coretypes ct;
 	bool ct_loaded;
+	struct topo_caches caches;
+	bool caches_loaded;
+	bool caches_view;	/* -C */
 	const char *columns;	/* -o LIST, or NULL: the default */
 	struct cli_table_opts table;	/* --raw, --noheadings */
 	int mode;		/* 0, 'e' (-e) or 'j' (--json) */
@@ -41,7 +46,9 @@ struct ctx {
 	/* check */
 	struct check_args {
 		const char *nodes, *interval;
+		const char *plan, *reserved;	/* --plan, --reserved */
 		enum placement_policy policy;
+		bool policy_given;
 		uint64_t interval_us;
 		bool irqs;
 	} check;
@@ -52,10 +59,12 @@ usage(void)
 {
 	printf(
 "Usage: cpm-topo [--sysroot DIR] [-e | --json] [-o LIST] [--raw] [--noheadings]\n"
+"       cpm-topo [--sysroot DIR] -C [--json | --raw] [--noheadings]\n"
 "       cpm-topo [--sysroot DIR] cpus SELECTOR... [--and SEL]... [--not SEL]... [--count]\n"
 "       cpm-topo [--sysroot DIR] nodes CPULIST\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
 "                [--irqs [--interval DURATION]]\n"
+"       cpm-topo [--sysroot DIR] check --plan FILE [--reserved CPULIST] [--json]\n"
 "       cpm-topo [--sysroot DIR] dump DIR\n"
 "\n"
 "Show the machine's CPU topology and answer cpulist questions about it.\n"
@@ -64,11 +73,15 @@ usage(void)
 "  -e, --extended     one row per possible CPU: CPU NODE SOCKET DIE CORE L3 ONLINE\n"
 "                     (and TYPE CAPACITY on a machine with several core types,\n"
 "                     PART where /proc/cpuinfo names ARM parts)\n"
+"  -C, --caches       one row per cache level, as lscpu -C: NAME ONE-SIZE\n"
+"                     ALL-SIZE WAYS TYPE LEVEL SETS PHY-LINE COHERENCY-SIZE\n"
+"                     INSTANCES SHARED (the most CPUs one instance serves)\n"
 "  -j, --json         the whole topology as one JSON document\n"
 "  -o, --output LIST  the columns of -e (implied), or the members of the\n"
 "      --columns LIST JSON \"cpus\" objects: comma-separated, any case,\n"
 "                     from CPU NODE SOCKET DIE CORE L3 ONLINE TYPE CAPACITY\n"
-"                     PART SIBLINGS (the core's SMT siblings as a cpulist)\n"
+"                     PART SIBLINGS (the core's SMT siblings as a cpulist) L1d\n"
+"                     L1i L2 (cache ids) CACHE (L1d:L1i:L2:L3 ids, as lscpu -e)\n"
 "      --raw          -e without alignment: one space between cells\n"
 "      --noheadings   -e without its header line\n"
 "      --sysroot DIR  read sys/ and proc/ below DIR (env CPM_SYSROOT)\n"
@@ -87,19 +100,28 @@ usage(void)
 "                     --irqs adds the device IRQs that may fire on those\n"
 "                     CPUs and each CPU's interrupts over --interval\n"
 "                     (default 1s, two samples of /proc/interrupts).\n"
+"  check --plan FILE  check a plan, one instance a line (NAME cpus=N|CPULIST\n"
+"                     [nodes=] [affinity=] [numa-policy=] [mem=] [mem-policy=]\n"
+"                     [mode=] [devices=]; '-' reads standard input) as a\n"
+"                     whole: 'error: NAME: ...'/'warning: NAME: ...' lines,\n"
+"                     exit 3 when there are any, 2 for a malformed plan;\n"
+"                     --reserved CPULIST: the CPUs kept for the host;\n"
+"                     --json: {\"findings\": [...], \"errors\", \"warnings\"}\n"
 "  dump DIR           copy every file cpm reads into DIR (for --sysroot), and\n"
 "                     what lscpu --sysroot and lstopo --input read\n"
 "\n"
 "Selectors: a cpulist, '-' (stdin), all (possible), present, online,\n"
-"offline, isolated, allowed, node:N, socket:N, die:S.D, l3:N, siblings:CPU\n"
+"offline, isolated, allowed, node:N, socket:N, die:S.D, l3:N, l2:N, l1d:N,\n"
+"l1i:N (the CPUs sharing that cache), siblings:CPU\n"
 "(the CPU and its SMT siblings), thread:K (the K-th thread of every core),\n"
 "type:NAME (a core type: performance, efficiency, on some machines prime and\n"
 "mid; big/p and little/e are aliases), capacity:MIN-MAX (the kernel's\n"
 "cpu_capacity, 1024 for the fastest CPU), part:0xNNN or part:NAME (an ARM\n"
 "MIDR part number, or its name such as cortex-a710 or a710).\n"
-"Topology selectors (node, socket, die, l3, thread, type, capacity, part)\n"
-"yield online CPUs.\n"
-"CORE is the lowest CPU of a core's SMT siblings; L3 is the cache id.\n"
+"Topology selectors (node, socket, die, l1d, l1i, l2, l3, thread, type,\n"
+"capacity, part) yield online CPUs.\n"
+"CORE is the lowest CPU of a core's SMT siblings; L3 (and L2, L1d, L1i) is the\n"
+"cache id, or the lowest CPU of the cache where the kernel gives none.\n"
 "\n"
 "Options may also follow the command and its arguments.\n"
 "\n"
@@ -136,6 +158,25 @@ load_types(struct ctx *c)
 	return &c->ct;
 }
 
+/* Every cache level: read only by the views that show caches. */
+static struct topo_caches *
+load_caches(struct ctx *c)
+{
+	char err[512];
+	int r;
+
+	if (c->caches_loaded)
+		return &c->caches;
+	r = cache_load(&c->caches, &c->root, load(c), err, sizeof(err));
+
+	/* As for the topology: a replayed tree's bad file is bad input. */
+	if (r < 0)
+		cli_die(r == -ENOMEM || c->root.live ? EXIT_FAIL : EXIT_USAGE,
+			"%s", err);
+	c->caches_loaded = true;
+	return &c->caches;
+}
+
 /* Parse a cpulist argument and insist that its CPUs exist. */
 static void
 parse_cpus_arg(struct ctx *c, const char *what, const char *arg,
@@ -169,14 +210,61 @@ static void
 cpu_table(struct ctx *c, bool json, struct table *tab)
 {
 	struct coretypes *ct = load_types(c);
-	char err[512];
+	char err[512], cols[256];
+	size_t i;
 
 	if (topo_cpu_table(load(c), ct, tab) < 0)
 		oom();
-	if (table_select(tab, c->columns ? c->columns :
-			 topo_cpu_columns_for(ct, json),
-			 err, sizeof(err)) < 0)
+	/* JSON has the cache ids too: the whole topology. */
+	snprintf(cols, sizeof(cols), "%s%s", topo_cpu_columns_for(ct, json),
+		 json ? ",L1d,L1i,L2" : "");
+	if (table_select(tab, c->columns ? c->columns : cols, err,
+			 sizeof(err)) < 0)
 		cli_usage_error("%s", err);
+	for (i = 0; i < tab->nsel; i++) {
+		const char *name = tab->cols[tab->sel[i]].name;
+
+		if (strcmp(name, "L1d") == 0 || strcmp(name, "L1i") == 0 ||
+		    strcmp(name, "L2") == 0 || strcmp(name, "CACHE") == 0) {
+			cache_cpu_cells(load_caches(c), load(c), tab);
+			if (tab->oom)
+				oom();
+			break;
+		}
+	}
+}
+
+/* ---- -C ---- */
+
+static void
+print_caches(struct ctx *c)
+{
+	struct table tab;
+	struct strbuf sb;
+	struct json j;
+	int r;
+
+	strbuf_init(&sb);
+	if (c->mode == 'j') {
+		json_init(&j, &sb);
+		json_obj_begin(&j);
+		cache_json(load_caches(c), &j);
+		json_obj_end(&j);
+		cli_check_json(&j);
+		strbuf_add(&sb, "\n", 1);
+	} else {
+		if (cache_table(load_caches(c), &tab) < 0)
+			oom();
+		r = table_print(&tab, c->table.raw ? TABLE_RAW : TABLE_ALIGNED,
+				!c->table.noheadings, &sb);
+		table_free(&tab);
+		if (r < 0)
+			oom();
+	}
+	if (sb.oom)
+		oom();
+	cli_write(&sb);
+	strbuf_free(&sb);
 }
 
 static void
@@ -207,7 +295,10 @@ print_json(struct ctx *c)
 	cpu_table(c, true, &tab);
 	strbuf_init(&sb);
 	json_init(&j, &sb);
-	topo_json(load(c), load_types(c), &tab, &j);
+	json_obj_begin(&j);
+	topo_json_members(load(c), load_types(c), &tab, &j);
+	cache_json(load_caches(c), &j);
+	json_obj_end(&j);
 	table_free(&tab);
 	cli_check_json(&j);
 	strbuf_add(&sb, "\n", 1);
@@ -233,6 +324,15 @@ resolve_selector(struct ctx *c, const char *sel, struct cpuset *out)
 	cpuset_zero(out);
 	if (select_is_cpulist(sel)) {
 		parse_cpus_arg(c, "cpulist", sel, out);
+		return;
+	}
+	/* The caches below L3 are read for their selectors alone. */
+	if (cache_is_selector(sel)) {
+		r = cache_select(load_caches(c), sel, out, err, sizeof(err));
+		if (r == -ENOMEM)
+			oom();
+		if (r < 0)
+			cli_die(EXIT_USAGE, "%s", err);
 		return;
 	}
 	/* The core-type selectors need files the topology does not read. */
@@ -298,6 +398,56 @@ cmd_nodes(struct ctx *c, int argc, char **argv)
 
 /* ---- check ---- */
 
+/* check --plan FILE: the plan as a whole. */
+static int
+cmd_check_plan(struct ctx *c, int argc)
+{
+	const struct check_args *a = &c->check;
+	struct cpuset reserved = CPUSET_INIT;
+	struct plan_findings f = { 0 };
+	struct plan plan;
+	struct strbuf sb;
+	struct json j;
+	char err[512];
+	int r, n;
+
+	if (argc > 1)
+		cli_usage_error("check --plan takes no cpulist");
+	if (a->nodes || a->irqs || a->policy_given)
+		cli_usage_error("--policy, --nodes and --irqs check one cpulist, "
+				"not a plan");
+	if (a->reserved)
+		parse_cpus_arg(c, "--reserved CPU list", a->reserved, &reserved);
+	r = plan_read(a->plan, &plan, err, sizeof(err));
+	if (r == -ENOMEM)
+		oom();
+	if (r < 0)
+		cli_die(EXIT_USAGE, "%s", err);
+	n = plan_check(&plan, load(c), a->reserved ? &reserved : NULL, &f);
+	if (n < 0)
+		oom();
+	strbuf_init(&sb);
+	if (c->mode == 'j') {
+		json_init(&j, &sb);
+		json_obj_begin(&j);
+		plan_findings_json(&f, &j);
+		json_obj_end(&j);
+		cli_check_json(&j);
+		strbuf_add(&sb, "\n", 1);
+	} else {
+		plan_findings_text(&f, &sb);
+	}
+	if (sb.oom)
+		oom();
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_free(&sb);
+	plan_findings_free(&f);
+	plan_free(&plan);
+	cpuset_free(&reserved);
+	return n ? EXIT_UNSAT : EXIT_OK;
+}
+
 /* The arguments of check. */
 
 static int
@@ -310,8 +460,14 @@ cmd_check(struct ctx *c, int argc, char **argv)
 	char err[256];
 	int n;
 
+	if (a->plan)
+		return cmd_check_plan(c, argc);
+	if (a->reserved)
+		cli_usage_error("--reserved goes with --plan");
+	if (c->mode == 'j')
+		cli_usage_error("--json of check goes with --plan");
 	if (argc < 2)
-		cli_usage_error("check needs a cpulist");
+		cli_usage_error("check needs a cpulist or --plan FILE");
 	if (argc > 2)
 		cli_usage_error("check takes one cpulist");
 	parse_cpus_arg(c, "cpulist", argv[1], &cpus);
@@ -370,10 +526,12 @@ static const char *const commands[] = {
 	[C_CHECK] = "check", [C_DUMP] = "dump",
 };
 enum { OPT_SYSROOT = 256, OPT_AND, OPT_NOT,
-       OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL };
+       OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL, OPT_PLAN,
+       OPT_RESERVED };
 static const struct cli_option opts[] = {
 	{ "extended", no_argument, 'e', 1u << C_NONE },
-	{ "json", no_argument, 'j', 1u << C_NONE },
+	{ "json", no_argument, 'j', (1u << C_NONE) | (1u << C_CHECK) },
+	{ "caches", no_argument, 'C', 1u << C_NONE },
 	{ "output", required_argument, 'o', 1u << C_NONE },
 	{ "columns", required_argument, 'o', 1u << C_NONE },
 	CLI_TABLE_OPTIONS(1u << C_NONE),
@@ -384,13 +542,15 @@ static const struct cli_option opts[] = {
 	{ "nodes", required_argument, OPT_NODES, 1u << C_CHECK },
 	{ "irqs", no_argument, OPT_IRQS, 1u << C_CHECK },
 	{ "interval", required_argument, OPT_INTERVAL, 1u << C_CHECK },
+	{ "plan", required_argument, OPT_PLAN, 1u << C_CHECK },
+	{ "reserved", required_argument, OPT_RESERVED, 1u << C_CHECK },
 	{ "sysroot", required_argument, OPT_SYSROOT, CLI_ALL_COMMANDS },
 	{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
 	{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
 	{ NULL, 0, 0, 0 },
 };
 static const struct cli_exclusion excl[] = {
-	{ 'e', 'j' }, { 0, 0 }
+	{ 'e', 'j' }, { 'e', 'C' }, { 0, 0 }
 };
 
 /*
@@ -416,6 +576,9 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 		case 'o':
 			c->columns = optarg;
 			break;
+		case 'C':
+			c->caches_view = true;
+			break;
 		case OPT_AND:
 			c->ands[c->nands++] = optarg;
 			break;
@@ -429,6 +592,13 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 			if (placement_policy_parse(optarg, &c->check.policy) < 0)
 				cli_usage_error("unknown policy '%s' (compact, spread or local)",
 						optarg);
+			c->check.policy_given = true;
+			break;
+		case OPT_PLAN:
+			c->check.plan = optarg;
+			break;
+		case OPT_RESERVED:
+			c->check.reserved = optarg;
 			break;
 		case OPT_NODES:
 			c->check.nodes = optarg;
@@ -469,8 +639,11 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 		cli_usage_error("--interval needs --irqs");
 	if (c->mode == 'j' && (c->table.raw || c->table.noheadings))
 		cli_usage_error("--raw and --noheadings go with -e, not --json");
+	if (c->caches_view && c->columns)
+		cli_usage_error("-o chooses the columns of -e, not of -C");
 	/* A column list or a table style asks for the -e table. */
-	if (!c->mode && (c->columns || c->table.raw || c->table.noheadings))
+	if (!c->mode && !c->caches_view &&
+	    (c->columns || c->table.raw || c->table.noheadings))
 		c->mode = 'e';
 	return cmd;
 }
@@ -479,7 +652,9 @@ static int
 run_command(struct ctx *c, int cmd, int argc, char **argv)
 {
 	if (cmd == C_NONE) {
-		if (c->mode == 'e')
+		if (c->caches_view)
+			print_caches(c);
+		else if (c->mode == 'e')
 			print_extended(c);
 		else if (c->mode == 'j')
 			print_json(c);
@@ -513,6 +688,8 @@ main(int argc, char **argv)
 	status = run_command(&c, cmd, argc, argv);
 	if (c.ct_loaded)
 		coretype_free(&c.ct);
+	if (c.caches_loaded)
+		cache_free(&c.caches);
 	if (c.loaded)
 		topo_free(&c.topo);
 	free(c.ands);

@@ -1359,7 +1359,8 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 			rank = 3;
 		} else if (klen == 5 && memcmp(tok, "owner", 5) == 0 &&
 			   !e->owner) {
-			if (!startswith(v, "pid:") && !startswith(v, "cgroup:"))
+			if (!startswith(v, "pid:") && !startswith(v, "cgroup:") &&
+			    strcmp(v, "plan") != 0)
 				return bad(p, "bad owner '%s'", v);
 			if (!(e->owner = strdup(v)))
 				return -ENOMEM;

@@ -30,6 +30,8 @@
  *   policy OPTS|-
  *   entry NAME n=N cpus=L mode=exclusive|share [owner=O] [start=T]
  *         [cgdir=DIR] [mem=NODE:BYTES,...] [opts=OPTS]
+ *                                   (O: pid:PID, cgroup:PATH, or plan
+ *                                    for what cpm-alloc apply made)
  *
  * Versions 1 and 2 are still read: their checksum line is
  * "checksum fnv1a64:HEX16" (FNV-1a 64 of the same bytes), and version 1

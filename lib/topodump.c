@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "cache.h"
 #include "coretype.h"
 #include "dumpstd.h"
 #include "topo.h"
@@ -62,6 +63,13 @@ topo_dump(const struct sysroot *root, const char *dir, char *err,
 
 		r = coretype_load(&ct, &rec, &t, err, errlen);
 		coretype_free(&ct);
+	}
+	if (r == 0) {
+		/* The caches of every level, which topo_load() leaves. */
+		struct topo_caches caches;
+
+		r = cache_load(&caches, &rec, &t, err, errlen);
+		cache_free(&caches);
 	}
 	/* And what lscpu and hwloc read, to check the dump with them. */
 	if (r == 0)

@@ -6,7 +6,7 @@
 #include "topotable.h"
 
 enum { C_CPU, C_NODE, C_SOCKET, C_DIE, C_CORE, C_L3, C_ONLINE, C_TYPE,
-       C_CAPACITY, C_SIBLINGS, C_PART, C_NCOLS };
+       C_CAPACITY, C_SIBLINGS, C_PART, C_L1D, C_L1I, C_L2, C_CACHE, C_NCOLS };
 
 const struct table_column topo_cpu_columns[] = {
 	[C_CPU] = { "CPU", "cpu", TABLE_RIGHT, 0 },
@@ -21,6 +21,11 @@ const struct table_column topo_cpu_columns[] = {
 	[C_CAPACITY] = { "CAPACITY", "capacity", TABLE_RIGHT, 0 },
 	[C_SIBLINGS] = { "SIBLINGS", "siblings", 0, 0 },
 	[C_PART] = { "PART", "part", TABLE_RIGHT, 0 },
+	/* Cache ids, filled by cache_cpu_cells() (cache.h) when shown. */
+	[C_L1D] = { "L1d", "l1d", TABLE_RIGHT, 0 },
+	[C_L1I] = { "L1i", "l1i", TABLE_RIGHT, 0 },
+	[C_L2] = { "L2", "l2", TABLE_RIGHT, 0 },
+	[C_CACHE] = { "CACHE", "cache", 0, 0 },
 };
 
 const size_t topo_cpu_ncolumns = C_NCOLS;

@@ -3,10 +3,14 @@
  * The per-CPU table of a topology: the rows of cpm-topo -e and the
  * "cpus" array of cpm-topo --json, defined once.
  *
- * Columns: CPU NODE SOCKET DIE CORE L3 ONLINE TYPE CAPACITY SIBLINGS.
+ * Columns: CPU NODE SOCKET DIE CORE L3 ONLINE TYPE CAPACITY SIBLINGS
+ * L1d L1i L2 CACHE.
  * CORE is the lowest CPU of the core's SMT siblings, L3 the cache id,
  * TYPE the core type name (on a machine with several), CAPACITY the
- * kernel's cpu_capacity, SIBLINGS the core's SMT siblings as a cpulist.
+ * kernel's cpu_capacity, SIBLINGS the core's SMT siblings as a cpulist;
+ * L1d, L1i and L2 the ids of those caches and CACHE all of them as lscpu
+ * -e prints them ("0:0:0:0"), left unset here: cache_cpu_cells() in
+ * cache.h fills them for the views that show them.
  * Unknown values print "-" and are null in JSON.
  */
 #ifndef CPM_TOPOTABLE_H

@@ -97,7 +97,7 @@ for sh in bash zsh; do
 	offers_only $sh "cpm-topo --sysroot $sr check 0 --nodes " 0 2
 	offers_only $sh "cpm-topo check 0 --policy " compact spread local
 	offers_only $sh 'cpm-alloc ' init take release resize mode show list \
-	    shared reserved hints check reconcile import-kubelet
+	    shared reserved hints check reconcile import-kubelet apply
 	offers_only $sh 'cpm-alloc release ' db web
 	offers_only $sh 'cpm-alloc show w' web
 	offers_only $sh 'cpm-alloc mode db ' exclusive share
@@ -112,7 +112,7 @@ for sh in bash zsh; do
 	offers_only $sh "cpm-throttle --cgroup-root $cg batch/" batch/job1$s
 	offers_only $sh 'cpm-throttle -o ' table tsv json prom names
 	offers_only $sh 'cpm-topo -o ' CPU NODE SOCKET DIE CORE L3 ONLINE \
-	    TYPE CAPACITY SIBLINGS
+	    TYPE CAPACITY SIBLINGS L1d L1i L2 CACHE
 	[ $sh = bash ] && offers_only $sh 'cpm-topo --output cpu,N' cpu,NODE
 	offers_only $sh 'cpm-throttle -O ' GROUP PERIODS THROTTLED RATIO \
 	    THROTTLED_S LIMIT USAGE RESET PINNED_THROTTLED QOS POD CONTAINER \

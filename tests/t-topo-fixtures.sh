@@ -193,7 +193,95 @@ for tb in "$FIXTURES"/hwloc/*.tar.bz2; do
 			    "$(diff "$T_TMP/l.l3" "$T_TMP/c.l3" | head -8)"
 		fi
 	fi
+	# Every cache level: the CPUs sharing each, as lscpu -p numbers
+	# them (L1d:L1i:L2:L3), against cpm's CACHE column.
+	levels=$(awk -F, '!/^#/ { print split($5, a, ":"); exit }' "$T_TMP/l")
+	if [ "${levels:-0}" -gt 0 ]; then
+		cpm-topo --sysroot "$root" -e -o CPU,CACHE,ONLINE --raw \
+		    --noheadings >"$T_TMP/cc"
+		bad=
+		i=1
+		while [ $i -le "$levels" ]; do
+			awk -F, -v i=$i '!/^#/ { split($5, a, ":"); print $1, a[i] }' \
+			    "$T_TMP/l" | awk -f "$CPM_TOP/tests/partition.awk" >"$T_TMP/l.c"
+			awk -v i=$i '$3 == "yes" { split($2, a, ":"); print $1, a[i] }' \
+			    "$T_TMP/cc" | awk -f "$CPM_TOP/tests/partition.awk" >"$T_TMP/c.c"
+			cmp -s "$T_TMP/l.c" "$T_TMP/c.c" ||
+			    bad="$bad level $i: $(diff "$T_TMP/l.c" "$T_TMP/c.c" | head -4)"
+			i=$((i + 1))
+		done
+		if [ -z "$bad" ]; then
+			ok "$name: the CPUs of every cache ($levels levels) agree with lscpu"
+		else
+			not_ok "$name: the CPUs of every cache agree with lscpu" "$bad"
+		fi
+	fi
+	# The summary per level, lscpu -C's (lscpu 2.38 crashes on some
+	# trees: those are skipped).
+	if command -v python3 >/dev/null &&
+	    lscpu --sysroot "$root" -C -J --bytes >"$T_TMP/lc" 2>/dev/null &&
+	    grep -q '"caches"' "$T_TMP/lc"; then
+		cpm-topo --sysroot "$root" -C --json >"$T_TMP/cc" 2>&1
+		if res=$(python3 "$CPM_TOP/tests/lscpu-caches.py" "$T_TMP/lc" "$T_TMP/cc"); then
+			ok "$name: cache levels, sizes and instances agree with lscpu -C"
+		else
+			not_ok "$name: cache levels, sizes and instances agree with lscpu -C" "$res"
+		fi
+	fi
 done
+
+# This machine, live: the same two comparisons.
+if command -v python3 >/dev/null && lscpu -C -J --bytes >"$T_TMP/lc" 2>/dev/null &&
+    grep -q '"caches"' "$T_TMP/lc"; then
+	cpm-topo -C --json >"$T_TMP/cc" 2>&1
+	if res=$(python3 "$CPM_TOP/tests/lscpu-caches.py" "$T_TMP/lc" "$T_TMP/cc"); then
+		ok "this machine: cache levels agree with lscpu -C"
+	else
+		not_ok "this machine: cache levels agree with lscpu -C" "$res"
+	fi
+else
+	skip "this machine: cache levels agree with lscpu -C" "no caches in lscpu -C"
+fi
+
+# Caches are read for the views that show them, and a dump copies what
+# they read: with every cache file of a copy made malformed, 'cpus' and
+# -e still work and -C names the file; a dump replays -C and the cache
+# ids exactly.
+if root=$(fixture_tree 16amd64-8n2c); then
+	want_c=$(cpm-topo --sysroot "$root" -C)
+	want_e=$(cpm-topo --sysroot "$root" -e -o CPU,L1D,L1I,L2,L3,CACHE)
+	rm -rf "$T_TMP/dump"
+	cpm-topo --sysroot "$root" dump "$T_TMP/dump"
+	check "a dump replays every cache level" 0 "$want_c" \
+	    cpm-topo --sysroot "$T_TMP/dump" -C
+	check "a dump replays the cache ids of every CPU" 0 "$want_e" \
+	    cpm-topo --sysroot "$T_TMP/dump" -e -o CPU,L1D,L1I,L2,L3,CACHE
+	check "l1d:N is the CPUs sharing that L1d" 0 "2" \
+	    cpm-topo --sysroot "$root" cpus l1d:2
+	check_fail "l2:N names an L2 the machine does not have" 2 "no L2 cache 99" \
+	    cpm-topo --sysroot "$root" cpus l2:99
+	rm -rf "$T_TMP/bad"
+	cp -a "$root" "$T_TMP/bad"
+	for f in "$T_TMP"/bad/sys/devices/system/cpu/cpu*/cache/index[012]/size; do
+		echo 'x' >"$f"
+	done
+	check "cpus reads no cache below L3" 0 "0-1" \
+	    cpm-topo --sysroot "$T_TMP/bad" cpus node:0
+	run cpm-topo --sysroot "$T_TMP/bad" -e
+	assert "-e reads no cache below L3" "$rc" 0
+	run cpm-topo --sysroot "$T_TMP/bad"
+	assert "the summary reads no cache below L3" "$rc" 0
+	check_fail "-C reads them and names a malformed one" 2 "malformed sys/devices/system/cpu/cpu0/cache/index0/size" \
+	    cpm-topo --sysroot "$T_TMP/bad" -C
+else
+	skip "caches read only where shown" "no 16amd64-8n2c tree"
+fi
+if root=$(fixture_tree 16em64t-4s2c2t); then
+	check "l2:N is the CPUs sharing that L2 (SMT siblings here)" 0 "1,9" \
+	    cpm-topo --sysroot "$root" cpus l2:1
+	check "l2:N goes with --and and --not like l3:N" 0 "9" \
+	    cpm-topo --sysroot "$root" cpus l2:1 --not 0-7
+fi
 
 # An arm64 kernel's die_id is -1 (no dies) and its die_cpus_list names
 # the CPU alone: one die per package, and no die file is read past the

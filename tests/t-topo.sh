@@ -125,7 +125,7 @@ case $out in
 *) not_ok "--json -o selects the members of the cpus objects" "$(show)" ;;
 esac
 check_fail "an unknown column is refused with the valid ones" 2 \
-    "^cpm-topo: unknown column 'nope' \(valid: CPU, NODE, SOCKET, DIE, CORE, L3, ONLINE, TYPE, CAPACITY, SIBLINGS, PART\)\$" \
+    "^cpm-topo: unknown column 'nope' \(valid: CPU, NODE, SOCKET, DIE, CORE, L3, ONLINE, TYPE, CAPACITY, SIBLINGS, PART, L1d, L1i, L2, CACHE\)\$" \
     cpm-topo -o cpu,nope
 check_fail "an empty column list is refused" 2 "empty column name" \
     cpm-topo -o ''
@@ -150,7 +150,15 @@ d = json.load(open(sys.argv[1]))
 assert d["possible"] == "0-31" and d["online"] == "0-31" and d["offline"] == ""
 c = {x["cpu"]: x for x in d["cpus"]}
 assert c[21] == {"cpu": 21, "online": True, "node": 1, "socket": 0, "die": 0,
-                 "core": 5, "l3": 1, "siblings": "5,21"}, c[21]
+                 "core": 5, "l3": 1, "siblings": "5,21", "l1d": 5, "l1i": 5,
+                 "l2": 5}, c[21]
+k = {x["name"]: x for x in d["caches"]}
+assert list(k) == ["L1d", "L1i", "L2", "L3"], list(k)
+assert (k["L2"]["level"], k["L2"]["type"], k["L2"]["size"], k["L2"]["all_size"],
+        k["L2"]["shared"], len(k["L2"]["instances"])) == \
+    (2, "Unified", 1 << 20, 16 << 20, 2, 16), k["L2"]
+assert k["L2"]["instances"][5] == {"id": 5, "cpus": "5,21"}, k["L2"]["instances"]
+assert k["L3"]["instances"][1] == {"id": 1, "cpus": "4-7,20-23"}
 n = {x["node"]: x for x in d["nodes"]}
 assert n[2]["cpus"] == "8-11,24-27" and n[2]["distances"] == [21, 21, 10, 12]
 assert n[0]["memory_total_kb"] == 8388608 and n[0]["memory_free_kb"] == 6291456
