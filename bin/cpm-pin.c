@@ -22,6 +22,7 @@
 #include "coretype.h"
 #include "irq.h"
 #include "cpuset.h"
+#include "device.h"
 #include "json.h"
 #include "pin.h"
 #include "pintable.h"
@@ -76,8 +77,8 @@ usage(void)
 "Put work on CPUs and NUMA memory nodes, then read back what the kernel did.\n"
 "\n"
 "Run COMMAND with the CPU affinity CPULIST (the kernel's list grammar;\n"
-"'-' reads it from stdin; or a selector of cpm-topo cpus such as node:1\n"
-"or type:efficiency)\n"
+"'-' reads it from stdin; or a selector of cpm-topo cpus such as node:1,\n"
+"type:efficiency or dev:eth1, the CPUs local to a device)\n"
 "and, with --mem or --nodes, a NUMA memory policy.\n"
 "\n"
 "  -m, --mem MODE          memory policy: local, bind, interleave or\n"
@@ -467,9 +468,13 @@ load_topology(struct pin_ctx *c)
 		if (types && coretype_load(&ct, &c->root, &c->topo, c->err,
 					   sizeof(c->err)) < 0)
 			cli_die(EXIT_FAIL, "%s", c->err);
-		r = select_resolve_all(&c->topo, types ? &ct : NULL,
-				       c->cpu_selector, &c->cpus, c->err,
-				       sizeof(c->err));
+		if (device_is_selector(c->cpu_selector))
+			r = device_select(&c->root, &c->topo, c->cpu_selector,
+					  &c->cpus, c->err, sizeof(c->err));
+		else
+			r = select_resolve_all(&c->topo, types ? &ct : NULL,
+					       c->cpu_selector, &c->cpus, c->err,
+					       sizeof(c->err));
 		if (types)
 			coretype_free(&ct);
 		die_check(r, c->err);
@@ -1120,6 +1125,10 @@ irqs_form(struct pin_ctx *c)
 		if (select_is_cpulist(c->irqs_away_arg)) {
 			cli_parse_cpus(&c->topo, "cpulist", c->irqs_away_arg,
 				       &c->cpus);
+		} else if (device_is_selector(c->irqs_away_arg)) {
+			r = device_select(&c->root, &c->topo, c->irqs_away_arg,
+					  &c->cpus, c->err, sizeof(c->err));
+			die_check(r, c->err);
 		} else {
 			r = select_resolve(&c->topo, c->irqs_away_arg, &c->cpus,
 					   c->err, sizeof(c->err));

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "coretype.h"
+#include "device.h"
 #include "irq.h"
 #include "json.h"
 #include "placement.h"
@@ -56,6 +57,7 @@ usage(void)
 "       cpm-topo [--sysroot DIR] nodes CPULIST\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
 "                [--irqs [--interval DURATION]]\n"
+"       cpm-topo [--sysroot DIR] devices [--json | -o LIST] [--raw] [--noheadings]\n"
 "       cpm-topo [--sysroot DIR] dump DIR\n"
 "\n"
 "Show the machine's CPU topology and answer cpulist questions about it.\n"
@@ -86,6 +88,10 @@ usage(void)
 "                     --irqs adds the device IRQs that may fire on those\n"
 "                     CPUs and each CPU's interrupts over --interval\n"
 "                     (default 1s, two samples of /proc/interrupts).\n"
+"  devices            the PCI devices an operator places work beside (network,\n"
+"                     storage, display, accelerators, named or SR-IOV), one\n"
+"                     row each: ADDRESS TYPE NODE CPUS DRIVER VFS PF NAMES\n"
+"                     (-o also DEVICE CLASS VENDOR); NODE - is unknown\n"
 "  dump DIR           copy every file cpm reads into DIR (for --sysroot)\n"
 "\n"
 "Selectors: a cpulist, '-' (stdin), all (possible), present, online,\n"
@@ -93,7 +99,9 @@ usage(void)
 "(the CPU and its SMT siblings), thread:K (the K-th thread of every core),\n"
 "type:NAME (a core type: performance, efficiency, on some machines prime and\n"
 "mid; big/p and little/e are aliases), capacity:MIN-MAX (the kernel's\n"
-"cpu_capacity, 1024 for the fastest CPU).\n"
+"cpu_capacity, 1024 for the fastest CPU), dev:NAME (the local online CPUs of\n"
+"a PCI device: an interface, nvme0, nvme0n1, card0 or an address such as\n"
+"0000:3b:00.0).\n"
 "Topology selectors (node, socket, die, l3, thread, type, capacity) yield\n"
 "online CPUs.\n"
 "CORE is the lowest CPU of a core's SMT siblings; L3 is the cache id.\n"
@@ -192,6 +200,61 @@ print_extended(struct ctx *c)
 	table_free(&tab);
 }
 
+/* ---- devices ---- */
+
+/* The device table with the columns asked for (columns NULL: the
+ * default ones of the text table or of JSON). */
+static void
+device_rows(struct ctx *c, const char *columns, bool json, struct table *tab)
+{
+	struct devices d;
+	char err[512];
+	int r;
+
+	load(c);
+	r = device_list(&d, &c->root, err, sizeof(err));
+	if (r == -ENOMEM)
+		oom();
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", err);
+	r = device_table(&d, tab);
+	devices_free(&d);
+	if (r < 0)
+		oom();
+	if (table_select(tab, columns ? columns : json ?
+			 device_json_columns : device_default_columns,
+			 err, sizeof(err)) < 0)
+		cli_usage_error("%s", err);
+}
+
+static int
+cmd_devices(struct ctx *c, int argc, char **argv)
+{
+	struct table tab;
+	struct strbuf sb;
+
+	if (argc != 1)
+		cli_usage_error("devices takes no arguments");
+	device_rows(c, c->columns, c->mode == 'j', &tab);
+	strbuf_init(&sb);
+	if (c->mode == 'j') {
+		struct json j;
+
+		json_init(&j, &sb);
+		table_json(&tab, &j);
+		cli_check_json(&j);
+		strbuf_add(&sb, "\n", 1);
+	} else if (table_print(&tab, c->table.raw ? TABLE_RAW : TABLE_ALIGNED,
+			       !c->table.noheadings, &sb) < 0)
+		oom();
+	if (sb.oom)
+		oom();
+	cli_write(&sb);
+	strbuf_free(&sb);
+	table_free(&tab);
+	return EXIT_OK;
+}
+
 /* ---- --json ---- */
 
 static void
@@ -207,6 +270,19 @@ print_json(struct ctx *c)
 	topo_json(load(c), load_types(c), &tab, &j);
 	table_free(&tab);
 	cli_check_json(&j);
+	/* The devices join the document as its last member. */
+	if (sb.len && sb.buf[sb.len - 1] == '}') {
+		struct json dj;
+
+		device_rows(c, NULL, true, &tab);
+		sb.len--;
+		strbuf_puts(&sb, ",\"devices\":");
+		json_init(&dj, &sb);
+		table_json(&tab, &dj);
+		table_free(&tab);
+		cli_check_json(&dj);
+		strbuf_add(&sb, "}", 1);
+	}
 	strbuf_add(&sb, "\n", 1);
 	if (sb.oom)
 		oom();
@@ -230,6 +306,15 @@ resolve_selector(struct ctx *c, const char *sel, struct cpuset *out)
 	cpuset_zero(out);
 	if (select_is_cpulist(sel)) {
 		parse_cpus_arg(c, "cpulist", sel, out);
+		return;
+	}
+	if (device_is_selector(sel)) {
+		r = device_select(&c->root, load(c), sel, out, err,
+				  sizeof(err));
+		if (r == -ENOMEM)
+			oom();
+		if (r < 0)
+			cli_die(EXIT_USAGE, "%s", err);
 		return;
 	}
 	/* The core-type selectors need files the topology does not read. */
@@ -361,19 +446,19 @@ cmd_dump(struct ctx *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
-enum { C_NONE, C_CPUS, C_NODES, C_CHECK, C_DUMP, C_NCMDS };
+enum { C_NONE, C_CPUS, C_NODES, C_CHECK, C_DUMP, C_DEVICES, C_NCMDS };
 static const char *const commands[] = {
 	[C_NONE] = NULL, [C_CPUS] = "cpus", [C_NODES] = "nodes",
-	[C_CHECK] = "check", [C_DUMP] = "dump",
+	[C_CHECK] = "check", [C_DUMP] = "dump", [C_DEVICES] = "devices",
 };
 enum { OPT_SYSROOT = 256, OPT_AND, OPT_NOT,
        OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL };
 static const struct cli_option opts[] = {
 	{ "extended", no_argument, 'e', 1u << C_NONE },
-	{ "json", no_argument, 'j', 1u << C_NONE },
-	{ "output", required_argument, 'o', 1u << C_NONE },
-	{ "columns", required_argument, 'o', 1u << C_NONE },
-	CLI_TABLE_OPTIONS(1u << C_NONE),
+	{ "json", no_argument, 'j', 1u << C_NONE | 1u << C_DEVICES },
+	{ "output", required_argument, 'o', 1u << C_NONE | 1u << C_DEVICES },
+	{ "columns", required_argument, 'o', 1u << C_NONE | 1u << C_DEVICES },
+	CLI_TABLE_OPTIONS(1u << C_NONE | 1u << C_DEVICES),
 	{ "and", required_argument, OPT_AND, 1u << C_CPUS },
 	{ "not", required_argument, OPT_NOT, 1u << C_CPUS },
 	{ "count", no_argument, 'c', 1u << C_CPUS },
@@ -467,7 +552,7 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 	if (c->mode == 'j' && (c->table.raw || c->table.noheadings))
 		cli_usage_error("--raw and --noheadings go with -e, not --json");
 	/* A column list or a table style asks for the -e table. */
-	if (!c->mode && (c->columns || c->table.raw || c->table.noheadings))
+	if (!c->mode && cmd == C_NONE && (c->columns || c->table.raw || c->table.noheadings))
 		c->mode = 'e';
 	return cmd;
 }
@@ -490,6 +575,8 @@ run_command(struct ctx *c, int cmd, int argc, char **argv)
 		return cmd_nodes(c, argc, argv);
 	if (cmd == C_CHECK)
 		return cmd_check(c, argc, argv);
+	if (cmd == C_DEVICES)
+		return cmd_devices(c, argc, argv);
 	return cmd_dump(c, argc, argv);
 }
 
