@@ -41,7 +41,7 @@ struct ctx {
 	bool count;
 	/* check */
 	struct check_args {
-		const char *nodes, *interval;
+		const char *nodes, *interval, *device;
 		enum placement_policy policy;
 		uint64_t interval_us;
 		bool irqs;
@@ -56,7 +56,7 @@ usage(void)
 "       cpm-topo [--sysroot DIR] cpus SELECTOR... [--and SEL]... [--not SEL]... [--count]\n"
 "       cpm-topo [--sysroot DIR] nodes CPULIST\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
-"                [--irqs [--interval DURATION]]\n"
+"                [--irqs [--interval DURATION]] [--device DEV]\n"
 "       cpm-topo [--sysroot DIR] devices [--json | -o LIST] [--raw] [--noheadings]\n"
 "       cpm-topo [--sysroot DIR] dump DIR\n"
 "\n"
@@ -88,6 +88,8 @@ usage(void)
 "                     --irqs adds the device IRQs that may fire on those\n"
 "                     CPUs and each CPU's interrupts over --interval\n"
 "                     (default 1s, two samples of /proc/interrupts).\n"
+"                     --device DEV warns about the CPUs not local to a\n"
+"                     device (as dev:DEV names it), with their distance.\n"
 "  devices            the PCI devices an operator places work beside (network,\n"
 "                     storage, display, accelerators, named or SR-IOV), one\n"
 "                     row each: ADDRESS TYPE NODE CPUS DRIVER VFS PF NAMES\n"
@@ -388,6 +390,7 @@ cmd_check(struct ctx *c, int argc, char **argv)
 	struct cpuset cpus = CPUSET_INIT, want_nodes = CPUSET_INIT;
 	const struct check_args *a = &c->check;
 	struct placement_query q;
+	struct device dev;
 	struct strbuf sb;
 	char err[256];
 	int n;
@@ -405,6 +408,14 @@ cmd_check(struct ctx *c, int argc, char **argv)
 		if (r < 0)
 			cli_die(EXIT_USAGE, "invalid nodelist %s", err);
 	}
+	if (a->device) {
+		int r = device_find(&dev, &c->root, a->device, err, sizeof(err));
+
+		if (r == -ENOMEM)
+			oom();
+		if (r < 0)
+			cli_die(EXIT_USAGE, "invalid --device: %s", err);
+	}
 	memset(&q, 0, sizeof(q));
 	q.cpus = &cpus;
 	q.nodes = a->nodes ? &want_nodes : NULL;
@@ -418,6 +429,15 @@ cmd_check(struct ctx *c, int argc, char **argv)
 		oom();
 	if (n < 0)
 		cli_die(EXIT_FAIL, "%s", err);
+	if (a->device) {
+		/* Are the CPUs the device's own? */
+		int r = device_check_cpus(&dev, load(c), &cpus, &sb);
+
+		device_free(&dev);
+		if (r < 0)
+			oom();
+		n += r;
+	}
 	if (sb.len)
 		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
@@ -452,7 +472,7 @@ static const char *const commands[] = {
 	[C_CHECK] = "check", [C_DUMP] = "dump", [C_DEVICES] = "devices",
 };
 enum { OPT_SYSROOT = 256, OPT_AND, OPT_NOT,
-       OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL };
+       OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL, OPT_DEVICE };
 static const struct cli_option opts[] = {
 	{ "extended", no_argument, 'e', 1u << C_NONE },
 	{ "json", no_argument, 'j', 1u << C_NONE | 1u << C_DEVICES },
@@ -466,6 +486,7 @@ static const struct cli_option opts[] = {
 	{ "nodes", required_argument, OPT_NODES, 1u << C_CHECK },
 	{ "irqs", no_argument, OPT_IRQS, 1u << C_CHECK },
 	{ "interval", required_argument, OPT_INTERVAL, 1u << C_CHECK },
+	{ "device", required_argument, OPT_DEVICE, 1u << C_CHECK },
 	{ "sysroot", required_argument, OPT_SYSROOT, CLI_ALL_COMMANDS },
 	{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
 	{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
@@ -517,6 +538,11 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 			break;
 		case OPT_IRQS:
 			c->check.irqs = true;
+			break;
+		case OPT_DEVICE:
+			if (!*optarg)
+				cli_usage_error("--device needs a device");
+			c->check.device = optarg;
 			break;
 		case OPT_INTERVAL:
 			c->check.interval = optarg;

@@ -555,6 +555,85 @@ device_select(const struct sysroot *root, const struct topo *t,
 	return r == -ENOENT ? -EINVAL : r;
 }
 
+/* The distance from node a to node b, -1 unknown. */
+static int
+distance(const struct topo *t, int a, int b)
+{
+	const struct topo_node *na = topo_node_by_id(t, a);
+	int j;
+
+	if (!na || !na->distance)
+		return -1;
+	for (j = 0; j < t->nnodes; j++)
+		if (t->nodes[j].id == b)
+			return na->distance[j];
+	return -1;
+}
+
+int
+device_check_cpus(const struct device *dev, const struct topo *t,
+		  const struct cpuset *cpus, struct strbuf *out)
+{
+	struct cpuset remote = CPUSET_INIT, part = CPUSET_INIT;
+	const char *name = dev->names ? dev->names : dev->addr;
+	int count = 0, i;
+	char *list;
+
+	if (dev->local_known) {
+		if (cpuset_copy(&remote, cpus) < 0)
+			return -ENOMEM;
+		cpuset_andnot(&remote, &dev->local);
+	} else if (dev->node >= 0) {
+		const struct topo_node *n = topo_node_by_id(t, dev->node);
+
+		if (cpuset_copy(&remote, cpus) < 0)
+			return -ENOMEM;
+		if (n)
+			cpuset_andnot(&remote, &n->cpus);
+	}
+	/* One line per node the stray CPUs are on, nearest first as listed. */
+	for (i = 0; i <= t->nnodes && !cpuset_empty(&remote); i++) {
+		int node = i < t->nnodes ? t->nodes[i].id : -1, d, cpu;
+
+		cpuset_zero(&part);
+		cpuset_for_each(cpu, &remote)
+			if (cpu < t->ncpus && (i == t->nnodes ||
+					       t->cpus[cpu].node == node) &&
+			    cpuset_set(&part, (unsigned int)cpu) < 0)
+				goto oom;
+		if (cpuset_empty(&part))
+			continue;
+		cpuset_andnot(&remote, &part);
+		if ((list = cpuset_to_list(&part)) == NULL)
+			goto oom;
+		strbuf_printf(out, "warning: CPU%s %s %s not local to %s (%s",
+			      cpuset_count(&part) == 1 ? "" : "s", list,
+			      cpuset_count(&part) == 1 ? "is" : "are", name,
+			      dev->addr);
+		free(list);
+		if (dev->node >= 0)
+			strbuf_printf(out, ", NUMA node %d", dev->node);
+		strbuf_puts(out, ")");
+		d = dev->node >= 0 && node >= 0 ? distance(t, dev->node, node) :
+		    -1;
+		if (node >= 0 && d >= 0)
+			strbuf_printf(out, ": on NUMA node %d, distance %d "
+				      "(local %d)", node, d,
+				      distance(t, dev->node, dev->node));
+		else if (node >= 0)
+			strbuf_printf(out, ": on NUMA node %d", node);
+		strbuf_puts(out, "\n");
+		count++;
+	}
+	cpuset_free(&remote);
+	cpuset_free(&part);
+	return out->oom ? -ENOMEM : count;
+oom:
+	cpuset_free(&remote);
+	cpuset_free(&part);
+	return -ENOMEM;
+}
+
 bool
 device_shown(const struct device *dev)
 {

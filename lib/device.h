@@ -118,6 +118,15 @@ int device_select(const struct sysroot *root, const struct topo *t,
 		  size_t errlen);
 
 /*
+ * cpm-topo check --device: one "warning: ..." line into out per NUMA
+ * node holding CPUs of cpus that are not local to dev, with the node's
+ * distance from the device's node.  Returns the number of lines, or
+ * -ENOMEM.
+ */
+int device_check_cpus(const struct device *dev, const struct topo *t,
+		      const struct cpuset *cpus, struct strbuf *out);
+
+/*
  * The devices an operator places work beside: networking, storage,
  * display and accelerator functions, and any that has a name.
  */

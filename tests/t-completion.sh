@@ -99,6 +99,8 @@ for sh in bash zsh; do
 	# After "dev:" the shells complete the name alone (bash breaks the
 	# word at the colon, zsh keeps the prefix aside).
 	offers_only $sh "cpm-topo --sysroot $sr cpus dev:e" eth1 eth2
+	offers_only $sh "cpm-topo --sysroot $sr check 0 --device e" eth1 eth2
+	offers_only $sh "cpm-alloc --sysroot $sr take x 1 --near e" eth1 eth2
 	offers_only $sh 'cpm-topo devices -o ' DEVICE ADDRESS TYPE NODE CPUS \
 	    DRIVER NAMES VFS PF CLASS VENDOR
 	offers $sh "cpm-topo --sysroot $sr cpus " 0-3,8-9 0 3 8 9
@@ -166,5 +168,5 @@ for sh in bash zsh; do
 	    --noheadings --raw --state --sysroot --cgroup-root --wait --help \
 	    --version
 	offers_only $sh 'cpm-alloc list -o ' NAME MODE COUNT CPUS NODES \
-	    MEMORY OWNER OPTIONS
+	    MEMORY OWNER OPTIONS DEVICES
 done

@@ -240,3 +240,105 @@ if command -v lstopo-no-graphics >/dev/null 2>&1; then
 else
 	skip "hwloc's device locality" "no lstopo-no-graphics"
 fi
+
+# ---- cpm-topo check --device ----
+check "check --device: CPUs local to the device are no finding" 0 "" \
+    cpm-topo --sysroot "$g" check 4-5 --device eth1
+check "check --device warns about remote CPUs, with the distance" 3 \
+"warning: CPUs 8-9 are not local to eth1 (0000:3b:00.0, NUMA node 1): on NUMA node 2, distance 21 (local 10)
+warning: CPU 12 is not local to eth1 (0000:3b:00.0, NUMA node 1): on NUMA node 3, distance 21 (local 10)" \
+    cpm-topo --sysroot "$g" check 4,8-9,12 --policy spread --device eth1
+check "check --device: the distance of a near node" 3 \
+"warning: CPU 0 is not local to 0000:3b:00.0 (0000:3b:00.0, NUMA node 1): on NUMA node 0, distance 12 (local 10)" \
+    cpm-topo --sysroot "$g" check 0,4 --policy spread --device 0000:3b:00.0
+check "check --device: a device of unknown node is local to every CPU" 0 "" \
+    cpm-topo --sysroot "$g" check 0-1 --device mlx5_0
+check_fail "check --device refuses an unknown device" 2 \
+    "^cpm-topo: invalid --device: no device 'eth7'" \
+    cpm-topo --sysroot "$g" check 0-1 --device eth7
+
+# ---- cpm-alloc take --near ----
+export CPM_STATE="$T_TMP/near.state"
+A="cpm-alloc --sysroot $g"
+$A init >/dev/null || not_ok "cpm-alloc init on the generated tree"
+check "take --near keeps the CPUs beside the NIC under single-numa-node" 0 \
+    "4-7" $A take web 4 --near eth1 --numa-policy single-numa-node
+check_fail "take --near refuses when the device's node is full" 3 \
+    "^cpm-alloc: topology affinity error: the single-numa-node policy refuses 2 CPUs beside eth2 \(on NUMA node 1, 0 CPUs free there\): no single NUMA node can hold it with the device \(free CPUs per node: 0:4 1:0 2:4 3:4\)$" \
+    $A take fwd 2 --near eth2 --numa-policy single-numa-node
+check_fail "restricted refuses too" 3 \
+    "^cpm-alloc: topology affinity error: the restricted policy refuses 2 CPUs beside eth1 \(on NUMA node 1, 0 CPUs free there\)" \
+    $A take fwd 2 --near eth1 --numa-policy restricted
+check_fail "single-numa-node refuses devices on two nodes" 3 \
+    "beside nvme0 \(on NUMA node 2, 4 CPUs free there\) and card1 \(on NUMA node 3, 4 CPUs free there\)" \
+    $A take both 2 --near nvme0,card1 --numa-policy single-numa-node
+check "a refused take leaves the state as it was" 0 "web" \
+    sh -c "$A list -o name --noheadings"
+run $A take db 2 --near nvme0 --numa-policy single-numa-node --explain
+assert "--explain shows the device hint among the others" "$rc $out$err" \
+"0 8-9
+cpm-alloc: CPU hints: 0 preferred, 2 preferred, 3 preferred, 0-1 -, 0,2 -, 0,3 -, 1-2 -, 1,3 -, 2-3 -, 0-2 -, 0-1,3 -, 0,2-3 -, 1-3 -, 0-3 -
+cpm-alloc: device hints (nvme0, NUMA node 2): 2 preferred, 0,2 -, 1-2 -, 2-3 -, 0-2 -, 0,2-3 -, 1-3 -, 0-3 -
+cpm-alloc: single-numa-node policy: merged hint 2 preferred: admitted
+"
+run $A take rdma 2 --near mlx5_0 --numa-policy single-numa-node --explain
+case $err in
+*"device hints (mlx5_0): any (no preference)"*)
+	assert "a device of unknown node is no preference" "$rc" 0 ;;
+*)	not_ok "a device of unknown node is no preference" "$(show)" ;;
+esac
+check "best-effort admits and still prefers the device's node" 0 "12-13" \
+    $A take gpu 2 --near card1 --numa-policy best-effort
+check "under none the device's node is filled first" 0 "14-15" \
+    $A take gpu2 2 --near 0000:af:00.0
+check_fail "take --near refuses a name that is no device, changing nothing" 2 \
+    "^cpm-alloc: invalid --near device: no device 'eth9'" \
+    $A take x 1 --near eth9
+check_fail "take --near refuses an empty name in the list" 2 \
+    "^cpm-alloc: invalid --near list 'eth1,'" $A take x 1 --near eth1,
+check "list shows the devices" 0 \
+"NAME DEVICES
+web eth1
+db nvme0
+rdma mlx5_0
+gpu card1
+gpu2 0000:af:00.0" \
+    $A list -o name,devices
+check "show --devices: each device's name and address" 0 \
+    "nvme0 0000:5e:00.0" $A show db --devices
+check "show --devices of an entry taken beside none" 0 "" \
+    sh -c "$A take plain 1 >/dev/null && $A show plain --devices"
+run $A list --json
+got=$(printf '%s' "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print([(e["name"], e["devices"]) for e in d["entries"]][:2])' 2>&1)
+assert "list --json: devices as name and address" "$got" \
+    "[('web', [{'name': 'eth1', 'address': '0000:3b:00.0'}]), ('db', [{'name': 'nvme0', 'address': '0000:5e:00.0'}])]"
+check "the state records each device by name and address" 0 \
+    "entry web n=4 cpus=4-7 mode=exclusive opts=numa-policy=single-numa-node near=eth1@0000:3b:00.0" \
+    grep '^entry web ' "$CPM_STATE"
+check "hints --near keeps the node sets that hold the device" 0 \
+"1 preferred
+0-1 -
+1-2 -
+1,3 -
+0-2 -
+0-1,3 -
+1-3 -
+0-3 -
+device eth2: NUMA node 1" \
+    sh -c "CPM_STATE=$T_TMP/fresh.state cpm-alloc --sysroot $g hints 2 --near eth2"
+
+# ---- cpm-alloc check: still beside the devices? ----
+check "check: every allocation sits beside its device" 0 "" $A check
+# The NIC's firmware now puts it on node 2 (a card moved to another slot).
+cp -r "$g" "$T_TMP/moved"
+echo 2 >"$T_TMP/moved/sys/bus/pci/devices/0000:3b:00.0/numa_node"
+echo 8-11 >"$T_TMP/moved/sys/bus/pci/devices/0000:3b:00.0/local_cpulist"
+rm -r "$T_TMP/moved/sys/bus/pci/devices/0000:5e:00.0"
+run cpm-alloc --sysroot "$T_TMP/moved" check
+assert "check warns when an allocation is no longer beside its device" \
+    "$rc $out" "3 warning: 'web' is not beside eth1 (0000:3b:00.0, NUMA node 2): CPUs 4-7 are not local to it
+warning: 'db' was taken beside nvme0 (0000:5e:00.0), which is gone
+"
