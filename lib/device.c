@@ -526,6 +526,36 @@ device_cpus(const struct device *dev, const struct topo *t,
 	return cpuset_empty(out) ? -ENOENT : 0;
 }
 
+int
+device_irqs(const struct sysroot *root, const char *addr,
+	    struct cpuset *irqs)
+{
+	char path[256], **v;
+	unsigned int irq;
+	int n, i, r;
+
+	cpuset_zero(irqs);
+	snprintf(path, sizeof(path), PCI_DIR "/%s/msi_irqs", addr);
+	r = read_names(root, path, &v, &n);
+	if (r == -ENOMEM)
+		return r;
+	for (i = 0, r = 0; i < n && r == 0; i++)
+		if (parse_uint(v[i], CPUSET_MAX_CPUS - 1, &irq) == 0)
+			r = cpuset_set(irqs, irq) < 0 ? -ENOMEM : 0;
+	if (n)
+		free_names(v, n);
+	if (r < 0)
+		return r;
+	if (cpuset_empty(irqs)) {
+		/* No MSI: the INTx line, when one is routed. */
+		int line = read_int(root, addr, "irq", 0);
+
+		if (line > 0 && cpuset_set(irqs, (unsigned int)line) < 0)
+			return -ENOMEM;
+	}
+	return cpuset_empty(irqs) ? -ENOENT : 0;
+}
+
 bool
 device_is_selector(const char *sel)
 {

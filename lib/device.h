@@ -104,6 +104,15 @@ const char *device_kind_name(enum device_kind k);
 int device_cpus(const struct device *dev, const struct topo *t,
 		struct cpuset *out);
 
+/*
+ * The IRQs of the device at addr: its MSI and MSI-X vectors (the entries
+ * of msi_irqs/), or its legacy interrupt line (irq) when it has none,
+ * into irqs (a set of IRQ numbers).  Returns 0; -ENOENT when it has no
+ * interrupt; -ENOMEM.
+ */
+int device_irqs(const struct sysroot *root, const char *addr,
+		struct cpuset *irqs);
+
 /* True for a dev:NAME selector. */
 bool device_is_selector(const char *sel);
 

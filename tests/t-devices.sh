@@ -342,3 +342,63 @@ assert "check warns when an allocation is no longer beside its device" \
     "$rc $out" "3 warning: 'web' is not beside eth1 (0000:3b:00.0, NUMA node 2): CPUs 4-7 are not local to it
 warning: 'db' was taken beside nvme0 (0000:5e:00.0), which is gone
 "
+
+# ---- cpm-pin --irqs-to: a device's interrupts onto its CPUs ----
+# A fake proc/irq beside the generated devices (never the host's own
+# interrupts): eth1's MSI-X vectors are 40-43 and nvme0's 50-51, as the
+# spec's msix= lines put them in msi_irqs/; 30 belongs to no device.
+S=$T_TMP/irqs
+cp -r "$g" "$S"
+mkdir -p "$S/proc/irq"
+printf 'ffff\n' >"$S/proc/irq/default_smp_affinity"
+for i in 30 40 41 42 43 50 51; do
+	mkdir -p "$S/proc/irq/$i/dev$i"
+	echo 0-15 >"$S/proc/irq/$i/smp_affinity_list"
+done
+echo 0-3 >"$S/proc/irq/41/smp_affinity_list"
+export CPM_IRQ_JOURNAL=$T_TMP/irq.journal
+snap() {
+	for i in 30 40 41 42 43 50 51; do
+		printf '%s:%s ' $i "$(cat "$S/proc/irq/$i/smp_affinity_list")"
+	done
+}
+orig=$(snap)
+check "--irqs-to moves the device's vectors onto the CPUs" 0 "" \
+    cpm-pin --sysroot "$S" --irqs-to eth1 dev:eth1
+assert "only the device's IRQs (its msi_irqs) moved" "$(snap)" \
+    "30:0-15 40:4-7 41:4-7 42:4-7 43:4-7 50:0-15 51:0-15 "
+check "the journal holds the steering and the originals" 0 \
+"steer irqs-to:0000:3b:00.0 4-7 40-43
+irq 41 0-3" \
+    sh -c "grep -e '^steer' -e '^irq 41 ' '$CPM_IRQ_JOURNAL'"
+check "--irqs-away keeps steered interrupts off its CPUs too" 0 "" \
+    cpm-pin --sysroot "$S" --irqs-away 4
+assert "steered IRQs leave the away CPUs" "$(snap)" \
+    "30:0-3,5-15 40:5-7 41:5-7 42:5-7 43:5-7 50:0-3,5-15 51:0-3,5-15 "
+check "steering again replaces the CPUs it steered to" 0 "" \
+    cpm-pin --sysroot "$S" --irqs-to 0000:5e:00.0 8-9
+check "--irqs-restore puts every affinity back" 0 "" \
+    cpm-pin --sysroot "$S" --irqs-restore
+assert "the affinities are exactly the originals" "$(snap)" "$orig"
+assert "the journal is gone after the restore" \
+    "$(test -e "$CPM_IRQ_JOURNAL" && echo there)" ""
+check_fail "--irqs-to refuses an unknown device" 2 \
+    "^cpm-pin: invalid --irqs-to device: no device 'eth9'" \
+    cpm-pin --sysroot "$S" --irqs-to eth9 4
+check_fail "--irqs-to of a device with no interrupt" 3 \
+    "^cpm-pin: eth2 \(0000:3b:00.1\) has no interrupts" \
+    cpm-pin --sysroot "$S" --irqs-to eth2 4
+check_fail "--irqs-to needs a CPU list" 2 "^cpm-pin: --irqs-to needs a CPU list$" \
+    cpm-pin --sysroot "$S" --irqs-to eth1
+check_fail "--irqs-to takes one CPU list" 2 "^cpm-pin: unexpected argument '5'$" \
+    cpm-pin --sysroot "$S" --irqs-to eth1 4 5
+check_fail "--irqs-to does not go with --irqs-away" 2 \
+    "^cpm-pin: --irqs-to goes with neither --irqs-away nor --irqs-restore$" \
+    cpm-pin --sysroot "$S" --irqs-to eth1 4 --irqs-away 5
+rm -r "$S/proc/irq/43"
+check_fail "a vector missing from proc/irq changes nothing" 1 \
+    "^cpm-pin: IRQ 43 is not in /proc/irq$" \
+    cpm-pin --sysroot "$S" --irqs-to eth1 4-7
+assert "nothing moved and no journal" \
+    "$(snap 2>/dev/null | cut -d' ' -f1-4)$(test -e "$CPM_IRQ_JOURNAL" && echo there)" \
+    "30:0-15 40:0-15 41:0-3 42:0-15"
