@@ -16,10 +16,12 @@
 
 #include "alloc.h"
 #include "allocinit.h"
+#include "allocnear.h"
 #include "alloctable.h"
 #include "alloctake.h"
 #include "cli.h"
 #include "coretype.h"
+#include "device.h"
 #include "irq.h"
 #include "json.h"
 #include "kmemstate.h"
@@ -65,7 +67,14 @@ struct ctx {
 	unsigned int reserve_n;
 	uint64_t mem;
 	const char *from_arg, *prefer_arg, *owner_arg, *reserved_arg;
+	const char *near_arg;	/* --near DEV[,DEV...] */
+	bool devices;		/* show --devices */
 	unsigned int used;	/* B(option class) seen, for checks */
+
+	/* the devices of --near, and their record ("eth1@0000:3b:00.0,...") */
+	struct alloc_near *near;
+	int nnear;
+	char *near_text;
 
 	/* machine */
 	struct sysroot root;
@@ -103,12 +112,15 @@ usage(void)
 "  release NAME...          give NAME's CPUs (and memory) back\n"
 "  resize NAME N            grow or shrink NAME, keeping its CPUs\n"
 "  mode NAME exclusive|share  switch NAME's mode in place\n"
-"  show NAME [--nodes]      print NAME's CPUs (or its NUMA nodes)\n"
+"  show NAME [--nodes | --devices]\n"
+"                           print NAME's CPUs (or its NUMA nodes, or the\n"
+"                           devices it was taken beside)\n"
 "  list [--json] [-o LIST] [--noheadings]\n"
 "                           print every allocation\n"
 "  shared                   print the shared pool\n"
 "  reserved                 print the reserved CPUs\n"
-"  hints N [--mem SIZE]     print the NUMA topology hints for N CPUs\n"
+"  hints N [--mem SIZE] [--near DEV[,DEV...]]\n"
+"                           print the NUMA topology hints for N CPUs\n"
 "  check                    explain how the state disagrees with the machine\n"
 "  reconcile [--dry-run]    release allocations whose owner is gone\n"
 "  import-kubelet FILE [--no-verify]\n"
@@ -152,6 +164,10 @@ usage(void)
 "  --mem SIZE               book SIZE of memory on the chosen NUMA nodes\n"
 "  --from CPULIST           choose only among these CPUs\n"
 "  --prefer-nodes NODELIST  take what fits from these NUMA nodes first\n"
+"  --near DEV[,DEV...]      place beside these devices (an interface, nvme0,\n"
+"                           a PCI address: see cpm-topo devices): each adds\n"
+"                           its NUMA node as the kubelet's device manager\n"
+"                           hint; under none its node is filled first\n"
 "  --owner pid:PID|cgroup:PATH  who owns the allocation (for reconcile)\n"
 "  --core-type NAME         take only cores of this type on a hybrid machine\n"
 "                           (performance, efficiency, ...: see cpm-topo(1));\n"
@@ -167,6 +183,7 @@ usage(void)
 "      --columns LIST       in this order: comma-separated, any case, from\n"
 "                           NAME MODE COUNT CPUS NODES MEMORY OWNER OPTIONS\n"
 "                           (the placement options recorded at take)\n"
+"                           DEVICES (those of --near)\n"
 "      --noheadings         no header line\n"
 "      --raw                accepted: list's rows are unaligned already,\n"
 "                           one space between cells, spaces inside escaped\n"
@@ -185,7 +202,7 @@ enum {
 	O_STRICT, O_FORCE, O_SHARE, O_FULL, O_DIST, O_SPREAD, O_L3, O_SOCKET,
 	O_NUMA, O_MEM, O_FROM, O_PREFER, O_OWNER, O_DRY, O_NODES, O_JSON,
 	O_NOVERIFY, O_CLOSEST, O_EXPLAIN, O_CORE_TYPE, O_ISOLATE_IRQS,
-	O_WAIT,
+	O_WAIT, O_NEAR, O_DEVICES,
 };
 
 /* Every option, with the commands it applies to. */
@@ -219,6 +236,8 @@ static const struct cli_option opts[] = {
 	{ "explain", no_argument, O_EXPLAIN, B(C_TAKE) },
 	{ "core-type", required_argument, O_CORE_TYPE, B(C_TAKE) | B(C_HINTS) },
 	{ "isolate-irqs", no_argument, O_ISOLATE_IRQS, B(C_TAKE) },
+	{ "near", required_argument, O_NEAR, B(C_TAKE) | B(C_HINTS) },
+	{ "devices", no_argument, O_DEVICES, B(C_SHOW) },
 	{ "output", required_argument, 'o', B(C_LIST) },
 	{ "columns", required_argument, 'o', B(C_LIST) },
 	CLI_TABLE_OPTIONS(B(C_LIST)),
@@ -354,6 +373,14 @@ parse_args(struct ctx *c, int argc, char **argv)
 			break;
 		case O_ISOLATE_IRQS:
 			c->isolate_irqs = true;
+			break;
+		case O_NEAR:
+			if (!*optarg)
+				cli_usage_error("--near needs a device");
+			c->near_arg = optarg;
+			break;
+		case O_DEVICES:
+			c->devices = true;
 			break;
 		case O_WAIT:
 			if (parse_wait(optarg, &c->wait_ms) < 0)
@@ -742,6 +769,58 @@ print_set(const struct cpuset *s)
 	cli_print_cpuset(s);
 }
 
+/*
+ * The devices of --near (after load_machine): each looked up, its NUMA
+ * node read, and the record the entry keeps of them made.  A name that
+ * is no PCI device is invalid input.
+ */
+static void
+load_near(struct ctx *c)
+{
+	struct strbuf rec;
+	const char *p;
+	int n = 1;
+
+	if (!c->near_arg)
+		return;
+	for (p = c->near_arg; *p; p++)
+		n += *p == ',';
+	c->near = calloc((size_t)n, sizeof(*c->near));
+	if (!c->near)
+		cli_die(EXIT_FAIL, "out of memory");
+	strbuf_init(&rec);
+	for (p = c->near_arg; ; ) {
+		size_t len = strcspn(p, ",");
+		char name[256], why[512];
+		struct device dev;
+		int r;
+
+		if (len == 0 || len >= sizeof(name))
+			cli_usage_error("invalid --near list '%s'", c->near_arg);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		r = device_find(&dev, &c->root, name, why, sizeof(why));
+		if (r == -ENOMEM)
+			cli_die(EXIT_FAIL, "out of memory");
+		if (r < 0)
+			cli_die(EXIT_USAGE, "invalid --near device: %s", why);
+		c->near[c->nnear].name = dev.names;	/* the name as given */
+		c->near[c->nnear].node = dev.node;
+		dev.names = NULL;
+		strbuf_printf(&rec, "%s%s@%s", c->nnear ? "," : "", name,
+			      dev.addr);
+		device_free(&dev);
+		c->nnear++;
+		p += len;
+		if (!*p)
+			break;
+		p++;
+	}
+	if (rec.oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	c->near_text = rec.buf;
+}
+
 /* Commands */
 
 /* Die with the status an allocator error calls for. */
@@ -898,9 +977,26 @@ cmd_take(struct ctx *c)
 				&prefer);
 		rq.prefer = &prefer;
 	}
+	load_near(c);
 	parse_owner(c, &e);
 	open_state(c, c->dry_run ? RO : RW, false);
 	effective_opts(c, &rq.opts);
+	rq.near = c->near;
+	rq.nnear = c->nnear;
+	/*
+	 * Under the none policy there is no hint to merge: the devices'
+	 * nodes are filled first, as --prefer-nodes would.
+	 */
+	if (c->nnear && rq.opts.numa_policy == TM_NONE && !rq.prefer) {
+		int k;
+
+		for (k = 0; k < c->nnear; k++)
+			if (c->near[k].node >= 0 &&
+			    cpuset_set(&prefer, (unsigned int)c->near[k].node) < 0)
+				cli_die(EXIT_FAIL, "out of memory");
+		if (!cpuset_empty(&prefer))
+			rq.prefer = &prefer;
+	}
 
 	strbuf_init(&explain);
 	r = alloc_take_named(&c->ct, &c->m, &c->st, &rq, only, &e, &held,
@@ -918,6 +1014,8 @@ cmd_take(struct ctx *c)
 	if (mixed)
 		cli_warn("warning: no core type can hold %d CPUs: '%s' mixes "
 			 "core types", rq.n, rq.name);
+	if (c->near_text && !(e.near = strdup(c->near_text)))
+		cli_die(EXIT_FAIL, "out of memory");
 	/* Interrupts move before the state records the allocation: a list
 	 * that leaves no CPU for them changes nothing. */
 	if (c->isolate_irqs && !c->dry_run) {
@@ -1054,7 +1152,25 @@ cmd_show(struct ctx *c)
 	load_machine(c);
 	open_state(c, RO, false);
 	e = need_entry(c, c->args[0]);
-	if (c->nodes) {
+	if (c->nodes && c->devices)
+		cli_usage_error("--nodes and --devices exclude each other");
+	if (c->devices) {
+		/* One "NAME ADDRESS" line per device it was taken beside. */
+		const char *p = e->near;
+
+		while (p && *p) {
+			size_t len = strcspn(p, ","), at;
+
+			for (at = len; at > 0 && p[at - 1] != '@'; at--)
+				;
+			if (at > 0)
+				printf("%.*s %.*s\n", (int)(at - 1), p,
+				       (int)(len - at), p + at);
+			p += len;
+			if (*p)
+				p++;
+		}
+	} else if (c->nodes) {
 		entry_nodes(c, e, &nodes);
 		print_set(&nodes);
 	} else {
@@ -1144,6 +1260,9 @@ cmd_hints(struct ctx *c)
 		load_meminfo(c);
 	load_types(c);
 	only = core_type_arg(c);
+	load_near(c);
+	rq.near = c->near;
+	rq.nnear = c->nnear;
 	open_state(c, RO, false);
 	rq.opts = c->st.policy;
 	strbuf_init(&sb);
@@ -1176,6 +1295,12 @@ cmd_check(struct ctx *c)
 			    have_live ? &live : NULL, &sb);
 	if (have_live)
 		sysroot_close(&live);
+	if (count >= 0) {
+		/* Entries taken beside devices: still beside them? */
+		int n = alloc_near_check(&c->root, &c->topo, &c->st, &sb);
+
+		count = n < 0 ? n : count + n;
+	}
 	if (count < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	if (sb.len)
@@ -1387,5 +1512,9 @@ main(int argc, char **argv)
 	state_unlock(c.lockfd);
 	free(c.state_real);
 	free(c.topo_key);
+	while (c.nnear > 0)
+		free((char *)c.near[--c.nnear].name);
+	free(c.near);
+	free(c.near_text);
 	cli_exit(r);
 }

@@ -22,6 +22,7 @@
 #include "coretype.h"
 #include "irq.h"
 #include "cpuset.h"
+#include "device.h"
 #include "json.h"
 #include "pin.h"
 #include "pintable.h"
@@ -42,6 +43,7 @@ struct pin_ctx {
 	const char *cpulist_arg;
 	const char *cpu_selector;	/* CPULIST names a selector */
 	const char *irqs_away_arg;
+	const char *irqs_to_arg;	/* --irqs-to DEV */
 	const char *unit_arg;		/* --unit NAME */
 	bool irqs_restore;
 	bool dry_run, migrate, exclusive, isolated, create, verbose, json;
@@ -72,12 +74,12 @@ usage(void)
 "       cpm-pin -p PID [CPULIST] [--nodes NODELIST --migrate]\n"
 "       cpm-pin --cgroup GROUP CPULIST [--mems NODELIST]\n"
 "               [--exclusive | --isolated] [--create] [--attach PID...]\n"
-"       cpm-pin --irqs-away CPULIST | --irqs-restore\n"
+"       cpm-pin --irqs-away CPULIST | --irqs-to DEV CPULIST | --irqs-restore\n"
 "Put work on CPUs and NUMA memory nodes, then read back what the kernel did.\n"
 "\n"
 "Run COMMAND with the CPU affinity CPULIST (the kernel's list grammar;\n"
-"'-' reads it from stdin; or a selector of cpm-topo cpus such as node:1\n"
-"or type:efficiency)\n"
+"'-' reads it from stdin; or a selector of cpm-topo cpus such as node:1,\n"
+"type:efficiency or dev:eth1, the CPUs local to a device)\n"
 "and, with --mem or --nodes, a NUMA memory policy.\n"
 "\n"
 "  -m, --mem MODE          memory policy: local, bind, interleave or\n"
@@ -121,6 +123,10 @@ usage(void)
 "                          and report those the kernel keeps there; the old\n"
 "                          affinities go to a journal (env CPM_IRQ_JOURNAL,\n"
 "                          default " IRQ_JOURNAL_DEFAULT ")\n"
+"      --irqs-to DEV CPULIST  steer a device's interrupts (its MSI-X vectors,\n"
+"                          msi_irqs) onto CPULIST (a cpulist or selector such\n"
+"                          as dev:eth1), journaled as --irqs-away is;\n"
+"                          --irqs-restore puts them back\n"
 "      --irqs-restore      put back every affinity the journal holds, also\n"
 "                          after a crash, and remove the journal\n"
 "  -n, --dry-run           print what would be set and change nothing\n"
@@ -153,6 +159,7 @@ enum opt_id {
 	OPT_CGROUP, OPT_MEMS, OPT_EXCLUSIVE, OPT_ISOLATED, OPT_CREATE, OPT_ATTACH,
 	OPT_DRY_RUN, OPT_VERBOSE, OPT_SYSROOT, OPT_CGROUP_ROOT, OPT_JSON,
 	OPT_IRQS_AWAY, OPT_IRQS_RESTORE, OPT_FORCE, OPT_SCOPE, OPT_UNIT,
+	OPT_IRQS_TO,
 };
 
 #define OPT_BASE 256
@@ -180,6 +187,8 @@ static const struct cli_option opts[] = {
 	{ "irqs-away", required_argument, OPT_BASE + OPT_IRQS_AWAY,
 	  CLI_ALL_COMMANDS },
 	{ "irqs-restore", no_argument, OPT_BASE + OPT_IRQS_RESTORE,
+	  CLI_ALL_COMMANDS },
+	{ "irqs-to", required_argument, OPT_BASE + OPT_IRQS_TO,
 	  CLI_ALL_COMMANDS },
 	{ "force", no_argument, OPT_BASE + OPT_FORCE, CLI_ALL_COMMANDS },
 	{ "scope", no_argument, OPT_BASE + OPT_SCOPE, CLI_ALL_COMMANDS },
@@ -323,6 +332,9 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		case OPT_IRQS_RESTORE:
 			c->irqs_restore = true;
 			break;
+		case OPT_IRQS_TO:
+			set_once(&c->irqs_to_arg, val, shown);
+			break;
 		case OPT_FORCE:
 			c->force = true;
 			break;
@@ -338,7 +350,17 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 	for (i = optind; i < nopt; i++)
 		pos[npos++] = argv[i];
 
-	if (c->irqs_away_arg || c->irqs_restore) {
+	if (c->irqs_to_arg) {
+		if (c->irqs_away_arg || c->irqs_restore)
+			cli_usage_error("--irqs-to goes with neither --irqs-away "
+					"nor --irqs-restore");
+		if (npos != 1)
+			cli_usage_error(npos ? "unexpected argument '%s'" :
+					"--irqs-to needs a CPU list", pos[1]);
+		c->cpulist_arg = pos[0];
+		npos = 0;	/* the CPU list: checked as the others below */
+	}
+	if (c->irqs_away_arg || c->irqs_restore || c->irqs_to_arg) {
 		if (c->irqs_away_arg && c->irqs_restore)
 			cli_usage_error("--irqs-away and --irqs-restore cannot "
 					"be combined");
@@ -346,11 +368,14 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		    c->mem_arg || c->nodes_arg || c->mems_arg || c->migrate ||
 		    c->exclusive || c->isolated || c->create || c->nattach ||
 		    c->json || c->force || c->scope || c->unit_arg)
-			cli_usage_error("--irqs-away and --irqs-restore go alone "
-					"(with --sysroot and --verbose)");
+			cli_usage_error("%s go%s alone (with --sysroot and "
+					"--verbose)", c->irqs_to_arg ? "--irqs-to" :
+					"--irqs-away and --irqs-restore",
+					c->irqs_to_arg ? "es" : "");
 		if (c->dry_run)
-			cli_usage_error("--dry-run does not go with --irqs-away "
-					"or --irqs-restore");
+			cli_usage_error("--dry-run does not go with %s",
+					c->irqs_to_arg ? "--irqs-to" :
+					"--irqs-away or --irqs-restore");
 		c->form = FORM_IRQS;
 		free(pos);
 		return;
@@ -469,9 +494,13 @@ load_topology(struct pin_ctx *c)
 		if (types && coretype_load(&ct, &c->root, &c->topo, c->err,
 					   sizeof(c->err)) < 0)
 			cli_die(EXIT_FAIL, "%s", c->err);
-		r = select_resolve_all(&c->topo, types ? &ct : NULL,
-				       c->cpu_selector, &c->cpus, c->err,
-				       sizeof(c->err));
+		if (device_is_selector(c->cpu_selector))
+			r = device_select(&c->root, &c->topo, c->cpu_selector,
+					  &c->cpus, c->err, sizeof(c->err));
+		else
+			r = select_resolve_all(&c->topo, types ? &ct : NULL,
+					       c->cpu_selector, &c->cpus, c->err,
+					       sizeof(c->err));
 		if (types)
 			coretype_free(&ct);
 		die_check(r, c->err);
@@ -1112,6 +1141,58 @@ report_irqs(const struct pin_ctx *c, const struct irq_report *rep)
 	return bad;
 }
 
+/*
+ * --irqs-to DEV CPULIST: the device's IRQs onto the CPUs, journaled
+ * under a holder named for the device's address, so that steering it
+ * again replaces what it was steered to and --irqs-restore puts back
+ * what it had.
+ */
+static noreturn void
+irqs_to(struct pin_ctx *c)
+{
+	struct cpuset irqs = CPUSET_INIT;
+	struct irq_report rep;
+	struct device dev;
+	char holder[64], err[512];
+	int r;
+
+	r = device_find(&dev, &c->root, c->irqs_to_arg, c->err, sizeof(c->err));
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_USAGE, "invalid --irqs-to device: %s", c->err);
+	if (select_is_cpulist(c->cpulist_arg)) {
+		cli_parse_cpus(&c->topo, "cpulist", c->cpulist_arg, &c->cpus);
+	} else {
+		r = device_is_selector(c->cpulist_arg) ?
+		    device_select(&c->root, &c->topo, c->cpulist_arg, &c->cpus,
+				  c->err, sizeof(c->err)) :
+		    select_resolve(&c->topo, c->cpulist_arg, &c->cpus, c->err,
+				   sizeof(c->err));
+		die_check(r, c->err);
+	}
+	if (cpuset_empty(&c->cpus))
+		cli_die(EXIT_USAGE, "--irqs-to needs at least one CPU");
+	r = device_irqs(&c->root, dev.addr, &irqs);
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_UNSAT, "%s (%s) has no interrupts (no msi_irqs, "
+			"no irq line)", c->irqs_to_arg, dev.addr);
+	snprintf(holder, sizeof(holder), "irqs-to:%s", dev.addr);
+	device_free(&dev);
+	r = irq_steer(&c->root, irq_journal_path(), holder, &irqs, &c->cpus,
+		      &c->topo.online, &rep, err, sizeof(err));
+	cpuset_free(&irqs);
+	if (r == -EINVAL)
+		cli_die(EXIT_USAGE, "%s", err);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", err);
+	r = report_irqs(c, &rep) ? EXIT_FAIL : EXIT_OK;
+	irq_report_free(&rep);
+	cli_exit(r);
+}
+
 static noreturn void
 irqs_form(struct pin_ctx *c)
 {
@@ -1122,10 +1203,16 @@ irqs_form(struct pin_ctx *c)
 
 	cli_open_sysroot(c->sysroot_dir, &c->root);
 	cli_load_topology(&c->root, TOPO_NO_CORES, &c->topo);
-	if (c->irqs_away_arg) {
+	if (c->irqs_to_arg) {
+		irqs_to(c);
+	} else if (c->irqs_away_arg) {
 		if (select_is_cpulist(c->irqs_away_arg)) {
 			cli_parse_cpus(&c->topo, "cpulist", c->irqs_away_arg,
 				       &c->cpus);
+		} else if (device_is_selector(c->irqs_away_arg)) {
+			r = device_select(&c->root, &c->topo, c->irqs_away_arg,
+					  &c->cpus, c->err, sizeof(c->err));
+			die_check(r, c->err);
 		} else {
 			r = select_resolve(&c->topo, c->irqs_away_arg, &c->cpus,
 					   c->err, sizeof(c->err));

@@ -16,6 +16,7 @@
 #include "cache.h"
 #include "cli.h"
 #include "coretype.h"
+#include "device.h"
 #include "irq.h"
 #include "json.h"
 #include "placement.h"
@@ -45,7 +46,7 @@ struct ctx {
 	bool count;
 	/* check */
 	struct check_args {
-		const char *nodes, *interval;
+		const char *nodes, *interval, *device;
 		const char *plan, *reserved;	/* --plan, --reserved */
 		enum placement_policy policy;
 		bool policy_given;
@@ -63,8 +64,9 @@ usage(void)
 "       cpm-topo [--sysroot DIR] cpus SELECTOR... [--and SEL]... [--not SEL]... [--count]\n"
 "       cpm-topo [--sysroot DIR] nodes CPULIST\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
-"                [--irqs [--interval DURATION]]\n"
+"                [--irqs [--interval DURATION]] [--device DEV]\n"
 "       cpm-topo [--sysroot DIR] check --plan FILE [--reserved CPULIST] [--json]\n"
+"       cpm-topo [--sysroot DIR] devices [--json | -o LIST] [--raw] [--noheadings]\n"
 "       cpm-topo [--sysroot DIR] dump DIR\n"
 "\n"
 "Show the machine's CPU topology and answer cpulist questions about it.\n"
@@ -100,6 +102,8 @@ usage(void)
 "                     --irqs adds the device IRQs that may fire on those\n"
 "                     CPUs and each CPU's interrupts over --interval\n"
 "                     (default 1s, two samples of /proc/interrupts).\n"
+"                     --device DEV warns about the CPUs not local to a\n"
+"                     device (as dev:DEV names it), with their distance.\n"
 "  check --plan FILE  check a plan, one instance a line (NAME cpus=N|CPULIST\n"
 "                     [nodes=] [affinity=] [numa-policy=] [mem=] [mem-policy=]\n"
 "                     [mode=] [devices=]; '-' reads standard input) as a\n"
@@ -107,6 +111,10 @@ usage(void)
 "                     exit 3 when there are any, 2 for a malformed plan;\n"
 "                     --reserved CPULIST: the CPUs kept for the host;\n"
 "                     --json: {\"findings\": [...], \"errors\", \"warnings\"}\n"
+"  devices            the PCI devices an operator places work beside (network,\n"
+"                     storage, display, accelerators, named or SR-IOV), one\n"
+"                     row each: ADDRESS TYPE NODE CPUS DRIVER VFS PF NAMES\n"
+"                     (-o also DEVICE CLASS VENDOR); NODE - is unknown\n"
 "  dump DIR           copy every file cpm reads into DIR (for --sysroot), and\n"
 "                     what lscpu --sysroot and lstopo --input read\n"
 "\n"
@@ -117,9 +125,11 @@ usage(void)
 "type:NAME (a core type: performance, efficiency, on some machines prime and\n"
 "mid; big/p and little/e are aliases), capacity:MIN-MAX (the kernel's\n"
 "cpu_capacity, 1024 for the fastest CPU), part:0xNNN or part:NAME (an ARM\n"
-"MIDR part number, or its name such as cortex-a710 or a710).\n"
+"MIDR part number, or its name such as cortex-a710 or a710), dev:NAME (the\n"
+"local online CPUs of a PCI device: an interface, nvme0, nvme0n1, card0 or an\n"
+"address such as 0000:3b:00.0).\n"
 "Topology selectors (node, socket, die, l1d, l1i, l2, l3, thread, type,\n"
-"capacity, part) yield online CPUs.\n"
+"capacity, part) and dev: yield online CPUs.\n"
 "CORE is the lowest CPU of a core's SMT siblings; L3 (and L2, L1d, L1i) is the\n"
 "cache id, or the lowest CPU of the cache where the kernel gives none.\n"
 "\n"
@@ -283,6 +293,61 @@ print_extended(struct ctx *c)
 	table_free(&tab);
 }
 
+/* ---- devices ---- */
+
+/* The device table with the columns asked for (columns NULL: the
+ * default ones of the text table or of JSON). */
+static void
+device_rows(struct ctx *c, const char *columns, bool json, struct table *tab)
+{
+	struct devices d;
+	char err[512];
+	int r;
+
+	load(c);
+	r = device_list(&d, &c->root, err, sizeof(err));
+	if (r == -ENOMEM)
+		oom();
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", err);
+	r = device_table(&d, tab);
+	devices_free(&d);
+	if (r < 0)
+		oom();
+	if (table_select(tab, columns ? columns : json ?
+			 device_json_columns : device_default_columns,
+			 err, sizeof(err)) < 0)
+		cli_usage_error("%s", err);
+}
+
+static int
+cmd_devices(struct ctx *c, int argc, char **argv)
+{
+	struct table tab;
+	struct strbuf sb;
+
+	if (argc != 1)
+		cli_usage_error("devices takes no arguments");
+	device_rows(c, c->columns, c->mode == 'j', &tab);
+	strbuf_init(&sb);
+	if (c->mode == 'j') {
+		struct json j;
+
+		json_init(&j, &sb);
+		table_json(&tab, &j);
+		cli_check_json(&j);
+		strbuf_add(&sb, "\n", 1);
+	} else if (table_print(&tab, c->table.raw ? TABLE_RAW : TABLE_ALIGNED,
+			       !c->table.noheadings, &sb) < 0)
+		oom();
+	if (sb.oom)
+		oom();
+	cli_write(&sb);
+	strbuf_free(&sb);
+	table_free(&tab);
+	return EXIT_OK;
+}
+
 /* ---- --json ---- */
 
 static void
@@ -301,6 +366,19 @@ print_json(struct ctx *c)
 	json_obj_end(&j);
 	table_free(&tab);
 	cli_check_json(&j);
+	/* The devices join the document as its last member. */
+	if (sb.len && sb.buf[sb.len - 1] == '}') {
+		struct json dj;
+
+		device_rows(c, NULL, true, &tab);
+		sb.len--;
+		strbuf_puts(&sb, ",\"devices\":");
+		json_init(&dj, &sb);
+		table_json(&tab, &dj);
+		table_free(&tab);
+		cli_check_json(&dj);
+		strbuf_add(&sb, "}", 1);
+	}
 	strbuf_add(&sb, "\n", 1);
 	if (sb.oom)
 		oom();
@@ -329,6 +407,15 @@ resolve_selector(struct ctx *c, const char *sel, struct cpuset *out)
 	/* The caches below L3 are read for their selectors alone. */
 	if (cache_is_selector(sel)) {
 		r = cache_select(load_caches(c), sel, out, err, sizeof(err));
+		if (r == -ENOMEM)
+			oom();
+		if (r < 0)
+			cli_die(EXIT_USAGE, "%s", err);
+		return;
+	}
+	if (device_is_selector(sel)) {
+		r = device_select(&c->root, load(c), sel, out, err,
+				  sizeof(err));
 		if (r == -ENOMEM)
 			oom();
 		if (r < 0)
@@ -456,6 +543,7 @@ cmd_check(struct ctx *c, int argc, char **argv)
 	struct cpuset cpus = CPUSET_INIT, want_nodes = CPUSET_INIT;
 	const struct check_args *a = &c->check;
 	struct placement_query q;
+	struct device dev;
 	struct strbuf sb;
 	char err[256];
 	int n;
@@ -479,6 +567,14 @@ cmd_check(struct ctx *c, int argc, char **argv)
 		if (r < 0)
 			cli_die(EXIT_USAGE, "invalid nodelist %s", err);
 	}
+	if (a->device) {
+		int r = device_find(&dev, &c->root, a->device, err, sizeof(err));
+
+		if (r == -ENOMEM)
+			oom();
+		if (r < 0)
+			cli_die(EXIT_USAGE, "invalid --device: %s", err);
+	}
 	memset(&q, 0, sizeof(q));
 	q.cpus = &cpus;
 	q.nodes = a->nodes ? &want_nodes : NULL;
@@ -492,6 +588,15 @@ cmd_check(struct ctx *c, int argc, char **argv)
 		oom();
 	if (n < 0)
 		cli_die(EXIT_FAIL, "%s", err);
+	if (a->device) {
+		/* Are the CPUs the device's own? */
+		int r = device_check_cpus(&dev, load(c), &cpus, &sb);
+
+		device_free(&dev);
+		if (r < 0)
+			oom();
+		n += r;
+	}
 	if (sb.len)
 		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
@@ -520,21 +625,22 @@ cmd_dump(struct ctx *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
-enum { C_NONE, C_CPUS, C_NODES, C_CHECK, C_DUMP, C_NCMDS };
+enum { C_NONE, C_CPUS, C_NODES, C_CHECK, C_DUMP, C_DEVICES, C_NCMDS };
 static const char *const commands[] = {
 	[C_NONE] = NULL, [C_CPUS] = "cpus", [C_NODES] = "nodes",
-	[C_CHECK] = "check", [C_DUMP] = "dump",
+	[C_CHECK] = "check", [C_DUMP] = "dump", [C_DEVICES] = "devices",
 };
 enum { OPT_SYSROOT = 256, OPT_AND, OPT_NOT,
        OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL, OPT_PLAN,
-       OPT_RESERVED };
+       OPT_RESERVED, OPT_DEVICE };
 static const struct cli_option opts[] = {
 	{ "extended", no_argument, 'e', 1u << C_NONE },
-	{ "json", no_argument, 'j', (1u << C_NONE) | (1u << C_CHECK) },
+	{ "json", no_argument, 'j',
+	  (1u << C_NONE) | (1u << C_CHECK) | (1u << C_DEVICES) },
 	{ "caches", no_argument, 'C', 1u << C_NONE },
-	{ "output", required_argument, 'o', 1u << C_NONE },
-	{ "columns", required_argument, 'o', 1u << C_NONE },
-	CLI_TABLE_OPTIONS(1u << C_NONE),
+	{ "output", required_argument, 'o', 1u << C_NONE | 1u << C_DEVICES },
+	{ "columns", required_argument, 'o', 1u << C_NONE | 1u << C_DEVICES },
+	CLI_TABLE_OPTIONS(1u << C_NONE | 1u << C_DEVICES),
 	{ "and", required_argument, OPT_AND, 1u << C_CPUS },
 	{ "not", required_argument, OPT_NOT, 1u << C_CPUS },
 	{ "count", no_argument, 'c', 1u << C_CPUS },
@@ -544,6 +650,7 @@ static const struct cli_option opts[] = {
 	{ "interval", required_argument, OPT_INTERVAL, 1u << C_CHECK },
 	{ "plan", required_argument, OPT_PLAN, 1u << C_CHECK },
 	{ "reserved", required_argument, OPT_RESERVED, 1u << C_CHECK },
+	{ "device", required_argument, OPT_DEVICE, 1u << C_CHECK },
 	{ "sysroot", required_argument, OPT_SYSROOT, CLI_ALL_COMMANDS },
 	{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
 	{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
@@ -606,6 +713,11 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 		case OPT_IRQS:
 			c->check.irqs = true;
 			break;
+		case OPT_DEVICE:
+			if (!*optarg)
+				cli_usage_error("--device needs a device");
+			c->check.device = optarg;
+			break;
 		case OPT_INTERVAL:
 			c->check.interval = optarg;
 			if (parse_duration_us(optarg, &c->check.interval_us) < 0 ||
@@ -642,7 +754,7 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 	if (c->caches_view && c->columns)
 		cli_usage_error("-o chooses the columns of -e, not of -C");
 	/* A column list or a table style asks for the -e table. */
-	if (!c->mode && !c->caches_view &&
+	if (!c->mode && !c->caches_view && cmd == C_NONE &&
 	    (c->columns || c->table.raw || c->table.noheadings))
 		c->mode = 'e';
 	return cmd;
@@ -668,6 +780,8 @@ run_command(struct ctx *c, int cmd, int argc, char **argv)
 		return cmd_nodes(c, argc, argv);
 	if (cmd == C_CHECK)
 		return cmd_check(c, argc, argv);
+	if (cmd == C_DEVICES)
+		return cmd_devices(c, argc, argv);
 	return cmd_dump(c, argc, argv);
 }
 

@@ -180,12 +180,43 @@ explain_refusal(const struct alloc_machine *m, const struct alloc_request *rq,
 		alloc_size_format(sb, rq->mem);
 		strbuf_puts(sb, " of memory");
 	}
+	if (rq->nnear) {
+		int k;
+
+		strbuf_puts(sb, " beside ");
+		for (k = 0; k < rq->nnear; k++) {
+			const struct alloc_near *d = &rq->near[k];
+
+			if (k)
+				strbuf_puts(sb, k + 1 < rq->nnear ? ", " :
+					    " and ");
+			strbuf_puts(sb, d->name);
+			if (d->node < 0) {
+				strbuf_puts(sb, " (NUMA node unknown)");
+			} else {
+				const struct topo_node *n =
+					topo_node_by_id(m->topo, d->node);
+				unsigned int nfree = n ?
+					cpuset_count_and(&n->cpus, avail) : 0;
+
+				strbuf_printf(sb, " (on NUMA node %d, %u CPU%s "
+					      "free there)", d->node, nfree,
+					      nfree == 1 ? "" : "s");
+			}
+		}
+	}
 	if (!cpu->dont_care && cpu->n == 0)
 		strbuf_printf(sb, ": no NUMA node set has %d free CPUs", rq->n);
 	else if (mem && !mem->dont_care && mem->n == 0)
 		strbuf_puts(sb, ": no NUMA node set has that much free memory");
+	else if (o->numa_policy == TM_SINGLE_NUMA && rq->nnear)
+		strbuf_puts(sb, ": no single NUMA node can hold it with the "
+			    "device");
 	else if (o->numa_policy == TM_SINGLE_NUMA)
 		strbuf_puts(sb, ": no single NUMA node can hold it");
+	else if (rq->nnear)
+		strbuf_puts(sb, ": no NUMA node set is preferred for both the "
+			    "CPUs and the device");
 	else if (mem && !mem->dont_care) {
 		strbuf_puts(sb, ": no NUMA node set is preferred for both the "
 			    "CPUs and the memory (best: ");
@@ -334,13 +365,13 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 	const struct topo *t = m->topo;
 	const struct alloc_opts *o = &rq->opts;
 	struct cpuset avail = CPUSET_INIT, prefer = CPUSET_INIT;
-	struct tm_hints cpu_h = { 0 }, mem_h = { 0 };
+	struct tm_hints cpu_h = { 0 }, mem_h = { 0 }, *lists = NULL;
 	struct tm_mem_node *mn = NULL;
 	struct tm_hint best = { 0, true };
 	const struct cpuset *prefer_p = rq->prefer;
 	const struct ktopo *kt = alloc_machine_kt(m);
 	bool numa = o->numa_policy != TM_NONE;
-	int r;
+	int r, k, nlists = 2;
 
 	if (!kt || state_available(st, &t->online, NULL, &avail) < 0) {
 		r = oom(err, errlen);
@@ -361,9 +392,39 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 		}
 	}
 	if (numa) {
-		struct tm_hints lists[2] = { cpu_h, mem_h };
 		int *dist = NULL;
 		bool admit;
+
+		/* CPUs, memory, then one list per device. */
+		lists = calloc((size_t)rq->nnear + 2, sizeof(*lists));
+		if (!lists) {
+			r = oom(err, errlen);
+			goto out;
+		}
+		lists[0] = cpu_h;
+		lists[1] = mem_h;
+		for (k = 0; k < rq->nnear; k++, nlists++) {
+			int node = rq->near[k].node;
+
+			r = tm_device_hints(all_nodes_mask(t), node >= 0 &&
+					    node < 64 ? 1ULL << node : 0,
+					    &lists[nlists]);
+			if (r < 0) {
+				r = r == -ERANGE ? err_ret(err, errlen, -ENOSPC,
+					"NUMA hints need at most %d NUMA nodes",
+					TM_MAX_NODES) : oom(err, errlen);
+				goto out;
+			}
+			if (explain) {
+				strbuf_printf(explain, "device hints (%s",
+					      rq->near[k].name);
+				if (node >= 0)
+					strbuf_printf(explain, ", NUMA node %d",
+						      node);
+				strbuf_puts(explain, ")");
+				explain_hints(explain, "", &lists[nlists]);
+			}
+		}
 
 		if (o->closest) {
 			dist = calloc(64 * 64, sizeof(int));
@@ -377,7 +438,7 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 			}
 		}
 		admit = tm_merge_closest(o->numa_policy, all_nodes_mask(t),
-					 lists, 2, dist, &best);
+					 lists, nlists, dist, &best);
 		free(dist);
 		if (explain) {
 			strbuf_printf(explain, "%s policy: merged hint ",
@@ -454,6 +515,9 @@ out:
 	free(mn);
 	tm_hints_free(&cpu_h);
 	tm_hints_free(&mem_h);
+	for (k = 2; k < nlists; k++)
+		tm_hints_free(&lists[k]);
+	free(lists);
 	cpuset_free(&avail);
 	cpuset_free(&prefer);
 	return r;

@@ -49,6 +49,16 @@ struct alloc_machine {
  */
 const struct ktopo *alloc_machine_kt(const struct alloc_machine *m);
 
+/*
+ * A device a take is placed beside (--near): its name as given and its
+ * NUMA node (-1 unknown: a device with no preference, as the kubelet's
+ * device manager treats a device without topology).
+ */
+struct alloc_near {
+	const char *name;
+	int node;
+};
+
 /* One take. */
 struct alloc_request {
 	const char *name;
@@ -59,6 +69,8 @@ struct alloc_request {
 	const struct cpuset *prefer;	/* NUMA nodes to fill first, or NULL */
 	bool have_mem;
 	uint64_t mem;			/* bytes to book (with have_mem) */
+	const struct alloc_near *near;	/* devices: one hint list each */
+	int nnear;
 };
 
 /*
@@ -74,7 +86,10 @@ int alloc_opts_effective(const struct alloc_machine *m,
  * Choose rq->n CPUs (and book rq->mem) for a new entry among the CPUs st
  * has available: NUMA hints for the CPUs and the memory, the Topology
  * Manager policy's merge, the kubelet's take, a check that the CPUs keep
- * to the merged hint's nodes, and the memory booking.  Fills e's name, n,
+ * to the merged hint's nodes, and the memory booking.  Each device of
+ * rq->near adds the device manager's hint list for it (under a policy
+ * other than none); a refusal then names the devices' nodes and their
+ * free CPUs.  Fills e's name, n,
  * mode, options, cpus and memory (owner fields are left alone); st is not
  * changed.  When explain is not NULL, one line per hint list and one for
  * the policy's decision are appended to it.  Returns 0; -ENOSPC when the

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "alloc.h"
 #include "alloctable.h"
 
 enum { C_NAME, C_MODE, C_COUNT, C_CPUS, C_NODES, C_MEMORY, C_OWNER,
-       C_OPTIONS, C_NCOLS };
+       C_OPTIONS, C_DEVICES, C_NCOLS };
 
 const struct table_column alloc_columns[] = {
 	[C_NAME] = { "NAME", "name", 0, 0 },
@@ -17,6 +19,7 @@ const struct table_column alloc_columns[] = {
 	[C_MEMORY] = { "MEMORY", "memory", 0, 0 },
 	[C_OWNER] = { "OWNER", "owner", 0, 0 },
 	[C_OPTIONS] = { "OPTIONS", "options", 0, 0 },
+	[C_DEVICES] = { "DEVICES", "devices", 0, 0 },
 };
 
 const size_t alloc_ncolumns = C_NCOLS;
@@ -24,7 +27,7 @@ const size_t alloc_ncolumns = C_NCOLS;
 const char *
 alloc_default_columns(bool json)
 {
-	return json ? "NAME,MODE,COUNT,CPUS,NODES,OWNER,MEMORY,OPTIONS" :
+	return json ? "NAME,MODE,COUNT,CPUS,NODES,OWNER,MEMORY,OPTIONS,DEVICES" :
 		      "NAME,MODE,COUNT,CPUS,NODES,MEMORY,OWNER";
 }
 
@@ -79,6 +82,53 @@ set_memory(struct table *tab, size_t row, const struct alloc_entry *e)
 	strbuf_free(&js);
 }
 
+/*
+ * The devices an entry was taken beside ("eth1@0000:3b:00.0,..."): their
+ * names ("eth1,nvme0") and a JSON array of {name, address}.
+ */
+static void
+set_devices(struct table *tab, size_t row, const struct alloc_entry *e)
+{
+	struct strbuf text, js;
+	const char *p = e->near;
+	struct json j;
+	char buf[512];
+
+	strbuf_init(&text);
+	strbuf_init(&js);
+	json_init(&j, &js);
+	json_arr_begin(&j);
+	while (p && *p) {
+		size_t len = strcspn(p, ","), at;
+
+		for (at = len; at > 0 && p[at - 1] != '@'; at--)
+			;
+		if (at > 0 && at - 1 < sizeof(buf) && len - at < sizeof(buf)) {
+			json_obj_begin(&j);
+			snprintf(buf, sizeof(buf), "%.*s", (int)(at - 1), p);
+			json_key(&j, "name");
+			json_str(&j, buf);
+			strbuf_printf(&text, "%s%s", text.len ? "," : "", buf);
+			snprintf(buf, sizeof(buf), "%.*s", (int)(len - at),
+				 p + at);
+			json_key(&j, "address");
+			json_str(&j, buf);
+			json_obj_end(&j);
+		}
+		p += len;
+		if (*p)
+			p++;
+	}
+	json_arr_end(&j);
+	if (text.oom || js.oom)
+		tab->oom = true;
+	else
+		table_set(tab, row, C_DEVICES, text.len ? text.buf : NULL,
+			  js.buf);
+	strbuf_free(&text);
+	strbuf_free(&js);
+}
+
 int
 alloc_list_table(const struct topo *t, const struct alloc_state *st,
 		 struct table *tab)
@@ -106,6 +156,7 @@ alloc_list_table(const struct topo *t, const struct alloc_state *st,
 		    set_list(tab, row, C_NODES, &nodes) < 0)
 			goto fail;
 		set_memory(tab, row, e);
+		set_devices(tab, row, e);
 		table_set_str(tab, row, C_OWNER, e->owner);
 		strbuf_init(&opts);
 		strbuf_init(&q);

@@ -3,7 +3,9 @@
  * The allocations of a state as a table: the rows of cpm-alloc list and
  * the "entries" array of cpm-alloc list --json, defined once.
  *
- * Columns: NAME MODE COUNT CPUS NODES MEMORY OWNER OPTIONS.  MEMORY is
+ * Columns: NAME MODE COUNT CPUS NODES MEMORY OWNER OPTIONS DEVICES.
+ * DEVICES are those the entry was taken beside (--near): their names
+ * (JSON: an array of {name, address}).  MEMORY is
  * NODE:SIZE for each node with memory booked (JSON: an array of
  * {node, bytes}); OPTIONS the placement options the entry was taken
  * with, as the state records them.  Empty sets and missing values print

@@ -61,6 +61,36 @@ type_lines(const struct coretypes *ct, const struct alloc_machine *m,
 	return 0;
 }
 
+/*
+ * Keep the node sets that hold every device of rq->near with a known
+ * node, preferred only where each such device prefers them too (its own
+ * node alone): the device manager's hints, merged.
+ */
+static void
+near_filter(const struct alloc_request *rq, struct tm_hints *h)
+{
+	int i, k, n = 0;
+
+	for (i = 0; i < h->n; i++) {
+		struct tm_hint x = h->h[i];
+		bool keep = true;
+
+		for (k = 0; k < rq->nnear; k++) {
+			int node = rq->near[k].node;
+
+			if (node < 0 || node >= 64)
+				continue;	/* no preference */
+			if (!(x.mask >> node & 1))
+				keep = false;
+			if (x.mask != 1ULL << node)
+				x.preferred = false;
+		}
+		if (keep)
+			h->h[n++] = x;
+	}
+	h->n = n;
+}
+
 int
 alloc_hints_text(const struct coretypes *ct, const struct alloc_machine *m,
 		 const struct alloc_state *st, const struct alloc_request *rq,
@@ -73,11 +103,14 @@ alloc_hints_text(const struct coretypes *ct, const struct alloc_machine *m,
 			rq->mem, &h, err, errlen);
 	if (r < 0)
 		return r;
+	if (rq->nnear)
+		near_filter(rq, &h);
 	if (h.n == 0 && !coretype_hybrid(ct)) {
 		/* Nothing can hold it: say so, as take would. */
 		tm_hints_free(&h);
-		snprintf(err, errlen, "no set of NUMA nodes can hold %d CPUs%s",
-			 rq->n, rq->have_mem ? " and the memory asked for" : "");
+		snprintf(err, errlen, "no set of NUMA nodes can hold %d CPUs%s%s",
+			 rq->n, rq->have_mem ? " and the memory asked for" : "",
+			 rq->nnear ? " beside the devices" : "");
 		return -ENOSPC;
 	}
 	for (i = 0; i < h.n; i++) {
@@ -85,6 +118,14 @@ alloc_hints_text(const struct coretypes *ct, const struct alloc_machine *m,
 		strbuf_puts(out, h.h[i].preferred ? " preferred\n" : " -\n");
 	}
 	tm_hints_free(&h);
+	for (i = 0; i < rq->nnear; i++) {
+		if (rq->near[i].node >= 0)
+			strbuf_printf(out, "device %s: NUMA node %d\n",
+				      rq->near[i].name, rq->near[i].node);
+		else
+			strbuf_printf(out, "device %s: NUMA node unknown (no "
+				      "preference)\n", rq->near[i].name);
+	}
 	/* Hybrid machines: which core types can hold the request alone. */
 	if (coretype_hybrid(ct)) {
 		r = type_lines(ct, m, st, rq, only, out, err, errlen);

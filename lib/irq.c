@@ -257,7 +257,10 @@ format_mask(const struct cpuset *s, int nbits, struct strbuf *sb)
 
 struct holder {
 	char *name;
-	struct cpuset cpus;
+	struct cpuset cpus;	/* away: the CPUs kept free; steer: the
+				 * CPUs its IRQs go to */
+	bool steer;
+	struct cpuset irqs;	/* steer: the IRQs it moves */
 };
 
 struct saved {
@@ -284,6 +287,7 @@ journal_close(struct journal *j)
 	for (i = 0; i < j->nh; i++) {
 		free(j->h[i].name);
 		cpuset_free(&j->h[i].cpus);
+		cpuset_free(&j->h[i].irqs);
 	}
 	for (i = 0; i < j->ns; i++)
 		cpuset_free(&j->s[i].cpus);
@@ -297,8 +301,10 @@ journal_close(struct journal *j)
 	j->lockfd = -1;
 }
 
+/* A holder: away (irqs NULL) or steering the IRQs of irqs to cpus. */
 static int
-add_holder(struct journal *j, const char *name, const struct cpuset *cpus)
+add_holder(struct journal *j, const char *name, const struct cpuset *cpus,
+	   const struct cpuset *irqs)
 {
 	struct holder *nh = realloc(j->h, (j->nh + 1) * sizeof(*nh));
 
@@ -307,10 +313,14 @@ add_holder(struct journal *j, const char *name, const struct cpuset *cpus)
 	j->h = nh;
 	nh = &j->h[j->nh];
 	cpuset_init(&nh->cpus);
+	cpuset_init(&nh->irqs);
+	nh->steer = irqs != NULL;
 	nh->name = strdup(name);
-	if (nh->name == NULL || cpuset_copy(&nh->cpus, cpus) < 0) {
+	if (nh->name == NULL || cpuset_copy(&nh->cpus, cpus) < 0 ||
+	    (irqs && cpuset_copy(&nh->irqs, irqs) < 0)) {
 		free(nh->name);
 		cpuset_free(&nh->cpus);
+		cpuset_free(&nh->irqs);
 		return -ENOMEM;
 	}
 	j->nh++;
@@ -390,6 +400,27 @@ journal_parse(struct journal *j, char *text, size_t len, char *err,
 				return -ENOMEM;
 			continue;
 		}
+		if (strcmp(kw, "steer") == 0 && b != NULL) {
+			/* steer NAME CPULIST IRQLIST */
+			char *c = strtok_r(NULL, " ", &save);
+			struct cpuset irqs = CPUSET_INIT;
+
+			if (c == NULL || strtok_r(NULL, " ", &save) != NULL ||
+			    cpuset_parse_list(b, &s, perr, sizeof(perr)) < 0 ||
+			    cpuset_parse_list(c, &irqs, perr, sizeof(perr)) < 0 ||
+			    str_unescape(a) < 0)
+				r = -EBADMSG;
+			else
+				r = add_holder(j, a, &s, &irqs);
+			cpuset_free(&s);
+			cpuset_free(&irqs);
+			if (r == -EBADMSG)
+				return damaged(j, err, errlen,
+					       "a line is not valid");
+			if (r < 0)
+				return r;
+			continue;
+		}
 		if (b == NULL || strtok_r(NULL, " ", &save) != NULL ||
 		    cpuset_parse_list(strcmp(b, "-") ? b : "", &s, perr,
 				      sizeof(perr)) < 0) {
@@ -400,7 +431,7 @@ journal_parse(struct journal *j, char *text, size_t len, char *err,
 			if (str_unescape(a) < 0)
 				r = -EBADMSG;
 			else
-				r = add_holder(j, a, &s);
+				r = add_holder(j, a, &s, NULL);
 		} else if (strcmp(kw, "irq") == 0 &&
 			   parse_uint(a, INT_MAX, &irq) == 0 &&
 			   find_saved(j, (int)irq) < 0) {
@@ -485,13 +516,17 @@ journal_commit(struct journal *j, char *err, size_t errlen)
 	if (j->default_mask)
 		strbuf_printf(&body, "default %s\n", j->default_mask);
 	for (i = 0; i < j->nh; i++) {
-		strbuf_puts(&body, "holder ");
+		strbuf_puts(&body, j->h[i].steer ? "steer " : "holder ");
 		str_escape(&body, j->h[i].name);
 		strbuf_puts(&body, " ");
 		if (cpuset_empty(&j->h[i].cpus))
 			strbuf_puts(&body, "-");
 		else
 			cpuset_format(&j->h[i].cpus, &body);
+		if (j->h[i].steer) {
+			strbuf_puts(&body, " ");
+			cpuset_format(&j->h[i].irqs, &body);
+		}
 		strbuf_puts(&body, "\n");
 	}
 	for (i = 0; i < j->ns; i++) {
@@ -576,9 +611,25 @@ target(const struct cpuset *orig, const struct cpuset *away,
 	return 0;
 }
 
+/* The CPUs the last steering holder of irq sends it to, or NULL. */
+static const struct cpuset *
+steered(const struct journal *j, int irq)
+{
+	const struct cpuset *to = NULL;
+	size_t i;
+
+	for (i = 0; i < j->nh; i++)
+		if (j->h[i].steer &&
+		    cpuset_isset(&j->h[i].irqs, (unsigned int)irq))
+			to = &j->h[i].cpus;
+	return to;
+}
+
 /*
  * Bring every journaled IRQ to its target under away (restore: away empty
- * and targets are the originals).  Unjournaled IRQs are left alone.
+ * and targets are the originals).  An IRQ a holder steers starts from
+ * the CPUs it is steered to instead of its original affinity.
+ * Unjournaled IRQs are left alone.
  */
 static int
 apply(const struct sysroot *root, const struct journal *j,
@@ -597,16 +648,19 @@ apply(const struct sysroot *root, const struct journal *j,
 		struct irq_outcome *o;
 		char path[64];
 
+		const struct cpuset *to = restore ? NULL :
+					  steered(j, j->s[i].irq);
+
 		if (x == NULL || !x->readable)
 			continue;	/* gone since, or not ours to move */
 		if (restore)
 			r = cpuset_copy(&want, &j->s[i].cpus);
 		else
-			r = target(&j->s[i].cpus, away, online, &want);
+			r = target(to ? to : &j->s[i].cpus, away, online, &want);
 		if (r < 0)
 			break;
 		if (x->parsed && cpuset_equal(&want, &x->affinity) &&
-		    (restore || !cpuset_intersects(&x->affinity, away)))
+		    (restore || to || !cpuset_intersects(&x->affinity, away)))
 			continue;	/* already where it belongs */
 		if ((o = report_add(rep, x)) == NULL) {
 			r = -ENOMEM;
@@ -626,7 +680,7 @@ apply(const struct sysroot *root, const struct journal *j,
 		if (read_affinity(root, x->irq, &o->to) < 0)
 			cpuset_zero(&o->to);
 		if (o->error == 0 && !cpuset_equal(&o->to, &want) &&
-		    (restore || cpuset_intersects(&o->to, away)))
+		    (restore || to || cpuset_intersects(&o->to, away)))
 			o->error = -EAGAIN;
 		/* A restore that could not write keeps the journal. */
 		if (restore && o->error < 0 && !cpuset_equal(&o->from, &want))
@@ -680,16 +734,21 @@ away_union(const struct journal *j, struct cpuset *away)
 
 	cpuset_zero(away);
 	for (i = 0; i < j->nh; i++)
-		if (cpuset_or(away, &j->h[i].cpus) < 0)
+		if (!j->h[i].steer && cpuset_or(away, &j->h[i].cpus) < 0)
 			return -ENOMEM;
 	return 0;
 }
 
-int
-irq_isolate(const struct sysroot *root, const char *journal,
-	    const char *holder, const struct cpuset *away,
-	    const struct cpuset *online, struct irq_report *rep, char *err,
-	    size_t errlen)
+/*
+ * Add holder, away (irqs NULL: cpus are kept free of interrupts) or
+ * steering (the IRQs of irqs go to cpus), journal the originals, and
+ * apply every holder.
+ */
+static int
+hold(const struct sysroot *root, const char *journal, const char *holder,
+     const struct cpuset *cpus, const struct cpuset *irqs,
+     const struct cpuset *online, struct irq_report *rep, char *err,
+     size_t errlen)
 {
 	struct journal j;
 	struct irq_table tab;
@@ -705,15 +764,40 @@ irq_isolate(const struct sysroot *root, const char *journal,
 	r = journal_open(&j, journal, err, errlen);
 	if (r < 0)
 		goto out;
+	if (irqs) {
+		/* Every IRQ must be there to be steered. */
+		int irq;
+
+		cpuset_for_each(irq, irqs)
+			if (!irq_find(&tab, irq)) {
+				err_set(err, errlen, "IRQ %d is not in /%s",
+					irq, IRQ_DIR);
+				r = -ENOENT;
+				goto out;
+			}
+		if (cpuset_copy(&left, cpus) < 0) {
+			r = -ENOMEM;
+			goto out;
+		}
+		cpuset_and(&left, online);
+		if (cpuset_empty(&left)) {
+			err_set(err, errlen, "no CPU to steer interrupts to is "
+				"online");
+			r = -EINVAL;
+			goto out;
+		}
+	}
 	/* The new holder replaces one of the same name. */
 	for (i = 0; i < j.nh; i++)
 		if (strcmp(j.h[i].name, holder) == 0) {
-			if (cpuset_copy(&j.h[i].cpus, away) < 0)
+			if (cpuset_copy(&j.h[i].cpus, cpus) < 0 ||
+			    (irqs && cpuset_copy(&j.h[i].irqs, irqs) < 0))
 				r = -ENOMEM;
+			j.h[i].steer = irqs != NULL;
 			break;
 		}
 	if (r == 0 && i == j.nh)
-		r = add_holder(&j, holder, away);
+		r = add_holder(&j, holder, cpus, irqs);
 	if (r == 0)
 		r = away_union(&j, &rep->away);
 	if (r < 0)
@@ -755,6 +839,26 @@ out:
 }
 
 int
+irq_isolate(const struct sysroot *root, const char *journal,
+	    const char *holder, const struct cpuset *away,
+	    const struct cpuset *online, struct irq_report *rep, char *err,
+	    size_t errlen)
+{
+	return hold(root, journal, holder, away, NULL, online, rep, err,
+		    errlen);
+}
+
+int
+irq_steer(const struct sysroot *root, const char *journal,
+	  const char *holder, const struct cpuset *irqs,
+	  const struct cpuset *to, const struct cpuset *online,
+	  struct irq_report *rep, char *err, size_t errlen)
+{
+	return hold(root, journal, holder, to, irqs, online, rep, err,
+		    errlen);
+}
+
+int
 irq_release(const struct sysroot *root, const char *journal,
 	    const char *holder, const struct cpuset *online, bool *found,
 	    struct irq_report *rep, char *err, size_t errlen)
@@ -779,6 +883,7 @@ irq_release(const struct sysroot *root, const char *journal,
 			*found = true;
 			free(j.h[i].name);
 			cpuset_free(&j.h[i].cpus);
+			cpuset_free(&j.h[i].irqs);
 			continue;
 		}
 		j.h[k++] = j.h[i];

@@ -22,6 +22,8 @@
  *   checksum fnv1a64:HEX16          (over every byte after this line)
  *   default MASK                    (original default_smp_affinity)
  *   holder NAME CPULIST             (NAME %-escaped)
+ *   steer NAME CPULIST IRQLIST      (a holder steering those IRQs to
+ *                                    those CPUs: cpm-pin --irqs-to)
  *   irq N CPULIST                   (original smp_affinity_list)
  *
  * It is written (temporary file, fsync, rename, fsync of the directory)
@@ -99,6 +101,21 @@ int irq_isolate(const struct sysroot *root, const char *journal,
 		const char *holder, const struct cpuset *away,
 		const struct cpuset *online, struct irq_report *rep,
 		char *err, size_t errlen);
+
+/*
+ * Add holder (replacing a holder of that name) steering the IRQs of irqs
+ * (a device's: cpm-pin --irqs-to) to the CPUs to: each of them gets to
+ * less the away set of the other holders (online CPUs less the away set
+ * where nothing of to is left), and keeps it until the holder is
+ * released, when it gets its original affinity back as irq_release()
+ * says.  The journal holds the originals as for irq_isolate().  Returns
+ * as irq_isolate(); -ENOENT also when an IRQ of irqs is not in proc/irq,
+ * -EINVAL when no CPU of to is online.
+ */
+int irq_steer(const struct sysroot *root, const char *journal,
+	      const char *holder, const struct cpuset *irqs,
+	      const struct cpuset *to, const struct cpuset *online,
+	      struct irq_report *rep, char *err, size_t errlen);
 
 /*
  * Drop holder (NULL: every holder).  When holders remain, IRQs are moved

@@ -13,6 +13,8 @@
  *   type:NAME       the online CPUs of a core type (coretype.h)
  *   capacity:MIN-MAX  the online CPUs of that capacity (coretype.h)
  *   part:0xNNN, part:NAME  the online CPUs of an ARM part (coretype.h)
+ *   dev:NAME        the online CPUs local to a PCI device (device.h:
+ *                   device_select(), which reads the device's files)
  *
  * A plain cpulist ("0-3,8") or "-" (stdin) is not a selector: the tool
  * reads those itself, since only it may read stdin.

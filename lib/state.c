@@ -92,6 +92,7 @@ alloc_entry_free(struct alloc_entry *e)
 	free(e->owner);
 	free(e->owner_dir);
 	free(e->mem);
+	free(e->near);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -426,6 +427,8 @@ entry_digest(const struct alloc_entry *e)
 			h = mix(mix(h, (uint64_t)(unsigned int)e->mem[k].node),
 				e->mem[k].bytes);
 	}
+	if (e->near)
+		h = mix_str(h, e->near);
 	/*
 	 * The set, not its storage: only the words that hold CPUs, passed
 	 * over four at a time (an entry of a large machine has dozens of
@@ -484,6 +487,10 @@ format_entry(const struct alloc_entry *e, struct strbuf *sb)
 	alloc_opts_format(&e->opts, sb);
 	if (sb->len == mark + 6)
 		sb->len = mark;	/* no options: drop " opts=" */
+	if (e->near) {
+		strbuf_puts(sb, " near=");
+		str_escape(sb, e->near);
+	}
 	strbuf_puts(sb, "\n");
 }
 
@@ -1117,7 +1124,8 @@ known_key(const char *s)
 {
 	switch (s[0]) {
 	case 'n':
-		return s[1] == '=' ? 1 : 0;
+		return s[1] == '=' ? 1 :
+		       memcmp(s, "near=", 5) == 0 ? 4 : 0;
 	case 'c':
 		return memcmp(s, "cpus=", 5) == 0 ? 4 :
 		       memcmp(s, "cgdir=", 6) == 0 ? 5 : 0;
@@ -1403,6 +1411,15 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 				strbuf_free(&o);
 			}
 			rank = 8;
+		} else if (klen == 4 && memcmp(tok, "near", 4) == 0 &&
+			   !e->near) {
+			if (!*v || strchr(v, ' ') || !strchr(v, '@'))
+				return bad(p, "bad devices '%s'", v);
+			if (!(e->near = strdup(v)))
+				return -ENOMEM;
+			if (!escape_free(v))
+				*canon = false;
+			rank = 9;
 		} else {
 			return bad(p, "unknown or repeated entry field '%s'",
 				   tok);

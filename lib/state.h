@@ -32,6 +32,12 @@
  *         [cgdir=DIR] [mem=NODE:BYTES,...] [opts=OPTS]
  *                                   (O: pid:PID, cgroup:PATH, or plan
  *                                    for what cpm-alloc apply made)
+ *         [near=DEVICE@ADDRESS,...]
+ *
+ * near= (cpm-alloc take --near) names the devices an entry was placed
+ * beside, each as given and by its PCI address; a state without it
+ * reads as before, and cpm versions that predate it refuse an entry
+ * that has it (an unknown field), rather than drop it.
  *
  * Versions 1 and 2 are still read: their checksum line is
  * "checksum fnv1a64:HEX16" (FNV-1a 64 of the same bytes), and version 1
@@ -111,6 +117,8 @@ struct alloc_entry {
 	int nmem;
 	struct mem_booking *mem;	/* sorted by node */
 	struct alloc_opts opts;
+	char *near;		/* "eth1@0000:3b:00.0,...": the devices it
+				 * was taken beside; NULL none */
 	struct entry_src src;
 };
 

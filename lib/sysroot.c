@@ -151,3 +151,39 @@ sysroot_exists(const struct sysroot *r, const char *path)
 		return faccessat(r->fd, path, F_OK, 0) == 0;
 	return sysroot_stat(r, path, &st) == 0;
 }
+
+ssize_t
+sysroot_readlink(const struct sysroot *r, const char *path, char *buf,
+		 size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	ssize_t n;
+	int fd;
+
+	if (size == 0)
+		return -ENAMETOOLONG;
+	if (slash == NULL || slash == path || (size_t)(slash - path) >= sizeof(dir))
+		return -EINVAL;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	if (r->live)
+		fd = openat(r->fd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	else
+		fd = open_in_root(r->fd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return r->live ? -errno : fd;
+	n = readlinkat(fd, slash + 1, buf, size);
+	if (n < 0)
+		n = -errno;
+	else if ((size_t)n >= size)
+		n = -ENAMETOOLONG;
+	else
+		buf[n] = '\0';
+	close(fd);
+	if (n >= 0 && r->record) {
+		strbuf_add(r->record, "@", 1);
+		record(r, path);
+	}
+	return n;
+}

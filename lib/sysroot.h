@@ -56,5 +56,14 @@ int sysroot_open_dir(const struct sysroot *r, const char *path);
 int sysroot_stat(const struct sysroot *r, const char *path, struct stat *st);
 /* True when path exists below the root. */
 bool sysroot_exists(const struct sysroot *r, const char *path);
+/*
+ * The text of the symbolic link path below the root (its directory
+ * resolved in the root, the link itself not followed), NUL-terminated
+ * in buf.  Returns its length, or -errno: -EINVAL when path is not a
+ * link, -ENAMETOOLONG when the text does not fit.  A recording root
+ * records it as "@path", so that a dump makes the link again.
+ */
+ssize_t sysroot_readlink(const struct sysroot *r, const char *path, char *buf,
+			 size_t size);
 
 #endif

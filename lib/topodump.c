@@ -10,6 +10,7 @@
 
 #include "cache.h"
 #include "coretype.h"
+#include "device.h"
 #include "dumpstd.h"
 #include "topo.h"
 #include "topodump.h"
@@ -74,6 +75,13 @@ topo_dump(const struct sysroot *root, const char *dir, char *err,
 	/* And what lscpu and hwloc read, to check the dump with them. */
 	if (r == 0)
 		r = dumpstd_paths(root, &t, &paths);
+	if (r == 0) {
+		/* And the devices theirs, links among them. */
+		struct devices d;
+
+		r = device_list(&d, &rec, err, errlen);
+		devices_free(&d);
+	}
 	topo_free(&t);
 	if (r < 0) {
 		strbuf_free(&paths);
@@ -109,6 +117,28 @@ topo_dump(const struct sysroot *root, const char *dir, char *err,
 		const char *base;
 		int pfd;
 
+		if (line[0] == '@') {
+			/* A link the devices were named through. */
+			char target[4096];
+
+			if (sysroot_readlink(root, line + 1, target,
+					     sizeof(target)) < 0)
+				continue;
+			pfd = open_parent_at(outfd, line + 1, DIR_CREATE |
+					     DIR_NO_LINKS, 0755, &base);
+			r = pfd;
+			if (pfd >= 0) {
+				r = symlinkat(target, pfd, base) < 0 &&
+				    errno != EEXIST ? -errno : 0;
+				close(pfd);
+			}
+			if (r < 0) {
+				snprintf(err, errlen, "cannot write '%s/%s': %s",
+					 dir, line + 1, strerror(-r));
+				break;
+			}
+			continue;
+		}
 		r = sysroot_read_file(root, line, &data, &len);
 		if (r < 0) {
 			r = 0;

@@ -598,3 +598,43 @@ tm_mem_book(const struct tm_mem_node *nodes, int nn, uint64_t mask,
 	}
 	return req ? -ENOSPC : 0;
 }
+
+/* Device hints */
+
+struct dev_ctx {
+	uint64_t need;
+	struct tm_hints *out;
+};
+
+static int
+dev_visit(uint64_t mask, void *arg)
+{
+	const struct dev_ctx *c = arg;
+
+	if ((mask & c->need) != c->need)
+		return 0;
+	/* The narrowest sets that hold the device are exactly need. */
+	return hints_add(c->out, mask, mask == c->need);
+}
+
+int
+tm_device_hints(uint64_t all, uint64_t need, struct tm_hints *out)
+{
+	int ids[TM_MAX_NODES], nids = 0, i, r;
+	struct dev_ctx c = { need, out };
+
+	memset(out, 0, sizeof(*out));
+	if (popcount(all) > TM_MAX_NODES)
+		return -ERANGE;
+	if (!need || (need & ~all)) {
+		out->dont_care = true;
+		return 0;
+	}
+	for (i = 0; i < 64; i++)
+		if (all >> i & 1)
+			ids[nids++] = i;
+	r = iterate_masks(ids, nids, dev_visit, &c);
+	if (r < 0)
+		tm_hints_free(out);
+	return r;
+}

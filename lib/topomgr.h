@@ -82,6 +82,15 @@ int tm_mem_hints(const struct tm_mem_node *nodes, int nn, uint64_t req,
 		 struct tm_hints *out);
 
 /*
+ * The device manager's hints for a device on the NUMA nodes of need
+ * (generateDeviceTopologyHints for one device of one resource): every
+ * set of the nodes of all that holds need, preferred when it is need
+ * itself.  need 0 (the device has no NUMA node) or outside all: "don't
+ * care".  Returns 0, -ERANGE (more than TM_MAX_NODES nodes), -ENOMEM.
+ */
+int tm_device_hints(uint64_t all, uint64_t need, struct tm_hints *out);
+
+/*
  * Merge the providers' hints under policy and decide admission
  * (the kubelet's HintMerger with the "narrowest" comparison).  all is the
  * mask of every NUMA node.  *best gets the merged hint (mask 0: no

@@ -15,6 +15,10 @@ sr=$T_TMP/root
 mkdir -p "$sr/sys/devices/system/cpu" "$sr/sys/devices/system/node/node0" \
     "$sr/sys/devices/system/node/node2"
 echo 0-3,8-9 >"$sr/sys/devices/system/cpu/online"
+# Two network interfaces of a PCI NIC.
+mkdir -p "$sr/sys/class/net"
+ln -s ../../devices/pci0000:3b/0000:3b:00.0/net/eth1 "$sr/sys/class/net/eth1"
+ln -s ../../devices/pci0000:3b/0000:3b:00.1/net/eth2 "$sr/sys/class/net/eth2"
 # A v1 hierarchy with groups batch, batch/job1 and web.
 cg=$T_TMP/cg
 mkdir -p "$cg/cpu/batch/job1" "$cg/cpu/web" "$cg/cpuset/pinned"
@@ -90,8 +94,15 @@ for sh in bash zsh; do
 	# directory it will descend into; zsh adds it on insertion).
 	if [ "$sh" = bash ]; then s=/; else s=; fi
 
-	offers_only $sh 'cpm-topo ' cpus nodes check dump
-	offers $sh 'cpm-topo cpus ' all online allowed node: thread:
+	offers_only $sh 'cpm-topo ' cpus nodes check dump devices
+	offers $sh 'cpm-topo cpus ' all online allowed node: thread: dev:
+	# After "dev:" the shells complete the name alone (bash breaks the
+	# word at the colon, zsh keeps the prefix aside).
+	offers_only $sh "cpm-topo --sysroot $sr cpus dev:e" eth1 eth2
+	offers_only $sh "cpm-topo --sysroot $sr check 0 --device e" eth1 eth2
+	offers_only $sh "cpm-alloc --sysroot $sr take x 1 --near e" eth1 eth2
+	offers_only $sh 'cpm-topo devices -o ' DEVICE ADDRESS TYPE NODE CPUS \
+	    DRIVER NAMES VFS PF CLASS VENDOR
 	offers $sh "cpm-topo --sysroot $sr cpus " 0-3,8-9 0 3 8 9
 	offers_only $sh "cpm-topo --sysroot $sr nodes " 0-3,8-9 0 1 2 3 8 9
 	offers_only $sh "cpm-topo --sysroot $sr check 0 --nodes " 0 2
@@ -112,7 +123,7 @@ for sh in bash zsh; do
 	offers_only $sh "cpm-throttle --cgroup-root $cg batch/" batch/job1$s
 	offers_only $sh 'cpm-throttle -o ' table tsv json prom names
 	offers_only $sh 'cpm-topo -o ' CPU NODE SOCKET DIE CORE L3 ONLINE \
-	    TYPE CAPACITY SIBLINGS L1d L1i L2 CACHE
+	    TYPE CAPACITY SIBLINGS PART L1d L1i L2 CACHE
 	[ $sh = bash ] && offers_only $sh 'cpm-topo --output cpu,N' cpu,NODE
 	offers_only $sh 'cpm-throttle -O ' GROUP PERIODS THROTTLED RATIO \
 	    THROTTLED_S LIMIT USAGE RESET PINNED_THROTTLED QOS POD CONTAINER \
@@ -157,5 +168,5 @@ for sh in bash zsh; do
 	    --noheadings --raw --state --sysroot --cgroup-root --wait --help \
 	    --version
 	offers_only $sh 'cpm-alloc list -o ' NAME MODE COUNT CPUS NODES \
-	    MEMORY OWNER OPTIONS
+	    MEMORY OWNER OPTIONS DEVICES
 done

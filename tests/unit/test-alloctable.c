@@ -46,6 +46,7 @@ main(void)
 	e[0].nmem = 2;
 	e[0].mem = mem;
 	e[0].opts.k.spread_cores = true;
+	e[0].near = (char *)"eth1@0000:3b:00.0,nvme0@0000:5e:00.0";
 	e[1].name = "none";
 	e[1].mode = ALLOC_SHARE;
 	st.entries = e;
@@ -63,6 +64,11 @@ main(void)
 	CHECK_STR("OPTIONS: the recorded placement options", s,
 		  "OPTIONS NAME\nspread-cores db\n- none\n");
 	free(s);
+	table_select(&tab, "devices,name", err, sizeof(err));
+	s = text(&tab);
+	CHECK_STR("DEVICES: the names of the devices of --near", s,
+		  "DEVICES NAME\neth1,nvme0 db\n- none\n");
+	free(s);
 	table_select(&tab, alloc_default_columns(true), err, sizeof(err));
 	strbuf_init(&sb);
 	json_init(&j, &sb);
@@ -72,9 +78,12 @@ main(void)
 		  "[{\"name\":\"db\",\"mode\":\"exclusive\",\"count\":2,"
 		  "\"cpus\":\"2-3\",\"nodes\":\"1\",\"owner\":\"cgroup:a b\","
 		  "\"memory\":[{\"node\":0,\"bytes\":0},{\"node\":1,\"bytes\":2147483648}],"
-		  "\"options\":\"spread-cores\"},"
+		  "\"options\":\"spread-cores\",\"devices\":["
+		  "{\"name\":\"eth1\",\"address\":\"0000:3b:00.0\"},"
+		  "{\"name\":\"nvme0\",\"address\":\"0000:5e:00.0\"}]},"
 		  "{\"name\":\"none\",\"mode\":\"share\",\"count\":0,\"cpus\":\"\","
-		  "\"nodes\":\"\",\"owner\":null,\"memory\":[],\"options\":\"\"}]");
+		  "\"nodes\":\"\",\"owner\":null,\"memory\":[],\"options\":\"\","
+		  "\"devices\":[]}]");
 	strbuf_free(&sb);
 
 	cpuset_parse_list("0", &st.reserved, err, sizeof(err));

@@ -125,5 +125,33 @@ main(void)
 		CHECK("booking more than is free fails",
 		      tm_mem_book(m, 2, N1, 9ULL << 30, bk, &n) == -ENOSPC);
 	}
+	{
+		/* A device on node 1 of nodes 0-2: the device manager's
+		 * generateDeviceTopologyHints for one device. */
+		struct tm_hints h, l[2];
+		static const struct tm_hint cpu[] = { { N0, true },
+						      { N01, false } };
+
+		CHECK("device hints: every set holding its node, narrowest first",
+		      tm_device_hints(7, N1, &h) == 0 && !h.dont_care &&
+		      h.n == 4 && h.h[0].mask == N1 && h.h[0].preferred &&
+		      h.h[1].mask == 3 && !h.h[1].preferred &&
+		      h.h[2].mask == 6 && h.h[3].mask == 7 &&
+		      !h.h[3].preferred);
+		l[0] = mk(2, cpu);
+		l[1] = h;
+		admit = tm_merge(TM_SINGLE_NUMA, 3, l, 2, &best);
+		CHECK("single-numa-node refuses CPUs on node 0 for a device on node 1",
+		      !admit);
+		admit = tm_merge(TM_BEST_EFFORT, 3, l, 2, &best);
+		/* Non-preferred merges of one node each: the lower wins. */
+		CHECK("best-effort admits a hint neither provider prefers",
+		      admit && best.mask == N0 && !best.preferred);
+		tm_hints_free(&h);
+		CHECK("a device of no node has no preference",
+		      tm_device_hints(7, 0, &h) == 0 && h.dont_care && h.n == 0);
+		CHECK("a device on a node the machine lacks has none either",
+		      tm_device_hints(3, 1ULL << 5, &h) == 0 && h.dont_care);
+	}
 	return unit_failed;
 }

@@ -31,6 +31,14 @@
 #              (e.g. "6.1 6.12"; default: the one kernel of tests/vm/run)
 #   TESTS      guest tests to run (default: tests/vm/run's list)
 #   TIMEOUT    seconds the VM may take (default: tests/vm/run's)
+#   PCI_DEVS   PCI devices, "KIND:NODE ..." with KIND net (virtio-net)
+#              or nvme: device i sits alone at slot 3 behind a PCI
+#              expander bridge (pxb) with bus_nr B = 16 * (i + 1) and
+#              numa_node=NODE, which ACPI gives the guest as the root
+#              bridge's _PXM; the pxb puts a PCI bridge at B:00.0, so the
+#              device is 0000:(B+1):03.0 (pci_dev_addr)
+#   MODULES    kernel modules the busybox guest loads first, with their
+#              dependencies (e.g. "virtio_net nvme" for PCI_DEVS)
 #
 # Linux numbers CPUs in QEMU's order, so CPU c sits on
 #   thread c % THREADS, core (c / THREADS) % CORES,
@@ -46,7 +54,7 @@ topo_load() {
 	TOPO_NAME=$1
 	MODEL=Skylake-Server SOCKETS=1 DIES=1 CORES=1 THREADS=1 CPUS=
 	NODES_PER_SOCKET=1 MEM_NODES=0 NODE_MB=256 DIST= OFFLINE=
-	ALLOC_CASES= GUEST=busybox KERNELS= TESTS= TIMEOUT=
+	ALLOC_CASES= GUEST=busybox KERNELS= TESTS= TIMEOUT= PCI_DEVS= MODULES=
 	. "$2/$1" || return 1
 	T_MAXCPUS=$((SOCKETS * DIES * CORES * THREADS))
 	T_PRESENT=${CPUS:-$T_MAXCPUS}
@@ -175,7 +183,24 @@ topo_qemu_args() {
 	done
 	printf '%s\n' "$DIST" | tr ',' '\n' | awk 'NF == 3 {
 		print "-numa"; print "dist,src=" $1 ",dst=" $2 ",val=" $3 }'
+	_i=0
+	for _d in $PCI_DEVS; do
+		_bus=$((16 * (_i + 1)))
+		echo -device; echo "pxb,id=pxb$_i,bus_nr=$_bus,numa_node=${_d#*:},bus=pci.0"
+		case ${_d%%:*} in
+		net)
+			echo -netdev; echo "hubport,id=net$_i,hubid=$_i"
+			echo -device; echo "virtio-net-pci,netdev=net$_i,bus=pxb$_i,addr=3" ;;
+		nvme)
+			echo -blockdev; echo "driver=null-co,node-name=nvm$_i,size=67108864"
+			echo -device; echo "nvme,drive=nvm$_i,serial=cpm$_i,bus=pxb$_i,addr=3" ;;
+		esac
+		_i=$((_i + 1))
+	done
 }
+
+# pci_dev_addr I: the PCI address of device I of PCI_DEVS.
+pci_dev_addr() { printf '0000:%02x:03.0\n' $((16 * ($1 + 1) + 1)); }
 
 # topo_expect: everything above as KEY=VALUE lines (for scripts in other
 # languages and for reading by a human).
