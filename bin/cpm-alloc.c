@@ -1466,12 +1466,21 @@ hook_place(struct ctx *c, struct hook *hk)
 		if (mixed)
 			cli_warn("warning: no core type can hold %d CPUs: "
 				 "container %s mixes core types", rq.n, hk->id);
+		if (state_add(&c->st, &e) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		/* The shared containers need a CPU to run on. */
+		pool_of(c, &hk->pool_after);
+		if (cpuset_empty(&hk->pool_after))
+			cli_die(EXIT_UNSAT, "container %s: %d CPUs would leave "
+				"the shared pool empty (keep CPUs for it with "
+				"'cpm-alloc init --reserve N')", hk->id, rq.n);
 		if (c->isolate_irqs && rq.n > 0) {
 			char holder[STATE_NAME_MAX + 8];
 
 			snprintf(holder, sizeof(holder), "alloc:%s", hk->id);
 			r = irq_isolate(&c->root, irq_journal_path(), holder,
-					&e.cpus, &c->topo.online, &irqs, c->err,
+					&c->st.entries[c->st.nentries - 1].cpus,
+					&c->topo.online, &irqs, c->err,
 					sizeof(c->err));
 			if (r < 0)
 				cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL,
@@ -1479,8 +1488,6 @@ hook_place(struct ctx *c, struct hook *hk)
 			irqs_bad = warn_irqs(&irqs);
 			irq_report_free(&irqs);
 		}
-		if (state_add(&c->st, &e) < 0)
-			cli_die(EXIT_FAIL, "out of memory");
 		/* Recorded before the group is written: a hook killed in
 		 * between leaves an entry whose group the runtime removes,
 		 * which reconcile releases. */
