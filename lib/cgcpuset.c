@@ -287,7 +287,10 @@ write_sets(const struct cg_hier *h, const struct cgcpuset_plan *p, char *err,
 	/* Do not leave a half-made group behind. */
 	if (r < 0 && !p->exists)
 		cg_remove(h, CG_CPUSET, group, NULL, 0);
-	if (r == -EINVAL && p->rq->exclusive) {
+	/* v1 refuses an exclusive child of a group that is not exclusive
+	 * with EACCES, and an overlap with a sibling with EINVAL. */
+	if ((r == -EINVAL || (r == -EACCES && p->version == 1)) &&
+	    p->rq->exclusive) {
 		char why[CG_PATH_MAX + 64];
 		size_t n = strlen(err);
 
