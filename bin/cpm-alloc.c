@@ -1262,43 +1262,32 @@ hook_stage(const struct ctx *c, const struct oci_state *os)
 static void
 hook_read_state(struct ctx *c, struct hook *hk)
 {
-	char *buf;
-	size_t len;
+	struct strbuf sb;
+	char tmp[4096];
+	ssize_t n;
 	int r;
 
-	r = read_file_max_at(STDIN_FILENO, "/dev/stdin", OCI_STATE_MAX, &buf,
-			     &len, true);
-	if (r == -EFTYPE_CPM || r == -ESPIPE) {
-		struct strbuf sb;
-		char tmp[4096];
-		ssize_t n;
-
-		/* A pipe, as the runtimes give it. */
-		strbuf_init(&sb);
-		while ((n = read(STDIN_FILENO, tmp, sizeof(tmp))) > 0 &&
-		       sb.len + (size_t)n <= OCI_STATE_MAX)
-			strbuf_add(&sb, tmp, (size_t)n);
-		if (n < 0)
-			cli_die(EXIT_FAIL, "cannot read the OCI state on stdin: "
-				"%s", strerror(errno));
-		if (n > 0)
+	/* A pipe, as the runtimes give it, or anything else readable. */
+	strbuf_init(&sb);
+	strbuf_puts(&sb, "");
+	for (;;) {
+		n = read(STDIN_FILENO, tmp, sizeof(tmp));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (sb.len + (size_t)n > OCI_STATE_MAX)
 			cli_die(EXIT_USAGE, "the OCI state on stdin is larger "
 				"than %u bytes", OCI_STATE_MAX);
-		strbuf_puts(&sb, "");
-		if (!sb.buf)
-			cli_die(EXIT_FAIL, "out of memory");
-		buf = sb.buf;
-		len = sb.len;
-		r = 0;
+		strbuf_add(&sb, tmp, (size_t)n);
 	}
-	if (r == -EFBIG)
-		cli_die(EXIT_USAGE, "the OCI state on stdin is larger than %u "
-			"bytes", OCI_STATE_MAX);
-	if (r < 0)
+	if (n < 0)
 		cli_die(EXIT_FAIL, "cannot read the OCI state on stdin: %s",
-			read_strerror(r));
-	r = oci_state_parse(&hk->os, buf, len, c->err, sizeof(c->err));
-	free(buf);
+			strerror(errno));
+	if (!sb.buf)
+		cli_die(EXIT_FAIL, "out of memory");
+	r = oci_state_parse(&hk->os, sb.buf, sb.len, c->err, sizeof(c->err));
+	strbuf_free(&sb);
 	if (r < 0)
 		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
 	if (!state_name_valid(hk->os.id))
@@ -1350,19 +1339,19 @@ hook_mems(struct ctx *c, const struct alloc_entry *e, struct cpuset *out)
 /*
  * Every other container following the shared pool (an entry of 0 CPUs
  * owned by a group) gets the pool now; a group gone since is left to
- * reconcile.  Returns false when a write failed (warned).
+ * reconcile.  A write that fails is warned about: it is no reason to
+ * fail this container's start or stop.
  */
-static bool
+static void
 hook_rewrite_followers(struct ctx *c, struct hook *hk)
 {
 	struct alloc_entry tmp;
 	struct cpuset mems = CPUSET_INIT;
 	char group[CG_PATH_MAX];
-	bool ok = true;
 	int i, r;
 
 	if (cpuset_equal(&hk->pool_before, &hk->pool_after))
-		return true;
+		return;
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.cpus = hk->pool_after;
 	hook_mems(c, &tmp, &mems);
@@ -1379,14 +1368,11 @@ hook_rewrite_followers(struct ctx *c, struct hook *hk)
 		r = oci_cpuset_apply(&hk->h, &hk->live, &c->topo, group,
 				     &hk->pool_after, &mems, c->err,
 				     sizeof(c->err));
-		if (r < 0 && r != -ENOENT) {
+		if (r < 0 && r != -ENOENT)
 			cli_warn("warning: shared container %s keeps its CPUs: "
 				 "%s", e->name, c->err);
-			ok = false;
-		}
 	}
 	cpuset_free(&mems);
-	return ok;
 }
 
 /* Interrupts an allocation moved away come back; true when all did. */
@@ -1430,7 +1416,8 @@ hook_place(struct ctx *c, struct hook *hk)
 	memset(&rq, 0, sizeof(rq));
 	rq.name = hk->id;
 	rq.n = orq.have_cpus ? (int)orq.n : 0;
-	rq.mode = c->share ? ALLOC_SHARE : ALLOC_EXCLUSIVE;
+	/* A follower takes no CPU from the pool: a share entry of none. */
+	rq.mode = c->share || rq.n == 0 ? ALLOC_SHARE : ALLOC_EXCLUSIVE;
 	rq.opts = c->opts;
 	rq.have_mem = c->have_mem;
 	rq.mem = c->mem;
@@ -1527,8 +1514,7 @@ hook_place(struct ctx *c, struct hook *hk)
 		cli_die(EXIT_FAIL, "container %s: cannot set the cpuset of "
 			"cgroup '%s': %s", hk->id, cg_display(group), msg);
 	}
-	if (!hook_rewrite_followers(c, hk))
-		return EXIT_FAIL;
+	hook_rewrite_followers(c, hk);
 	return irqs_bad ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -1541,7 +1527,7 @@ hook_release(struct ctx *c, struct hook *hk)
 	load_machine(c);
 	need_cpus(c);
 	load_meminfo(c);
-	open_state(c, RW, true);
+	open_state(c, RW, false);
 	/* A container the hook never placed: nothing to do. */
 	if (!state_find(&c->st, hk->id))
 		return EXIT_OK;
@@ -1552,8 +1538,7 @@ hook_release(struct ctx *c, struct hook *hk)
 	save_state(c);
 	ok = hook_restore_irqs(c, hk->id);
 	pool_of(c, &hk->pool_after);
-	if (!hook_rewrite_followers(c, hk))
-		ok = false;
+	hook_rewrite_followers(c, hk);
 	return ok ? EXIT_OK : EXIT_FAIL;
 }
 

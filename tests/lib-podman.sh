@@ -8,9 +8,8 @@
 # systemd machine's tests/vm/guest/t-systemd.sh (crun, systemd, cgroup
 # v2), after lib.sh and lib-alloc.sh.
 #
-# podman_cases RUNTIME MANAGER PARENT GROUPDIR: MANAGER is cgroupfs or
-# systemd; PARENT the --cgroup-parent; GROUPDIR where a container's group
-# ID is, in the cpuset hierarchy: a pattern with ID in it.
+# podman_cases RUNTIME MANAGER PARENT: MANAGER is cgroupfs or systemd;
+# PARENT the --cgroup-parent (a group, or with systemd a slice).
 
 # podman_skip_reason RUNTIME: why podman cannot run here, or nothing.
 podman_skip_reason() {
@@ -27,7 +26,7 @@ podman_skip_reason() {
 }
 
 podman_cases() {
-	_rt=$1 _mgr=$2 _parent=$3 _gdir=$4
+	_rt=$1 _mgr=$2 _parent=$3
 	_why=$(podman_skip_reason "$_rt")
 	if [ -n "$_why" ]; then
 		skip "podman with $_rt" "$_why"
@@ -55,8 +54,8 @@ podman_cases() {
 	    --ulimit nproc=1024:1024 --rootfs $_fs"
 	at_exit "podman_cleanup"
 
-	_online=$(cat /sys/devices/system/cpu/online)
-	cpm-alloc init --reserve 1 >/dev/null
+	# All CPUs but one reserved: one exclusive container takes the last.
+	cpm-alloc init --reserve $(($(cpm-topo cpus online --count) - 1)) >/dev/null
 	_pool=$(cpm-alloc shared)
 
 	_s1=$($_P --hooks-dir $_pm/hooks run -d $_R sleep 600 2>$T_TMP/pe)
@@ -143,8 +142,16 @@ podman_cases() {
 	assert "$_rt: no libpod_parent group was made" "$_lp_after" "$_lp_before"
 }
 
-# The group of container ID, as in its owner, and its CPUs.
-podman_group() { printf '%s\n' "$_gdir" | sed "s/ID/$1/"; }
+# The cpuset group of container ID's process, as the kernel shows it
+# (/proc/PID/cgroup: the v1 cpuset line, or the v2 line), and its CPUs.
+podman_group() {
+	_pid=$($_P inspect -f '{{.State.Pid}}' $1 2>/dev/null)
+	if [ -f /sys/fs/cgroup/cpuset/cpuset.cpus ]; then
+		sed -n 's,^[0-9]*:cpuset:/,,p' /proc/$_pid/cgroup 2>/dev/null
+	else
+		sed -n 's,^0::/,,p' /proc/$_pid/cgroup 2>/dev/null
+	fi
+}
 podman_group_cpus() {
 	if [ -f /sys/fs/cgroup/cpuset/cpuset.cpus ]; then
 		cat "/sys/fs/cgroup/cpuset/$(podman_group $1)/cpuset.cpus"
@@ -162,6 +169,7 @@ podman_cleanup() {
 	for _m in $(awk -v d="$T_TMP" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r); do
 		umount -l "$_m" 2>/dev/null
 	done
+	[ "$_mgr" = systemd ] && systemctl stop "$_parent" 2>/dev/null
 	# The groups below the parent, leaves first, in every hierarchy.
 	_pp=${_parent#/}
 	for _d in /sys/fs/cgroup/$_pp /sys/fs/cgroup/*/$_pp; do
