@@ -1549,6 +1549,8 @@ cmd_oci_hook(struct ctx *c)
 	enum hook_stage stage;
 	int status;
 
+	/* Some runtimes (crun) report a hook's exit status, not its stderr. */
+	cli_log_to_syslog();
 	want_args(c, 0, 1, "at most a STAGE");
 	memset(&hk, 0, sizeof(hk));
 	cpuset_init(&hk.pool_before);
