@@ -58,7 +58,10 @@ BENCH_SRC = $(sort $(wildcard tests/bench/*.c))
 BENCH    = $(BENCH_SRC:.c=)
 MANPAGES = $(wildcard man/*.1)
 MANPAGES7 = $(wildcard man/*.7)
-EXAMPLES = $(sort $(wildcard examples/*))
+EXAMPLES = $(filter-out examples/oci-hooks.d,$(sort $(wildcard examples/*)))
+# hooks.d files for podman and CRI-O: documentation, not enabled (an
+# administrator copies one to /etc/containers/oci/hooks.d).
+OCIHOOKS = $(sort $(wildcard examples/oci-hooks.d/*.json))
 
 all: $(TOOLS)
 
@@ -88,7 +91,8 @@ DEBIAN_BUILD_DEPS = build-essential pkg-config libnuma-dev libcgroup-dev \
 		    libsystemd-dev
 DEBIAN_TEST_DEPS  = util-linux hwloc-nox numactl cgroup-tools prometheus \
 		    python3 bzip2 procps mandoc zsh bash-completion hyperfine \
-		    valgrind debhelper fakeroot lintian xxhash
+		    valgrind debhelper fakeroot lintian xxhash podman runc crun \
+		    busybox-static
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
@@ -141,13 +145,14 @@ check-deb:
 install: all
 	mkdir -p $(DESTDIR)$(BINPREFIX) $(DESTDIR)$(MANPREFIX)/man1 \
 		$(DESTDIR)$(MANPREFIX)/man7 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
-		$(DESTDIR)$(DOCDIR)/examples
+		$(DESTDIR)$(DOCDIR)/examples/oci-hooks.d
 	for t in $(TOOLS); do cp -f $$t $(DESTDIR)$(BINPREFIX)/; chmod 755 $(DESTDIR)$(BINPREFIX)/$${t#bin/}; done
 	for m in $(MANPAGES); do cp -f $$m $(DESTDIR)$(MANPREFIX)/man1/; chmod 644 $(DESTDIR)$(MANPREFIX)/man1/$${m#man/}; done
 	for m in $(MANPAGES7); do cp -f $$m $(DESTDIR)$(MANPREFIX)/man7/; chmod 644 $(DESTDIR)$(MANPREFIX)/man7/$${m#man/}; done
 	for c in completions/cpm-*; do cp -f $$c $(DESTDIR)$(BASHCOMPDIR)/; chmod 644 $(DESTDIR)$(BASHCOMPDIR)/$${c#completions/}; done
 	for c in completions/_cpm-*; do cp -f $$c $(DESTDIR)$(ZSHCOMPDIR)/; chmod 644 $(DESTDIR)$(ZSHCOMPDIR)/$${c#completions/}; done
 	for e in $(EXAMPLES); do cp -f $$e $(DESTDIR)$(DOCDIR)/examples/; chmod 644 $(DESTDIR)$(DOCDIR)/examples/$${e#examples/}; done
+	for e in $(OCIHOOKS); do sed 's|"/usr/bin/cpm-alloc"|"$(BINPREFIX)/cpm-alloc"|' $$e >$(DESTDIR)$(DOCDIR)/$$e; chmod 644 $(DESTDIR)$(DOCDIR)/$$e; done
 
 uninstall:
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINPREFIX)/$${t#bin/}; done
@@ -156,7 +161,8 @@ uninstall:
 	for c in completions/cpm-*; do rm -f $(DESTDIR)$(BASHCOMPDIR)/$${c#completions/}; done
 	for c in completions/_cpm-*; do rm -f $(DESTDIR)$(ZSHCOMPDIR)/$${c#completions/}; done
 	for e in $(EXAMPLES); do rm -f $(DESTDIR)$(DOCDIR)/examples/$${e#examples/}; done
-	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
+	for e in $(OCIHOOKS); do rm -f $(DESTDIR)$(DOCDIR)/$$e; done
+	-rmdir $(DESTDIR)$(DOCDIR)/examples/oci-hooks.d $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
 	rm -f lib/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS) $(BENCH) $(FUZZ_SRC:.c=)

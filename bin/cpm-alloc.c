@@ -29,18 +29,21 @@
 #include "smtgap.h"
 #include "kubelet.h"
 #include "planapply.h"
+#include "ocihook.h"
 #include "state.h"
 #include "topo.h"
 #include "topomgr.h"
 
 enum cmd {
 	C_INIT, C_TAKE, C_RELEASE, C_RESIZE, C_MODE, C_SHOW, C_LIST, C_SHARED,
-	C_RESERVED, C_HINTS, C_CHECK, C_RECONCILE, C_IMPORT, C_APPLY, C_NCMDS
+	C_RESERVED, C_HINTS, C_CHECK, C_RECONCILE, C_IMPORT, C_APPLY, C_OCI_HOOK,
+	C_NCMDS
 };
 
 static const char *const cmd_names[] = {
 	"init", "take", "release", "resize", "mode", "show", "list", "shared",
 	"reserved", "hints", "check", "reconcile", "import-kubelet", "apply",
+	"oci-hook",
 };
 
 #define B(c) (1u << (c))
@@ -132,6 +135,12 @@ usage(void)
 "                           take, resize or release the plan's own, all or\n"
 "                           nothing; exit 0 when they matched already, 4\n"
 "                           when it changed them\n"
+"  oci-hook [STAGE]         an OCI runtime hook: the container's state on\n"
+"                           stdin; place it (createRuntime, prestart) as\n"
+"                           its cpm.io/ annotations ask, or release it\n"
+"                           (poststop); the stage from the state's status\n"
+"                           when not given; waits at most 10 s for the\n"
+"                           lock unless --wait says otherwise\n"
 "\n"
 "Global options:\n"
 "  --state FILE             state file (env CPM_STATE,\n"
@@ -1482,6 +1491,351 @@ cmd_apply(struct ctx *c)
 }
 
 /*
+ * oci-hook: cpm as an OCI runtime hook.  Everything happens under the
+ * state's lock, taken with a bounded wait so that a hook never hangs the
+ * runtime: the allocation, its cpuset, and the shared pool's followers
+ * rewritten, so two hooks never write pools that disagree.
+ */
+
+#define OCI_HOOK_WAIT_MS 10000
+
+enum hook_stage { HOOK_PLACE, HOOK_RELEASE };
+
+struct hook {
+	struct oci_state os;
+	struct cg_hier h;
+	struct sysroot live;
+	const char *id;
+	struct cpuset pool_before, pool_after;
+};
+
+static enum hook_stage
+hook_stage(const struct ctx *c, const struct oci_state *os)
+{
+	static const char *const place[] = { "createRuntime", "prestart" };
+	size_t i;
+
+	if (c->nargs == 0)
+		return os->status && strcmp(os->status, "stopped") == 0 ?
+			HOOK_RELEASE : HOOK_PLACE;
+	if (strcmp(c->args[0], "poststop") == 0)
+		return HOOK_RELEASE;
+	for (i = 0; i < ARRAY_SIZE(place); i++)
+		if (strcmp(c->args[0], place[i]) == 0)
+			return HOOK_PLACE;
+	cli_die(EXIT_USAGE, "invalid stage '%s' (createRuntime, prestart or "
+		"poststop)", c->args[0]);
+}
+
+static void
+hook_read_state(struct ctx *c, struct hook *hk)
+{
+	struct strbuf sb;
+	char tmp[4096];
+	ssize_t n;
+	int r;
+
+	/* A pipe, as the runtimes give it, or anything else readable. */
+	strbuf_init(&sb);
+	strbuf_puts(&sb, "");
+	for (;;) {
+		n = read(STDIN_FILENO, tmp, sizeof(tmp));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (sb.len + (size_t)n > OCI_STATE_MAX)
+			cli_die(EXIT_USAGE, "the OCI state on stdin is larger "
+				"than %u bytes", OCI_STATE_MAX);
+		strbuf_add(&sb, tmp, (size_t)n);
+	}
+	if (n < 0)
+		cli_die(EXIT_FAIL, "cannot read the OCI state on stdin: %s",
+			strerror(errno));
+	if (!sb.buf)
+		cli_die(EXIT_FAIL, "out of memory");
+	r = oci_state_parse(&hk->os, sb.buf, sb.len, c->err, sizeof(c->err));
+	strbuf_free(&sb);
+	if (r < 0)
+		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
+	if (!state_name_valid(hk->os.id))
+		cli_die(EXIT_USAGE, "invalid container id '%s' (use 1 to %d of "
+			"A-Z a-z 0-9 . _ : / @ -)", hk->os.id, STATE_NAME_MAX);
+	hk->id = hk->os.id;
+}
+
+/* The request's placement options, as take's command line would set them. */
+static void
+hook_request(struct ctx *c, const struct oci_request *orq)
+{
+	if (orq->have_policy)
+		c->opts.numa_policy = orq->policy;
+	c->share = orq->share;
+	c->have_mem = orq->have_mem;
+	c->mem = orq->mem;
+	c->core_type_arg = orq->core_type;
+	c->isolate_irqs = orq->isolate_irqs;
+}
+
+static void
+hook_open_cgroups(struct ctx *c, struct hook *hk)
+{
+	int r = cg_open(&hk->h, c->cgroup_root, c->err, sizeof(c->err));
+
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", c->err);
+	if (!cg_has(&hk->h, CG_CPUSET))
+		cli_die(EXIT_FAIL, "no cpuset cgroup hierarchy");
+	if (sysroot_open(&hk->live, "/") < 0)
+		cli_die(EXIT_FAIL, "cannot open /");
+}
+
+static void
+pool_of(struct ctx *c, struct cpuset *out)
+{
+	if (state_shared(&c->st, &c->topo.online, out) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+}
+
+/* The NUMA nodes for a set of CPUs (and e's booked memory). */
+static void
+hook_mems(struct ctx *c, const struct alloc_entry *e, struct cpuset *out)
+{
+	entry_nodes(c, e, out);
+}
+
+/*
+ * Every other container following the shared pool (an entry of 0 CPUs
+ * owned by a group) gets the pool now; a group gone since is left to
+ * reconcile.  A write that fails is warned about: it is no reason to
+ * fail this container's start or stop.
+ */
+static void
+hook_rewrite_followers(struct ctx *c, struct hook *hk)
+{
+	struct alloc_entry tmp;
+	struct cpuset mems = CPUSET_INIT;
+	char group[CG_PATH_MAX];
+	int i, r;
+
+	if (cpuset_equal(&hk->pool_before, &hk->pool_after))
+		return;
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.cpus = hk->pool_after;
+	hook_mems(c, &tmp, &mems);
+	for (i = 0; i < c->st.nentries; i++) {
+		const struct alloc_entry *e = &c->st.entries[i];
+
+		if (e->n != 0 || !e->owner || !startswith(e->owner, "cgroup:") ||
+		    strcmp(e->name, hk->id) == 0)
+			continue;
+		if (cg_path_check(e->owner + 7, group, sizeof(group), c->err,
+				  sizeof(c->err)) < 0 || !*group ||
+		    !cg_exists(&hk->h, CG_CPUSET, group))
+			continue;
+		r = oci_cpuset_apply(&hk->h, &hk->live, &c->topo, group,
+				     &hk->pool_after, &mems, c->err,
+				     sizeof(c->err));
+		if (r < 0 && r != -ENOENT)
+			cli_warn("warning: shared container %s keeps its CPUs: "
+				 "%s", e->name, c->err);
+	}
+	cpuset_free(&mems);
+}
+
+/* Interrupts an allocation moved away come back; true when all did. */
+static bool
+hook_restore_irqs(struct ctx *c, const char *name)
+{
+	struct irq_report irqs;
+	char holder[STATE_NAME_MAX + 8];
+	bool found, ok;
+
+	snprintf(holder, sizeof(holder), "alloc:%s", name);
+	if (irq_release(&c->root, irq_journal_path(), holder, &c->topo.online,
+			&found, &irqs, c->err, sizeof(c->err)) < 0) {
+		cli_warn("%s", c->err);
+		return false;
+	}
+	ok = !warn_irqs(&irqs);
+	irq_report_free(&irqs);
+	return ok;
+}
+
+static int
+hook_place(struct ctx *c, struct hook *hk)
+{
+	struct oci_request orq;
+	struct alloc_request rq;
+	struct alloc_entry e;
+	const struct alloc_entry *held, *mine;
+	struct cpuset mems = CPUSET_INIT;
+	char group[CG_PATH_MAX], owner[CG_PATH_MAX + 8];
+	bool mixed = false, irqs_bad = false;
+	struct irq_report irqs;
+	int r, only;
+
+	r = oci_config_load(&hk->os, c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
+	if (oci_request_parse(&hk->os, &orq, c->err, sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "container %s: %s", hk->id, c->err);
+	hook_request(c, &orq);
+	memset(&rq, 0, sizeof(rq));
+	rq.name = hk->id;
+	rq.n = orq.have_cpus ? (int)orq.n : 0;
+	/* A follower takes no CPU from the pool: a share entry of none. */
+	rq.mode = c->share || rq.n == 0 ? ALLOC_SHARE : ALLOC_EXCLUSIVE;
+	rq.opts = c->opts;
+	rq.have_mem = c->have_mem;
+	rq.mem = c->mem;
+	memset(&e, 0, sizeof(e));
+	load_machine(c);
+	need_cpus(c);
+	load_meminfo(c);
+	load_types(c);
+	only = core_type_arg(c);
+
+	hook_open_cgroups(c, hk);
+	r = oci_container_group(&hk->os, &hk->h, &hk->live, group,
+				sizeof(group), c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
+	snprintf(owner, sizeof(owner), "cgroup:%s", group);
+	c->owner_arg = owner;
+	parse_owner(c, &e);
+
+	open_state(c, RW, false);
+	effective_opts(c, &rq.opts);
+	pool_of(c, &hk->pool_before);
+	r = alloc_take_named(&c->ct, &c->m, &c->st, &rq, only, &e, &held,
+			     &mixed, NULL, c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(r == -ENOSPC ? EXIT_UNSAT : r == -EINVAL ? EXIT_USAGE :
+			EXIT_FAIL, "container %s: %s", hk->id, c->err);
+	if (held) {
+		/* A second stage of the same start: the CPUs it has. */
+		alloc_entry_free(&e);
+		mine = held;
+	} else {
+		if (mixed)
+			cli_warn("warning: no core type can hold %d CPUs: "
+				 "container %s mixes core types", rq.n, hk->id);
+		if (state_add(&c->st, &e) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		/* The shared containers need a CPU to run on. */
+		pool_of(c, &hk->pool_after);
+		if (cpuset_empty(&hk->pool_after))
+			cli_die(EXIT_UNSAT, "container %s: %d CPUs would leave "
+				"the shared pool empty (keep CPUs for it with "
+				"'cpm-alloc init --reserve N')", hk->id, rq.n);
+		if (c->isolate_irqs && rq.n > 0) {
+			char holder[STATE_NAME_MAX + 8];
+
+			snprintf(holder, sizeof(holder), "alloc:%s", hk->id);
+			r = irq_isolate(&c->root, irq_journal_path(), holder,
+					&c->st.entries[c->st.nentries - 1].cpus,
+					&c->topo.online, &irqs, c->err,
+					sizeof(c->err));
+			if (r < 0)
+				cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL,
+					"container %s: %s", hk->id, c->err);
+			irqs_bad = warn_irqs(&irqs);
+			irq_report_free(&irqs);
+		}
+		/* Recorded before the group is written: a hook killed in
+		 * between leaves an entry whose group the runtime removes,
+		 * which reconcile releases. */
+		save_state(c);
+		mine = &c->st.entries[c->st.nentries - 1];
+	}
+	pool_of(c, &hk->pool_after);
+	if (mine->n > 0) {
+		hook_mems(c, mine, &mems);
+		r = oci_cpuset_apply(&hk->h, &hk->live, &c->topo, group,
+				     &mine->cpus, &mems, c->err,
+				     sizeof(c->err));
+	} else {
+		struct alloc_entry tmp;
+
+		memset(&tmp, 0, sizeof(tmp));
+		tmp.cpus = hk->pool_after;
+		hook_mems(c, &tmp, &mems);
+		r = oci_cpuset_apply(&hk->h, &hk->live, &c->topo, group,
+				     &hk->pool_after, &mems, c->err,
+				     sizeof(c->err));
+	}
+	cpuset_free(&mems);
+	if (r < 0) {
+		char msg[sizeof(c->err)];
+		char *names[1] = { (char *)hk->id };
+
+		/* Nothing half-done: the allocation goes again. */
+		snprintf(msg, sizeof(msg), "%s", c->err);
+		if (!held) {
+			if (state_remove_named(&c->st, names, 1, c->err,
+					       sizeof(c->err)) == 0)
+				save_state(c);
+			if (c->isolate_irqs)
+				hook_restore_irqs(c, hk->id);
+		}
+		cli_die(EXIT_FAIL, "container %s: cannot set the cpuset of "
+			"cgroup '%s': %s", hk->id, cg_display(group), msg);
+	}
+	hook_rewrite_followers(c, hk);
+	return irqs_bad ? EXIT_FAIL : EXIT_OK;
+}
+
+static int
+hook_release(struct ctx *c, struct hook *hk)
+{
+	char *names[1] = { (char *)hk->id };
+	bool ok = true;
+
+	load_machine(c);
+	need_cpus(c);
+	load_meminfo(c);
+	open_state(c, RW, false);
+	/* A container the hook never placed: nothing to do. */
+	if (!state_find(&c->st, hk->id))
+		return EXIT_OK;
+	hook_open_cgroups(c, hk);
+	pool_of(c, &hk->pool_before);
+	if (state_remove_named(&c->st, names, 1, c->err, sizeof(c->err)) < 0)
+		cli_die(EXIT_FAIL, "%s", c->err);
+	save_state(c);
+	ok = hook_restore_irqs(c, hk->id);
+	pool_of(c, &hk->pool_after);
+	hook_rewrite_followers(c, hk);
+	return ok ? EXIT_OK : EXIT_FAIL;
+}
+
+static int
+cmd_oci_hook(struct ctx *c)
+{
+	struct hook hk;
+	enum hook_stage stage;
+	int status;
+
+	/* Some runtimes (crun) report a hook's exit status, not its stderr. */
+	cli_log_to_syslog();
+	want_args(c, 0, 1, "at most a STAGE");
+	memset(&hk, 0, sizeof(hk));
+	cpuset_init(&hk.pool_before);
+	cpuset_init(&hk.pool_after);
+	if (c->wait_ms < 0)
+		c->wait_ms = OCI_HOOK_WAIT_MS;
+	hook_read_state(c, &hk);
+	stage = hook_stage(c, &hk.os);
+	status = stage == HOOK_PLACE ? hook_place(c, &hk) :
+				       hook_release(c, &hk);
+	cpuset_free(&hk.pool_before);
+	cpuset_free(&hk.pool_after);
+	oci_state_free(&hk.os);
+	return status;
+}
+
+/*
  * Each command's function, called through this table rather than a
  * switch the compiler would inline them all into: main's frame would
  * then hold every command's locals (22 KB, with check's and
@@ -1495,6 +1849,7 @@ static int (*const commands[C_NCMDS])(struct ctx *) = {
 	[C_HINTS] = cmd_hints, [C_CHECK] = cmd_check,
 	[C_RECONCILE] = cmd_reconcile, [C_IMPORT] = cmd_import,
 	[C_APPLY] = cmd_apply,
+	[C_OCI_HOOK] = cmd_oci_hook,
 };
 
 int

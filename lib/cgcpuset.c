@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A group's cpuset: see cgcpuset.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgcpuset.h"
 #include "partition.h"
@@ -206,6 +208,60 @@ make_group(const struct cg_hier *h, const struct cgcpuset_plan *p, char *err,
 	return r;
 }
 
+/*
+ * Why a v1 group cannot be exclusive with cpus, for the message: its
+ * parent is not exclusive, or the first sibling (in name order) whose
+ * CPUs overlap, with them ("'libpod_parent' holds 0-3").  Writes ""
+ * when nothing is found.
+ */
+static void
+exclusive_blocker(const struct cg_hier *h, const struct cgcpuset_plan *p,
+		  char *out, size_t outlen)
+{
+	const char *group = p->rq->group, *slash = strrchr(group, '/');
+	char parent[CG_PATH_MAX], sib[CG_PATH_MAX], buf[1024], best[256];
+	struct cpuset cpus = CPUSET_INIT;
+	struct dirent *d;
+	DIR *dir;
+	int fd;
+
+	*out = '\0';
+	*best = '\0';
+	snprintf(parent, sizeof(parent), "%.*s",
+		 slash ? (int)(slash - group) : 0, group);
+	if (cg_read_quiet(h, CG_CPUSET, parent, p->files.exclusive, buf,
+			  sizeof(buf)) > 0 && strcmp(strstrip(buf), "0") == 0) {
+		snprintf(out, outlen, "its parent '%s' is not exclusive",
+			 cg_display(parent));
+		return;
+	}
+	fd = cg_open_group(h, CG_CPUSET, parent, NULL, 0);
+	if (fd < 0 || !(dir = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((d = readdir(dir))) {
+		if (d->d_type != DT_DIR || d->d_name[0] == '.' ||
+		    strcmp(d->d_name, slash ? slash + 1 : group) == 0 ||
+		    (*best && strcmp(d->d_name, best) >= 0))
+			continue;
+		if ((size_t)snprintf(sib, sizeof(sib), "%s%s%s", parent,
+				     *parent ? "/" : "", d->d_name) >=
+		    sizeof(sib))
+			continue;
+		if (cg_read_quiet(h, CG_CPUSET, sib, p->files.cpus, buf,
+				  sizeof(buf)) < 0 ||
+		    cpuset_parse_list(strstrip(buf), &cpus, NULL, 0) < 0 ||
+		    !cpuset_intersects(&cpus, &p->cpus))
+			continue;
+		snprintf(best, sizeof(best), "%s", d->d_name);
+		snprintf(out, outlen, "'%s' holds %s", sib, strstrip(buf));
+	}
+	closedir(dir);
+	cpuset_free(&cpus);
+}
+
 static int
 write_sets(const struct cg_hier *h, const struct cgcpuset_plan *p, char *err,
 	   size_t errlen)
@@ -231,12 +287,20 @@ write_sets(const struct cg_hier *h, const struct cgcpuset_plan *p, char *err,
 	/* Do not leave a half-made group behind. */
 	if (r < 0 && !p->exists)
 		cg_remove(h, CG_CPUSET, group, NULL, 0);
-	if (r == -EINVAL && p->rq->exclusive) {
+	/* v1 refuses an exclusive child of a group that is not exclusive
+	 * with EACCES, and an overlap with a sibling with EINVAL. */
+	if ((r == -EINVAL || (r == -EACCES && p->version == 1)) &&
+	    p->rq->exclusive) {
+		char why[CG_PATH_MAX + 64];
 		size_t n = strlen(err);
 
+		if (p->version == 1)
+			exclusive_blocker(h, p, why, sizeof(why));
+		else
+			*why = '\0';
 		snprintf(err + n, errlen - n, " (an exclusive cpuset needs an "
 			 "exclusive parent, and no sibling may share its "
-			 "CPUs)");
+			 "CPUs%s%s)", *why ? ": " : "", why);
 	}
 	return r;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -16,6 +17,16 @@ cli_init(const char *name)
 	cli_name = name;
 }
 
+/* Messages go to the system log too (cli_log_to_syslog()). */
+static bool cli_syslog;
+
+void
+cli_log_to_syslog(void)
+{
+	openlog(cli_name, LOG_PID, LOG_DAEMON);
+	cli_syslog = true;
+}
+
 static void __attribute__((format(printf, 1, 0)))
 vwarn_line(const char *fmt, va_list ap)
 {
@@ -23,6 +34,8 @@ vwarn_line(const char *fmt, va_list ap)
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	fprintf(stderr, "%s: %s\n", cli_name, msg);
+	if (cli_syslog)
+		syslog(LOG_ERR, "%s", msg);
 }
 
 void

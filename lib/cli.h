@@ -33,6 +33,12 @@ extern const char *cli_name;
 
 void cli_init(const char *name);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * From now on every message cli_warn(), cli_die() and cli_usage_error()
+ * print goes to the system log as well (syslog(3), LOG_DAEMON, tagged
+ * with the tool's name): for a tool run where nobody reads its stderr.
+ */
+void cli_log_to_syslog(void);
 noreturn void cli_die(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* One line naming the problem, then "Try 'cpm-X --help'.", exit 2. */

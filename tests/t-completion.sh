@@ -108,7 +108,8 @@ for sh in bash zsh; do
 	offers_only $sh "cpm-topo --sysroot $sr check 0 --nodes " 0 2
 	offers_only $sh "cpm-topo check 0 --policy " compact spread local
 	offers_only $sh 'cpm-alloc ' init take release resize mode show list \
-	    shared reserved hints check reconcile import-kubelet apply
+	    shared reserved hints check reconcile import-kubelet apply oci-hook
+	offers_only $sh 'cpm-alloc oci-hook ' createRuntime prestart poststop
 	offers_only $sh 'cpm-alloc release ' db web
 	offers_only $sh 'cpm-alloc show w' web
 	offers_only $sh 'cpm-alloc mode db ' exclusive share

@@ -181,3 +181,20 @@ assert "cpm-burst.service raised the throttled group's quota" \
 run_exec "cpm-burst.service: ExecStopPost restores" \
     cpm-burst.service ExecStopPost 0
 assert "the burst left the quota as it was" "$(cat "$F/cpu/web/cpu.cfs_quota_us")" 50000
+
+# The hooks.d files: oci-hooks(5) version 1.0.0, run for every container
+# at prestart and poststop (podman itself runs cpm.json in t-oci-hook).
+for f in "$EX"/oci-hooks.d/*.json; do
+	run python3 -c '
+import json, sys
+h = json.load(open(sys.argv[1]))
+assert h["version"] == "1.0.0", "version"
+assert h["hook"]["path"] == "/usr/bin/cpm-alloc", "path"
+assert h["hook"]["args"] == ["cpm-alloc", "oci-hook"], "args"
+assert h["when"] == {"always": True}, "when"
+assert h["stages"] == ["prestart", "poststop"], "stages"
+assert h["hook"]["timeout"] > 10, "timeout above the lock wait"
+' "$f"
+	if [ "$rc" = 0 ]; then ok "${f##*/} runs cpm-alloc oci-hook for every container"
+	else not_ok "${f##*/} runs cpm-alloc oci-hook for every container" "$(show)"; fi
+done
