@@ -87,7 +87,7 @@ usage(void)
 "                        then replace FILE with the current snapshot\n"
 "                        (atomically).  When FILE does not exist yet the\n"
 "                        counters are reported cumulative and FILE is\n"
-"                        created.  A damaged FILE is an error (exit 2) and is\n"
+"                        created (and its directory, mode 0755).  A damaged FILE is an error (exit 2) and is\n"
 "                        left untouched.  With GROUPs, the snapshot keeps\n"
 "                        what it held for groups outside them.  Runs on\n"
 "                        the same FILE wait for each other, on the lock\n"
@@ -424,6 +424,32 @@ check_output_dir(const char *opt, const char *path)
 			opt, path, dir);
 }
 
+/*
+ * The snapshot's directory, made as cpm-alloc makes the state's (mkdir -p,
+ * mode 0755): /var/lib/cpm need not exist on a fresh host.  A directory
+ * another user owns is refused: its owner could replace the snapshot
+ * between two runs.
+ */
+static void
+make_since_dir(const char *path)
+{
+	char dir[4096];
+	struct stat st;
+	int r;
+
+	dir_of(path, dir, sizeof(dir));
+	r = mkdir_p(dir, 0755);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "cannot create directory '%s' for --since: %s",
+			dir, r == -ELOOP ? "a symbolic link on the way" :
+			strerror(-r));
+	if (stat(dir, &st) < 0)
+		cli_die(EXIT_FAIL, "cannot stat '%s': %s", dir, strerror(errno));
+	if (st.st_uid != 0 && st.st_uid != geteuid())
+		cli_die(EXIT_FAIL, "directory '%s' of --since is owned by another user",
+			dir);
+}
+
 static int
 run_once(struct ctx *c)
 {
@@ -448,6 +474,7 @@ run_once(struct ctx *c)
 		    sizeof(lock))
 			cli_die(EXIT_USAGE, "snapshot name '%s' is too long",
 				c->since);
+		make_since_dir(c->since);
 		lockfd = lock_file(lock, c->wait_ms, err, sizeof(err));
 		if (lockfd < 0)
 			cli_die(EXIT_FAIL, "%s", err);
@@ -657,7 +684,6 @@ check_args(const struct ctx *c, const struct cli_parser *p)
 	if (c->prom_file && c->since && strcmp(c->prom_file, c->since) == 0)
 		cli_usage_error("--prom-file and --since name the same file");
 	check_output_dir("--prom-file", c->prom_file);
-	check_output_dir("--since", c->since);
 }
 
 static void

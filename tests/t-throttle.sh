@@ -197,8 +197,28 @@ check "a --since run over some groups keeps the others' snapshot" 0 \
     sh -c "cpm-throttle --cgroup-root '$V1' --since '$SNAP' -o tsv | grep '^a'"
 assert "concurrent --since runs do not report a period twice" \
     "$(cat "$T_TMP/par1" "$T_TMP/par2" | awk -F'\t' '$1 == "c" { n += $2 } END { print n }')" 50
-check_fail "--since into a missing directory fails before reporting" 1 "no directory" \
-    cpm-throttle --cgroup-root "$V1" --since "$T_TMP/nodir/snap"
+# A fresh host has no /var/lib/cpm: --since makes it, as cpm-alloc makes
+# its state's directory.
+run sh -c "umask 022; cpm-throttle --cgroup-root '$V1' --since '$T_TMP/new/cpm/snap' -o tsv a"
+assert "--since creates its missing directory, mode 0755" \
+    "$rc:$(stat -c %a "$T_TMP/new/cpm" 2>&1):$(ls "$T_TMP/new/cpm" 2>&1 | tr '\n' ' ')" "0:755:snap snap.lock "
+check_fail "a missing group with --since creates no directory" 1 "not found" \
+    cpm-throttle --cgroup-root "$V1" --since "$T_TMP/new2/snap" nosuchgroup
+assert "no directory is left after a missing group" "$(ls -d "$T_TMP/new2" 2>/dev/null)" ""
+: >"$T_TMP/afile"
+check_fail "--since where no directory can be made fails before reporting" 1 \
+    "cannot create directory '$T_TMP/afile/d' for --since" \
+    cpm-throttle --cgroup-root "$V1" --since "$T_TMP/afile/d/snap"
+if is_root; then
+	mkdir "$T_TMP/theirs"
+	chown 65534 "$T_TMP/theirs"
+	check_fail "a --since directory another user owns is refused" 1 \
+	    "directory '$T_TMP/theirs' of --since is owned by another user" \
+	    cpm-throttle --cgroup-root "$V1" --since "$T_TMP/theirs/snap"
+	assert "nothing is written into it" "$(ls -A "$T_TMP/theirs")" ""
+else
+	skip "a --since directory another user owns is refused" "needs root to give it away"
+fi
 
 run cpm-throttle --cgroup-root "$V1" --since "$SNAP" -o prom
 printf '%s' "$out" >"$T_TMP/since.prom"
