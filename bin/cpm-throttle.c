@@ -97,8 +97,9 @@ usage(void)
 "  -a, --all             every group, limited or not (GROUPs imply it)\n"
 "  -n, --top N           only the N highest rows\n"
 "  -m, --min-ratio R     hide groups whose RATIO is below R (0..1 or N%%)\n"
-"  -f, --fail-above R    exit 3 when any reported group's RATIO is above R\n"
-"                        (with --watch: after the first such round)\n"
+"  -f, --fail-above R    exit 3 when any reported group's RATIO is above R,\n"
+"                        naming them on stderr (with --watch: after the\n"
+"                        first such round)\n"
 "  -k, --k8s             recognise kubepods paths (cgroupfs and systemd\n"
 "                        drivers) and add QOS, POD (UID) and CONTAINER (ID)\n"
 "                        columns, JSON keys and Prometheus labels\n"
@@ -273,6 +274,38 @@ render_json(const struct ctx *c, const struct thr_row *rows, size_t n,
 }
 
 /*
+ * Name on stderr the groups above --fail-above, so that exit status 3
+ * says which (the report may be a textfile, or list other groups too);
+ * the first ten, and how many more.
+ */
+static void
+warn_crossed(const struct ctx *c, const struct thr_row *rows, size_t n)
+{
+	struct strbuf sb;
+	size_t i, shown = 0, more = 0;
+
+	strbuf_init(&sb);
+	for (i = 0; i < n; i++) {
+		if (!(rows[i].ratio > c->fail_above))
+			continue;
+		if (shown == 10) {
+			more++;
+			continue;
+		}
+		strbuf_printf(&sb, "%s%s (%.3f)", shown ? ", " : "",
+			      cg_display(rows[i].group), rows[i].ratio);
+		shown++;
+	}
+	if (more)
+		strbuf_printf(&sb, " and %zu more", more);
+	if (sb.oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	cli_warn("throttled above --fail-above %g: %s", c->fail_above,
+		 sb.buf ? sb.buf : "");
+	strbuf_free(&sb);
+}
+
+/*
  * Print one report: rows of cur against old (NULL: cumulative).  Returns
  * true when --fail-above was crossed.
  */
@@ -333,6 +366,8 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 				strerror(-r));
 		strbuf_free(&sb);
 	}
+	if (crossed)
+		warn_crossed(c, rows, n);
 	free(ident);
 	free(rows);
 	return crossed;

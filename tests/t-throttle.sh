@@ -68,6 +68,20 @@ run cpm-throttle --cgroup-root "$V1" --fail-above 0.8 -o names
 assert "--fail-above exits 3 when a group is above it and still reports" "$rc:$out" "3:c
 a
 "
+assert "--fail-above names the groups above it on stderr" "$err" \
+    "cpm-throttle: throttled above --fail-above 0.8: c (0.900)
+"
+run cpm-throttle --cgroup-root "$V1" --fail-above 0.2 -o prom
+assert "--fail-above names every group above it, whatever the output" "$rc:$err" \
+    "3:cpm-throttle: throttled above --fail-above 0.2: c (0.900), a (0.250)
+"
+i=0
+while [ $i -lt 12 ]; do v1grp "$T_TMP/many" "g$i" 50000 100 60 0 0; i=$((i + 1)); done
+v1grp "$T_TMP/many" / -1 0 0 0 0
+run cpm-throttle --cgroup-root "$T_TMP/many" --fail-above 0.5 -o names
+assert "--fail-above names ten groups and counts the others" "$rc:$err" \
+    "3:cpm-throttle: throttled above --fail-above 0.5: g0 (0.600), g1 (0.600), g10 (0.600), g11 (0.600), g2 (0.600), g3 (0.600), g4 (0.600), g5 (0.600), g6 (0.600), g7 (0.600) and 2 more
+"
 run cpm-throttle --cgroup-root "$V1" --fail-above 0.9 -o names
 assert "--fail-above is strict: a ratio equal to it passes" "$rc" 0
 run cpm-throttle --cgroup-root "$V1" --fail-above 0.5 --min-ratio 0.95 -o names
