@@ -161,6 +161,16 @@ case $err in
 *"cpm-alloc: CPU hints: 0-1 preferred, 0,2 preferred,"*"cpm-alloc: restricted policy: merged hint 0-1 preferred: admitted"*) ok "--explain shows the hints and the decision" ;;
 *) not_ok "--explain shows the hints and the decision" "$(show)" ;;
 esac
+case $err in
+*"cpm-alloc: chose 0-3 of 8 free CPUs (per node: 0:2 1:2 2:2 3:2), from NUMA nodes 0-1 first: the static policy takes whole NUMA nodes or sockets, then whole cores, then single threads, packed on the fewest"*) ok "--explain says why these CPUs" ;;
+*) not_ok "--explain says why these CPUs" "$(show)" ;;
+esac
+run cpm-alloc take a 4 --explain --dry-run
+assert "--explain without --numa-policy explains too" "$rc:$out:$err" "0:0-3
+:cpm-alloc: CPU hints: 0-1 preferred, 0,2 preferred, 0,3 preferred, 1-2 preferred, 1,3 preferred, 2-3 preferred, 0-2 -, 0-1,3 -, 0,2-3 -, 1-3 -, 0-3 -
+cpm-alloc: none policy: no NUMA alignment asked (--numa-policy): the hints are not used
+cpm-alloc: chose 0-3 of 8 free CPUs (per node: 0:2 1:2 2:2 3:2): the static policy takes whole NUMA nodes or sockets, then whole cores, then single threads, packed on the fewest
+"
 check_fail "memory and CPUs that prefer different node sets are refused by restricted" 3 \
 	"no NUMA node set is preferred for both the CPUs and the memory" \
 	cpm-alloc take b 4 --mem 1G --numa-policy restricted
