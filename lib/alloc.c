@@ -601,6 +601,7 @@ grow(const struct alloc_machine *m, const struct ktopo *kt,
 	struct cpuset avail = CPUSET_INIT, nodes = CPUSET_INIT,
 		got = CPUSET_INIT;
 	const struct cpuset *prefer_p = NULL;
+	bool on_nodes = false;
 	int need = n - e->n, r = -ENOMEM;
 
 	if (state_available(st, &t->online, NULL, &avail) < 0)
@@ -621,6 +622,7 @@ grow(const struct alloc_machine *m, const struct ktopo *kt,
 			}
 			cpuset_and(&avail, &on);
 			cpuset_free(&on);
+			on_nodes = true;
 		}
 	}
 	if (!o->k.full_cores && !o->k.spread_cores &&
@@ -633,6 +635,23 @@ grow(const struct alloc_machine *m, const struct ktopo *kt,
 				 &st->reserved, &got, why, sizeof(why));
 		if (r == -ENOMEM)
 			goto out;
+		if (r < 0 && on_nodes) {
+			/* The policy, not the machine, is what limits. */
+			struct strbuf sb;
+
+			strbuf_init(&sb);
+			cpuset_format(&nodes, &sb);
+			r = sb.oom ? -ENOMEM :
+			    err_ret(err, errlen, -ENOSPC, "cannot grow '%s' to "
+				    "%d CPUs: the %s policy grows it only "
+				    "within NUMA node%s %s: %u free there, %d "
+				    "needed", e->name, n,
+				    tm_policy_name(o->numa_policy),
+				    cpuset_count(&nodes) > 1 ? "s" : "",
+				    sb.buf, cpuset_count(&avail), need);
+			strbuf_free(&sb);
+			goto out;
+		}
 		if (r < 0) {
 			r = err_ret(err, errlen, -ENOSPC, "cannot grow '%s' to "
 				    "%d CPUs: %s", e->name, n, why);

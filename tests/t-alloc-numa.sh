@@ -174,3 +174,12 @@ cpm-alloc: chose 0-3 of 8 free CPUs (per node: 0:2 1:2 2:2 3:2): the static poli
 check_fail "memory and CPUs that prefer different node sets are refused by restricted" 3 \
 	"no NUMA node set is preferred for both the CPUs and the memory" \
 	cpm-alloc take b 4 --mem 1G --numa-policy restricted
+
+# A resize that the policy keeps on the allocation's node says so.
+export CPM_SYSROOT=$T_TMP/far CPM_STATE=$T_TMP/grow.state
+cpm-alloc take g 2 --numa-policy single-numa-node >/dev/null
+check_fail "a resize that cannot grow within its node names the node and its free CPUs" 3 \
+	"^cpm-alloc: cannot grow 'g' to 3 CPUs: the single-numa-node policy grows it only within NUMA node 0: 0 free there, 1 needed$" \
+	cpm-alloc resize g 3
+check "without a policy the same resize grows onto another node" 0 "0-2" \
+	sh -c 'cpm-alloc take h 2 --state "$CPM_STATE.2" >/dev/null && cpm-alloc resize h 3 --state "$CPM_STATE.2"'
