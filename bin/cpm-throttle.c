@@ -689,6 +689,17 @@ parse_format(const char *arg)
 		return OUT_PROM;
 	if (strcmp(arg, "names") == 0)
 		return OUT_NAMES;
+	{
+		/* Column names given to -o, as cpm-topo and lsblk take
+		 * them there: point to -O. */
+		struct table tab;
+		char err[512];
+
+		table_init(&tab, thr_columns, thr_ncolumns, " ");
+		if (table_select(&tab, arg, err, sizeof(err)) == 0)
+			cli_usage_error("invalid output format '%s' (want table, tsv, json, prom or names); columns are chosen with -O %s",
+					arg, arg);
+	}
 	cli_usage_error("invalid output format '%s' (want table, tsv, json, prom or names)",
 			arg);
 }

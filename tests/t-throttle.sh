@@ -382,8 +382,13 @@ check_fail "a ratio with junk is refused" 2 "invalid ratio" \
     cpm-throttle --cgroup-root "$V1" --fail-above 0.5x
 check_fail "--top 0 is refused" 2 "invalid --top" \
     cpm-throttle --cgroup-root "$V1" --top 0
-check_fail "an unknown output format is refused" 2 "invalid output format 'xml'" \
+check_fail "an unknown output format is refused" 2 "invalid output format 'xml' \\(want table, tsv, json, prom or names\\)$" \
     cpm-throttle --cgroup-root "$V1" -o xml
+check_fail "column names given to -o point to -O" 2 \
+    "invalid output format 'group,ratio' .*; columns are chosen with -O group,ratio$" \
+    cpm-throttle --cgroup-root "$V1" -o group,ratio
+check_fail "one column name given to -o points to -O" 2 "columns are chosen with -O RATIO$" \
+    cpm-throttle --cgroup-root "$V1" -o RATIO
 check_fail "an unknown option is a usage error" 2 "unrecognized option|invalid option" \
     cpm-throttle --frobnicate
 check_fail "a missing option argument is a usage error" 2 "requires an argument" \
