@@ -51,6 +51,8 @@ struct ctx {
 	struct cg_hier h;
 	struct thr_select sel;		/* the groups to sample */
 	struct thr_watch *watcher;	/* --watch: the groups kept */
+	char stamp[40];			/* --watch: the round's local time,
+					 * ISO 8601; "" otherwise */
 	struct thr_warned warned;	/* groups already warned about */
 };
 
@@ -125,7 +127,8 @@ usage(void)
 "                        stays empty unless -o is given\n"
 "  -w, --watch           repeat every --interval until interrupted, printing\n"
 "                        each round (JSON: one document per line) and\n"
-"                        flushing it\n"
+"                        flushing it; table and JSON rounds carry their\n"
+"                        local time (ISO 8601)\n"
 "      --cgroup-root DIR use the cgroup tree at DIR (env CPM_CGROUP_ROOT)\n"
 "  -h, --help            show this help\n"
 "  -V, --version         show the version\n"
@@ -264,6 +267,10 @@ render_json(const struct ctx *c, const struct thr_row *rows, size_t n,
 		json_double(&j, (double)window_us / 1e6, 6);
 	else
 		json_null(&j);
+	if (c->stamp[0]) {
+		json_key(&j, "time");
+		json_str(&j, c->stamp);
+	}
 	json_key(&j, "groups");
 	report_table(c, rows, n, true, &tab);
 	table_json(&tab, &j);
@@ -328,6 +335,9 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 	if (!c->prom_file || c->fmt_given) {
 		switch (c->fmt) {
 		case OUT_TABLE:
+			/* A round of --watch says when, for people. */
+			if (c->stamp[0] && !c->table.raw)
+				strbuf_printf(&sb, "%s\n", c->stamp);
 			render_text(c, rows, n, c->table.raw ? TABLE_RAW :
 				    TABLE_ALIGNED, &sb);
 			break;
@@ -568,6 +578,19 @@ fd_budget(void)
 	return rl.rlim_cur > 64 ? (size_t)rl.rlim_cur - 64 : 0;
 }
 
+/* The local time of a --watch round: "2026-11-28T11:26:10+0100". */
+static void
+set_stamp(struct ctx *c)
+{
+	struct tm tm;
+	time_t now = time(NULL);
+
+	if (localtime_r(&now, &tm) == NULL ||
+	    strftime(c->stamp, sizeof(c->stamp), "%Y-%m-%dT%H:%M:%S%z",
+		     &tm) == 0)
+		snprintf(c->stamp, sizeof(c->stamp), "%lld", (long long)now);
+}
+
 static int
 run_watch(struct ctx *c)
 {
@@ -587,6 +610,7 @@ run_watch(struct ctx *c)
 		if (elapsed < interval)
 			sleep_us(interval - elapsed);
 		collect(c, cur);
+		set_stamp(c);
 		/* Tables for people: an empty line between rounds. */
 		if (round++ > 0 && c->fmt == OUT_TABLE && !c->table.raw &&
 		    (!c->prom_file || c->fmt_given))

@@ -369,6 +369,31 @@ if command -v timeout >/dev/null; then
 	fi
 fi
 
+# Each --watch round of the table and of JSON says when it was taken.
+if command -v timeout >/dev/null; then
+	timeout 1 cpm-throttle --cgroup-root "$V1" --watch --interval 200ms c \
+	    >"$T_TMP/watch.out" 2>&1
+	stamps=$(grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{4}$' "$T_TMP/watch.out")
+	heads=$(grep -c '^GROUP ' "$T_TMP/watch.out")
+	if [ "$heads" -ge 2 ] && [ "$stamps" = "$heads" ] &&
+	    [ "$(sed -n 2p "$T_TMP/watch.out" | cut -c1-6)" = "GROUP " ]; then
+		ok "--watch puts the round's time above each table"
+	else
+		not_ok "--watch puts the round's time above each table" "$(cat "$T_TMP/watch.out")"
+	fi
+	timeout 1 cpm-throttle --cgroup-root "$V1" --watch --interval 200ms -o json c \
+	    >"$T_TMP/watch.out" 2>&1
+	if [ "$(wc -l <"$T_TMP/watch.out")" -ge 2 ] &&
+	    ! grep -vqE '"window_s":[0-9.]+,"time":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}[+-][0-9]{4}","groups":' "$T_TMP/watch.out"; then
+		ok "--watch -o json gives each round a time member"
+	else
+		not_ok "--watch -o json gives each round a time member" "$(cat "$T_TMP/watch.out")"
+	fi
+	run cpm-throttle --cgroup-root "$V1" -o json c
+	case $out in *'"time"'*) not_ok "a single report has no time member" "$out" ;;
+	*) ok "a single report has no time member" ;; esac
+fi
+
 # Invalid input: exit 2, nothing printed, nothing changed.
 check_fail "a duration needs a unit" 2 "invalid interval '5'" \
     cpm-throttle --cgroup-root "$V1" --interval 5
