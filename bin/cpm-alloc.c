@@ -158,8 +158,7 @@ usage(void)
 "                           NAME MODE COUNT CPUS NODES MEMORY OWNER OPTIONS\n"
 "                           (the placement options recorded at take)\n"
 "      --noheadings         no header line\n"
-"      --raw                accepted: list's rows are unaligned already,\n"
-"                           one space between cells, spaces inside escaped\n"
+"      --raw                rows unaligned: one space between cells\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 invalid input (nothing changed),\n"
 "3 cannot be satisfied or check found problems.\n");
@@ -1048,8 +1047,8 @@ cmd_list(struct ctx *c)
 			cli_die(EXIT_FAIL, "out of memory");
 		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
-	} else if (table_print(&tab, TABLE_RAW, !c->table.noheadings,
-			       &sb) < 0) {	/* unaligned, --raw or not */
+	} else if (table_print(&tab, c->table.raw ? TABLE_RAW : TABLE_ALIGNED,
+			       !c->table.noheadings, &sb) < 0) {
 		cli_die(EXIT_FAIL, "out of memory");
 	}
 	cli_write(&sb);

@@ -75,7 +75,7 @@ M1=${out%
 N1=$(nodes_of "$SPEC" "$M1")
 assert "a take with memory lands on one node" "$rc $(count "$N1")" "0 1"
 check "show --nodes names the node" 0 "$N1" cpm-alloc show m1 --nodes
-run cpm-alloc list
+run cpm-alloc list --raw
 case $out in
 *"m1 exclusive 2 $M1 $N1 $N1:6G -"*) ok "list shows the memory booked" ;;
 *) not_ok "list shows the memory booked" "$(show)" ;;
