@@ -148,7 +148,14 @@ install: all
 	for m in $(MANPAGES7); do cp -f $$m $(DESTDIR)$(MANPREFIX)/man7/; chmod 644 $(DESTDIR)$(MANPREFIX)/man7/$${m#man/}; done
 	for c in completions/cpm-*; do cp -f $$c $(DESTDIR)$(BASHCOMPDIR)/; chmod 644 $(DESTDIR)$(BASHCOMPDIR)/$${c#completions/}; done
 	for c in completions/_cpm-*; do cp -f $$c $(DESTDIR)$(ZSHCOMPDIR)/; chmod 644 $(DESTDIR)$(ZSHCOMPDIR)/$${c#completions/}; done
-	for e in $(EXAMPLES); do cp -f $$e $(DESTDIR)$(DOCDIR)/examples/; chmod 644 $(DESTDIR)$(DOCDIR)/examples/$${e#examples/}; done
+	# The units name the tools where this install puts them, and the
+	# examples where they are (the files say /usr/bin and /usr/share).
+	for e in $(EXAMPLES); do \
+		sed -e 's|/usr/bin/cpm-|$(BINPREFIX)/cpm-|g' \
+		    -e 's|/usr/share/doc/cpm/|$(DOCDIR)/|g' $$e \
+		    >$(DESTDIR)$(DOCDIR)/examples/$${e#examples/}; \
+		chmod 644 $(DESTDIR)$(DOCDIR)/examples/$${e#examples/}; \
+	done
 
 uninstall:
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINPREFIX)/$${t#bin/}; done
