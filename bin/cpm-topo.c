@@ -53,9 +53,10 @@ usage(void)
 	printf(
 "Usage: cpm-topo [--sysroot DIR] [-e | --json] [-o LIST] [--raw] [--noheadings]\n"
 "       cpm-topo [--sysroot DIR] cpus SELECTOR... [--and SEL]... [--not SEL]... [--count]\n"
-"       cpm-topo [--sysroot DIR] nodes CPULIST\n"
+"                [--json]\n"
+"       cpm-topo [--sysroot DIR] nodes CPULIST [--json]\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
-"                [--irqs [--interval DURATION]]\n"
+"                [--irqs [--interval DURATION]] [--json]\n"
 "       cpm-topo [--sysroot DIR] dump DIR\n"
 "\n"
 "Show the machine's CPU topology and answer cpulist questions about it.\n"
@@ -63,7 +64,8 @@ usage(void)
 "Options:\n"
 "  -e, --extended     one row per possible CPU: CPU NODE SOCKET DIE CORE L3 ONLINE\n"
 "                     (and TYPE CAPACITY on a machine with several core types)\n"
-"  -j, --json         the whole topology as one JSON document\n"
+"  -j, --json         the whole topology as one JSON document; with cpus,\n"
+"                     nodes and check, their result as one JSON object\n"
 "  -o, --output LIST  the columns of -e (implied), or the members of the\n"
 "      --columns LIST JSON \"cpus\" objects: comma-separated, any case,\n"
 "                     from CPU NODE SOCKET DIE CORE L3 ONLINE TYPE CAPACITY\n"
@@ -217,6 +219,38 @@ print_json(struct ctx *c)
 
 /* ---- cpus ---- */
 
+/* Print {"KEY": "LIST", ...} members one after the other, as one line. */
+static void
+print_lists_json(const char *const *keys, const struct cpuset *const *sets,
+		 int n, bool count, const struct cpuset *counted)
+{
+	struct strbuf sb;
+	struct json j;
+	int i;
+
+	strbuf_init(&sb);
+	json_init(&j, &sb);
+	json_obj_begin(&j);
+	for (i = 0; i < n; i++) {
+		char *l = cpuset_to_list(sets[i]);
+
+		if (l == NULL)
+			oom();
+		json_key(&j, keys[i]);
+		json_str(&j, l);
+		free(l);
+	}
+	if (count) {
+		json_key(&j, "count");
+		json_int(&j, cpuset_count(counted));
+	}
+	json_obj_end(&j);
+	cli_check_json(&j);
+	strbuf_puts(&sb, "\n");
+	cli_write(&sb);
+	strbuf_free(&sb);
+}
+
 /*
  * Resolve one selector into out.  Dies with exit 2 on a selector that is
  * malformed or names something the machine does not have.
@@ -265,10 +299,16 @@ cmd_cpus(struct ctx *c, int argc, char **argv)
 		resolve_selector(c, nots[i], &sel);
 		cpuset_andnot(&result, &sel);
 	}
-	if (count)
+	if (c->mode == 'j') {
+		const char *keys[] = { "cpus" };
+		const struct cpuset *sets[] = { &result };
+
+		print_lists_json(keys, sets, 1, true, &result);
+	} else if (count) {
 		printf("%u\n", cpuset_count(&result));
-	else
+	} else {
 		cli_print_cpuset(&result);
+	}
 	cpuset_free(&result);
 	cpuset_free(&sel);
 	return EXIT_OK;
@@ -287,7 +327,14 @@ cmd_nodes(struct ctx *c, int argc, char **argv)
 	parse_cpus_arg(c, "cpulist", argv[1], &cpus);
 	if (topo_nodes_of(load(c), &cpus, &nodes) < 0)
 		oom();
-	cli_print_cpuset(&nodes);
+	if (c->mode == 'j') {
+		const char *keys[] = { "cpus", "nodes" };
+		const struct cpuset *sets[] = { &cpus, &nodes };
+
+		print_lists_json(keys, sets, 2, false, NULL);
+	} else {
+		cli_print_cpuset(&nodes);
+	}
 	cpuset_free(&cpus);
 	cpuset_free(&nodes);
 	return EXIT_OK;
@@ -296,6 +343,61 @@ cmd_nodes(struct ctx *c, int argc, char **argv)
 /* ---- check ---- */
 
 /* The arguments of check. */
+
+/*
+ * check --json: {"cpus": LIST, "findings": [{"level", "message"}...]},
+ * from the report's "LEVEL: message" lines.
+ */
+static void
+print_findings_json(const struct cpuset *cpus, const struct strbuf *report)
+{
+	const char *p = report->buf, *end = p + report->len;
+	char *l = cpuset_to_list(cpus);
+	struct strbuf sb, level;
+	struct json j;
+
+	if (l == NULL)
+		oom();
+	strbuf_init(&sb);
+	strbuf_init(&level);
+	json_init(&j, &sb);
+	json_obj_begin(&j);
+	json_key(&j, "cpus");
+	json_str(&j, l);
+	json_key(&j, "findings");
+	json_arr_begin(&j);
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *colon = memchr(p, ':', (size_t)((nl ? nl : end) - p));
+		char *msg;
+
+		if (nl == NULL)
+			nl = end;
+		json_obj_begin(&j);
+		level.len = 0;
+		if (colon)
+			strbuf_add(&level, p, (size_t)(colon - p));
+		strbuf_add(&level, "", 1);
+		json_key(&j, "level");
+		json_str(&j, colon ? level.buf : "warning");
+		msg = strndup(colon ? colon + 2 : p, (size_t)(nl - (colon ? colon + 2 : p)));
+		if (msg == NULL)
+			oom();
+		json_key(&j, "message");
+		json_str(&j, msg);
+		free(msg);
+		json_obj_end(&j);
+		p = nl + 1;
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+	cli_check_json(&j);
+	strbuf_puts(&sb, "\n");
+	cli_write(&sb);
+	strbuf_free(&sb);
+	strbuf_free(&level);
+	free(l);
+}
 
 static int
 cmd_check(struct ctx *c, int argc, char **argv)
@@ -333,7 +435,9 @@ cmd_check(struct ctx *c, int argc, char **argv)
 		oom();
 	if (n < 0)
 		cli_die(EXIT_FAIL, "%s", err);
-	if (sb.len)
+	if (c->mode == 'j')
+		print_findings_json(&cpus, &sb);
+	else if (sb.len)
 		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
 	cpuset_free(&cpus);
@@ -370,7 +474,8 @@ enum { OPT_SYSROOT = 256, OPT_AND, OPT_NOT,
        OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL };
 static const struct cli_option opts[] = {
 	{ "extended", no_argument, 'e', 1u << C_NONE },
-	{ "json", no_argument, 'j', 1u << C_NONE },
+	{ "json", no_argument, 'j',
+	  1u << C_NONE | 1u << C_CPUS | 1u << C_NODES | 1u << C_CHECK },
 	{ "output", required_argument, 'o', 1u << C_NONE },
 	{ "columns", required_argument, 'o', 1u << C_NONE },
 	CLI_TABLE_OPTIONS(1u << C_NONE),
