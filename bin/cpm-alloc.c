@@ -20,6 +20,7 @@
 #include "alloctake.h"
 #include "cli.h"
 #include "coretype.h"
+#include "findings.h"
 #include "irq.h"
 #include "json.h"
 #include "kstate.h"
@@ -100,13 +101,15 @@ usage(void)
 "  release NAME...          give NAME's CPUs (and memory) back\n"
 "  resize NAME N            grow or shrink NAME, keeping its CPUs\n"
 "  mode NAME exclusive|share  switch NAME's mode in place\n"
-"  show NAME [--nodes]      print NAME's CPUs (or its NUMA nodes)\n"
+"  show NAME [--nodes] [--json]\n"
+"                           print NAME's CPUs (or its NUMA nodes)\n"
 "  list [--json] [-o LIST] [--noheadings]\n"
 "                           print every allocation\n"
 "  shared                   print the shared pool\n"
 "  reserved                 print the reserved CPUs\n"
-"  hints N [--mem SIZE]     print the NUMA topology hints for N CPUs\n"
-"  check                    explain how the state disagrees with the machine\n"
+"  hints N [--mem SIZE] [--json]\n"
+"                           print the NUMA topology hints for N CPUs\n"
+"  check [--json]           explain how the state disagrees with the machine\n"
 "  reconcile [--dry-run]    release allocations whose owner is gone\n"
 "  import-kubelet FILE [--no-verify]\n"
 "                           import a kubelet cpu_manager_state file\n"
@@ -198,7 +201,8 @@ static const struct cli_option opts[] = {
 	{ "owner", required_argument, O_OWNER, B(C_TAKE) },
 	{ "dry-run", no_argument, O_DRY, B(C_TAKE) | B(C_RECONCILE) },
 	{ "nodes", no_argument, O_NODES, B(C_SHOW) },
-	{ "json", no_argument, O_JSON, B(C_LIST) },
+	{ "json", no_argument, O_JSON,
+	  B(C_LIST) | B(C_SHOW) | B(C_HINTS) | B(C_CHECK) },
 	{ "no-verify", no_argument, O_NOVERIFY, B(C_IMPORT) },
 	{ "closest-numa", no_argument, O_CLOSEST, B(C_TAKE) },
 	{ "explain", no_argument, O_EXPLAIN, B(C_TAKE) },
@@ -1005,7 +1009,26 @@ cmd_show(struct ctx *c)
 	load_machine(c);
 	open_state(c, RO, false);
 	e = need_entry(c, c->args[0]);
-	if (c->nodes) {
+	if (c->json) {
+		/* The entry as list --json gives it. */
+		struct strbuf sb;
+		struct table tab;
+		struct json j;
+		char err[256];
+
+		if (alloc_list_table(&c->topo, &c->st, &tab) < 0 ||
+		    table_select(&tab, alloc_default_columns(true), err,
+				 sizeof(err)) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		strbuf_init(&sb);
+		json_init(&j, &sb);
+		table_json_row(&tab, (size_t)(e - c->st.entries), &j);
+		cli_check_json(&j);
+		strbuf_puts(&sb, "\n");
+		cli_write(&sb);
+		strbuf_free(&sb);
+		table_free(&tab);
+	} else if (c->nodes) {
 		entry_nodes(c, e, &nodes);
 		print_set(&nodes);
 	} else {
@@ -1098,8 +1121,20 @@ cmd_hints(struct ctx *c)
 	open_state(c, RO, false);
 	rq.opts = c->st.policy;
 	strbuf_init(&sb);
-	r = alloc_hints_text(&c->ct, &c->m, &c->st, &rq, only, &sb, c->err,
-			     sizeof(c->err));
+	if (c->json) {
+		struct json j;
+
+		json_init(&j, &sb);
+		r = alloc_hints_json(&c->ct, &c->m, &c->st, &rq, only, &j,
+				     c->err, sizeof(c->err));
+		if (r == 0) {
+			cli_check_json(&j);
+			strbuf_puts(&sb, "\n");
+		}
+	} else {
+		r = alloc_hints_text(&c->ct, &c->m, &c->st, &rq, only, &sb,
+				     c->err, sizeof(c->err));
+	}
 	if (r < 0)
 		alloc_die(c, r);
 	if (sb.len)
@@ -1128,8 +1163,24 @@ cmd_check(struct ctx *c)
 		sysroot_close(&live);
 	if (count < 0)
 		cli_die(EXIT_FAIL, "out of memory");
-	if (sb.len)
+	if (c->json) {
+		struct strbuf js;
+		struct json j;
+
+		strbuf_init(&js);
+		json_init(&j, &js);
+		json_obj_begin(&j);
+		json_key(&j, "findings");
+		if (findings_json(sb.buf ? sb.buf : "", sb.len, &j) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		json_obj_end(&j);
+		cli_check_json(&j);
+		strbuf_puts(&js, "\n");
+		cli_write(&js);
+		strbuf_free(&js);
+	} else if (sb.len) {
 		fwrite(sb.buf, 1, sb.len, stdout);
+	}
 	strbuf_free(&sb);
 	return count ? EXIT_UNSAT : EXIT_OK;
 }

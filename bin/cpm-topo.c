@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "coretype.h"
+#include "findings.h"
 #include "irq.h"
 #include "json.h"
 #include "placement.h"
@@ -344,58 +345,29 @@ cmd_nodes(struct ctx *c, int argc, char **argv)
 
 /* The arguments of check. */
 
-/*
- * check --json: {"cpus": LIST, "findings": [{"level", "message"}...]},
- * from the report's "LEVEL: message" lines.
- */
+/* check --json: {"cpus": LIST, "findings": [{"level", "message"}...]}. */
 static void
 print_findings_json(const struct cpuset *cpus, const struct strbuf *report)
 {
-	const char *p = report->buf, *end = p + report->len;
 	char *l = cpuset_to_list(cpus);
-	struct strbuf sb, level;
+	struct strbuf sb;
 	struct json j;
 
 	if (l == NULL)
 		oom();
 	strbuf_init(&sb);
-	strbuf_init(&level);
 	json_init(&j, &sb);
 	json_obj_begin(&j);
 	json_key(&j, "cpus");
 	json_str(&j, l);
 	json_key(&j, "findings");
-	json_arr_begin(&j);
-	while (p && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *colon = memchr(p, ':', (size_t)((nl ? nl : end) - p));
-		char *msg;
-
-		if (nl == NULL)
-			nl = end;
-		json_obj_begin(&j);
-		level.len = 0;
-		if (colon)
-			strbuf_add(&level, p, (size_t)(colon - p));
-		strbuf_add(&level, "", 1);
-		json_key(&j, "level");
-		json_str(&j, colon ? level.buf : "warning");
-		msg = strndup(colon ? colon + 2 : p, (size_t)(nl - (colon ? colon + 2 : p)));
-		if (msg == NULL)
-			oom();
-		json_key(&j, "message");
-		json_str(&j, msg);
-		free(msg);
-		json_obj_end(&j);
-		p = nl + 1;
-	}
-	json_arr_end(&j);
+	if (findings_json(report->buf ? report->buf : "", report->len, &j) < 0)
+		oom();
 	json_obj_end(&j);
 	cli_check_json(&j);
 	strbuf_puts(&sb, "\n");
 	cli_write(&sb);
 	strbuf_free(&sb);
-	strbuf_free(&level);
 	free(l);
 }
 

@@ -24,6 +24,15 @@ check "hints lists every node set, narrowest preferred, in the kubelet's order" 
 check "hints for more than a node prefers pairs" 0 "$(hints_want 2 2)" \
 	cpm-alloc hints 12
 check "hints for the whole machine" 0 "0-3 preferred" cpm-alloc hints 32
+check "hints --json gives the count and each node set" 0 \
+    '{"count":32,"hints":[{"nodes":"0-3","preferred":true}]}' cpm-alloc hints 32 --json
+run cpm-alloc hints 12 --json
+assert "hints --json holds the same sets as the text, in order" \
+    "$rc:$(printf '%s' "$out" | grep -o '"nodes":"[^"]*","preferred":[a-z]*' |
+	sed 's/"nodes":"\([^"]*\)","preferred":true/\1 preferred/; s/"nodes":"\([^"]*\)","preferred":false/\1 -/')" \
+    "0:$(cpm-alloc hints 12)"
+check_fail "hints --json that nothing can hold exits 3 and prints no JSON" 3 \
+	"no set of NUMA nodes can hold 33 CPUs" cpm-alloc hints 33 --json
 check_fail "hints for more than the machine cannot be satisfied" 3 \
 	"no set of NUMA nodes can hold 33 CPUs" cpm-alloc hints 33
 check_fail "hints for more memory than the machine cannot be satisfied" 3 \

@@ -62,6 +62,8 @@ assert "take NAME 0 prints exactly a newline" "$rc:$out" "0:
 check "show prints an allocation" 0 "$C" cpm-alloc show c
 check "show --nodes prints its NUMA nodes" 0 "$(nodes_of "$SPEC" "$C")" \
 	cpm-alloc show c --nodes
+check "show --json prints the entry as list --json has it" 0 \
+    "$(cpm-alloc list --json | grep -o '{"name":"c",[^}]*}')" cpm-alloc show c --json
 
 cp "$S" "$T_TMP/s1"
 run cpm-alloc take d 2 --dry-run
