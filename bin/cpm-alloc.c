@@ -354,7 +354,7 @@ parse_args(struct ctx *c, int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		cli_usage_error("missing command");
+		cli_usage_error("missing COMMAND");
 	for (i = 0; i < C_NCMDS; i++)
 		if (strcmp(argv[optind], cmd_names[i]) == 0)
 			break;
@@ -756,7 +756,7 @@ cmd_init(struct ctx *c)
 	 * the first take then has nothing left to read. */
 	load_types(c);
 	if (c->have_reserved) {
-		parse_cpus_arg(c, "reserved CPU list", c->reserved_arg, &given);
+		parse_cpus_arg(c, "--reserved cpulist", c->reserved_arg, &given);
 		in.reserved = &given;
 	}
 	r = alloc_init_reserved(&c->m, &in, &reserved, c->err,
@@ -849,7 +849,7 @@ cmd_take(struct ctx *c)
 	only = core_type_arg(c);
 	if (c->from_arg) {
 		need_cpus(c);	/* selectors name cores, dies ... */
-		parse_cpus_arg(c, "--from CPU list", c->from_arg, &from);
+		parse_cpus_arg(c, "--from cpulist", c->from_arg, &from);
 		rq.from = &from;
 	}
 	if (c->prefer_arg) {

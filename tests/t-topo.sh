@@ -194,7 +194,7 @@ if [ "$rc" = 3 ] && printf '%s' "$out" | grep -q '^warning: all CPUs are on NUMA
 else not_ok "check: spread placement on one node" "$(show)"; fi
 check "check: spread over two nodes is clean" 0 "" cpm-topo check 0,16,4,20 --policy spread
 run cpm-topo check 0-3,16-19 --nodes 1
-if [ "$rc" = 3 ] && printf '%s' "$out" | grep -q '^error: CPUs 0-3,16-19 are outside NUMA nodes 1'; then
+if [ "$rc" = 3 ] && printf '%s' "$out" | grep -q '^error: CPUs 0-3,16-19 are outside NUMA node 1'; then
 	ok "check: CPUs outside --nodes"
 else not_ok "check: CPUs outside --nodes" "$(show)"; fi
 run cpm-topo check 0-3,16-19 --nodes 0,7
@@ -225,8 +225,8 @@ if printf '%s' "$out" | grep -q '^NUMA node 1: *CPUs -, memory 64.0 GiB total' &
 	ok "summary shows the memory-only node and the offline CPU"
 else not_ok "summary shows the memory-only node and the offline CPU" "$(show)"; fi
 run cpm-topo check 5,7
-if [ "$rc" = 3 ] && printf '%s' "$out" | grep -q '^error: CPUs 5 are offline' &&
-    printf '%s' "$out" | grep -q '^warning: CPUs 7 are isolated'; then
+if [ "$rc" = 3 ] && printf '%s' "$out" | grep -q '^error: CPU 5 is offline' &&
+    printf '%s' "$out" | grep -q '^warning: CPU 7 is isolated'; then
 	ok "check: offline and isolated CPUs"
 else not_ok "check: offline and isolated CPUs" "$(show)"; fi
 

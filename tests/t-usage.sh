@@ -166,3 +166,12 @@ check_fail "an unknown letter is still an invalid option" 2 \
     "^cpm-alloc: invalid option -- 'x'$" cpm-alloc take a 1 -x
 assert "nothing was written" "$(ls "$T_TMP/neg.state" 2>/dev/null)" ""
 unset CPM_STATE
+
+# One wording across the tools: "missing COMMAND", "invalid ... cpulist".
+for t in cpm-alloc cpm-quota; do
+	check_fail "$t without a command says missing COMMAND" 2 "^$t: missing COMMAND$" $t
+done
+check_fail "cpm-alloc --from names a cpulist as cpm-topo does" 2 \
+    "^cpm-alloc: invalid --from cpulist 'x'" env CPM_STATE="$T_TMP/w.state" cpm-alloc take a 1 --from x
+check_fail "cpm-alloc init --reserved names a cpulist as cpm-topo does" 2 \
+    "^cpm-alloc: invalid --reserved cpulist 'x'" env CPM_STATE="$T_TMP/w.state" cpm-alloc init --reserved x
