@@ -204,12 +204,14 @@ setup() {
 
 EX_ROOT=$T_TMP/ex
 export EX_ROOT
-for m in "$CPM_TOP"/man/*.[17]; do
+# run_page PAGE: every example of PAGE, one ok/not ok/skip line each.
+run_page() {
+	m=$1
 	page=${m##*/}
 	extract "$m" >"$T_TMP/examples"
 	if ! grep -q '^#@ ' "$T_TMP/examples"; then
 		not_ok "$page has examples" "no EXAMPLES section found"
-		continue
+		return
 	fi
 	# one file a example
 	rm -f "$T_TMP"/ex.*
@@ -278,4 +280,20 @@ for m in "$CPM_TOP"/man/*.[17]; do
 			not_ok "$name" "exit $st" "as run: $(cat "$T_TMP/body.run")" "$(cat "$T_TMP/out")"
 		fi
 	done
+}
+
+for m in "$CPM_TOP"/man/*.[17]; do
+	run_page "$m"
 done
+
+# The runner fails a wrong example: a page whose example asks for a node
+# the machine does not have, and one whose session shows the wrong output.
+mkdir "$T_TMP/bad"
+printf '%s\n' '.Sh EXAMPLES' 'The CPUs of node 9:' '.Dl cpm-topo cpus node:9' \
+    '.Bd -literal' '$ cpm-quota convert 250m | grep shares' 'shares=999' '.Ed' >"$T_TMP/bad/x.1"
+run_page "$T_TMP/bad/x.1" >"$T_TMP/bad/out" 2>&1
+if [ "$(grep -c '^not ok - x.1:' "$T_TMP/bad/out")" = 2 ]; then
+	ok "a wrong example or a wrong output shown fails"
+else
+	not_ok "a wrong example or a wrong output shown fails" "$(cat "$T_TMP/bad/out")"
+fi
