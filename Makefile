@@ -84,37 +84,38 @@ tests/helpers/%: tests/helpers/%.c tests/helpers/deny-openat2.h
 tests/bench/%: tests/bench/%.c
 	$(CC) $(CPPFLAGS_CPM) $(CPPFLAGS) $(WARN) $(OPT_CPM) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
-# Build and test dependencies on Debian: 'make deps', as root, installs
-# them.  Nothing else here runs apt-get: 'make check' and 'make demo'
-# only name what is missing.
+# Build and test dependencies on Debian, one list for every target:
+# 'make deps' installs them all (as root); 'make demo' and 'make check'
+# install, as root, what they need of them and is missing (demo only the
+# build's), and otherwise name the apt-get command that would
+# (mk/deps.sh).  'make have-deps' checks the whole list.
 DEBIAN_BUILD_DEPS = build-essential pkg-config libnuma-dev libcgroup-dev \
 		    libsystemd-dev
 DEBIAN_TEST_DEPS  = util-linux hwloc-nox numactl cgroup-tools prometheus \
 		    python3 bzip2 procps mandoc zsh bash-completion hyperfine \
 		    valgrind debhelper fakeroot lintian xxhash podman runc crun \
 		    busybox-static
+DEPS = sh mk/deps.sh
 deps:
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		$(DEBIAN_BUILD_DEPS) $(DEBIAN_TEST_DEPS) >/dev/null
+	$(DEPS) install deps $(DEBIAN_BUILD_DEPS) $(DEBIAN_TEST_DEPS)
 
 have-deps:
-	@missing=; \
-	test -f /usr/include/numa.h || missing="$$missing libnuma-dev"; \
-	test -f /usr/include/libcgroup.h || missing="$$missing libcgroup-dev"; \
-	command -v lstopo-no-graphics >/dev/null || missing="$$missing hwloc-nox"; \
-	command -v promtool >/dev/null || missing="$$missing prometheus"; \
-	if [ -n "$$missing" ]; then \
-		echo "make: missing build/test dependencies:$$missing" >&2; \
-		echo "make: install them with 'make deps' (as root, uses apt-get)" >&2; \
-		exit 1; \
-	fi
+	@$(DEPS) check have-deps $(DEBIAN_BUILD_DEPS) $(DEBIAN_TEST_DEPS)
 
-demo: have-deps
+# The packages first, then the build: the steps run in this order, as
+# recipe lines, even under -j.
+demo-deps:
+	@$(DEPS) ensure demo $(DEBIAN_BUILD_DEPS)
+
+check-deps:
+	@$(DEPS) ensure check $(DEBIAN_BUILD_DEPS) $(DEBIAN_TEST_DEPS)
+
+demo: demo-deps
 	$(MAKE) all
 	./bin/cpm-topo
 
-check: have-deps test-progs
+check: check-deps
+	$(MAKE) test-progs
 	sh tests/run
 
 # The tools and every program the tests run (unit tests, helpers), for
@@ -124,7 +125,7 @@ test-progs: all $(UNITS) $(HELPERS)
 # Benchmarks against peers and floors (tests/bench/run; several minutes,
 # creates and removes cgroups named cpm-bench-PID); rewrites
 # tests/bench/RESULTS.md.  Nothing here asserts a time.
-bench: have-deps
+bench: check-deps
 	$(MAKE) all $(BENCH)
 	sh tests/bench/run
 
@@ -151,7 +152,14 @@ install: all
 	for m in $(MANPAGES7); do cp -f $$m $(DESTDIR)$(MANPREFIX)/man7/; chmod 644 $(DESTDIR)$(MANPREFIX)/man7/$${m#man/}; done
 	for c in completions/cpm-*; do cp -f $$c $(DESTDIR)$(BASHCOMPDIR)/; chmod 644 $(DESTDIR)$(BASHCOMPDIR)/$${c#completions/}; done
 	for c in completions/_cpm-*; do cp -f $$c $(DESTDIR)$(ZSHCOMPDIR)/; chmod 644 $(DESTDIR)$(ZSHCOMPDIR)/$${c#completions/}; done
-	for e in $(EXAMPLES); do cp -f $$e $(DESTDIR)$(DOCDIR)/examples/; chmod 644 $(DESTDIR)$(DOCDIR)/examples/$${e#examples/}; done
+	# The units name the tools where this install puts them, and the
+	# examples where they are (the files say /usr/bin and /usr/share).
+	for e in $(EXAMPLES); do \
+		sed -e 's|/usr/bin/cpm-|$(BINPREFIX)/cpm-|g' \
+		    -e 's|/usr/share/doc/cpm/|$(DOCDIR)/|g' $$e \
+		    >$(DESTDIR)$(DOCDIR)/examples/$${e#examples/}; \
+		chmod 644 $(DESTDIR)$(DOCDIR)/examples/$${e#examples/}; \
+	done
 	for e in $(OCIHOOKS); do sed 's|"/usr/bin/cpm-alloc"|"$(BINPREFIX)/cpm-alloc"|' $$e >$(DESTDIR)$(DOCDIR)/$$e; chmod 644 $(DESTDIR)$(DOCDIR)/$$e; done
 
 uninstall:
@@ -168,4 +176,4 @@ clean:
 	rm -f lib/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS) $(BENCH) $(FUZZ_SRC:.c=)
 	rm -rf tests/out
 
-.PHONY: all deps have-deps demo check test-progs check-vm check-deb bench fuzz install uninstall clean
+.PHONY: all deps have-deps demo-deps check-deps demo check test-progs check-vm check-deb bench fuzz install uninstall clean

@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "coretype.h"
 #include "device.h"
+#include "findings.h"
 #include "irq.h"
 #include "json.h"
 #include "kmemstate.h"
@@ -115,16 +116,16 @@ usage(void)
 "  release NAME...          give NAME's CPUs (and memory) back\n"
 "  resize NAME N            grow or shrink NAME, keeping its CPUs\n"
 "  mode NAME exclusive|share  switch NAME's mode in place\n"
-"  show NAME [--nodes | --devices]\n"
+"  show NAME [--nodes | --devices] [--json]\n"
 "                           print NAME's CPUs (or its NUMA nodes, or the\n"
 "                           devices it was taken beside)\n"
 "  list [--json] [-o LIST] [--noheadings]\n"
 "                           print every allocation\n"
 "  shared                   print the shared pool\n"
 "  reserved                 print the reserved CPUs\n"
-"  hints N [--mem SIZE] [--near DEV[,DEV...]]\n"
+"  hints N [--mem SIZE] [--near DEV[,DEV...]] [--json]\n"
 "                           print the NUMA topology hints for N CPUs\n"
-"  check                    explain how the state disagrees with the machine\n"
+"  check [--json]           explain how the state disagrees with the machine\n"
 "  reconcile [--dry-run]    release allocations whose owner is gone\n"
 "  import-kubelet FILE [--no-verify]\n"
 "                           import a kubelet cpu_manager_state file (and the\n"
@@ -168,8 +169,8 @@ usage(void)
 "                           restricted, single-numa-node\n"
 "  --closest-numa           between equally wide NUMA node sets prefer the\n"
 "                           closest (prefer-closest-numa-nodes)\n"
-"  --explain                print the hints and the policy's decision on\n"
-"                           stderr\n"
+"  --explain                print the hints, the policy's decision and why\n"
+"                           these CPUs on stderr\n"
 "  --mem SIZE               book SIZE of memory on the chosen NUMA nodes\n"
 "  --from CPULIST           choose only among these CPUs\n"
 "  --prefer-nodes NODELIST  take what fits from these NUMA nodes first\n"
@@ -194,8 +195,7 @@ usage(void)
 "                           (the placement options recorded at take)\n"
 "                           DEVICES (those of --near)\n"
 "      --noheadings         no header line\n"
-"      --raw                accepted: list's rows are unaligned already,\n"
-"                           one space between cells, spaces inside escaped\n"
+"      --raw                rows unaligned: one space between cells\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 invalid input (nothing changed),\n"
 "3 cannot be satisfied or check found problems; apply: 0 nothing to change,\n"
@@ -239,7 +239,8 @@ static const struct cli_option opts[] = {
 	{ "owner", required_argument, O_OWNER, B(C_TAKE) },
 	{ "dry-run", no_argument, O_DRY, B(C_TAKE) | B(C_RECONCILE) | B(C_APPLY) },
 	{ "nodes", no_argument, O_NODES, B(C_SHOW) },
-	{ "json", no_argument, O_JSON, B(C_LIST) | B(C_APPLY) },
+	{ "json", no_argument, O_JSON,
+	  B(C_LIST) | B(C_APPLY) | B(C_SHOW) | B(C_HINTS) | B(C_CHECK) },
 	{ "no-verify", no_argument, O_NOVERIFY, B(C_IMPORT) },
 	{ "closest-numa", no_argument, O_CLOSEST, B(C_TAKE) },
 	{ "explain", no_argument, O_EXPLAIN, B(C_TAKE) },
@@ -403,7 +404,7 @@ parse_args(struct ctx *c, int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		cli_usage_error("missing command");
+		cli_usage_error("missing COMMAND");
 	for (i = 0; i < C_NCMDS; i++)
 		if (strcmp(argv[optind], cmd_names[i]) == 0)
 			break;
@@ -884,7 +885,7 @@ cmd_init(struct ctx *c)
 	load_types(c);
 	warn_smt_gap(c);
 	if (c->have_reserved) {
-		parse_cpus_arg(c, "reserved CPU list", c->reserved_arg, &given);
+		parse_cpus_arg(c, "--reserved cpulist", c->reserved_arg, &given);
 		in.reserved = &given;
 	}
 	r = alloc_init_reserved(&c->m, &in, &reserved, c->err,
@@ -978,7 +979,7 @@ cmd_take(struct ctx *c)
 	only = core_type_arg(c);
 	if (c->from_arg) {
 		need_cpus(c);	/* selectors name cores, dies ... */
-		parse_cpus_arg(c, "--from CPU list", c->from_arg, &from);
+		parse_cpus_arg(c, "--from cpulist", c->from_arg, &from);
 		rq.from = &from;
 	}
 	if (c->prefer_arg) {
@@ -1179,6 +1180,25 @@ cmd_show(struct ctx *c)
 			if (*p)
 				p++;
 		}
+	} else if (c->json) {
+		/* The entry as list --json gives it. */
+		struct strbuf sb;
+		struct table tab;
+		struct json j;
+		char err[256];
+
+		if (alloc_list_table(&c->topo, &c->st, &tab) < 0 ||
+		    table_select(&tab, alloc_default_columns(true), err,
+				 sizeof(err)) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		strbuf_init(&sb);
+		json_init(&j, &sb);
+		table_json_row(&tab, (size_t)(e - c->st.entries), &j);
+		cli_check_json(&j);
+		strbuf_puts(&sb, "\n");
+		cli_write(&sb);
+		strbuf_free(&sb);
+		table_free(&tab);
 	} else if (c->nodes) {
 		entry_nodes(c, e, &nodes);
 		print_set(&nodes);
@@ -1221,8 +1241,8 @@ cmd_list(struct ctx *c)
 			cli_die(EXIT_FAIL, "out of memory");
 		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
-	} else if (table_print(&tab, TABLE_RAW, !c->table.noheadings,
-			       &sb) < 0) {	/* unaligned, --raw or not */
+	} else if (table_print(&tab, c->table.raw ? TABLE_RAW : TABLE_ALIGNED,
+			       !c->table.noheadings, &sb) < 0) {
 		cli_die(EXIT_FAIL, "out of memory");
 	}
 	cli_write(&sb);
@@ -1275,8 +1295,20 @@ cmd_hints(struct ctx *c)
 	open_state(c, RO, false);
 	rq.opts = c->st.policy;
 	strbuf_init(&sb);
-	r = alloc_hints_text(&c->ct, &c->m, &c->st, &rq, only, &sb, c->err,
-			     sizeof(c->err));
+	if (c->json) {
+		struct json j;
+
+		json_init(&j, &sb);
+		r = alloc_hints_json(&c->ct, &c->m, &c->st, &rq, only, &j,
+				     c->err, sizeof(c->err));
+		if (r == 0) {
+			cli_check_json(&j);
+			strbuf_puts(&sb, "\n");
+		}
+	} else {
+		r = alloc_hints_text(&c->ct, &c->m, &c->st, &rq, only, &sb,
+				     c->err, sizeof(c->err));
+	}
 	if (r < 0)
 		alloc_die(c, r);
 	if (sb.len)
@@ -1312,8 +1344,24 @@ cmd_check(struct ctx *c)
 	}
 	if (count < 0)
 		cli_die(EXIT_FAIL, "out of memory");
-	if (sb.len)
+	if (c->json) {
+		struct strbuf js;
+		struct json j;
+
+		strbuf_init(&js);
+		json_init(&j, &js);
+		json_obj_begin(&j);
+		json_key(&j, "findings");
+		if (findings_json(sb.buf ? sb.buf : "", sb.len, &j) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		json_obj_end(&j);
+		cli_check_json(&j);
+		strbuf_puts(&js, "\n");
+		cli_write(&js);
+		strbuf_free(&js);
+	} else if (sb.len) {
 		fwrite(sb.buf, 1, sb.len, stdout);
+	}
 	strbuf_free(&sb);
 	return count ? EXIT_UNSAT : EXIT_OK;
 }

@@ -74,6 +74,7 @@ usage(void)
 "       cpm-pin -p PID [CPULIST] [--nodes NODELIST --migrate]\n"
 "       cpm-pin --cgroup GROUP CPULIST [--mems NODELIST]\n"
 "               [--exclusive | --isolated] [--create] [--attach PID...]\n"
+"       cpm-pin --cgroup GROUP\n"
 "       cpm-pin --irqs-away CPULIST | --irqs-to DEV CPULIST | --irqs-restore\n"
 "Put work on CPUs and NUMA memory nodes, then read back what the kernel did.\n"
 "\n"
@@ -96,7 +97,9 @@ usage(void)
 "                          to the nodes of CPULIST)\n"
 "  -j, --json              with -p PID alone: print the process, every\n"
 "                          thread, as one JSON object\n"
-"  -g, --cgroup GROUP      write the cpuset of cgroup GROUP instead\n"
+"  -g, --cgroup GROUP      write the cpuset of cgroup GROUP instead;\n"
+"                          without CPULIST: print it (first line, the\n"
+"                          CPUs granted), as -p prints a process's\n"
 "      --mems NODELIST     with --cgroup: cpuset.mems (default: the nodes of\n"
 "                          CPULIST that have memory)\n"
 "      --exclusive         with --cgroup: v1 cpuset.cpu_exclusive=1, v2\n"
@@ -437,7 +440,11 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 	case FORM_IRQS:
 		break;	/* handled above */
 	case FORM_CGROUP:
-		if (npos == 0)
+		/* --cgroup GROUP alone shows its cpuset, as -p PID shows a
+		 * process's; anything that changes it needs the list. */
+		if (npos == 0 && (c->create || c->nattach || c->exclusive ||
+				  c->isolated || c->mems_arg || c->dry_run ||
+				  c->force))
 			cli_usage_error("missing CPULIST");
 		if (npos > 1)
 			cli_usage_error("unexpected argument '%s' (CPULIST goes "
@@ -1007,6 +1014,66 @@ route_cgroup(struct pin_ctx *c, const struct cg_hier *h, struct cgowner *o,
 	return r;
 }
 
+/*
+ * --cgroup GROUP without a CPU list: the CPUs the kernel grants the group
+ * on the first line (as -p PID prints a process's affinity), then what
+ * the group asks for and its memory nodes.
+ */
+static noreturn void
+print_cgroup(struct pin_ctx *c)
+{
+	struct cgcpuset_files f;
+	struct cg_hier h;
+	struct cpuset cpus = CPUSET_INIT, eff = CPUSET_INIT,
+		mems = CPUSET_INIT, eff_mems = CPUSET_INIT;
+	char *l[4];
+	int r;
+
+	r = cg_path_check(c->group_arg, c->group, sizeof(c->group), c->err,
+			  sizeof(c->err));
+	die_check(r, c->err);
+	r = cg_open(&h, cli_cgroup_root(c->cgroup_root), c->err,
+		    sizeof(c->err));
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", c->err);
+	if (cg_version(&h, CG_CPUSET) == 0)
+		cli_die(EXIT_FAIL, "no cpuset controller in the cgroup hierarchy");
+	cgcpuset_files(cg_version(&h, CG_CPUSET), &f);
+	r = cgcpuset_read_list(&h, c->group, f.cpus, &cpus, c->err,
+			       sizeof(c->err));
+	if (r == 0)
+		r = cgcpuset_read_list(&h, c->group, f.mems, &mems, c->err,
+				       sizeof(c->err));
+	if (r == -ENOENT)
+		cli_die(EXIT_FAIL, "no cgroup '%s' with a cpuset",
+			cg_display(c->group));
+	if (r < 0)
+		cli_die(r == -EBADMSG ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
+	/* Without effective files (trees, old kernels), or with them
+	 * empty (a v1 group that asks for nothing), asked is granted. */
+	if ((cgcpuset_read_list(&h, c->group, f.eff_cpus, &eff, NULL, 0) < 0 ||
+	     cpuset_empty(&eff)) && cpuset_or(&eff, &cpus) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	if ((cgcpuset_read_list(&h, c->group, f.eff_mems, &eff_mems, NULL, 0) < 0 ||
+	     cpuset_empty(&eff_mems)) && cpuset_or(&eff_mems, &mems) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	l[0] = list_or_die(&eff);
+	l[1] = list_or_die(&cpus);
+	l[2] = list_or_die(&mems);
+	l[3] = list_or_die(&eff_mems);
+	printf("%s\ncpus: %s\nmems: %s\nmems_allowed: %s\n", l[0],
+	       *l[1] ? l[1] : "(inherited)", *l[2] ? l[2] : "(inherited)",
+	       l[3]);
+	for (r = 0; r < 4; r++)
+		free(l[r]);
+	cpuset_free(&cpus);
+	cpuset_free(&eff);
+	cpuset_free(&mems);
+	cpuset_free(&eff_mems);
+	cg_close(&h);
+	cli_exit(EXIT_OK);
+}
+
 static noreturn void
 cgroup_form(struct pin_ctx *c)
 {
@@ -1019,6 +1086,8 @@ cgroup_form(struct pin_ctx *c)
 	size_t i;
 	int r;
 
+	if (c->cpulist_arg == NULL)
+		print_cgroup(c);
 	r = cg_path_check(c->group_arg, c->group, sizeof(c->group), c->err,
 			  sizeof(c->err));
 	die_check(r, c->err);

@@ -105,9 +105,10 @@ usage(void)
 "Usage: cpm-quota [--cgroup-root DIR] COMMAND [ARGS] [OPTIONS]\n"
 "\n"
 "Commands:\n"
-"  convert QUANTITY [--period D] [--json]\n"
+"  convert QUANTITY... [--period D] [--json]\n"
 "        print millicpu, shares, weight, weight_runc, quota_us, period_us\n"
-"        and cpu_max for a Kubernetes CPU quantity (250m, 0.5, 2, 1e3m, max)\n"
+"        and cpu_max for a Kubernetes CPU quantity (250m, 0.5, 2, 1e3m, max);\n"
+"        for several, a table with a row each (--json: an object a line)\n"
 "  class [--request Q] [--limit Q|max] [--mem-request S] [--mem-limit S] [--json]\n"
 "        print the QoS class of a container with these resources and\n"
 "        whether it qualifies for exclusive CPUs\n"
@@ -131,7 +132,8 @@ usage(void)
 "                       group's current period)\n"
 "  --json               one JSON document instead of key=value lines\n"
 "  --request Q          CPU request (set: shares or weight)\n"
-"  --limit Q|max        CPU limit (set: quota; max removes the limit)\n"
+"  --limit Q|max        CPU limit (set: quota; max removes the limit and,\n"
+"                       without --burst, the burst)\n"
 "  --burst Q            CPU burst, at most the limit (set: cfs_burst_us or\n"
 "                       cpu.max.burst)\n"
 "  --mem-request S      memory request, a Kubernetes quantity (128Mi)\n"
@@ -303,17 +305,47 @@ static int
 cmd_convert(struct quota_ctx *c)
 {
 	uint64_t period = c->period_us ? c->period_us : CFS_PERIOD_DEFAULT_US;
-	struct cpu_conversion cv;
+	struct cpu_conversion *cv;
+	struct strbuf sb;
 	struct table tab;
 	char err[160];
+	int i;
 
-	if (c->nargs != 1)
-		cli_usage_error(c->nargs ? "convert takes one QUANTITY" :
-				"convert needs a QUANTITY");
-	if (cpu_convert(need_cpu("quantity", c->args[0], true), period, &cv,
-			err, sizeof(err)) < 0)
-		cli_die(EXIT_USAGE, "quantity '%s' %s", c->args[0], err);
-	print_row(c, &tab, quota_convert_table(&cv, &tab));
+	if (c->nargs < 1)
+		cli_usage_error("convert needs a QUANTITY");
+	cv = calloc((size_t)c->nargs, sizeof(*cv));
+	if (!cv)
+		cli_die(EXIT_FAIL, "out of memory");
+	/* Every quantity is checked before the first is printed. */
+	for (i = 0; i < c->nargs; i++)
+		if (cpu_convert(need_cpu("quantity", c->args[i], true), period,
+				&cv[i], err, sizeof(err)) < 0)
+			cli_die(EXIT_USAGE, "quantity '%s' %s", c->args[i], err);
+	if (c->nargs == 1) {
+		print_row(c, &tab, quota_convert_table(cv, &tab));
+		free(cv);
+		return EXIT_OK;
+	}
+	/* Several: a table with a row each, or a JSON object a line. */
+	if (quota_convert_rows(cv, (size_t)c->nargs, &tab) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	strbuf_init(&sb);
+	if (c->json) {
+		for (i = 0; i < c->nargs; i++) {
+			struct json j;
+
+			json_init(&j, &sb);
+			table_json_row(&tab, (size_t)i, &j);
+			cli_check_json(&j);
+			strbuf_puts(&sb, "\n");
+		}
+	} else if (table_print(&tab, TABLE_ALIGNED, true, &sb) < 0) {
+		cli_die(EXIT_FAIL, "out of memory");
+	}
+	table_free(&tab);
+	free(cv);
+	cli_write(&sb);
+	strbuf_free(&sb);
 	return EXIT_OK;
 }
 

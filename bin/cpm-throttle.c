@@ -51,6 +51,8 @@ struct ctx {
 	struct cg_hier h;
 	struct thr_select sel;		/* the groups to sample */
 	struct thr_watch *watcher;	/* --watch: the groups kept */
+	char stamp[40];			/* --watch: the round's local time,
+					 * ISO 8601; "" otherwise */
 	struct thr_warned warned;	/* groups already warned about */
 };
 
@@ -89,7 +91,7 @@ usage(void)
 "                        then replace FILE with the current snapshot\n"
 "                        (atomically).  When FILE does not exist yet the\n"
 "                        counters are reported cumulative and FILE is\n"
-"                        created.  A damaged FILE is an error (exit 2) and is\n"
+"                        created (and its directory, mode 0755).  A damaged FILE is an error (exit 2) and is\n"
 "                        left untouched.  With GROUPs, the snapshot keeps\n"
 "                        what it held for groups outside them.  Runs on\n"
 "                        the same FILE wait for each other, on the lock\n"
@@ -99,8 +101,9 @@ usage(void)
 "  -a, --all             every group, limited or not (GROUPs imply it)\n"
 "  -n, --top N           only the N highest rows\n"
 "  -m, --min-ratio R     hide groups whose RATIO is below R (0..1 or N%%)\n"
-"  -f, --fail-above R    exit 3 when any reported group's RATIO is above R\n"
-"                        (with --watch: after the first such round)\n"
+"  -f, --fail-above R    exit 3 when any reported group's RATIO is above R,\n"
+"                        naming them on stderr (with --watch: after the\n"
+"                        first such round)\n"
 "  -k, --k8s             recognise kubepods paths (cgroupfs and systemd\n"
 "                        drivers) and add QOS, POD (UID) and CONTAINER (ID)\n"
 "                        columns, JSON keys and Prometheus labels\n"
@@ -126,7 +129,8 @@ usage(void)
 "                        stays empty unless -o is given\n"
 "  -w, --watch           repeat every --interval until interrupted, printing\n"
 "                        each round (JSON: one document per line) and\n"
-"                        flushing it\n"
+"                        flushing it; table and JSON rounds carry their\n"
+"                        local time (ISO 8601)\n"
 "      --cgroup-root DIR use the cgroup tree at DIR (env CPM_CGROUP_ROOT)\n"
 "  -h, --help            show this help\n"
 "  -V, --version         show the version\n"
@@ -265,6 +269,10 @@ render_json(const struct ctx *c, const struct thr_row *rows, size_t n,
 		json_double(&j, (double)window_us / 1e6, 6);
 	else
 		json_null(&j);
+	if (c->stamp[0]) {
+		json_key(&j, "time");
+		json_str(&j, c->stamp);
+	}
 	json_key(&j, "groups");
 	report_table(c, rows, n, true, &tab);
 	table_json(&tab, &j);
@@ -272,6 +280,38 @@ render_json(const struct ctx *c, const struct thr_row *rows, size_t n,
 	json_obj_end(&j);
 	cli_check_json(&j);
 	strbuf_puts(sb, "\n");
+}
+
+/*
+ * Name on stderr the groups above --fail-above, so that exit status 3
+ * says which (the report may be a textfile, or list other groups too);
+ * the first ten, and how many more.
+ */
+static void
+warn_crossed(const struct ctx *c, const struct thr_row *rows, size_t n)
+{
+	struct strbuf sb;
+	size_t i, shown = 0, more = 0;
+
+	strbuf_init(&sb);
+	for (i = 0; i < n; i++) {
+		if (!(rows[i].ratio > c->fail_above))
+			continue;
+		if (shown == 10) {
+			more++;
+			continue;
+		}
+		strbuf_printf(&sb, "%s%s (%.3f)", shown ? ", " : "",
+			      cg_display(rows[i].group), rows[i].ratio);
+		shown++;
+	}
+	if (more)
+		strbuf_printf(&sb, " and %zu more", more);
+	if (sb.oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	cli_warn("throttled above --fail-above %g: %s", c->fail_above,
+		 sb.buf ? sb.buf : "");
+	strbuf_free(&sb);
 }
 
 /*
@@ -297,6 +337,9 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 	if (!c->prom_file || c->fmt_given) {
 		switch (c->fmt) {
 		case OUT_TABLE:
+			/* A round of --watch says when, for people. */
+			if (c->stamp[0] && !c->table.raw)
+				strbuf_printf(&sb, "%s\n", c->stamp);
 			render_text(c, rows, n, c->table.raw ? TABLE_RAW :
 				    TABLE_ALIGNED, &sb);
 			break;
@@ -335,6 +378,8 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 				strerror(-r));
 		strbuf_free(&sb);
 	}
+	if (crossed)
+		warn_crossed(c, rows, n);
 	free(ident);
 	free(rows);
 	return crossed;
@@ -426,6 +471,32 @@ check_output_dir(const char *opt, const char *path)
 			opt, path, dir);
 }
 
+/*
+ * The snapshot's directory, made as cpm-alloc makes the state's (mkdir -p,
+ * mode 0755): /var/lib/cpm need not exist on a fresh host.  A directory
+ * another user owns is refused: its owner could replace the snapshot
+ * between two runs.
+ */
+static void
+make_since_dir(const char *path)
+{
+	char dir[4096];
+	struct stat st;
+	int r;
+
+	dir_of(path, dir, sizeof(dir));
+	r = mkdir_p(dir, 0755);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "cannot create directory '%s' for --since: %s",
+			dir, r == -ELOOP ? "a symbolic link on the way" :
+			strerror(-r));
+	if (stat(dir, &st) < 0)
+		cli_die(EXIT_FAIL, "cannot stat '%s': %s", dir, strerror(errno));
+	if (st.st_uid != 0 && st.st_uid != geteuid())
+		cli_die(EXIT_FAIL, "directory '%s' of --since is owned by another user",
+			dir);
+}
+
 static int
 run_once(struct ctx *c)
 {
@@ -450,6 +521,7 @@ run_once(struct ctx *c)
 		    sizeof(lock))
 			cli_die(EXIT_USAGE, "snapshot name '%s' is too long",
 				c->since);
+		make_since_dir(c->since);
 		lockfd = lock_file(lock, c->wait_ms, err, sizeof(err));
 		if (lockfd < 0)
 			cli_die(EXIT_FAIL, "%s", err);
@@ -508,6 +580,19 @@ fd_budget(void)
 	return rl.rlim_cur > 64 ? (size_t)rl.rlim_cur - 64 : 0;
 }
 
+/* The local time of a --watch round: "2026-11-28T11:26:10+0100". */
+static void
+set_stamp(struct ctx *c)
+{
+	struct tm tm;
+	time_t now = time(NULL);
+
+	if (localtime_r(&now, &tm) == NULL ||
+	    strftime(c->stamp, sizeof(c->stamp), "%Y-%m-%dT%H:%M:%S%z",
+		     &tm) == 0)
+		snprintf(c->stamp, sizeof(c->stamp), "%lld", (long long)now);
+}
+
 static int
 run_watch(struct ctx *c)
 {
@@ -527,6 +612,7 @@ run_watch(struct ctx *c)
 		if (elapsed < interval)
 			sleep_us(interval - elapsed);
 		collect(c, cur);
+		set_stamp(c);
 		/* Tables for people: an empty line between rounds. */
 		if (round++ > 0 && c->fmt == OUT_TABLE && !c->table.raw &&
 		    (!c->prom_file || c->fmt_given))
@@ -629,6 +715,17 @@ parse_format(const char *arg)
 		return OUT_PROM;
 	if (strcmp(arg, "names") == 0)
 		return OUT_NAMES;
+	{
+		/* Column names given to -o, as cpm-topo and lsblk take
+		 * them there: point to -O. */
+		struct table tab;
+		char err[512];
+
+		table_init(&tab, thr_columns, thr_ncolumns, " ");
+		if (table_select(&tab, arg, err, sizeof(err)) == 0)
+			cli_usage_error("invalid output format '%s' (want table, tsv, json, prom or names); columns are chosen with -O %s",
+					arg, arg);
+	}
 	cli_usage_error("invalid output format '%s' (want table, tsv, json, prom or names)",
 			arg);
 }
@@ -659,7 +756,6 @@ check_args(const struct ctx *c, const struct cli_parser *p)
 	if (c->prom_file && c->since && strcmp(c->prom_file, c->since) == 0)
 		cli_usage_error("--prom-file and --since name the same file");
 	check_output_dir("--prom-file", c->prom_file);
-	check_output_dir("--since", c->since);
 }
 
 static void

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "coretype.h"
 #include "device.h"
+#include "findings.h"
 #include "irq.h"
 #include "json.h"
 #include "placement.h"
@@ -62,9 +63,10 @@ usage(void)
 "Usage: cpm-topo [--sysroot DIR] [-e | --json] [-o LIST] [--raw] [--noheadings]\n"
 "       cpm-topo [--sysroot DIR] -C [--json | --raw] [--noheadings]\n"
 "       cpm-topo [--sysroot DIR] cpus SELECTOR... [--and SEL]... [--not SEL]... [--count]\n"
-"       cpm-topo [--sysroot DIR] nodes CPULIST\n"
+"                [--json]\n"
+"       cpm-topo [--sysroot DIR] nodes CPULIST [--json]\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
-"                [--irqs [--interval DURATION]] [--device DEV]\n"
+"                [--irqs [--interval DURATION]] [--device DEV] [--json]\n"
 "       cpm-topo [--sysroot DIR] check --plan FILE [--reserved CPULIST] [--json]\n"
 "       cpm-topo [--sysroot DIR] devices [--json | -o LIST] [--raw] [--noheadings]\n"
 "       cpm-topo [--sysroot DIR] dump DIR\n"
@@ -78,7 +80,8 @@ usage(void)
 "  -C, --caches       one row per cache level, as lscpu -C: NAME ONE-SIZE\n"
 "                     ALL-SIZE WAYS TYPE LEVEL SETS PHY-LINE COHERENCY-SIZE\n"
 "                     INSTANCES SHARED (the most CPUs one instance serves)\n"
-"  -j, --json         the whole topology as one JSON document\n"
+"  -j, --json         the whole topology as one JSON document; with cpus,\n"
+"                     nodes and check, their result as one JSON object\n"
 "  -o, --output LIST  the columns of -e (implied), or the members of the\n"
 "      --columns LIST JSON \"cpus\" objects: comma-separated, any case,\n"
 "                     from CPU NODE SOCKET DIE CORE L3 ONLINE TYPE CAPACITY\n"
@@ -389,6 +392,38 @@ print_json(struct ctx *c)
 
 /* ---- cpus ---- */
 
+/* Print {"KEY": "LIST", ...} members one after the other, as one line. */
+static void
+print_lists_json(const char *const *keys, const struct cpuset *const *sets,
+		 int n, bool count, const struct cpuset *counted)
+{
+	struct strbuf sb;
+	struct json j;
+	int i;
+
+	strbuf_init(&sb);
+	json_init(&j, &sb);
+	json_obj_begin(&j);
+	for (i = 0; i < n; i++) {
+		char *l = cpuset_to_list(sets[i]);
+
+		if (l == NULL)
+			oom();
+		json_key(&j, keys[i]);
+		json_str(&j, l);
+		free(l);
+	}
+	if (count) {
+		json_key(&j, "count");
+		json_int(&j, cpuset_count(counted));
+	}
+	json_obj_end(&j);
+	cli_check_json(&j);
+	strbuf_puts(&sb, "\n");
+	cli_write(&sb);
+	strbuf_free(&sb);
+}
+
 /*
  * Resolve one selector into out.  Dies with exit 2 on a selector that is
  * malformed or names something the machine does not have.
@@ -455,10 +490,16 @@ cmd_cpus(struct ctx *c, int argc, char **argv)
 		resolve_selector(c, nots[i], &sel);
 		cpuset_andnot(&result, &sel);
 	}
-	if (count)
+	if (c->mode == 'j') {
+		const char *keys[] = { "cpus" };
+		const struct cpuset *sets[] = { &result };
+
+		print_lists_json(keys, sets, 1, true, &result);
+	} else if (count) {
 		printf("%u\n", cpuset_count(&result));
-	else
+	} else {
 		cli_print_cpuset(&result);
+	}
 	cpuset_free(&result);
 	cpuset_free(&sel);
 	return EXIT_OK;
@@ -477,7 +518,14 @@ cmd_nodes(struct ctx *c, int argc, char **argv)
 	parse_cpus_arg(c, "cpulist", argv[1], &cpus);
 	if (topo_nodes_of(load(c), &cpus, &nodes) < 0)
 		oom();
-	cli_print_cpuset(&nodes);
+	if (c->mode == 'j') {
+		const char *keys[] = { "cpus", "nodes" };
+		const struct cpuset *sets[] = { &cpus, &nodes };
+
+		print_lists_json(keys, sets, 2, false, NULL);
+	} else {
+		cli_print_cpuset(&nodes);
+	}
 	cpuset_free(&cpus);
 	cpuset_free(&nodes);
 	return EXIT_OK;
@@ -537,6 +585,32 @@ cmd_check_plan(struct ctx *c, int argc)
 
 /* The arguments of check. */
 
+/* check --json: {"cpus": LIST, "findings": [{"level", "message"}...]}. */
+static void
+print_findings_json(const struct cpuset *cpus, const struct strbuf *report)
+{
+	char *l = cpuset_to_list(cpus);
+	struct strbuf sb;
+	struct json j;
+
+	if (l == NULL)
+		oom();
+	strbuf_init(&sb);
+	json_init(&j, &sb);
+	json_obj_begin(&j);
+	json_key(&j, "cpus");
+	json_str(&j, l);
+	json_key(&j, "findings");
+	if (findings_json(report->buf ? report->buf : "", report->len, &j) < 0)
+		oom();
+	json_obj_end(&j);
+	cli_check_json(&j);
+	strbuf_puts(&sb, "\n");
+	cli_write(&sb);
+	strbuf_free(&sb);
+	free(l);
+}
+
 static int
 cmd_check(struct ctx *c, int argc, char **argv)
 {
@@ -552,8 +626,6 @@ cmd_check(struct ctx *c, int argc, char **argv)
 		return cmd_check_plan(c, argc);
 	if (a->reserved)
 		cli_usage_error("--reserved goes with --plan");
-	if (c->mode == 'j')
-		cli_usage_error("--json of check goes with --plan");
 	if (argc < 2)
 		cli_usage_error("check needs a cpulist or --plan FILE");
 	if (argc > 2)
@@ -597,7 +669,9 @@ cmd_check(struct ctx *c, int argc, char **argv)
 			oom();
 		n += r;
 	}
-	if (sb.len)
+	if (c->mode == 'j')
+		print_findings_json(&cpus, &sb);
+	else if (sb.len)
 		fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_free(&sb);
 	cpuset_free(&cpus);
@@ -636,7 +710,8 @@ enum { OPT_SYSROOT = 256, OPT_AND, OPT_NOT,
 static const struct cli_option opts[] = {
 	{ "extended", no_argument, 'e', 1u << C_NONE },
 	{ "json", no_argument, 'j',
-	  (1u << C_NONE) | (1u << C_CHECK) | (1u << C_DEVICES) },
+	  (1u << C_NONE) | (1u << C_CPUS) | (1u << C_NODES) | (1u << C_CHECK) |
+	  (1u << C_DEVICES) },
 	{ "caches", no_argument, 'C', 1u << C_NONE },
 	{ "output", required_argument, 'o', 1u << C_NONE | 1u << C_DEVICES },
 	{ "columns", required_argument, 'o', 1u << C_NONE | 1u << C_DEVICES },

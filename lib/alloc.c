@@ -233,6 +233,36 @@ explain_refusal(const struct alloc_machine *m, const struct alloc_request *rq,
 	strbuf_puts(sb, ")");
 }
 
+/* Why these CPUs: one line into sb, after the take. */
+static void
+explain_choice(const struct topo *t, const struct alloc_request *rq,
+	       const struct cpuset *avail, const struct cpuset *prefer,
+	       const struct cpuset *got, struct strbuf *sb)
+{
+	const struct ktake_opts *k = &rq->opts.k;
+
+	strbuf_puts(sb, "chose ");
+	cpuset_format(got, sb);
+	strbuf_printf(sb, " of %u free CPUs (per node: ", cpuset_count(avail));
+	free_per_node(t, avail, sb);
+	strbuf_puts(sb, ")");
+	if (prefer) {
+		strbuf_puts(sb, ", from NUMA nodes ");
+		cpuset_format(prefer, sb);
+		strbuf_puts(sb, " first");
+	}
+	if (k->distribute)
+		strbuf_puts(sb, ": the static policy spreads them evenly over "
+			    "the fewest NUMA nodes that hold them");
+	else
+		strbuf_puts(sb, ": the static policy takes whole NUMA nodes "
+			    "or sockets, then whole cores, then single "
+			    "threads, packed on the fewest");
+	if (k->full_cores)
+		strbuf_puts(sb, ", whole cores only");
+	strbuf_puts(sb, "\n");
+}
+
 /*
  * The NUMA distance matrix by node id into d (64 x 64); false when the
  * kernel gave none.
@@ -379,10 +409,19 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 	}
 	if (rq->from)
 		cpuset_and(&avail, rq->from);
-	if (numa || rq->have_mem) {
+	if (numa || rq->have_mem || explain) {
 		r = request_hints(m, st, &avail, rq->n, o->k.align_socket,
 				  rq->have_mem, rq->mem, &mn, &cpu_h, &mem_h,
 				  err, errlen);
+		/* Hints asked only for the explanation fail it alone. */
+		if (r < 0 && !numa && !rq->have_mem && r != -ENOMEM) {
+			strbuf_printf(explain, "CPU hints: not computed: %s\n",
+				      err);
+			err[0] = '\0';
+			tm_hints_free(&cpu_h);
+			cpu_h.dont_care = true;
+			r = 0;
+		}
 		if (r < 0)
 			goto out;
 		if (explain) {
@@ -391,6 +430,9 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 				explain_hints(explain, "memory hints", &mem_h);
 		}
 	}
+	if (explain && !numa)
+		strbuf_puts(explain, "none policy: no NUMA alignment asked "
+			    "(--numa-policy): the hints are not used\n");
 	if (numa) {
 		int *dist = NULL;
 		bool admit;
@@ -479,6 +521,8 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 			r = -ENOSPC;
 		goto out;
 	}
+	if (explain)
+		explain_choice(t, rq, &avail, prefer_p, &e->cpus, explain);
 	/* single-numa-node and restricted promise the hint's nodes. */
 	if ((o->numa_policy == TM_SINGLE_NUMA ||
 	     o->numa_policy == TM_RESTRICTED) && best.mask) {
@@ -621,6 +665,7 @@ grow(const struct alloc_machine *m, const struct ktopo *kt,
 	struct cpuset avail = CPUSET_INIT, nodes = CPUSET_INIT,
 		got = CPUSET_INIT;
 	const struct cpuset *prefer_p = NULL;
+	bool on_nodes = false;
 	int need = n - e->n, r = -ENOMEM;
 
 	if (state_available(st, &t->online, NULL, &avail) < 0)
@@ -641,6 +686,7 @@ grow(const struct alloc_machine *m, const struct ktopo *kt,
 			}
 			cpuset_and(&avail, &on);
 			cpuset_free(&on);
+			on_nodes = true;
 		}
 	}
 	if (!o->k.full_cores && !o->k.spread_cores &&
@@ -653,6 +699,23 @@ grow(const struct alloc_machine *m, const struct ktopo *kt,
 				 &st->reserved, &got, why, sizeof(why));
 		if (r == -ENOMEM)
 			goto out;
+		if (r < 0 && on_nodes) {
+			/* The policy, not the machine, is what limits. */
+			struct strbuf sb;
+
+			strbuf_init(&sb);
+			cpuset_format(&nodes, &sb);
+			r = sb.oom ? -ENOMEM :
+			    err_ret(err, errlen, -ENOSPC, "cannot grow '%s' to "
+				    "%d CPUs: the %s policy grows it only "
+				    "within NUMA node%s %s: %u free there, %d "
+				    "needed", e->name, n,
+				    tm_policy_name(o->numa_policy),
+				    cpuset_count(&nodes) > 1 ? "s" : "",
+				    sb.buf, cpuset_count(&avail), need);
+			strbuf_free(&sb);
+			goto out;
+		}
 		if (r < 0) {
 			r = err_ret(err, errlen, -ENOSPC, "cannot grow '%s' to "
 				    "%d CPUs: %s", e->name, n, why);

@@ -40,18 +40,22 @@ alloc_init_reserved(const struct alloc_machine *m,
 	if (in->reserved) {
 		if (!cpuset_subset(in->reserved, &m->topo->online)) {
 			struct cpuset off = CPUSET_INIT;
+			unsigned int noff = 0;
 			char *l = NULL;
 
 			if (cpuset_copy(&off, in->reserved) == 0) {
 				cpuset_andnot(&off, &m->topo->online);
 				l = cpuset_to_list(&off);
+				noff = cpuset_count(&off);
 			}
 			cpuset_free(&off);
 			if (l == NULL)
 				return fail(-ENOMEM, err, errlen,
 					    "out of memory");
-			r = fail(-EINVAL, err, errlen, "invalid reserved CPU "
-				 "list: CPUs %s are offline", l);
+			r = fail(-EINVAL, err, errlen, "invalid --reserved "
+				 "cpulist: %s %s %s offline",
+				 noff == 1 ? "CPU" : "CPUs", l,
+				 noff == 1 ? "is" : "are");
 			free(l);
 			return r;
 		}

@@ -92,6 +92,81 @@ near_filter(const struct alloc_request *rq, struct tm_hints *h)
 }
 
 int
+alloc_hints_json(const struct coretypes *ct, const struct alloc_machine *m,
+		 const struct alloc_state *st, const struct alloc_request *rq,
+		 int only, struct json *j, char *err, size_t errlen)
+{
+	struct alloc_request trq = *rq;
+	struct strbuf mask;
+	struct tm_hints h;
+	int i, k, r;
+
+	r = alloc_hints(m, st, rq->n, st->policy.k.align_socket, rq->have_mem,
+			rq->mem, &h, err, errlen);
+	if (r < 0)
+		return r;
+	if (h.n == 0 && !coretype_hybrid(ct)) {
+		tm_hints_free(&h);
+		snprintf(err, errlen, "no set of NUMA nodes can hold %d CPUs%s",
+			 rq->n, rq->have_mem ? " and the memory asked for" : "");
+		return -ENOSPC;
+	}
+	strbuf_init(&mask);
+	json_obj_begin(j);
+	json_key(j, "count");
+	json_int(j, rq->n);
+	json_key(j, "hints");
+	json_arr_begin(j);
+	for (i = 0; i < h.n; i++) {
+		mask.len = 0;
+		tm_mask_format(h.h[i].mask, &mask);
+		strbuf_add(&mask, "", 1);
+		json_obj_begin(j);
+		json_key(j, "nodes");
+		json_str(j, mask.oom ? "" : mask.buf);
+		json_key(j, "preferred");
+		json_bool(j, h.h[i].preferred);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	tm_hints_free(&h);
+	strbuf_free(&mask);
+	if (coretype_hybrid(ct)) {
+		r = alloc_opts_effective(m, &st->policy, &trq.opts, err, errlen);
+		if (r < 0)
+			return r;
+		json_key(j, "types");
+		json_arr_begin(j);
+		for (k = 0; k < ct->ntypes; k++) {
+			unsigned int nfree;
+
+			if (only >= 0 && k != only)
+				continue;
+			r = coretype_can_hold(ct, m, st, &trq, k, &nfree);
+			if (r < 0) {
+				snprintf(err, errlen, "out of memory");
+				return r;
+			}
+			json_obj_begin(j);
+			json_key(j, "type");
+			json_str(j, ct->types[k].name);
+			json_key(j, "free");
+			json_int(j, nfree);
+			json_key(j, "holds");
+			json_bool(j, r > 0);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+	}
+	json_obj_end(j);
+	if (j->sb->oom || mask.oom) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int
 alloc_hints_text(const struct coretypes *ct, const struct alloc_machine *m,
 		 const struct alloc_state *st, const struct alloc_request *rq,
 		 int only, struct strbuf *out, char *err, size_t errlen)

@@ -17,6 +17,7 @@
 
 #include "alloc.h"
 #include "coretype.h"
+#include "json.h"
 
 /*
  * Take rq->n CPUs for the allocation rq->name into e (keeping e's owner
@@ -47,5 +48,16 @@ int alloc_hints_text(const struct coretypes *ct,
 		     const struct alloc_state *st,
 		     const struct alloc_request *rq, int only,
 		     struct strbuf *out, char *err, size_t errlen);
+
+/*
+ * The same hints as one JSON object: {"count": N, "hints": [{"nodes":
+ * MASK, "preferred": bool}...]}, and on a hybrid machine "types": [{"type",
+ * "free", "holds"}...].  Same returns as alloc_hints_text().
+ */
+int alloc_hints_json(const struct coretypes *ct,
+		     const struct alloc_machine *m,
+		     const struct alloc_state *st,
+		     const struct alloc_request *rq, int only, struct json *j,
+		     char *err, size_t errlen);
 
 #endif

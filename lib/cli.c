@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +149,31 @@ ambiguous(const struct cli_parser *p, const char *arg)
 				(int)len, arg, list);
 }
 
+/*
+ * The argument getopt refused as an unknown option when it is a negative
+ * number ("-1", "-0.5", "-2Gi"): the element being scanned is argv[optind]
+ * when getopt stopped inside it, else the one before.  NULL otherwise.
+ */
+static const char *
+negative_number(int argc, char **argv)
+{
+	const char *const cand[2] = {
+		optind < argc ? argv[optind] : NULL,
+		optind > 0 ? argv[optind - 1] : NULL,
+	};
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		const char *a = cand[k];
+
+		if (a && a[0] == '-' && (isdigit((unsigned char)a[1]) ||
+		    (a[1] == '.' && isdigit((unsigned char)a[2]))) &&
+		    strchr(a + 1, optopt))
+			return a;
+	}
+	return NULL;
+}
+
 int
 cli_next_option(struct cli_parser *p, int argc, char **argv)
 {
@@ -178,6 +204,15 @@ cli_next_option(struct cli_parser *p, int argc, char **argv)
 		if (opt == ':')
 			cli_usage_error("option requires an argument -- '%c'",
 					optopt);
+		/* No tool has a digit for an option: "-1" is a number
+		 * given where a count or quantity goes. */
+		if (isdigit(optopt) || optopt == '.') {
+			const char *num = negative_number(argc, argv);
+
+			if (num)
+				cli_usage_error("invalid number '%s': must be positive",
+						num);
+		}
 		cli_usage_error("invalid option -- '%c'", optopt);
 	}
 	for (i = 0; i < p->nseen; i++)

@@ -35,6 +35,19 @@ finding(struct findings *f, const char *level, const char *fmt, ...)
 	f->n++;
 }
 
+/* "CPU 3 is" and "CPUs 3-4 are": the words around a list of CPUs. */
+static const char *
+cpus_word(const struct cpuset *s)
+{
+	return cpuset_count(s) == 1 ? "CPU" : "CPUs";
+}
+
+static const char *
+is_are(const struct cpuset *s)
+{
+	return cpuset_count(s) == 1 ? "is" : "are";
+}
+
 /* A cpulist for a message, valid until the next call with the same slot. */
 static const char *
 lst(struct findings *f, int slot, const struct cpuset *s)
@@ -86,18 +99,20 @@ check_usable(struct findings *f, const struct topo *t,
 		finding(f, "error", "the cpulist is empty");
 	part(f, &tmp, cpus, &t->offline, false);
 	if (!cpuset_empty(&tmp))
-		finding(f, "error", "CPUs %s are offline", lst(f, 0, &tmp));
+		finding(f, "error", "%s %s %s offline", cpus_word(&tmp),
+			lst(f, 0, &tmp), is_are(&tmp));
 	part(f, &tmp, cpus, &t->isolated, false);
 	if (!cpuset_empty(&tmp))
-		finding(f, "warning", "CPUs %s are isolated (isolcpus): the "
+		finding(f, "warning", "%s %s %s isolated (isolcpus): the "
 			"scheduler will not balance work across them",
-			lst(f, 0, &tmp));
+			cpus_word(&tmp), lst(f, 0, &tmp), is_are(&tmp));
 	if (t->allowed_known) {
 		part(f, &tmp, cpus, &t->allowed, true);
 		cpuset_andnot(&tmp, &t->offline);
 		if (!cpuset_empty(&tmp))
-			finding(f, "warning", "CPUs %s are outside the CPUs this "
-				"process may use", lst(f, 0, &tmp));
+			finding(f, "warning", "%s %s %s outside the CPUs "
+				"this process may use", cpus_word(&tmp),
+				lst(f, 0, &tmp), is_are(&tmp));
 	}
 	cpuset_free(&tmp);
 }
@@ -117,8 +132,9 @@ check_wanted_nodes(struct findings *f, const struct topo *t,
 		f->sb->oom = true;
 	part(f, &out, cpus, &on, true);
 	if (!cpuset_empty(&out))
-		finding(f, "error", "CPUs %s are outside NUMA nodes %s",
-			lst(f, 0, &out), lst(f, 1, want));
+		finding(f, "error", "%s %s %s outside NUMA node%s %s",
+			cpus_word(&out), lst(f, 0, &out), is_are(&out),
+			cpuset_count(want) == 1 ? "" : "s", lst(f, 1, want));
 	cpuset_free(&on);
 	cpuset_free(&out);
 }

@@ -107,6 +107,11 @@ targets(const char *group, const struct cg_cpu_limit *cur,
 				  cur->period_us);
 	if (rq->have_burst)
 		burst = (uint64_t)millicpu_to_quota_exact(rq->burst_m, period);
+	else if (rq->have_limit && quota == CFS_QUOTA_UNLIMITED)
+		/* A burst allows nothing without a limit, and a later
+		 * --limit below it would be refused: --limit max clears it,
+		 * as the kubelet leaves no burst on an unlimited group. */
+		burst = 0;
 	else
 		burst = (uint64_t)((__int128)cur->burst_us * period /
 				   cur->period_us);

@@ -70,18 +70,32 @@ done(struct table *tab)
 int
 quota_convert_table(const struct cpu_conversion *cv, struct table *tab)
 {
-	if (one_row(tab, convert_columns, CV_NCOLS) < 0)
-		return -ENOMEM;
-	if (cv->millicpu == MILLICPU_MAX)
-		table_set(tab, 0, CV_MILLICPU, "max", NULL);
-	else
-		table_set_int(tab, 0, CV_MILLICPU, cv->millicpu);
-	table_set_uint(tab, 0, CV_SHARES, cv->shares);
-	table_set_uint(tab, 0, CV_WEIGHT, cv->weight);
-	table_set_uint(tab, 0, CV_WEIGHT_RUNC, cv->weight_runc);
-	table_set_int(tab, 0, CV_QUOTA, cv->quota_us);
-	table_set_uint(tab, 0, CV_PERIOD, cv->period_us);
-	table_set_str(tab, 0, CV_CPU_MAX, cv->cpu_max);
+	return quota_convert_rows(cv, 1, tab);
+}
+
+int
+quota_convert_rows(const struct cpu_conversion *cv, size_t n,
+		   struct table *tab)
+{
+	size_t i;
+
+	table_init(tab, convert_columns, CV_NCOLS, " ");
+	for (i = 0; i < n; i++, cv++) {
+		if (table_add_row(tab) < 0) {
+			table_free(tab);
+			return -ENOMEM;
+		}
+		if (cv->millicpu == MILLICPU_MAX)
+			table_set(tab, i, CV_MILLICPU, "max", NULL);
+		else
+			table_set_int(tab, i, CV_MILLICPU, cv->millicpu);
+		table_set_uint(tab, i, CV_SHARES, cv->shares);
+		table_set_uint(tab, i, CV_WEIGHT, cv->weight);
+		table_set_uint(tab, i, CV_WEIGHT_RUNC, cv->weight_runc);
+		table_set_int(tab, i, CV_QUOTA, cv->quota_us);
+		table_set_uint(tab, i, CV_PERIOD, cv->period_us);
+		table_set_str(tab, i, CV_CPU_MAX, cv->cpu_max);
+	}
 	return done(tab);
 }
 

@@ -24,6 +24,10 @@
  * period_us, cpu_max.  Returns 0 or -ENOMEM (tab is then freed).
  */
 int quota_convert_table(const struct cpu_conversion *cv, struct table *tab);
+/* The same for n conversions, a row each (convert with several
+ * quantities); 0 or -ENOMEM with tab freed. */
+int quota_convert_rows(const struct cpu_conversion *cv, size_t n,
+		       struct table *tab);
 
 /* class's row: class, exclusive, cpus, reason. */
 int quota_class_table(const struct qos_class *q, struct table *tab);

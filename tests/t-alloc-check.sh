@@ -13,6 +13,8 @@ assert "take --from 28-31 gets them" "$rc $out" "0 28-31
 "
 cpm-alloc take lo 2 --from 2-3 >/dev/null
 check "check finds nothing on an unchanged machine" 0 "" cpm-alloc check
+check "check --json of an unchanged machine has no findings" 0 '{"findings":[]}' \
+    cpm-alloc check --json
 
 # The same machine with CPUs 28-31 offline.
 gen_spec 2 2 4 2 8388608 '28|29|30|31' | gen_tree "$T_TMP/m28"
@@ -27,6 +29,14 @@ case $out in
 *"error: CPUs 28-31 were online when the state was written and are offline now"*) ok "check names the CPUs that went offline" ;;
 *) not_ok "check names the CPUs that went offline" "$(show)" ;;
 esac
+text=$out
+CPM_SYSROOT=$T_TMP/m28 run cpm-alloc check --json
+json_lines=$(printf '%s' "$out" | grep -o '{"level":"[a-z]*","message":"[^"]*"}' |
+    sed 's/{"level":"\([a-z]*\)","message":"\(.*\)"}/\1: \2/')
+assert "check --json gives each line as a level and a message, exit 3" \
+    "$rc:$json_lines" "3:${text%
+}"
+CPM_SYSROOT=$T_TMP/m28 run cpm-alloc check
 case $out in
 *"error: 'hi' holds CPUs 28-31, which are not online: release it ('cpm-alloc release hi') and take again"*) ok "check names the allocation on offline CPUs and what to do" ;;
 *) not_ok "check names the allocation on offline CPUs and what to do" "$(show)" ;;

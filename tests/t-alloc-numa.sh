@@ -24,6 +24,15 @@ check "hints lists every node set, narrowest preferred, in the kubelet's order" 
 check "hints for more than a node prefers pairs" 0 "$(hints_want 2 2)" \
 	cpm-alloc hints 12
 check "hints for the whole machine" 0 "0-3 preferred" cpm-alloc hints 32
+check "hints --json gives the count and each node set" 0 \
+    '{"count":32,"hints":[{"nodes":"0-3","preferred":true}]}' cpm-alloc hints 32 --json
+run cpm-alloc hints 12 --json
+assert "hints --json holds the same sets as the text, in order" \
+    "$rc:$(printf '%s' "$out" | grep -o '"nodes":"[^"]*","preferred":[a-z]*' |
+	sed 's/"nodes":"\([^"]*\)","preferred":true/\1 preferred/; s/"nodes":"\([^"]*\)","preferred":false/\1 -/')" \
+    "0:$(cpm-alloc hints 12)"
+check_fail "hints --json that nothing can hold exits 3 and prints no JSON" 3 \
+	"no set of NUMA nodes can hold 33 CPUs" cpm-alloc hints 33 --json
 check_fail "hints for more than the machine cannot be satisfied" 3 \
 	"no set of NUMA nodes can hold 33 CPUs" cpm-alloc hints 33
 check_fail "hints for more memory than the machine cannot be satisfied" 3 \
@@ -75,7 +84,7 @@ M1=${out%
 N1=$(nodes_of "$SPEC" "$M1")
 assert "a take with memory lands on one node" "$rc $(count "$N1")" "0 1"
 check "show --nodes names the node" 0 "$N1" cpm-alloc show m1 --nodes
-run cpm-alloc list
+run cpm-alloc list --raw
 case $out in
 *"m1 exclusive 2 $M1 $N1 $N1:6G -"*) ok "list shows the memory booked" ;;
 *) not_ok "list shows the memory booked" "$(show)" ;;
@@ -161,6 +170,25 @@ case $err in
 *"cpm-alloc: CPU hints: 0-1 preferred, 0,2 preferred,"*"cpm-alloc: restricted policy: merged hint 0-1 preferred: admitted"*) ok "--explain shows the hints and the decision" ;;
 *) not_ok "--explain shows the hints and the decision" "$(show)" ;;
 esac
+case $err in
+*"cpm-alloc: chose 0-3 of 8 free CPUs (per node: 0:2 1:2 2:2 3:2), from NUMA nodes 0-1 first: the static policy takes whole NUMA nodes or sockets, then whole cores, then single threads, packed on the fewest"*) ok "--explain says why these CPUs" ;;
+*) not_ok "--explain says why these CPUs" "$(show)" ;;
+esac
+run cpm-alloc take a 4 --explain --dry-run
+assert "--explain without --numa-policy explains too" "$rc:$out:$err" "0:0-3
+:cpm-alloc: CPU hints: 0-1 preferred, 0,2 preferred, 0,3 preferred, 1-2 preferred, 1,3 preferred, 2-3 preferred, 0-2 -, 0-1,3 -, 0,2-3 -, 1-3 -, 0-3 -
+cpm-alloc: none policy: no NUMA alignment asked (--numa-policy): the hints are not used
+cpm-alloc: chose 0-3 of 8 free CPUs (per node: 0:2 1:2 2:2 3:2): the static policy takes whole NUMA nodes or sockets, then whole cores, then single threads, packed on the fewest
+"
 check_fail "memory and CPUs that prefer different node sets are refused by restricted" 3 \
 	"no NUMA node set is preferred for both the CPUs and the memory" \
 	cpm-alloc take b 4 --mem 1G --numa-policy restricted
+
+# A resize that the policy keeps on the allocation's node says so.
+export CPM_SYSROOT=$T_TMP/far CPM_STATE=$T_TMP/grow.state
+cpm-alloc take g 2 --numa-policy single-numa-node >/dev/null
+check_fail "a resize that cannot grow within its node names the node and its free CPUs" 3 \
+	"^cpm-alloc: cannot grow 'g' to 3 CPUs: the single-numa-node policy grows it only within NUMA node 0: 0 free there, 1 needed$" \
+	cpm-alloc resize g 3
+check "without a policy the same resize grows onto another node" 0 "0-2" \
+	sh -c 'cpm-alloc take h 2 --state "$CPM_STATE.2" >/dev/null && cpm-alloc resize h 3 --state "$CPM_STATE.2"'

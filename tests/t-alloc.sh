@@ -62,6 +62,8 @@ assert "take NAME 0 prints exactly a newline" "$rc:$out" "0:
 check "show prints an allocation" 0 "$C" cpm-alloc show c
 check "show --nodes prints its NUMA nodes" 0 "$(nodes_of "$SPEC" "$C")" \
 	cpm-alloc show c --nodes
+check "show --json prints the entry as list --json has it" 0 \
+    "$(cpm-alloc list --json | grep -o '{"name":"c",[^}]*}')" cpm-alloc show c --json
 
 cp "$S" "$T_TMP/s1"
 run cpm-alloc take d 2 --dry-run
@@ -106,14 +108,19 @@ esac
 
 # Column selection.
 check "list -o picks columns in its order and any case" 0 "CPUS NAME
-$C c" sh -c 'cpm-alloc list -o cpus,NAME | sed -n "1p;/ c\$/p"'
+$C c" sh -c 'cpm-alloc list -o cpus,NAME --raw | sed -n "1p;/ c\$/p"'
 check "list --columns --noheadings: rows alone" 0 "b 2
 c 8
 f 2" sh -c 'cpm-alloc list --columns name,count --noheadings | sort'
-check "list --raw is the default output" 0 "$(cpm-alloc list)" cpm-alloc list --raw
+check "list --raw is the aligned list with one space between cells" 0 \
+    "$(cpm-alloc list | tr -s ' ')" cpm-alloc list --raw
+run cpm-alloc list
+cols=$(printf '%s' "$out" | awk '{ print index($0, " " $4 " ") + 1 }' | sort -u)
+assert "list aligns its columns like the other tables" "$rc:$(printf '%s\n' "$cols" | wc -l | tr -d ' '):$(printf '%s' "$out" | sed -n 2p | tr -s ' ')" \
+    "0:1:b share 2 3,19 0 - -"
 run cpm-alloc take opt 1 --spread-cores
 check "list -o OPTIONS shows the placement options recorded" 0 \
-    "opt spread-cores" sh -c 'cpm-alloc list -o name,options | grep "^opt "'
+    "opt spread-cores" sh -c 'cpm-alloc list -o name,options --raw | grep "^opt "'
 check "list --json -o selects the members of the entries" 0 \
     '"entries":[{"name":"b","count":2},{"name":"c","count":8},{"name":"f","count":2},{"name":"opt","count":1}]}' \
     sh -c 'cpm-alloc list --json -o name,count | grep -o "\"entries\".*"'

@@ -107,6 +107,9 @@ for sh in bash zsh; do
 	offers_only $sh "cpm-topo --sysroot $sr nodes " 0-3,8-9 0 1 2 3 8 9
 	offers_only $sh "cpm-topo --sysroot $sr check 0 --nodes " 0 2
 	offers_only $sh "cpm-topo check 0 --policy " compact spread local
+	for c in cpus nodes check; do
+		offers $sh "cpm-topo $c 0 --j" --json
+	done
 	offers_only $sh 'cpm-alloc ' init take release resize mode show list \
 	    shared reserved hints check reconcile import-kubelet apply oci-hook
 	offers_only $sh 'cpm-alloc oci-hook ' createRuntime prestart poststop

@@ -280,6 +280,7 @@ assert "--explain shows the device hint among the others" "$rc $out$err" \
 cpm-alloc: CPU hints: 0 preferred, 2 preferred, 3 preferred, 0-1 -, 0,2 -, 0,3 -, 1-2 -, 1,3 -, 2-3 -, 0-2 -, 0-1,3 -, 0,2-3 -, 1-3 -, 0-3 -
 cpm-alloc: device hints (nvme0, NUMA node 2): 2 preferred, 0,2 -, 1-2 -, 2-3 -, 0-2 -, 0,2-3 -, 1-3 -, 0-3 -
 cpm-alloc: single-numa-node policy: merged hint 2 preferred: admitted
+cpm-alloc: chose 8-9 of 12 free CPUs (per node: 0:4 1:0 2:4 3:4), from NUMA nodes 2 first: the static policy takes whole NUMA nodes or sockets, then whole cores, then single threads, packed on the fewest
 "
 run $A take rdma 2 --near mlx5_0 --numa-policy single-numa-node --explain
 case $err in
@@ -303,7 +304,7 @@ db nvme0
 rdma mlx5_0
 gpu card1
 gpu2 0000:af:00.0" \
-    $A list -o name,devices
+    $A list --raw -o name,devices
 check "show --devices: each device's name and address" 0 \
     "nvme0 0000:5e:00.0" $A show db --devices
 check "show --devices of an entry taken beside none" 0 "" \

@@ -42,6 +42,32 @@ cpuset.mems: $node0
 cpuset.cpus.partition: root" cpm-pin --cgroup-root $v2 --cgroup n 0 --create --exclusive -n
 assert '--dry-run created nothing' "$(ls -d $v2/n 2>/dev/null)" ''
 
+# --cgroup GROUP alone shows the group's cpuset, as -p PID shows a
+# process's: the CPUs granted first, then what it asks for.
+echo 0 >$v2/a/cpuset.cpus.effective
+echo "$node0" >$v2/a/cpuset.mems.effective
+check '--cgroup GROUP without a CPU list prints its cpuset' 0 "0
+cpus: 0
+mems: $node0
+mems_allowed: $node0" cpm-pin --cgroup-root $v2 --cgroup a
+mkdir $v2/a/inh
+: >$v2/a/inh/cpuset.cpus
+: >$v2/a/inh/cpuset.mems
+echo 0 >$v2/a/inh/cpuset.cpus.effective
+echo "$node0" >$v2/a/inh/cpuset.mems.effective
+check '--cgroup GROUP shows an empty cpuset.cpus as inherited' 0 "0
+cpus: (inherited)
+mems: (inherited)
+mems_allowed: $node0" cpm-pin --cgroup-root $v2 --cgroup a/inh
+check 'a v1 group without effective files shows what it asks for' 0 "0
+cpus: 0
+mems: $node0
+mems_allowed: $node0" cpm-pin --cgroup-root $v1 --cgroup a/b
+check_fail '--cgroup of a missing group alone is an error' 1 "no cgroup 'nosuch' with a cpuset" \
+    cpm-pin --cgroup-root $v2 --cgroup nosuch
+check_fail '--dry-run without a CPU list is still a usage error' 2 'missing CPULIST' \
+    cpm-pin --cgroup-root $v2 --cgroup a -n
+
 cs=/sys/fs/cgroup/cpuset
 if ! is_root || [ ! -f $cs/cpuset.cpus ]; then
 	skip 'live cpuset groups' 'needs root and a cgroup v1 cpuset hierarchy'

@@ -18,7 +18,7 @@ check "apply --dry-run from empty says what it would take, exit 4" 4 \
 would take database 20-27
 would take compute 12-19,28-31
 3 changes (dry run: nothing done)" cpm-alloc apply "$PLAN" --dry-run
-check "... and takes nothing" 0 "" cpm-alloc list --noheadings
+check "... and takes nothing" 0 "" cpm-alloc list --raw --noheadings
 check "apply from empty takes every instance, exit 4 (changed)" 4 \
 "taken web-server 4-11
 taken database 20-27
@@ -27,7 +27,7 @@ taken compute 12-19,28-31
 check "the allocations are the plan's, marked as its own" 0 \
 "web-server exclusive 8 4-11 0 0:8G plan
 database exclusive 8 20-27 1 1:32G plan
-compute exclusive 12 12-19,28-31 0-1 0:16G plan" cpm-alloc list --noheadings
+compute exclusive 12 12-19,28-31 0-1 0:16G plan" cpm-alloc list --raw --noheadings
 cp "$CPM_STATE" "$T_TMP/applied"
 check "apply again changes nothing and says so, exit 0" 0 \
 "unchanged web-server 4-11
@@ -172,7 +172,7 @@ assert "20 applies at once: one changed, 19 found it done" \
 check "... one result, each instance once" 0 \
 "web-server exclusive 8 4-11 0 0:8G plan
 database exclusive 8 20-27 1 1:32G plan
-compute exclusive 12 12-19,28-31 0-1 0:16G plan" cpm-alloc list --noheadings
+compute exclusive 12 12-19,28-31 0-1 0:16G plan" cpm-alloc list --raw --noheadings
 check "... and the state agrees with the machine" 0 "" cpm-alloc check
 check "reconcile leaves the plan's allocations alone" 0 "" cpm-alloc reconcile
 sed 's/mem=16G/mem=20G/' "$PLAN" >"$T_TMP/m20"
@@ -182,4 +182,4 @@ unchanged database 20-27
 replaced compute 12-19,28-31 -> 12-19,28-31
 1 change" cpm-alloc apply "$T_TMP/m20"
 check "... booked" 0 "compute exclusive 12 12-19,28-31 0-1 0:20G plan" \
-    sh -c 'cpm-alloc list --noheadings | grep ^compute'
+    sh -c 'cpm-alloc list --raw --noheadings | grep ^compute'

@@ -105,7 +105,18 @@ check_fail "convert refuses a period above 1s" 2 "period '2s'" \
 check_fail "convert refuses a period without a unit" 2 "invalid period '100'" \
     $Q convert 1 --period 100
 check_fail "convert needs a quantity" 2 "needs a QUANTITY" $Q convert
-check_fail "convert takes one quantity" 2 "one QUANTITY" $Q convert 1 2
+check "convert with several quantities prints a row each, in order" 0 \
+"MILLICPU SHARES WEIGHT WEIGHT_RUNC QUOTA_US PERIOD_US CPU_MAX
+     250    256     10          35    25000    100000 25000 100000
+    1500   1536     59         138   150000    100000 150000 100000
+     max 262144  10000       10000       -1    100000 max 100000" \
+    $Q convert 250m 1.5 max
+check "convert --json with several quantities prints an object a line, as for one" 0 \
+    "$($Q convert 250m --json)
+$($Q convert 2 --json)" $Q convert 250m 2 --json
+check_fail "convert checks every quantity before printing any" 2 \
+    "^cpm-quota: invalid quantity 'x'" $Q convert 1 x
+check_fail "convert needs a quantity" 2 "^cpm-quota: convert needs a QUANTITY$" $Q convert
 
 # class: the QoS rules of Kubernetes for one container.
 cls() { "$Q" class "$@" | sed -n 's/^class=//p; s/^exclusive=//p; s/^cpus=//p' | tr '\n' ' '; }

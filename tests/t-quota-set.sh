@@ -47,6 +47,16 @@ check "set --period alone keeps the limit and burst in CPUs" 0 "35|15000 10000|5
     for f in cpu.weight cpu.max cpu.max.burst; do printf '%s|' \"\$(cat '$V2/pod/c1/'\$f)\"; done"
 check "set --limit max writes 'max PERIOD'" 0 "max 10000" \
     sh -c "$Q --cgroup-root '$V2' set pod/c1 --limit max --burst 0 && cat '$V2/pod/c1/cpu.max'"
+# A burst left on an unlimited group would refuse the next, lower limit.
+$Q --cgroup-root "$V2" set pod/c1 --limit 2 --burst 1 --period 100ms >/dev/null
+check "set --limit max clears the burst allowance" 0 "max 100000|0" \
+    sh -c "$Q --cgroup-root '$V2' set pod/c1 --limit max && echo \"\$(cat '$V2/pod/c1/cpu.max')|\$(cat '$V2/pod/c1/cpu.max.burst')\""
+check "a lower limit after --limit max is taken" 0 "50000 100000|0" \
+    sh -c "$Q --cgroup-root '$V2' set pod/c1 --limit 500m && echo \"\$(cat '$V2/pod/c1/cpu.max')|\$(cat '$V2/pod/c1/cpu.max.burst')\""
+$Q --cgroup-root "$V2" set pod/c1 --limit 2 --burst 1 >/dev/null
+check "set --limit max --burst 0 and a --request keep their own meaning" 0 "max 100000|0" \
+    sh -c "$Q --cgroup-root '$V2' set pod/c1 --limit max --request 1 && echo \"\$(cat '$V2/pod/c1/cpu.max')|\$(cat '$V2/pod/c1/cpu.max.burst')\""
+$Q --cgroup-root "$V2" set pod/c1 --limit 2 --burst 0 --period 10ms >/dev/null
 check "set --weight-formula kubelet uses the linear formula" 0 "39" \
     sh -c "$Q --cgroup-root '$V2' set pod/c1 --request 1 --weight-formula kubelet && cat '$V2/pod/c1/cpu.weight'"
 check "set --weight-formula systemd uses shares*100/1024" 0 "100" \

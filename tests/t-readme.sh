@@ -27,6 +27,16 @@ n=$(wc -l <"$T_TMP/cmds")
 bad=$(grep -v '^[a-zA-Z_$]' "$T_TMP/cmds")
 assert "every walkthrough line is a command ($n of them)" "$bad" ""
 
+# A take whose list feeds another tool stops the script when it fails,
+# rather than hand that tool an empty list: cpus=$(cpm-alloc ...) || exit,
+# never "$(cpm-alloc take ...)" inside another command or piped on.
+bad=$(sed -n 's/^  //p' "$README" | awk '{ line = line $0 } /\\$/ { sub(/\\$/, "", line); next }
+	{ print line; line = "" }' |
+    grep -E 'cpm-alloc (take|reserved)' | grep -v '^ *#' |
+    grep -vE '^[a-z_]+=\$\(cpm-alloc [^)]*\) \|\| exit$' |
+    grep -E '\$\(cpm-alloc|cpm-alloc take [^|]*\|')
+assert "README's takes feed other tools only through cpus=\$(...) || exit" "$bad" ""
+
 cpu=/sys/fs/cgroup/cpu cs=/sys/fs/cgroup/cpuset
 for c in cgclassify cgdelete; do
 	command -v $c >/dev/null || { skip "the walkthrough" "$c not installed (cgroup-tools)"; exit 0; }

@@ -68,6 +68,20 @@ run cpm-throttle --cgroup-root "$V1" --fail-above 0.8 -o names
 assert "--fail-above exits 3 when a group is above it and still reports" "$rc:$out" "3:c
 a
 "
+assert "--fail-above names the groups above it on stderr" "$err" \
+    "cpm-throttle: throttled above --fail-above 0.8: c (0.900)
+"
+run cpm-throttle --cgroup-root "$V1" --fail-above 0.2 -o prom
+assert "--fail-above names every group above it, whatever the output" "$rc:$err" \
+    "3:cpm-throttle: throttled above --fail-above 0.2: c (0.900), a (0.250)
+"
+i=0
+while [ $i -lt 12 ]; do v1grp "$T_TMP/many" "g$i" 50000 100 60 0 0; i=$((i + 1)); done
+v1grp "$T_TMP/many" / -1 0 0 0 0
+run cpm-throttle --cgroup-root "$T_TMP/many" --fail-above 0.5 -o names
+assert "--fail-above names ten groups and counts the others" "$rc:$err" \
+    "3:cpm-throttle: throttled above --fail-above 0.5: g0 (0.600), g1 (0.600), g10 (0.600), g11 (0.600), g2 (0.600), g3 (0.600), g4 (0.600), g5 (0.600), g6 (0.600), g7 (0.600) and 2 more
+"
 run cpm-throttle --cgroup-root "$V1" --fail-above 0.9 -o names
 assert "--fail-above is strict: a ratio equal to it passes" "$rc" 0
 run cpm-throttle --cgroup-root "$V1" --fail-above 0.5 --min-ratio 0.95 -o names
@@ -197,8 +211,28 @@ check "a --since run over some groups keeps the others' snapshot" 0 \
     sh -c "cpm-throttle --cgroup-root '$V1' --since '$SNAP' -o tsv | grep '^a'"
 assert "concurrent --since runs do not report a period twice" \
     "$(cat "$T_TMP/par1" "$T_TMP/par2" | awk -F'\t' '$1 == "c" { n += $2 } END { print n }')" 50
-check_fail "--since into a missing directory fails before reporting" 1 "no directory" \
-    cpm-throttle --cgroup-root "$V1" --since "$T_TMP/nodir/snap"
+# A fresh host has no /var/lib/cpm: --since makes it, as cpm-alloc makes
+# its state's directory.
+run sh -c "umask 022; cpm-throttle --cgroup-root '$V1' --since '$T_TMP/new/cpm/snap' -o tsv a"
+assert "--since creates its missing directory, mode 0755" \
+    "$rc:$(stat -c %a "$T_TMP/new/cpm" 2>&1):$(ls "$T_TMP/new/cpm" 2>&1 | tr '\n' ' ')" "0:755:snap snap.lock "
+check_fail "a missing group with --since creates no directory" 1 "not found" \
+    cpm-throttle --cgroup-root "$V1" --since "$T_TMP/new2/snap" nosuchgroup
+assert "no directory is left after a missing group" "$(ls -d "$T_TMP/new2" 2>/dev/null)" ""
+: >"$T_TMP/afile"
+check_fail "--since where no directory can be made fails before reporting" 1 \
+    "cannot create directory '$T_TMP/afile/d' for --since" \
+    cpm-throttle --cgroup-root "$V1" --since "$T_TMP/afile/d/snap"
+if is_root; then
+	mkdir "$T_TMP/theirs"
+	chown 65534 "$T_TMP/theirs"
+	check_fail "a --since directory another user owns is refused" 1 \
+	    "directory '$T_TMP/theirs' of --since is owned by another user" \
+	    cpm-throttle --cgroup-root "$V1" --since "$T_TMP/theirs/snap"
+	assert "nothing is written into it" "$(ls -A "$T_TMP/theirs")" ""
+else
+	skip "a --since directory another user owns is refused" "needs root to give it away"
+fi
 
 run cpm-throttle --cgroup-root "$V1" --since "$SNAP" -o prom
 printf '%s' "$out" >"$T_TMP/since.prom"
@@ -335,6 +369,31 @@ if command -v timeout >/dev/null; then
 	fi
 fi
 
+# Each --watch round of the table and of JSON says when it was taken.
+if command -v timeout >/dev/null; then
+	timeout 1 cpm-throttle --cgroup-root "$V1" --watch --interval 200ms c \
+	    >"$T_TMP/watch.out" 2>&1
+	stamps=$(grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{4}$' "$T_TMP/watch.out")
+	heads=$(grep -c '^GROUP ' "$T_TMP/watch.out")
+	if [ "$heads" -ge 2 ] && [ "$stamps" = "$heads" ] &&
+	    [ "$(sed -n 2p "$T_TMP/watch.out" | cut -c1-6)" = "GROUP " ]; then
+		ok "--watch puts the round's time above each table"
+	else
+		not_ok "--watch puts the round's time above each table" "$(cat "$T_TMP/watch.out")"
+	fi
+	timeout 1 cpm-throttle --cgroup-root "$V1" --watch --interval 200ms -o json c \
+	    >"$T_TMP/watch.out" 2>&1
+	if [ "$(wc -l <"$T_TMP/watch.out")" -ge 2 ] &&
+	    ! grep -vqE '"window_s":[0-9.]+,"time":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}[+-][0-9]{4}","groups":' "$T_TMP/watch.out"; then
+		ok "--watch -o json gives each round a time member"
+	else
+		not_ok "--watch -o json gives each round a time member" "$(cat "$T_TMP/watch.out")"
+	fi
+	run cpm-throttle --cgroup-root "$V1" -o json c
+	case $out in *'"time"'*) not_ok "a single report has no time member" "$out" ;;
+	*) ok "a single report has no time member" ;; esac
+fi
+
 # Invalid input: exit 2, nothing printed, nothing changed.
 check_fail "a duration needs a unit" 2 "invalid interval '5'" \
     cpm-throttle --cgroup-root "$V1" --interval 5
@@ -348,8 +407,13 @@ check_fail "a ratio with junk is refused" 2 "invalid ratio" \
     cpm-throttle --cgroup-root "$V1" --fail-above 0.5x
 check_fail "--top 0 is refused" 2 "invalid --top" \
     cpm-throttle --cgroup-root "$V1" --top 0
-check_fail "an unknown output format is refused" 2 "invalid output format 'xml'" \
+check_fail "an unknown output format is refused" 2 "invalid output format 'xml' \\(want table, tsv, json, prom or names\\)$" \
     cpm-throttle --cgroup-root "$V1" -o xml
+check_fail "column names given to -o point to -O" 2 \
+    "invalid output format 'group,ratio' .*; columns are chosen with -O group,ratio$" \
+    cpm-throttle --cgroup-root "$V1" -o group,ratio
+check_fail "one column name given to -o points to -O" 2 "columns are chosen with -O RATIO$" \
+    cpm-throttle --cgroup-root "$V1" -o RATIO
 check_fail "an unknown option is a usage error" 2 "unrecognized option|invalid option" \
     cpm-throttle --frobnicate
 check_fail "a missing option argument is a usage error" 2 "requires an argument" \

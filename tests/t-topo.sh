@@ -22,6 +22,17 @@ check "siblings:5 is CPU 5 and its thread 21" 0 "5,21" cpm-topo cpus siblings:5
 check "thread:0 is the first thread of every core" 0 "0-15" cpm-topo cpus thread:0
 check "thread:1 --count counts the second threads" 0 "16" cpm-topo cpus thread:1 --count
 check "--and and --not apply in order" 0 "4-15" cpm-topo cpus all --not node:0 --and thread:0
+# JSON for every view that prints data.
+check "cpus --json gives the list and its count" 0 '{"cpus":"0-3,16-19","count":8}' \
+    cpm-topo cpus node:0 --json
+check "nodes --json gives the CPUs asked about and their nodes" 0 '{"cpus":"0,4","nodes":"0-1"}' \
+    cpm-topo nodes 0,4 --json
+run cpm-topo check 0,4 --json
+assert "check --json gives each finding its level and message, exit 3" "$rc:$out" \
+    '3:{"cpus":"0,4","findings":[{"level":"warning","message":"CPUs span 2 NUMA nodes (0-1) where 1 would hold them; memory access will cross nodes"},{"level":"warning","message":"CPUs span 2 L3 caches where one would hold them"},{"level":"warning","message":"core 0 is half used: CPU 0 in the list shares it with sibling 16 outside it"},{"level":"warning","message":"core 4 is half used: CPU 4 in the list shares it with sibling 20 outside it"}]}
+'
+check "check --json of a good placement has no findings" 0 '{"cpus":"0-3,16-19","findings":[]}' \
+    cpm-topo check 0-3,16-19 --json
 check "a cpulist selector with strides" 0 "0,2,4,6" cpm-topo cpus 0-7:1/2
 check "all is the possible CPUs" 0 "0-31" cpm-topo cpus all
 check "isolated is empty here" 0 "" cpm-topo cpus isolated
@@ -191,7 +202,7 @@ if [ "$rc" = 3 ] && printf '%s' "$out" | grep -q '^warning: all CPUs are on NUMA
 else not_ok "check: spread placement on one node" "$(show)"; fi
 check "check: spread over two nodes is clean" 0 "" cpm-topo check 0,16,4,20 --policy spread
 run cpm-topo check 0-3,16-19 --nodes 1
-if [ "$rc" = 3 ] && printf '%s' "$out" | grep -q '^error: CPUs 0-3,16-19 are outside NUMA nodes 1'; then
+if [ "$rc" = 3 ] && printf '%s' "$out" | grep -q '^error: CPUs 0-3,16-19 are outside NUMA node 1'; then
 	ok "check: CPUs outside --nodes"
 else not_ok "check: CPUs outside --nodes" "$(show)"; fi
 run cpm-topo check 0-3,16-19 --nodes 0,7
@@ -225,8 +236,8 @@ if printf '%s' "$out" | grep -q '^NUMA node 1: *CPUs -, memory 64.0 GiB total' &
 	ok "summary shows the memory-only node and the offline CPU"
 else not_ok "summary shows the memory-only node and the offline CPU" "$(show)"; fi
 run cpm-topo check 5,7
-if [ "$rc" = 3 ] && printf '%s' "$out" | grep -q '^error: CPUs 5 are offline' &&
-    printf '%s' "$out" | grep -q '^warning: CPUs 7 are isolated'; then
+if [ "$rc" = 3 ] && printf '%s' "$out" | grep -q '^error: CPU 5 is offline' &&
+    printf '%s' "$out" | grep -q '^warning: CPU 7 is isolated'; then
 	ok "check: offline and isolated CPUs"
 else not_ok "check: offline and isolated CPUs" "$(show)"; fi
 

@@ -148,3 +148,30 @@ if command -v mandoc >/dev/null; then
 else
 	skip "mandoc -Tlint on the manual pages" "mandoc is not installed"
 fi
+
+# A negative number where a count or quantity goes is that, not an
+# unknown option "-1" (getopt's reading of it).
+export CPM_STATE="$T_TMP/neg.state"
+check_fail "cpm-quota convert -1: the number must be positive" 2 \
+    "^cpm-quota: invalid number '-1': must be positive$" cpm-quota convert -1
+check_fail "cpm-quota convert 1 -0.5: the second as well" 2 \
+    "^cpm-quota: invalid number '-0.5': must be positive$" cpm-quota convert 1 -0.5
+check_fail "cpm-quota convert -250m: with a suffix" 2 \
+    "^cpm-quota: invalid number '-250m': must be positive$" cpm-quota convert -250m
+check_fail "cpm-alloc take a -1: the count must be positive" 2 \
+    "^cpm-alloc: invalid number '-1': must be positive$" cpm-alloc take a -1
+check_fail "cpm-alloc take a -12: a count of two digits" 2 \
+    "^cpm-alloc: invalid number '-12': must be positive$" cpm-alloc take a -12
+check_fail "an unknown letter is still an invalid option" 2 \
+    "^cpm-alloc: invalid option -- 'x'$" cpm-alloc take a 1 -x
+assert "nothing was written" "$(ls "$T_TMP/neg.state" 2>/dev/null)" ""
+unset CPM_STATE
+
+# One wording across the tools: "missing COMMAND", "invalid ... cpulist".
+for t in cpm-alloc cpm-quota; do
+	check_fail "$t without a command says missing COMMAND" 2 "^$t: missing COMMAND$" $t
+done
+check_fail "cpm-alloc --from names a cpulist as cpm-topo does" 2 \
+    "^cpm-alloc: invalid --from cpulist 'x'" env CPM_STATE="$T_TMP/w.state" cpm-alloc take a 1 --from x
+check_fail "cpm-alloc init --reserved names a cpulist as cpm-topo does" 2 \
+    "^cpm-alloc: invalid --reserved cpulist 'x'" env CPM_STATE="$T_TMP/w.state" cpm-alloc init --reserved x

@@ -101,9 +101,14 @@ test_take(void)
 	CHECK("take: restricted takes 2 CPUs", r == 0);
 	CHECK_STR("take: restricted keeps to one node (node 1, the one with "
 		  "free cores)", list(&e.cpus), "2,6");
-	CHECK_STR("take: explain lists the hints and the decision", ex.buf,
+	CHECK_STR("take: explain lists the hints, the decision and why this set",
+		  ex.buf,
 		  "CPU hints: 1 preferred, 0-1 -\n"
-		  "restricted policy: merged hint 1 preferred: admitted\n");
+		  "restricted policy: merged hint 1 preferred: admitted\n"
+		  "chose 2,6 of 5 free CPUs (per node: 0:1 1:4), from NUMA "
+		  "nodes 1 first: the static policy takes whole NUMA nodes or "
+		  "sockets, then whole cores, then single threads, packed on "
+		  "the fewest\n");
 	CHECK("take: the state is not changed", st.nentries == 2);
 	strbuf_free(&ex);
 	alloc_entry_free(&e);

@@ -51,7 +51,7 @@ test_reserved(void)
 	r = alloc_init_reserved(&m, &in, &out, err, sizeof(err));
 	CHECK_STR("reserved: CPUs that are not online are refused",
 		  r == -EINVAL ? err : "",
-		  "invalid reserved CPU list: CPUs 8-9 are offline");
+		  "invalid --reserved cpulist: CPUs 8-9 are offline");
 
 	in.reserved = NULL;
 	in.reserve_n = 2;

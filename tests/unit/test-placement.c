@@ -81,8 +81,8 @@ test_report(void)
 	n = placement_report(&root, &t, &ct, &q, &sb, err, sizeof(err));
 	CHECK_STR("report: the placement findings",
 		  n == 2 && sb.buf ? sb.buf : "",
-		  "error: CPUs 7 are offline\n"
-		  "warning: CPUs 3 are isolated (isolcpus): the scheduler will "
+		  "error: CPU 7 is offline\n"
+		  "warning: CPU 3 is isolated (isolcpus): the scheduler will "
 		  "not balance work across them\n");
 	strbuf_free(&sb);
 	q.irqs = true;
@@ -142,8 +142,8 @@ main(void)
 	      "warning: all CPUs are on NUMA node 0; spread placement wants "
 	      "several nodes\n");
 	check("offline and isolated CPUs", "3,7", NULL, PLACE_COMPACT, 2,
-	      "error: CPUs 7 are offline\n"
-	      "warning: CPUs 3 are isolated (isolcpus): the scheduler will "
+	      "error: CPU 7 is offline\n"
+	      "warning: CPU 3 is isolated (isolcpus): the scheduler will "
 	      "not balance work across them\n");
 	check("CPUs outside the nodes asked for", "0,2,4,6", "0,5",
 	      PLACE_SPREAD, 2,
