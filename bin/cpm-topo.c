@@ -17,6 +17,8 @@
 #include "coretype.h"
 #include "irq.h"
 #include "json.h"
+#include "memtable.h"
+#include "memtier.h"
 #include "placement.h"
 #include "select.h"
 #include "topo.h"
@@ -31,6 +33,9 @@ struct ctx {
 	bool loaded;
 	struct coretypes ct;
 	bool ct_loaded;
+	struct memtier mt;
+	bool mt_loaded;
+	bool list;		/* memory --list */
 	const char *columns;	/* -o LIST, or NULL: the default */
 	struct cli_table_opts table;	/* --raw, --noheadings */
 	int mode;		/* 0, 'e' (-e) or 'j' (--json) */
@@ -54,6 +59,7 @@ usage(void)
 "Usage: cpm-topo [--sysroot DIR] [-e | --json] [-o LIST] [--raw] [--noheadings]\n"
 "       cpm-topo [--sysroot DIR] cpus SELECTOR... [--and SEL]... [--not SEL]... [--count]\n"
 "       cpm-topo [--sysroot DIR] nodes CPULIST\n"
+"       cpm-topo [--sysroot DIR] memory [NODESEL...] [--list | --json | -o LIST]\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
 "                [--irqs [--interval DURATION]]\n"
 "       cpm-topo [--sysroot DIR] dump DIR\n"
@@ -79,6 +85,12 @@ usage(void)
 "                     intersect with each --and and remove each --not;\n"
 "                     --count (-c) prints the number of CPUs instead.\n"
 "  nodes CPULIST      print the NUMA nodes that hold those CPUs\n"
+"  memory [NODESEL...] one row per NUMA node: CPUs, memory tier, size,\n"
+"                     bandwidth (MB/s) and latency (ns) from the nearest\n"
+"                     initiators, memory-side caches, interleave weight;\n"
+"                     --list prints the selected nodes as a nodelist.\n"
+"                     -o from NODE CPUS TIER MEMORY FREE READ_BW WRITE_BW\n"
+"                     READ_LAT WRITE_LAT INITIATORS CLASS CACHE WEIGHT\n"
 "  check CPULIST      print 'warning: ...'/'error: ...' findings about a\n"
 "                     placement; exit 3 when there are any.  --policy\n"
 "                     compact (default) or local want one node, spread\n"
@@ -94,6 +106,9 @@ usage(void)
 "type:NAME (a core type: performance, efficiency, on some machines prime and\n"
 "mid; big/p and little/e are aliases), capacity:MIN-MAX (the kernel's\n"
 "cpu_capacity, 1024 for the fastest CPU).\n"
+"Node selectors (memory): all, a nodelist, node:N, cpus (nodes with CPUs),\n"
+"cpuless, tier:N (the kernel's memory_tierN), near:CPULIST (the nodes with\n"
+"memory nearest those CPUs).\n"
 "Topology selectors (node, socket, die, l3, thread, type, capacity) yield\n"
 "online CPUs.\n"
 "CORE is the lowest CPU of a core's SMT siblings; L3 is the cache id.\n"
@@ -118,6 +133,17 @@ static void
 oom(void)
 {
 	cli_die(EXIT_FAIL, "out of memory");
+}
+
+static struct memtier *
+load_memtier(struct ctx *c)
+{
+	if (c->mt_loaded)
+		return &c->mt;
+	if (memtier_load(&c->mt, load(c), &c->root) < 0)
+		oom();
+	c->mt_loaded = true;
+	return &c->mt;
 }
 
 static struct coretypes *
@@ -151,6 +177,9 @@ print_summary(struct ctx *c)
 
 	strbuf_init(&sb);
 	if (topo_summary(t, load_types(c), &sb) < 0)
+		oom();
+	memtier_summary(load_memtier(c), &sb);
+	if (sb.oom)
 		oom();
 	cli_write(&sb);
 	strbuf_free(&sb);
@@ -204,7 +233,11 @@ print_json(struct ctx *c)
 	cpu_table(c, true, &tab);
 	strbuf_init(&sb);
 	json_init(&j, &sb);
-	topo_json(load(c), load_types(c), &tab, &j);
+	json_obj_begin(&j);
+	topo_json_members(load(c), load_types(c), &tab, &j);
+	json_key(&j, "memory");
+	memtier_json(load_memtier(c), NULL, &j);
+	json_obj_end(&j);
 	table_free(&tab);
 	cli_check_json(&j);
 	strbuf_add(&sb, "\n", 1);
@@ -293,6 +326,61 @@ cmd_nodes(struct ctx *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* ---- memory ---- */
+
+static int
+cmd_memory(struct ctx *c, int argc, char **argv)
+{
+	struct cpuset nodes = CPUSET_INIT;
+	struct memtier *m = load_memtier(c);
+	struct strbuf sb;
+	char err[512];
+	int i, r;
+
+	for (i = 1; i < argc; i++) {
+		char *text = cli_list_text(argv[i]);
+
+		r = memtier_select(m, load(c), text, &nodes, err, sizeof(err));
+		free(text);
+		if (r == -ENOMEM)
+			oom();
+		if (r < 0)
+			cli_die(EXIT_USAGE, "%s", err);
+	}
+	if (argc == 1 && memtier_select(m, load(c), "all", &nodes, err,
+					sizeof(err)) < 0)
+		oom();
+	strbuf_init(&sb);
+	if (c->list) {
+		cli_print_cpuset(&nodes);
+	} else if (c->mode == 'j') {
+		struct json j;
+
+		json_init(&j, &sb);
+		memtier_json(m, &nodes, &j);
+		cli_check_json(&j);
+		strbuf_add(&sb, "\n", 1);
+	} else {
+		struct table tab;
+
+		if (memtier_table(load(c), m, &nodes, &tab) < 0)
+			oom();
+		if (c->columns && table_select(&tab, c->columns, err,
+					       sizeof(err)) < 0)
+			cli_usage_error("%s", err);
+		if (table_print(&tab, c->table.raw ? TABLE_RAW : TABLE_ALIGNED,
+				!c->table.noheadings, &sb) < 0)
+			oom();
+		table_free(&tab);
+	}
+	if (sb.oom)
+		oom();
+	cli_write(&sb);
+	strbuf_free(&sb);
+	cpuset_free(&nodes);
+	return EXIT_OK;
+}
+
 /* ---- check ---- */
 
 /* The arguments of check. */
@@ -361,19 +449,20 @@ cmd_dump(struct ctx *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
-enum { C_NONE, C_CPUS, C_NODES, C_CHECK, C_DUMP, C_NCMDS };
+enum { C_NONE, C_CPUS, C_NODES, C_CHECK, C_DUMP, C_MEMORY, C_NCMDS };
 static const char *const commands[] = {
 	[C_NONE] = NULL, [C_CPUS] = "cpus", [C_NODES] = "nodes",
-	[C_CHECK] = "check", [C_DUMP] = "dump",
+	[C_CHECK] = "check", [C_DUMP] = "dump", [C_MEMORY] = "memory",
 };
 enum { OPT_SYSROOT = 256, OPT_AND, OPT_NOT,
-       OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL };
+       OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL, OPT_LIST };
 static const struct cli_option opts[] = {
 	{ "extended", no_argument, 'e', 1u << C_NONE },
-	{ "json", no_argument, 'j', 1u << C_NONE },
-	{ "output", required_argument, 'o', 1u << C_NONE },
-	{ "columns", required_argument, 'o', 1u << C_NONE },
-	CLI_TABLE_OPTIONS(1u << C_NONE),
+	{ "json", no_argument, 'j', 1u << C_NONE | 1u << C_MEMORY },
+	{ "output", required_argument, 'o', 1u << C_NONE | 1u << C_MEMORY },
+	{ "columns", required_argument, 'o', 1u << C_NONE | 1u << C_MEMORY },
+	CLI_TABLE_OPTIONS(1u << C_NONE | 1u << C_MEMORY),
+	{ "list", no_argument, OPT_LIST, 1u << C_MEMORY },
 	{ "and", required_argument, OPT_AND, 1u << C_CPUS },
 	{ "not", required_argument, OPT_NOT, 1u << C_CPUS },
 	{ "count", no_argument, 'c', 1u << C_CPUS },
@@ -427,6 +516,9 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 				cli_usage_error("unknown policy '%s' (compact, spread or local)",
 						optarg);
 			break;
+		case OPT_LIST:
+			c->list = true;
+			break;
 		case OPT_NODES:
 			c->check.nodes = optarg;
 			break;
@@ -464,10 +556,14 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 	cli_check_options(&p, cmd);
 	if (c->check.interval && !c->check.irqs)
 		cli_usage_error("--interval needs --irqs");
+	if (c->list && (c->mode == 'j' || c->columns || c->table.raw ||
+			c->table.noheadings))
+		cli_usage_error("--list prints a nodelist: no --json, -o, --raw or --noheadings");
 	if (c->mode == 'j' && (c->table.raw || c->table.noheadings))
 		cli_usage_error("--raw and --noheadings go with -e, not --json");
 	/* A column list or a table style asks for the -e table. */
-	if (!c->mode && (c->columns || c->table.raw || c->table.noheadings))
+	if (!c->mode && cmd == C_NONE &&
+	    (c->columns || c->table.raw || c->table.noheadings))
 		c->mode = 'e';
 	return cmd;
 }
@@ -490,6 +586,8 @@ run_command(struct ctx *c, int cmd, int argc, char **argv)
 		return cmd_nodes(c, argc, argv);
 	if (cmd == C_CHECK)
 		return cmd_check(c, argc, argv);
+	if (cmd == C_MEMORY)
+		return cmd_memory(c, argc, argv);
 	return cmd_dump(c, argc, argv);
 }
 
@@ -510,6 +608,8 @@ main(int argc, char **argv)
 	status = run_command(&c, cmd, argc, argv);
 	if (c.ct_loaded)
 		coretype_free(&c.ct);
+	if (c.mt_loaded)
+		memtier_free(&c.mt);
 	if (c.loaded)
 		topo_free(&c.topo);
 	free(c.ands);

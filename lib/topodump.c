@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "coretype.h"
+#include "memtier.h"
 #include "topo.h"
 #include "topodump.h"
 #include "util.h"
@@ -61,6 +62,16 @@ topo_dump(const struct sysroot *root, const char *dir, char *err,
 
 		r = coretype_load(&ct, &rec, &t, err, errlen);
 		coretype_free(&ct);
+	}
+	if (r == 0) {
+		/* And the memory hierarchy (tiers, HMAT, weights). */
+		struct memtier m;
+
+		r = memtier_load(&m, &t, &rec);
+		if (r == 0)
+			memtier_free(&m);
+		else
+			snprintf(err, errlen, "out of memory");
 	}
 	topo_free(&t);
 	if (r < 0) {

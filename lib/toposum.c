@@ -354,6 +354,15 @@ topo_json(const struct topo *t, const struct coretypes *ct,
 	  const struct table *cpus, struct json *j)
 {
 	json_obj_begin(j);
+	topo_json_members(t, ct, cpus, j);
+	json_obj_end(j);
+	return j->sb->oom ? -ENOMEM : 0;
+}
+
+void
+topo_json_members(const struct topo *t, const struct coretypes *ct,
+		  const struct table *cpus, struct json *j)
+{
 	json_list(j, "possible", &t->possible);
 	json_list(j, "present", &t->present);
 	json_list(j, "online", &t->online);
@@ -377,6 +386,4 @@ topo_json(const struct topo *t, const struct coretypes *ct,
 	json_sockets_l3(j, t);
 	if (ct && coretype_hybrid(ct))
 		json_core_types(j, ct);
-	json_obj_end(j);
-	return j->sb->oom ? -ENOMEM : 0;
 }

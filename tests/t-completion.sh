@@ -90,7 +90,7 @@ for sh in bash zsh; do
 	# directory it will descend into; zsh adds it on insertion).
 	if [ "$sh" = bash ]; then s=/; else s=; fi
 
-	offers_only $sh 'cpm-topo ' cpus nodes check dump
+	offers_only $sh 'cpm-topo ' cpus nodes check dump memory
 	offers $sh 'cpm-topo cpus ' all online allowed node: thread:
 	offers $sh "cpm-topo --sysroot $sr cpus " 0-3,8-9 0 3 8 9
 	offers_only $sh "cpm-topo --sysroot $sr nodes " 0-3,8-9 0 1 2 3 8 9
@@ -131,7 +131,7 @@ for sh in bash zsh; do
 		offers $sh "$t --" $(tool_long_options "$t" | sed 's/^/--/')
 	done
 	# cpm-topo: the union over its commands.
-	got=$(for c in '' cpus check; do
+	got=$(for c in '' cpus check memory; do
 		candidates $sh "cpm-topo $c --" | sed "s/^/$c /"
 	done)
 	miss=
