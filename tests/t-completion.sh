@@ -119,7 +119,8 @@ for sh in bash zsh; do
 	    UNIT
 	offers_only $sh "cpm-pin --cgroup-root $cg --cgroup " pinned$s
 	offers_only $sh "cpm-pin --sysroot $sr --nodes " 0 2
-	offers_only $sh 'cpm-pin --mem ' local bind interleave preferred
+	offers_only $sh 'cpm-pin --mem ' local bind interleave preferred \
+	    preferred-many weighted-interleave
 	offers $sh "cpm-pin --sysroot $sr " 0-3,8-9 0 9
 	offers $sh 'cpm-pin 0 -- ech' echo
 	offers $sh 'cpm-pin 0 -- e' echo env
