@@ -24,6 +24,7 @@
 #include "cpuset.h"
 #include "json.h"
 #include "mempolicy.h"
+#include "numamaps.h"
 #include "pin.h"
 #include "pintable.h"
 #include "repin.h"
@@ -912,8 +913,80 @@ run_form(struct pin_ctx *c)
 /* ---- -p PID ---- */
 
 /*
+ * Where the process's pages are (numa_maps), and what does not fit its
+ * CPUs or its policy: "memory: ..." and "warning: ..." lines, or the
+ * JSON members "memory" and "findings".
+ */
+static void
+process_memory(struct pin_ctx *c, const struct pin_proc_view *v,
+	       struct strbuf *out, struct json *j)
+{
+	struct numa_pages np;
+	struct numa_policy pol = { .mode = PIN_MEM_KEEP };
+	struct weights want, cur;
+	struct strbuf find;
+	int *w = NULL, nw = 0, i;
+	char whose[48], err[256];
+
+	numa_pages_init(&np);
+	if (numamaps_read_pid(&c->live, c->pid, &np) < 0) {
+		if (j) {
+			json_key(j, "memory");
+			json_null(j);
+			json_key(j, "findings");
+			json_arr_begin(j);
+			json_arr_end(j);
+		}
+		return;
+	}
+	cli_load_topology(&c->live, TOPO_NO_CORES, &c->topo);
+	weights_init(&want);
+	weights_init(&cur);
+	if (v->have_policy) {
+		pol.mode = v->policy.mode;
+		pol.nodes = &v->policy.nodes;
+		/* Weighted interleave: the kernel's weights give the shares. */
+		if (pol.mode == PIN_MEM_WEIGHTED &&
+		    cpuset_copy(&want.nodes, &v->policy.nodes) == 0 &&
+		    weights_read(&c->live, &want, &cur, err, sizeof(err)) == 0 &&
+		    (w = calloc((size_t)cur.n + 1, sizeof(int))) != NULL) {
+			for (i = 0; i < cur.n; i++)
+				w[i] = cur.w[i];
+			nw = cur.n;
+		}
+		pol.weights = w;
+		pol.nweights = nw;
+	}
+	snprintf(whose, sizeof(whose), "process %d", (int)c->pid);
+	strbuf_init(&find);
+	if (j) {
+		json_key(j, "memory");
+		numa_pages_json(&np, j);
+		json_key(j, "findings");
+		json_arr_begin(j);
+	}
+	numamaps_findings(&c->topo, &np, &v->aff, v->have_policy ? &pol : NULL,
+			  whose, &find, j);
+	if (j) {
+		json_arr_end(j);
+	} else {
+		strbuf_puts(out, "memory: ");
+		numa_pages_format(&np, out);
+		strbuf_puts(out, "\n");
+		if (find.len)
+			strbuf_add(out, find.buf, find.len);
+	}
+	strbuf_free(&find);
+	weights_free(&want);
+	weights_free(&cur);
+	free(w);
+	numa_pages_free(&np);
+}
+
+/*
  * Show a process: its affinity as a cpulist (the first line, for pipes),
- * its memory policy, its allowed memory nodes and the threads whose
+ * its memory policy, its allowed memory nodes, where its pages are
+ * (with warnings when they do not fit), and the threads whose
  * affinity differs; or all of it, every thread, as one JSON object
  * (lib/pintable.c defines both).
  */
@@ -950,14 +1023,18 @@ print_process(struct pin_ctx *c)
 		json_init(&j, &out);
 		json_obj_begin(&j);
 		table_json_members(&proc, 0, &j);
+		process_memory(c, &v, &out, &j);
 		json_key(&j, "threads");
 		table_json(&threads, &j);
 		json_obj_end(&j);
 		cli_check_json(&j);
 		strbuf_puts(&out, "\n");
-	} else if (table_print(&proc, TABLE_LABELLED, false, &out) < 0 ||
-		   table_print(&threads, TABLE_LABELLED, false, &out) < 0) {
-		cli_die(EXIT_FAIL, "out of memory");
+	} else {
+		if (table_print(&proc, TABLE_LABELLED, false, &out) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		process_memory(c, &v, &out, NULL);
+		if (table_print(&threads, TABLE_LABELLED, false, &out) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
 	}
 	if (out.oom)
 		cli_die(EXIT_FAIL, "out of memory");

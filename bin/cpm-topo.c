@@ -13,12 +13,18 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "cgcpuset.h"
+#include "cgroup.h"
 #include "cli.h"
 #include "coretype.h"
 #include "irq.h"
 #include "json.h"
 #include "memtable.h"
 #include "memtier.h"
+#include "mempolicy.h"
+#include "numamaps.h"
+#include "pin.h"
+#include "proc.h"
 #include "placement.h"
 #include "select.h"
 #include "topo.h"
@@ -46,6 +52,7 @@ struct ctx {
 	/* check */
 	struct check_args {
 		const char *nodes, *interval;
+		const char *pid, *cgroup, *cgroup_root;
 		enum placement_policy policy;
 		uint64_t interval_us;
 		bool irqs;
@@ -62,6 +69,7 @@ usage(void)
 "       cpm-topo [--sysroot DIR] memory [NODESEL...] [--list | --json | -o LIST]\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
 "                [--irqs [--interval DURATION]]\n"
+"       cpm-topo [--sysroot DIR] check --pid PID | --cgroup GROUP [--cgroup-root DIR] [--json]\n"
 "       cpm-topo [--sysroot DIR] dump DIR\n"
 "\n"
 "Show the machine's CPU topology and answer cpulist questions about it.\n"
@@ -98,6 +106,12 @@ usage(void)
 "                     --irqs adds the device IRQs that may fire on those\n"
 "                     CPUs and each CPU's interrupts over --interval\n"
 "                     (default 1s, two samples of /proc/interrupts).\n"
+"  check --pid PID    where the process's pages are (/proc/PID/numa_maps)\n"
+"  check --cgroup G   or the group's (memory.numa_stat), against its CPUs\n"
+"                     and policy: most memory on nodes without its CPUs, a\n"
+"                     local policy with remote pages, pages outside a bind\n"
+"                     or interleave policy's nodes, interleave not spread;\n"
+"                     exit 3 when there are any; --json for one object.\n"
 "  dump DIR           copy every file cpm reads into DIR (for --sysroot)\n"
 "\n"
 "Selectors: a cpulist, '-' (stdin), all (possible), present, online,\n"
@@ -381,6 +395,184 @@ cmd_memory(struct ctx *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* ---- check --pid / --cgroup ---- */
+
+/* The weights of weighted interleave over nodes, into w[] (NULL: none). */
+static int *
+policy_weights(struct ctx *c, const struct cpuset *nodes, int *nw)
+{
+	struct weights want, cur;
+	char err[256];
+	int *w = NULL, i;
+
+	weights_init(&want);
+	weights_init(&cur);
+	if (cpuset_copy(&want.nodes, nodes) == 0 &&
+	    weights_read(&c->root, &want, &cur, err, sizeof(err)) == 0 &&
+	    (w = calloc((size_t)cur.n + 1, sizeof(int))) != NULL) {
+		for (i = 0; i < cur.n; i++)
+			w[i] = cur.w[i];
+		*nw = cur.n;
+	}
+	weights_free(&want);
+	weights_free(&cur);
+	return w;
+}
+
+/* The CPUs, pages and policy of a process or a cgroup, judged. */
+static int
+check_live(struct ctx *c)
+{
+	const struct check_args *a = &c->check;
+	struct cpuset cpus = CPUSET_INIT;
+	struct numa_pages np;
+	struct pin_policy pp;
+	struct numa_policy pol = { .mode = PIN_MEM_KEEP };
+	struct strbuf sb, find;
+	struct json j;
+	char whose[CG_PATH_MAX + 16], err[512];
+	int n, r, *w = NULL;
+	bool have_policy = false;
+
+	numa_pages_init(&np);
+	pin_policy_init(&pp);
+	load(c);
+	if (a->pid) {
+		unsigned int pid;
+
+		if (parse_uint(a->pid, INT32_MAX, &pid) < 0 || pid == 0)
+			cli_usage_error("invalid --pid '%s'", a->pid);
+		snprintf(whose, sizeof(whose), "process %u", pid);
+		r = proc_status_list(&c->root, (pid_t)pid, "Cpus_allowed_list",
+				     &cpus);
+		if (r == -ESRCH)
+			cli_die(EXIT_USAGE, "no process with pid %u", pid);
+		if (r < 0)
+			cli_die(EXIT_FAIL, "cannot read the CPUs of process %u: %s",
+				pid, strerror(-r));
+		r = numamaps_read_pid(&c->root, (pid_t)pid, &np);
+		if (r < 0)
+			cli_die(r == -ESRCH ? EXIT_USAGE : EXIT_FAIL,
+				"cannot read the pages of process %u: %s", pid,
+				r == -ESRCH ? "no such process" : strerror(-r));
+		have_policy = pin_read_task_policy(&c->root, (pid_t)pid, &pp) == 0 &&
+			      pp.mode != PIN_MEM_UNKNOWN;
+	} else {
+		struct cgcpuset_files f;
+		struct cg_hier h;
+		char group[CG_PATH_MAX], *text;
+		ssize_t k;
+
+		if (cg_path_check(a->cgroup, group, sizeof(group), err,
+				  sizeof(err)) < 0)
+			cli_die(EXIT_USAGE, "%s", err);
+		snprintf(whose, sizeof(whose), "cgroup '%s'", cg_display(group));
+		r = cg_open(&h, cli_cgroup_root(a->cgroup_root), err, sizeof(err));
+		if (r < 0)
+			cli_die(EXIT_FAIL, "%s", err);
+		if (!cg_has(&h, CG_MEMORY))
+			cli_die(EXIT_FAIL, "no memory controller hierarchy");
+		cgcpuset_files(cg_version(&h, CG_CPUSET), &f);
+		r = cg_has(&h, CG_CPUSET) ?
+		    cgcpuset_read_list(&h, group, f.eff_cpus, &cpus, err,
+				       sizeof(err)) : -ENODEV;
+		if (r == -EINVAL)
+			cli_die(EXIT_USAGE, "%s", err);
+		if (r == -ENOENT)
+			cli_die(EXIT_USAGE, "no cgroup '%s'", cg_display(group));
+		if (r < 0)	/* no cpuset: every online CPU */
+			cpuset_copy(&cpus, &c->topo.online);
+		text = malloc(1 << 20);
+		if (text == NULL)
+			oom();
+		k = cg_read(&h, CG_MEMORY, group, "memory.numa_stat", text,
+			    1 << 20, err, sizeof(err));
+		if (k == -ENOENT)
+			cli_die(EXIT_USAGE, "%s", err);
+		if (k < 0)
+			cli_die(EXIT_FAIL, "%s", err);
+		r = numastat_parse(text, cg_version(&h, CG_MEMORY),
+				   (unsigned int)(sysconf(_SC_PAGESIZE) / 1024),
+				   &np);
+		free(text);
+		if (r == -ENOMEM)
+			oom();
+		if (r < 0)
+			cli_die(EXIT_FAIL, "memory.numa_stat of %s holds no "
+				"per-node counts", whose);
+		cg_close(&h);
+	}
+	if (have_policy) {
+		pol.mode = pp.mode;
+		pol.nodes = &pp.nodes;
+		if (pp.mode == PIN_MEM_WEIGHTED)
+			w = policy_weights(c, &pp.nodes, &pol.nweights);
+		pol.weights = w;
+	}
+	strbuf_init(&sb);
+	strbuf_init(&find);
+	if (c->mode == 'j') {
+		json_init(&j, &sb);
+		json_obj_begin(&j);
+		if (a->pid) {
+			json_key(&j, "pid");
+			json_int(&j, atoi(a->pid));
+		} else {
+			json_key(&j, "cgroup");
+			json_str(&j, a->cgroup);
+		}
+		json_key(&j, "cpus");
+		json_cpulist(&j, &cpus);
+		json_key(&j, "mempolicy");
+		if (have_policy) {
+			struct strbuf ps;
+
+			strbuf_init(&ps);
+			pin_policy_format(&pp, &ps);
+			json_str(&j, ps.buf ? ps.buf : "");
+			strbuf_free(&ps);
+		} else {
+			json_null(&j);
+		}
+		json_key(&j, "memory");
+		numa_pages_json(&np, &j);
+		json_key(&j, "findings");
+		json_arr_begin(&j);
+		n = numamaps_findings(&c->topo, &np, &cpus,
+				      have_policy ? &pol : NULL, whose, &find,
+				      &j);
+		json_arr_end(&j);
+		json_obj_end(&j);
+		cli_check_json(&j);
+		strbuf_puts(&sb, "\n");
+	} else {
+		n = numamaps_findings(&c->topo, &np, &cpus,
+				      have_policy ? &pol : NULL, whose, &find,
+				      NULL);
+		strbuf_printf(&sb, "%s: CPUs ", whose);
+		cpuset_format(&cpus, &sb);
+		if (have_policy) {
+			strbuf_puts(&sb, ", mempolicy ");
+			pin_policy_format(&pp, &sb);
+		}
+		strbuf_puts(&sb, ", memory ");
+		numa_pages_format(&np, &sb);
+		strbuf_puts(&sb, "\n");
+		if (find.len)
+			strbuf_add(&sb, find.buf, find.len);
+	}
+	if (sb.oom || find.oom)
+		oom();
+	cli_write(&sb);
+	strbuf_free(&sb);
+	strbuf_free(&find);
+	free(w);
+	pin_policy_free(&pp);
+	numa_pages_free(&np);
+	cpuset_free(&cpus);
+	return n ? EXIT_UNSAT : EXIT_OK;
+}
+
 /* ---- check ---- */
 
 /* The arguments of check. */
@@ -395,6 +587,20 @@ cmd_check(struct ctx *c, int argc, char **argv)
 	char err[256];
 	int n;
 
+	if (a->pid || a->cgroup) {
+		if (a->pid && a->cgroup)
+			cli_usage_error("--pid and --cgroup cannot be combined");
+		if (argc > 1)
+			cli_usage_error("check --pid or --cgroup takes no cpulist");
+		if (a->nodes || a->irqs || c->check.policy != PLACE_COMPACT)
+			cli_usage_error("--nodes, --policy and --irqs go with a "
+					"cpulist, not --pid or --cgroup");
+		return check_live(c);
+	}
+	if (c->mode == 'j')
+		cli_usage_error("check --json goes with --pid or --cgroup");
+	if (a->cgroup_root)
+		cli_usage_error("--cgroup-root goes with --cgroup");
 	if (argc < 2)
 		cli_usage_error("check needs a cpulist");
 	if (argc > 2)
@@ -455,10 +661,12 @@ static const char *const commands[] = {
 	[C_CHECK] = "check", [C_DUMP] = "dump", [C_MEMORY] = "memory",
 };
 enum { OPT_SYSROOT = 256, OPT_AND, OPT_NOT,
-       OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL, OPT_LIST };
+       OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL, OPT_LIST, OPT_PID,
+       OPT_CGROUP, OPT_CGROUP_ROOT };
 static const struct cli_option opts[] = {
 	{ "extended", no_argument, 'e', 1u << C_NONE },
-	{ "json", no_argument, 'j', 1u << C_NONE | 1u << C_MEMORY },
+	{ "json", no_argument, 'j', 1u << C_NONE | 1u << C_MEMORY |
+	  1u << C_CHECK },
 	{ "output", required_argument, 'o', 1u << C_NONE | 1u << C_MEMORY },
 	{ "columns", required_argument, 'o', 1u << C_NONE | 1u << C_MEMORY },
 	CLI_TABLE_OPTIONS(1u << C_NONE | 1u << C_MEMORY),
@@ -470,6 +678,9 @@ static const struct cli_option opts[] = {
 	{ "nodes", required_argument, OPT_NODES, 1u << C_CHECK },
 	{ "irqs", no_argument, OPT_IRQS, 1u << C_CHECK },
 	{ "interval", required_argument, OPT_INTERVAL, 1u << C_CHECK },
+	{ "pid", required_argument, OPT_PID, 1u << C_CHECK },
+	{ "cgroup", required_argument, OPT_CGROUP, 1u << C_CHECK },
+	{ "cgroup-root", required_argument, OPT_CGROUP_ROOT, 1u << C_CHECK },
 	{ "sysroot", required_argument, OPT_SYSROOT, CLI_ALL_COMMANDS },
 	{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
 	{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
@@ -518,6 +729,15 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 			break;
 		case OPT_LIST:
 			c->list = true;
+			break;
+		case OPT_PID:
+			c->check.pid = optarg;
+			break;
+		case OPT_CGROUP:
+			c->check.cgroup = optarg;
+			break;
+		case OPT_CGROUP_ROOT:
+			c->check.cgroup_root = optarg;
 			break;
 		case OPT_NODES:
 			c->check.nodes = optarg;
