@@ -24,6 +24,8 @@
 #include "cpuset.h"
 #include "device.h"
 #include "json.h"
+#include "mempolicy.h"
+#include "numamaps.h"
 #include "pin.h"
 #include "pintable.h"
 #include "repin.h"
@@ -33,7 +35,7 @@
 #include "topo.h"
 #include "util.h"
 
-enum form { FORM_RUN, FORM_PID, FORM_CGROUP, FORM_IRQS };
+enum form { FORM_RUN, FORM_PID, FORM_CGROUP, FORM_IRQS, FORM_WEIGHTS };
 
 struct pin_ctx {
 	enum form form;
@@ -45,6 +47,9 @@ struct pin_ctx {
 	const char *irqs_away_arg;
 	const char *irqs_to_arg;	/* --irqs-to DEV */
 	const char *unit_arg;		/* --unit NAME */
+	const char *weights_arg;	/* --weights W */
+	const char *set_weights_arg;	/* --set-weights W */
+	bool restore_weights;
 	bool irqs_restore;
 	bool dry_run, migrate, exclusive, isolated, create, verbose, json;
 	bool force, scope;
@@ -83,9 +88,20 @@ usage(void)
 "type:efficiency or dev:eth1, the CPUs local to a device)\n"
 "and, with --mem or --nodes, a NUMA memory policy.\n"
 "\n"
-"  -m, --mem MODE          memory policy: local, bind, interleave or\n"
-"                          preferred (default: keep the inherited policy;\n"
-"                          local when only --nodes is given)\n"
+"  -m, --mem MODE          memory policy: local, bind, interleave,\n"
+"                          preferred, preferred-many (Linux 5.15) or\n"
+"                          weighted-interleave (Linux 6.9) (default: keep\n"
+"                          the inherited policy; local when only --nodes\n"
+"                          is given); a kernel without the mode: exit 3\n"
+"      --weights W         with weighted-interleave: the weights the task\n"
+"                          needs (0:5,1:2; their nodes unless --nodes);\n"
+"                          the kernel's weights are system-wide, so they\n"
+"                          must be in place (exit 3 otherwise)\n"
+"      --set-weights W     set the kernel's interleave weights (root), the\n"
+"                          old ones going to a journal (env\n"
+"                          CPM_WEIGHT_JOURNAL, default\n"
+"                          " WEIGHT_JOURNAL_DEFAULT ")\n"
+"      --restore-weights   put back the weights the journal holds\n"
 "  -N, --nodes NODELIST    nodes for the policy (default for bind,\n"
 "                          interleave, preferred: the nodes of CPULIST that\n"
 "                          have memory; with local, CPULIST must lie on them)\n"
@@ -163,6 +179,7 @@ enum opt_id {
 	OPT_DRY_RUN, OPT_VERBOSE, OPT_SYSROOT, OPT_CGROUP_ROOT, OPT_JSON,
 	OPT_IRQS_AWAY, OPT_IRQS_RESTORE, OPT_FORCE, OPT_SCOPE, OPT_UNIT,
 	OPT_IRQS_TO,
+	OPT_WEIGHTS, OPT_SET_WEIGHTS, OPT_RESTORE_WEIGHTS,
 };
 
 #define OPT_BASE 256
@@ -196,6 +213,12 @@ static const struct cli_option opts[] = {
 	{ "force", no_argument, OPT_BASE + OPT_FORCE, CLI_ALL_COMMANDS },
 	{ "scope", no_argument, OPT_BASE + OPT_SCOPE, CLI_ALL_COMMANDS },
 	{ "unit", required_argument, OPT_BASE + OPT_UNIT, CLI_ALL_COMMANDS },
+	{ "weights", required_argument, OPT_BASE + OPT_WEIGHTS,
+	  CLI_ALL_COMMANDS },
+	{ "set-weights", required_argument, OPT_BASE + OPT_SET_WEIGHTS,
+	  CLI_ALL_COMMANDS },
+	{ "restore-weights", no_argument, OPT_BASE + OPT_RESTORE_WEIGHTS,
+	  CLI_ALL_COMMANDS },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -347,6 +370,15 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		case OPT_UNIT:
 			set_once(&c->unit_arg, val, shown);
 			break;
+		case OPT_WEIGHTS:
+			set_once(&c->weights_arg, val, shown);
+			break;
+		case OPT_SET_WEIGHTS:
+			set_once(&c->set_weights_arg, val, shown);
+			break;
+		case OPT_RESTORE_WEIGHTS:
+			c->restore_weights = true;
+			break;
 		}
 	}
 	cli_check_options(&p, -1);
@@ -384,6 +416,24 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		return;
 	}
 
+	if (c->set_weights_arg || c->restore_weights) {
+		if (c->set_weights_arg && c->restore_weights)
+			cli_usage_error("--set-weights and --restore-weights "
+					"cannot be combined");
+		if (c->pid_arg || c->group_arg || c->dashdash || npos > 0 ||
+		    c->mem_arg || c->nodes_arg || c->mems_arg || c->migrate ||
+		    c->exclusive || c->isolated || c->create || c->nattach ||
+		    c->json || c->force || c->scope || c->unit_arg ||
+		    c->weights_arg || c->dry_run)
+			cli_usage_error("--set-weights and --restore-weights go "
+					"alone (with --sysroot and --verbose)");
+		c->form = FORM_WEIGHTS;
+		free(pos);
+		return;
+	}
+	if (c->weights_arg && (!c->mem_arg ||
+			       strcmp(c->mem_arg, "weighted-interleave") != 0))
+		cli_usage_error("--weights goes with --mem weighted-interleave");
 	if (c->pid_arg && c->group_arg)
 		cli_usage_error("-p and --cgroup cannot be combined");
 	c->form = c->pid_arg ? FORM_PID : c->group_arg ? FORM_CGROUP : FORM_RUN;
@@ -438,6 +488,7 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 			cli_usage_error("unexpected argument '%s'", pos[1]);
 		break;
 	case FORM_IRQS:
+	case FORM_WEIGHTS:
 		break;	/* handled above */
 	case FORM_CGROUP:
 		/* --cgroup GROUP alone shows its cpuset, as -p PID shows a
@@ -577,7 +628,8 @@ resolve_policy_nodes(struct pin_ctx *c, const struct cpuset *mems_allowed,
 	if (c->mem_arg) {
 		if (pin_mem_parse(c->mem_arg, &c->mem) < 0)
 			cli_usage_error("invalid --mem '%s' (local, bind, "
-					"interleave or preferred)", c->mem_arg);
+					"interleave, preferred, preferred-many "
+					"or weighted-interleave)", c->mem_arg);
 	} else {
 		c->mem = c->have_nodes ? PIN_MEM_LOCAL : PIN_MEM_KEEP;
 	}
@@ -712,6 +764,135 @@ check_run_plan(struct pin_ctx *c)
 	cpuset_free(&mems);
 }
 
+/* ---- weighted interleave ---- */
+
+static const char *
+weight_journal_path(void)
+{
+	const char *p = getenv("CPM_WEIGHT_JOURNAL");
+
+	return p && *p ? p : WEIGHT_JOURNAL_DEFAULT;
+}
+
+static void
+parse_weights_arg(const char *arg, struct weights *ws)
+{
+	char err[256];
+	int r = weights_parse(arg, ws, err, sizeof(err));
+
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_USAGE, "%s", err);
+}
+
+/* --weights without --nodes: the policy's nodes are the weights' nodes;
+ * with --nodes, each of them needs a weight. */
+static void
+weights_nodes(struct pin_ctx *c)
+{
+	struct weights ws;
+
+	weights_init(&ws);
+	parse_weights_arg(c->weights_arg, &ws);
+	if (!c->have_nodes) {
+		if (cpuset_copy(&c->nodes, &ws.nodes) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		c->have_nodes = true;
+	} else if (!cpuset_subset(&c->nodes, &ws.nodes)) {
+		struct cpuset miss = CPUSET_INIT;
+		char *l;
+
+		cpuset_copy(&miss, &c->nodes);
+		cpuset_andnot(&miss, &ws.nodes);
+		l = list_or_die(&miss);
+		cli_die(EXIT_USAGE, "--weights gives no weight to node%s %s of "
+			"--nodes", cpuset_count(&miss) > 1 ? "s" : "", l);
+	}
+	weights_free(&ws);
+}
+
+/*
+ * The kernel's weights are system-wide: a task gets the weights it
+ * needs only when they are in place.  Changing them is --set-weights'
+ * work, asked for on its own.
+ */
+static void
+check_weights(struct pin_ctx *c)
+{
+	struct weights want, cur;
+	struct strbuf a, b;
+	char err[512];
+	int r;
+
+	weights_init(&want);
+	weights_init(&cur);
+	parse_weights_arg(c->weights_arg, &want);
+	if (c->root.fd < 0)
+		cli_open_sysroot(c->sysroot_dir, &c->root);
+	r = weights_read(&c->root, &want, &cur, err, sizeof(err));
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(r == -ERANGE ? EXIT_USAGE : r == -ENOENT ? EXIT_UNSAT :
+			EXIT_FAIL, "%s", err);
+	if (!weights_equal(&want, &cur)) {
+		strbuf_init(&a);
+		strbuf_init(&b);
+		weights_format(&cur, &a);
+		weights_format(&want, &b);
+		cli_die(EXIT_UNSAT, "the kernel's interleave weights are %s, "
+			"not %s; they are system-wide: 'cpm-pin --set-weights "
+			"%s' (root) sets them, --restore-weights puts them "
+			"back", a.buf ? a.buf : "?", b.buf ? b.buf : "?",
+			b.buf ? b.buf : "?");
+	}
+	weights_free(&want);
+	weights_free(&cur);
+}
+
+static noreturn void
+weights_form(struct pin_ctx *c)
+{
+	char err[512];
+	int r;
+
+	cli_open_sysroot(c->sysroot_dir, &c->root);
+	if (c->restore_weights) {
+		r = weights_restore(&c->root, weight_journal_path(), err,
+				    sizeof(err));
+		if (r < 0)
+			cli_die(EXIT_FAIL, "%s", err);
+		if (c->verbose)
+			cli_warn(r == 1 ? "no weight journal: nothing to put back" :
+				 "interleave weights put back");
+		cli_exit(EXIT_OK);
+	} else {
+		struct weights ws;
+		struct strbuf sb;
+
+		weights_init(&ws);
+		parse_weights_arg(c->set_weights_arg, &ws);
+		r = weights_apply(&c->root, weight_journal_path(), &ws, err,
+				  sizeof(err));
+		if (r == -ENOENT)
+			cli_die(EXIT_UNSAT, "%s", err);
+		if (r == -ERANGE)
+			cli_die(EXIT_USAGE, "%s", err);
+		if (r < 0)
+			cli_die(EXIT_FAIL, "%s", err);
+		if (c->verbose) {
+			strbuf_init(&sb);
+			weights_format(&ws, &sb);
+			cli_warn("interleave weights %s (journal %s)",
+				 sb.buf ? sb.buf : "?", weight_journal_path());
+			strbuf_free(&sb);
+		}
+		weights_free(&ws);
+	}
+	cli_exit(EXIT_OK);
+}
+
 static noreturn void
 run_form(struct pin_ctx *c)
 {
@@ -720,7 +901,11 @@ run_form(struct pin_ctx *c)
 	int r;
 
 	parse_lists(c, c->nodes_arg);
+	if (c->weights_arg)
+		weights_nodes(c);
 	check_run_plan(c);
+	if (c->weights_arg)
+		check_weights(c);
 	if (c->scope) {
 		r = sdapply_scope_name(c->unit_arg, getpid(), unit,
 				       sizeof(unit), c->err, sizeof(c->err));
@@ -749,8 +934,8 @@ run_form(struct pin_ctx *c)
 		start_scope(c, unit);
 	r = pin_apply_self(&c->cpus, c->mem, &c->nodes, &got, c->err,
 			   sizeof(c->err));
-	if (r < 0)
-		cli_die(EXIT_FAIL, "%s", c->err);
+	if (r < 0)	/* a kernel without the mode: exit 3 */
+		cli_die(r == -EOPNOTSUPP ? EXIT_UNSAT : EXIT_FAIL, "%s", c->err);
 	if (c->verbose) {
 		char *l = list_or_die(&got);
 
@@ -767,8 +952,80 @@ run_form(struct pin_ctx *c)
 /* ---- -p PID ---- */
 
 /*
+ * Where the process's pages are (numa_maps), and what does not fit its
+ * CPUs or its policy: "memory: ..." and "warning: ..." lines, or the
+ * JSON members "memory" and "findings".
+ */
+static void
+process_memory(struct pin_ctx *c, const struct pin_proc_view *v,
+	       struct strbuf *out, struct json *j)
+{
+	struct numa_pages np;
+	struct numa_policy pol = { .mode = PIN_MEM_KEEP };
+	struct weights want, cur;
+	struct strbuf find;
+	int *w = NULL, nw = 0, i;
+	char whose[48], err[256];
+
+	numa_pages_init(&np);
+	if (numamaps_read_pid(&c->live, c->pid, &np) < 0) {
+		if (j) {
+			json_key(j, "memory");
+			json_null(j);
+			json_key(j, "findings");
+			json_arr_begin(j);
+			json_arr_end(j);
+		}
+		return;
+	}
+	cli_load_topology(&c->live, TOPO_NO_CORES, &c->topo);
+	weights_init(&want);
+	weights_init(&cur);
+	if (v->have_policy) {
+		pol.mode = v->policy.mode;
+		pol.nodes = &v->policy.nodes;
+		/* Weighted interleave: the kernel's weights give the shares. */
+		if (pol.mode == PIN_MEM_WEIGHTED &&
+		    cpuset_copy(&want.nodes, &v->policy.nodes) == 0 &&
+		    weights_read(&c->live, &want, &cur, err, sizeof(err)) == 0 &&
+		    (w = calloc((size_t)cur.n + 1, sizeof(int))) != NULL) {
+			for (i = 0; i < cur.n; i++)
+				w[i] = cur.w[i];
+			nw = cur.n;
+		}
+		pol.weights = w;
+		pol.nweights = nw;
+	}
+	snprintf(whose, sizeof(whose), "process %d", (int)c->pid);
+	strbuf_init(&find);
+	if (j) {
+		json_key(j, "memory");
+		numa_pages_json(&np, j);
+		json_key(j, "findings");
+		json_arr_begin(j);
+	}
+	numamaps_findings(&c->topo, &np, &v->aff, v->have_policy ? &pol : NULL,
+			  whose, &find, j);
+	if (j) {
+		json_arr_end(j);
+	} else {
+		strbuf_puts(out, "memory: ");
+		numa_pages_format(&np, out);
+		strbuf_puts(out, "\n");
+		if (find.len)
+			strbuf_add(out, find.buf, find.len);
+	}
+	strbuf_free(&find);
+	weights_free(&want);
+	weights_free(&cur);
+	free(w);
+	numa_pages_free(&np);
+}
+
+/*
  * Show a process: its affinity as a cpulist (the first line, for pipes),
- * its memory policy, its allowed memory nodes and the threads whose
+ * its memory policy, its allowed memory nodes, where its pages are
+ * (with warnings when they do not fit), and the threads whose
  * affinity differs; or all of it, every thread, as one JSON object
  * (lib/pintable.c defines both).
  */
@@ -805,14 +1062,18 @@ print_process(struct pin_ctx *c)
 		json_init(&j, &out);
 		json_obj_begin(&j);
 		table_json_members(&proc, 0, &j);
+		process_memory(c, &v, &out, &j);
 		json_key(&j, "threads");
 		table_json(&threads, &j);
 		json_obj_end(&j);
 		cli_check_json(&j);
 		strbuf_puts(&out, "\n");
-	} else if (table_print(&proc, TABLE_LABELLED, false, &out) < 0 ||
-		   table_print(&threads, TABLE_LABELLED, false, &out) < 0) {
-		cli_die(EXIT_FAIL, "out of memory");
+	} else {
+		if (table_print(&proc, TABLE_LABELLED, false, &out) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		process_memory(c, &v, &out, NULL);
+		if (table_print(&threads, TABLE_LABELLED, false, &out) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
 	}
 	if (out.oom)
 		cli_die(EXIT_FAIL, "out of memory");
@@ -1324,6 +1585,8 @@ main(int argc, char **argv)
 		cgroup_form(&c);
 	case FORM_IRQS:
 		irqs_form(&c);
+	case FORM_WEIGHTS:
+		weights_form(&c);
 	}
 	return EXIT_FAIL;
 }

@@ -14,12 +14,20 @@
 #include <sys/stat.h>
 
 #include "cache.h"
+#include "cgcpuset.h"
+#include "cgroup.h"
 #include "cli.h"
 #include "coretype.h"
 #include "device.h"
 #include "findings.h"
 #include "irq.h"
 #include "json.h"
+#include "memtable.h"
+#include "memtier.h"
+#include "mempolicy.h"
+#include "numamaps.h"
+#include "pin.h"
+#include "proc.h"
 #include "placement.h"
 #include "plan.h"
 #include "select.h"
@@ -38,6 +46,9 @@ struct ctx {
 	struct topo_caches caches;
 	bool caches_loaded;
 	bool caches_view;	/* -C */
+	struct memtier mt;
+	bool mt_loaded;
+	bool list;		/* memory --list */
 	const char *columns;	/* -o LIST, or NULL: the default */
 	struct cli_table_opts table;	/* --raw, --noheadings */
 	int mode;		/* 0, 'e' (-e) or 'j' (--json) */
@@ -49,6 +60,7 @@ struct ctx {
 	struct check_args {
 		const char *nodes, *interval, *device;
 		const char *plan, *reserved;	/* --plan, --reserved */
+		const char *pid, *cgroup, *cgroup_root;
 		enum placement_policy policy;
 		bool policy_given;
 		uint64_t interval_us;
@@ -65,9 +77,11 @@ usage(void)
 "       cpm-topo [--sysroot DIR] cpus SELECTOR... [--and SEL]... [--not SEL]... [--count]\n"
 "                [--json]\n"
 "       cpm-topo [--sysroot DIR] nodes CPULIST [--json]\n"
+"       cpm-topo [--sysroot DIR] memory [NODESEL...] [--list | --json | -o LIST]\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
 "                [--irqs [--interval DURATION]] [--device DEV] [--json]\n"
 "       cpm-topo [--sysroot DIR] check --plan FILE [--reserved CPULIST] [--json]\n"
+"       cpm-topo [--sysroot DIR] check --pid PID | --cgroup GROUP [--cgroup-root DIR] [--json]\n"
 "       cpm-topo [--sysroot DIR] devices [--json | -o LIST] [--raw] [--noheadings]\n"
 "       cpm-topo [--sysroot DIR] dump DIR\n"
 "\n"
@@ -98,6 +112,12 @@ usage(void)
 "                     intersect with each --and and remove each --not;\n"
 "                     --count (-c) prints the number of CPUs instead.\n"
 "  nodes CPULIST      print the NUMA nodes that hold those CPUs\n"
+"  memory [NODESEL...] one row per NUMA node: CPUs, memory tier, size,\n"
+"                     bandwidth (MB/s) and latency (ns) from the nearest\n"
+"                     initiators, memory-side caches, interleave weight;\n"
+"                     --list prints the selected nodes as a nodelist.\n"
+"                     -o from NODE CPUS TIER MEMORY FREE READ_BW WRITE_BW\n"
+"                     READ_LAT WRITE_LAT INITIATORS CLASS CACHE WEIGHT\n"
 "  check CPULIST      print 'warning: ...'/'error: ...' findings about a\n"
 "                     placement; exit 3 when there are any.  --policy\n"
 "                     compact (default) or local want one node, spread\n"
@@ -118,6 +138,12 @@ usage(void)
 "                     storage, display, accelerators, named or SR-IOV), one\n"
 "                     row each: ADDRESS TYPE NODE CPUS DRIVER VFS PF NAMES\n"
 "                     (-o also DEVICE CLASS VENDOR); NODE - is unknown\n"
+"  check --pid PID    where the process's pages are (/proc/PID/numa_maps)\n"
+"  check --cgroup G   or the group's (memory.numa_stat), against its CPUs\n"
+"                     and policy: most memory on nodes without its CPUs, a\n"
+"                     local policy with remote pages, pages outside a bind\n"
+"                     or interleave policy's nodes, interleave not spread;\n"
+"                     exit 3 when there are any; --json for one object.\n"
 "  dump DIR           copy every file cpm reads into DIR (for --sysroot), and\n"
 "                     what lscpu --sysroot and lstopo --input read\n"
 "\n"
@@ -131,6 +157,9 @@ usage(void)
 "MIDR part number, or its name such as cortex-a710 or a710), dev:NAME (the\n"
 "local online CPUs of a PCI device: an interface, nvme0, nvme0n1, card0 or an\n"
 "address such as 0000:3b:00.0).\n"
+"Node selectors (memory): all, a nodelist, node:N, cpus (nodes with CPUs),\n"
+"cpuless, tier:N (the kernel's memory_tierN), near:CPULIST (the nodes with\n"
+"memory nearest those CPUs).\n"
 "Topology selectors (node, socket, die, l1d, l1i, l2, l3, thread, type,\n"
 "capacity, part) and dev: yield online CPUs.\n"
 "CORE is the lowest CPU of a core's SMT siblings; L3 (and L2, L1d, L1i) is the\n"
@@ -156,6 +185,17 @@ static void
 oom(void)
 {
 	cli_die(EXIT_FAIL, "out of memory");
+}
+
+static struct memtier *
+load_memtier(struct ctx *c)
+{
+	if (c->mt_loaded)
+		return &c->mt;
+	if (memtier_load(&c->mt, load(c), &c->root) < 0)
+		oom();
+	c->mt_loaded = true;
+	return &c->mt;
 }
 
 static struct coretypes *
@@ -208,6 +248,9 @@ print_summary(struct ctx *c)
 
 	strbuf_init(&sb);
 	if (topo_summary(t, load_types(c), &sb) < 0)
+		oom();
+	memtier_summary(load_memtier(c), &sb);
+	if (sb.oom)
 		oom();
 	cli_write(&sb);
 	strbuf_free(&sb);
@@ -366,6 +409,8 @@ print_json(struct ctx *c)
 	json_obj_begin(&j);
 	topo_json_members(load(c), load_types(c), &tab, &j);
 	cache_json(load_caches(c), &j);
+	json_key(&j, "memory");
+	memtier_json(load_memtier(c), NULL, &j);
 	json_obj_end(&j);
 	table_free(&tab);
 	cli_check_json(&j);
@@ -531,6 +576,239 @@ cmd_nodes(struct ctx *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* ---- memory ---- */
+
+static int
+cmd_memory(struct ctx *c, int argc, char **argv)
+{
+	struct cpuset nodes = CPUSET_INIT;
+	struct memtier *m = load_memtier(c);
+	struct strbuf sb;
+	char err[512];
+	int i, r;
+
+	for (i = 1; i < argc; i++) {
+		char *text = cli_list_text(argv[i]);
+
+		r = memtier_select(m, load(c), text, &nodes, err, sizeof(err));
+		free(text);
+		if (r == -ENOMEM)
+			oom();
+		if (r < 0)
+			cli_die(EXIT_USAGE, "%s", err);
+	}
+	if (argc == 1 && memtier_select(m, load(c), "all", &nodes, err,
+					sizeof(err)) < 0)
+		oom();
+	strbuf_init(&sb);
+	if (c->list) {
+		cli_print_cpuset(&nodes);
+	} else if (c->mode == 'j') {
+		struct json j;
+
+		json_init(&j, &sb);
+		memtier_json(m, &nodes, &j);
+		cli_check_json(&j);
+		strbuf_add(&sb, "\n", 1);
+	} else {
+		struct table tab;
+
+		if (memtier_table(load(c), m, &nodes, &tab) < 0)
+			oom();
+		if (c->columns && table_select(&tab, c->columns, err,
+					       sizeof(err)) < 0)
+			cli_usage_error("%s", err);
+		if (table_print(&tab, c->table.raw ? TABLE_RAW : TABLE_ALIGNED,
+				!c->table.noheadings, &sb) < 0)
+			oom();
+		table_free(&tab);
+	}
+	if (sb.oom)
+		oom();
+	cli_write(&sb);
+	strbuf_free(&sb);
+	cpuset_free(&nodes);
+	return EXIT_OK;
+}
+
+/* ---- check --pid / --cgroup ---- */
+
+/* The weights of weighted interleave over nodes, into w[] (NULL: none). */
+static int *
+policy_weights(struct ctx *c, const struct cpuset *nodes, int *nw)
+{
+	struct weights want, cur;
+	char err[256];
+	int *w = NULL, i;
+
+	weights_init(&want);
+	weights_init(&cur);
+	if (cpuset_copy(&want.nodes, nodes) == 0 &&
+	    weights_read(&c->root, &want, &cur, err, sizeof(err)) == 0 &&
+	    (w = calloc((size_t)cur.n + 1, sizeof(int))) != NULL) {
+		for (i = 0; i < cur.n; i++)
+			w[i] = cur.w[i];
+		*nw = cur.n;
+	}
+	weights_free(&want);
+	weights_free(&cur);
+	return w;
+}
+
+/* The CPUs, pages and policy of a process or a cgroup, judged. */
+static int
+check_live(struct ctx *c)
+{
+	const struct check_args *a = &c->check;
+	struct cpuset cpus = CPUSET_INIT;
+	struct numa_pages np;
+	struct pin_policy pp;
+	struct numa_policy pol = { .mode = PIN_MEM_KEEP };
+	struct strbuf sb, find;
+	struct json j;
+	char whose[CG_PATH_MAX + 16], err[512];
+	int n, r, *w = NULL;
+	bool have_policy = false;
+
+	numa_pages_init(&np);
+	pin_policy_init(&pp);
+	load(c);
+	if (a->pid) {
+		unsigned int pid;
+
+		if (parse_uint(a->pid, INT32_MAX, &pid) < 0 || pid == 0)
+			cli_usage_error("invalid --pid '%s'", a->pid);
+		snprintf(whose, sizeof(whose), "process %u", pid);
+		r = proc_status_list(&c->root, (pid_t)pid, "Cpus_allowed_list",
+				     &cpus);
+		if (r == -ESRCH)
+			cli_die(EXIT_USAGE, "no process with pid %u", pid);
+		if (r < 0)
+			cli_die(EXIT_FAIL, "cannot read the CPUs of process %u: %s",
+				pid, strerror(-r));
+		r = numamaps_read_pid(&c->root, (pid_t)pid, &np);
+		if (r < 0)
+			cli_die(r == -ESRCH ? EXIT_USAGE : EXIT_FAIL,
+				"cannot read the pages of process %u: %s", pid,
+				r == -ESRCH ? "no such process" : strerror(-r));
+		have_policy = pin_read_task_policy(&c->root, (pid_t)pid, &pp) == 0 &&
+			      pp.mode != PIN_MEM_UNKNOWN;
+	} else {
+		struct cgcpuset_files f;
+		struct cg_hier h;
+		char group[CG_PATH_MAX], *text;
+		ssize_t k;
+
+		if (cg_path_check(a->cgroup, group, sizeof(group), err,
+				  sizeof(err)) < 0)
+			cli_die(EXIT_USAGE, "%s", err);
+		snprintf(whose, sizeof(whose), "cgroup '%s'", cg_display(group));
+		r = cg_open(&h, cli_cgroup_root(a->cgroup_root), err, sizeof(err));
+		if (r < 0)
+			cli_die(EXIT_FAIL, "%s", err);
+		if (!cg_has(&h, CG_MEMORY))
+			cli_die(EXIT_FAIL, "no memory controller hierarchy");
+		cgcpuset_files(cg_version(&h, CG_CPUSET), &f);
+		r = cg_has(&h, CG_CPUSET) ?
+		    cgcpuset_read_list(&h, group, f.eff_cpus, &cpus, err,
+				       sizeof(err)) : -ENODEV;
+		if (r == -EINVAL)
+			cli_die(EXIT_USAGE, "%s", err);
+		if (r == -ENOENT)
+			cli_die(EXIT_USAGE, "no cgroup '%s'", cg_display(group));
+		if (r < 0)	/* no cpuset: every online CPU */
+			cpuset_copy(&cpus, &c->topo.online);
+		text = malloc(1 << 20);
+		if (text == NULL)
+			oom();
+		k = cg_read(&h, CG_MEMORY, group, "memory.numa_stat", text,
+			    1 << 20, err, sizeof(err));
+		if (k == -ENOENT)
+			cli_die(EXIT_USAGE, "%s", err);
+		if (k < 0)
+			cli_die(EXIT_FAIL, "%s", err);
+		r = numastat_parse(text, cg_version(&h, CG_MEMORY),
+				   (unsigned int)(sysconf(_SC_PAGESIZE) / 1024),
+				   &np);
+		free(text);
+		if (r == -ENOMEM)
+			oom();
+		if (r < 0)
+			cli_die(EXIT_FAIL, "memory.numa_stat of %s holds no "
+				"per-node counts", whose);
+		cg_close(&h);
+	}
+	if (have_policy) {
+		pol.mode = pp.mode;
+		pol.nodes = &pp.nodes;
+		if (pp.mode == PIN_MEM_WEIGHTED)
+			w = policy_weights(c, &pp.nodes, &pol.nweights);
+		pol.weights = w;
+	}
+	strbuf_init(&sb);
+	strbuf_init(&find);
+	if (c->mode == 'j') {
+		json_init(&j, &sb);
+		json_obj_begin(&j);
+		if (a->pid) {
+			json_key(&j, "pid");
+			json_int(&j, atoi(a->pid));
+		} else {
+			json_key(&j, "cgroup");
+			json_str(&j, a->cgroup);
+		}
+		json_key(&j, "cpus");
+		json_cpulist(&j, &cpus);
+		json_key(&j, "mempolicy");
+		if (have_policy) {
+			struct strbuf ps;
+
+			strbuf_init(&ps);
+			pin_policy_format(&pp, &ps);
+			json_str(&j, ps.buf ? ps.buf : "");
+			strbuf_free(&ps);
+		} else {
+			json_null(&j);
+		}
+		json_key(&j, "memory");
+		numa_pages_json(&np, &j);
+		json_key(&j, "findings");
+		json_arr_begin(&j);
+		n = numamaps_findings(&c->topo, &np, &cpus,
+				      have_policy ? &pol : NULL, whose, &find,
+				      &j);
+		json_arr_end(&j);
+		json_obj_end(&j);
+		cli_check_json(&j);
+		strbuf_puts(&sb, "\n");
+	} else {
+		n = numamaps_findings(&c->topo, &np, &cpus,
+				      have_policy ? &pol : NULL, whose, &find,
+				      NULL);
+		strbuf_printf(&sb, "%s: CPUs ", whose);
+		cpuset_format(&cpus, &sb);
+		if (have_policy) {
+			strbuf_puts(&sb, ", mempolicy ");
+			pin_policy_format(&pp, &sb);
+		}
+		strbuf_puts(&sb, ", memory ");
+		numa_pages_format(&np, &sb);
+		strbuf_puts(&sb, "\n");
+		if (find.len)
+			strbuf_add(&sb, find.buf, find.len);
+	}
+	if (sb.oom || find.oom)
+		oom();
+	cli_write(&sb);
+	strbuf_free(&sb);
+	strbuf_free(&find);
+	free(w);
+	pin_policy_free(&pp);
+	numa_pages_free(&np);
+	cpuset_free(&cpus);
+	return n ? EXIT_UNSAT : EXIT_OK;
+}
+
 /* ---- check ---- */
 
 /* check --plan FILE: the plan as a whole. */
@@ -626,6 +904,18 @@ cmd_check(struct ctx *c, int argc, char **argv)
 		return cmd_check_plan(c, argc);
 	if (a->reserved)
 		cli_usage_error("--reserved goes with --plan");
+	if (a->pid || a->cgroup) {
+		if (a->pid && a->cgroup)
+			cli_usage_error("--pid and --cgroup cannot be combined");
+		if (argc > 1)
+			cli_usage_error("check --pid or --cgroup takes no cpulist");
+		if (a->nodes || a->irqs || c->check.policy != PLACE_COMPACT)
+			cli_usage_error("--nodes, --policy and --irqs go with a "
+					"cpulist, not --pid or --cgroup");
+		return check_live(c);
+	}
+	if (a->cgroup_root)
+		cli_usage_error("--cgroup-root goes with --cgroup");
 	if (argc < 2)
 		cli_usage_error("check needs a cpulist or --plan FILE");
 	if (argc > 2)
@@ -699,23 +989,29 @@ cmd_dump(struct ctx *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
-enum { C_NONE, C_CPUS, C_NODES, C_CHECK, C_DUMP, C_DEVICES, C_NCMDS };
+enum { C_NONE, C_CPUS, C_NODES, C_CHECK, C_DUMP, C_DEVICES, C_MEMORY,
+       C_NCMDS };
 static const char *const commands[] = {
 	[C_NONE] = NULL, [C_CPUS] = "cpus", [C_NODES] = "nodes",
 	[C_CHECK] = "check", [C_DUMP] = "dump", [C_DEVICES] = "devices",
+	[C_MEMORY] = "memory",
 };
 enum { OPT_SYSROOT = 256, OPT_AND, OPT_NOT,
        OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL, OPT_PLAN,
-       OPT_RESERVED, OPT_DEVICE };
+       OPT_RESERVED, OPT_DEVICE, OPT_LIST, OPT_PID, OPT_CGROUP,
+       OPT_CGROUP_ROOT };
 static const struct cli_option opts[] = {
 	{ "extended", no_argument, 'e', 1u << C_NONE },
 	{ "json", no_argument, 'j',
 	  (1u << C_NONE) | (1u << C_CPUS) | (1u << C_NODES) | (1u << C_CHECK) |
-	  (1u << C_DEVICES) },
+	  (1u << C_DEVICES) | (1u << C_MEMORY) },
 	{ "caches", no_argument, 'C', 1u << C_NONE },
-	{ "output", required_argument, 'o', 1u << C_NONE | 1u << C_DEVICES },
-	{ "columns", required_argument, 'o', 1u << C_NONE | 1u << C_DEVICES },
-	CLI_TABLE_OPTIONS(1u << C_NONE | 1u << C_DEVICES),
+	{ "output", required_argument, 'o',
+	  1u << C_NONE | 1u << C_DEVICES | 1u << C_MEMORY },
+	{ "columns", required_argument, 'o',
+	  1u << C_NONE | 1u << C_DEVICES | 1u << C_MEMORY },
+	CLI_TABLE_OPTIONS(1u << C_NONE | 1u << C_DEVICES | 1u << C_MEMORY),
+	{ "list", no_argument, OPT_LIST, 1u << C_MEMORY },
 	{ "and", required_argument, OPT_AND, 1u << C_CPUS },
 	{ "not", required_argument, OPT_NOT, 1u << C_CPUS },
 	{ "count", no_argument, 'c', 1u << C_CPUS },
@@ -726,6 +1022,9 @@ static const struct cli_option opts[] = {
 	{ "plan", required_argument, OPT_PLAN, 1u << C_CHECK },
 	{ "reserved", required_argument, OPT_RESERVED, 1u << C_CHECK },
 	{ "device", required_argument, OPT_DEVICE, 1u << C_CHECK },
+	{ "pid", required_argument, OPT_PID, 1u << C_CHECK },
+	{ "cgroup", required_argument, OPT_CGROUP, 1u << C_CHECK },
+	{ "cgroup-root", required_argument, OPT_CGROUP_ROOT, 1u << C_CHECK },
 	{ "sysroot", required_argument, OPT_SYSROOT, CLI_ALL_COMMANDS },
 	{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
 	{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
@@ -782,6 +1081,18 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 		case OPT_RESERVED:
 			c->check.reserved = optarg;
 			break;
+		case OPT_LIST:
+			c->list = true;
+			break;
+		case OPT_PID:
+			c->check.pid = optarg;
+			break;
+		case OPT_CGROUP:
+			c->check.cgroup = optarg;
+			break;
+		case OPT_CGROUP_ROOT:
+			c->check.cgroup_root = optarg;
+			break;
 		case OPT_NODES:
 			c->check.nodes = optarg;
 			break;
@@ -824,6 +1135,9 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 	cli_check_options(&p, cmd);
 	if (c->check.interval && !c->check.irqs)
 		cli_usage_error("--interval needs --irqs");
+	if (c->list && (c->mode == 'j' || c->columns || c->table.raw ||
+			c->table.noheadings))
+		cli_usage_error("--list prints a nodelist: no --json, -o, --raw or --noheadings");
 	if (c->mode == 'j' && (c->table.raw || c->table.noheadings))
 		cli_usage_error("--raw and --noheadings go with -e, not --json");
 	if (c->caches_view && c->columns)
@@ -857,6 +1171,8 @@ run_command(struct ctx *c, int cmd, int argc, char **argv)
 		return cmd_check(c, argc, argv);
 	if (cmd == C_DEVICES)
 		return cmd_devices(c, argc, argv);
+	if (cmd == C_MEMORY)
+		return cmd_memory(c, argc, argv);
 	return cmd_dump(c, argc, argv);
 }
 
@@ -879,6 +1195,8 @@ main(int argc, char **argv)
 		coretype_free(&c.ct);
 	if (c.caches_loaded)
 		cache_free(&c.caches);
+	if (c.mt_loaded)
+		memtier_free(&c.mt);
 	if (c.loaded)
 		topo_free(&c.topo);
 	free(c.ands);

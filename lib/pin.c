@@ -12,6 +12,7 @@
 
 #include <numaif.h>
 
+#include "mempolicy.h"
 #include "numaload.h"
 #include "pin.h"
 #include "proc.h"
@@ -89,6 +90,7 @@ static const char *const mem_names[] = {
 	[PIN_MEM_PREFERRED] = "preferred",
 	[PIN_MEM_WEIGHTED] = "weighted-interleave",
 	[PIN_MEM_UNKNOWN] = "unknown",
+	[PIN_MEM_PREFERRED_MANY] = "preferred-many",
 };
 
 int
@@ -96,7 +98,7 @@ pin_mem_parse(const char *s, enum pin_mem *out)
 {
 	static const enum pin_mem settable[] = {
 		PIN_MEM_LOCAL, PIN_MEM_BIND, PIN_MEM_INTERLEAVE,
-		PIN_MEM_PREFERRED,
+		PIN_MEM_PREFERRED, PIN_MEM_PREFERRED_MANY, PIN_MEM_WEIGHTED,
 	};
 	size_t i;
 
@@ -532,6 +534,13 @@ pin_set_mempolicy(enum pin_mem mode, const struct cpuset *nodes, char *err,
 	const char *what = pin_mem_name(mode);
 	int r;
 
+	/* Modes libnuma may lack: no libnuma needed. */
+	if (mode == PIN_MEM_PREFERRED_MANY)
+		return mempolicy_set(MEMPOLICY_PREFERRED_MANY, nodes, err,
+				     errlen);
+	if (mode == PIN_MEM_WEIGHTED)
+		return mempolicy_set(MEMPOLICY_WEIGHTED_INTERLEAVE, nodes, err,
+				     errlen);
 	r = numa_ready(&nl, err, errlen);
 	if (r < 0)
 		return r;
@@ -699,6 +708,9 @@ bool
 pin_policy_matches(const struct pin_policy *got, enum pin_mem mode,
 		   const struct cpuset *nodes)
 {
+	if (mode == PIN_MEM_PREFERRED_MANY)
+		return got->mode == PIN_MEM_PREFERRED && got->many &&
+		       cpuset_equal(&got->nodes, nodes);
 	if (got->mode != mode)
 		return false;
 	if (mode == PIN_MEM_LOCAL || mode == PIN_MEM_DEFAULT)
@@ -975,7 +987,10 @@ pin_policy_asked(enum pin_mem mode, const struct cpuset *nodes,
 	p.mode = mode;
 	if (mode != PIN_MEM_LOCAL && cpuset_copy(&p.nodes, nodes) < 0)
 		sb->oom = true;
-	p.many = mode == PIN_MEM_PREFERRED && cpuset_count(nodes) > 1;
+	p.many = (mode == PIN_MEM_PREFERRED && cpuset_count(nodes) > 1) ||
+		 mode == PIN_MEM_PREFERRED_MANY;
+	if (mode == PIN_MEM_PREFERRED_MANY)
+		p.mode = PIN_MEM_PREFERRED;
 	pin_policy_format(&p, sb);
 	pin_policy_free(&p);
 }

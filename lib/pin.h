@@ -40,8 +40,10 @@ enum pin_mem {
 	PIN_MEM_BIND,		/* MPOL_BIND */
 	PIN_MEM_INTERLEAVE,	/* MPOL_INTERLEAVE */
 	PIN_MEM_PREFERRED,	/* MPOL_PREFERRED, or _MANY for several nodes */
-	PIN_MEM_WEIGHTED,	/* MPOL_WEIGHTED_INTERLEAVE (only read back) */
+	PIN_MEM_WEIGHTED,	/* MPOL_WEIGHTED_INTERLEAVE (Linux 6.9) */
 	PIN_MEM_UNKNOWN,	/* could not be read */
+	PIN_MEM_PREFERRED_MANY,	/* MPOL_PREFERRED_MANY (Linux 5.15), also for
+				 * one node; reads back as PREFERRED, many */
 };
 
 /* A memory policy as set or read back. */
@@ -53,7 +55,8 @@ struct pin_policy {
 };
 
 /*
- * Parse a --mem word: "local", "bind", "interleave", "preferred".
+ * Parse a --mem word: "local", "bind", "interleave", "preferred",
+ * "preferred-many", "weighted-interleave".
  * Returns 0 or -EINVAL.
  */
 int pin_mem_parse(const char *s, enum pin_mem *out);
@@ -151,9 +154,12 @@ bool pin_pid_exists(const struct sysroot *r, pid_t pid);
 /*
  * Set the calling thread's memory policy through libnuma (opened on the
  * first call): local, bind or interleave over nodes, preferred (several
- * nodes: preferred-many where the kernel has it).  Node numbers must be
+ * nodes: preferred-many where the kernel has it).  preferred-many and
+ * weighted interleave are set with the system call itself, whatever
+ * libnuma knows (lib/mempolicy.c).  Node numbers must be
  * checked first.  Returns 0, -ENOSYS (no NUMA support, or libnuma cannot
- * be opened), -EOPNOTSUPP (preferred-many unsupported),
+ * be opened), -EOPNOTSUPP (the kernel lacks the mode; err names the
+ * version it needs),
  * -ERANGE (a node beyond libnuma's node mask) or -errno from the kernel;
  * err explains.
  */

@@ -12,6 +12,7 @@
 #include "coretype.h"
 #include "device.h"
 #include "dumpstd.h"
+#include "memtier.h"
 #include "topo.h"
 #include "topodump.h"
 #include "util.h"
@@ -81,6 +82,16 @@ topo_dump(const struct sysroot *root, const char *dir, char *err,
 
 		r = device_list(&d, &rec, err, errlen);
 		devices_free(&d);
+	}
+	if (r == 0) {
+		/* And the memory hierarchy (tiers, HMAT, weights). */
+		struct memtier m;
+
+		r = memtier_load(&m, &t, &rec);
+		if (r == 0)
+			memtier_free(&m);
+		else
+			snprintf(err, errlen, "out of memory");
 	}
 	topo_free(&t);
 	if (r < 0) {

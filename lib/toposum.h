@@ -33,6 +33,9 @@ int topo_summary(const struct topo *t, const struct coretypes *ct,
  */
 int topo_json(const struct topo *t, const struct coretypes *ct,
 	      const struct table *cpus, struct json *j);
+/* The members of that object, for a document with more of its own. */
+void topo_json_members(const struct topo *t, const struct coretypes *ct,
+		       const struct table *cpus, struct json *j);
 
 /* The members of topo_json()'s object, for a document with more. */
 void topo_json_members(const struct topo *t, const struct coretypes *ct,

@@ -94,7 +94,7 @@ for sh in bash zsh; do
 	# directory it will descend into; zsh adds it on insertion).
 	if [ "$sh" = bash ]; then s=/; else s=; fi
 
-	offers_only $sh 'cpm-topo ' cpus nodes check dump devices
+	offers_only $sh 'cpm-topo ' cpus nodes check dump devices memory
 	offers $sh 'cpm-topo cpus ' all online allowed node: thread: dev:
 	# After "dev:" the shells complete the name alone (bash breaks the
 	# word at the colon, zsh keeps the prefix aside).
@@ -134,7 +134,8 @@ for sh in bash zsh; do
 	    UNIT
 	offers_only $sh "cpm-pin --cgroup-root $cg --cgroup " pinned$s
 	offers_only $sh "cpm-pin --sysroot $sr --nodes " 0 2
-	offers_only $sh 'cpm-pin --mem ' local bind interleave preferred
+	offers_only $sh 'cpm-pin --mem ' local bind interleave preferred \
+	    preferred-many weighted-interleave
 	offers $sh "cpm-pin --sysroot $sr " 0-3,8-9 0 9
 	offers $sh 'cpm-pin 0 -- ech' echo
 	offers $sh 'cpm-pin 0 -- e' echo env
@@ -146,7 +147,7 @@ for sh in bash zsh; do
 		offers $sh "$t --" $(tool_long_options "$t" | sed 's/^/--/')
 	done
 	# cpm-topo: the union over its commands.
-	got=$(for c in '' cpus check; do
+	got=$(for c in '' cpus check memory; do
 		candidates $sh "cpm-topo $c --" | sed "s/^/$c /"
 	done)
 	miss=

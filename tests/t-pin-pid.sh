@@ -67,9 +67,19 @@ check 'showing a process needs no topology, so --sysroot does not matter' 0 \
     "$(cpm-pin -p $sp)" cpm-pin --sysroot "$T_TMP" -p $sp
 
 start_bg bound cpm-pin --mem bind --nodes "$node0" 0 -- "$H/pin-touch" 1
-check 'a bound process shows its policy' 0 "0
+run cpm-pin -p $bg
+assert 'a bound process shows its policy' "$(printf '%s' "$out" | sed -n 1,3p)" "0
 mempolicy: bind $node0
-mems_allowed: $(sed -n 's/^Mems_allowed_list:[[:space:]]*//p' /proc/$bg/status)" cpm-pin -p $bg
+mems_allowed: $(sed -n 's/^Mems_allowed_list:[[:space:]]*//p' /proc/$bg/status)"
+# Its pages, from numa_maps: the 1 MiB it touched and its program, all on
+# the bound node, and nothing to warn about.
+kb=$(awk '{ for (i = 3; i <= NF; i++) if ($i ~ /^N[0-9]+=/) { split($i, kv, "="); n += kv[2] } }
+    END { printf "%.1f", n * 4 / 1024 }' /proc/$bg/numa_maps)
+assert 'a bound process shows where its pages are' "$(printf '%s' "$out" | sed -n '4,$p')" \
+    "memory: node $node0 $kb MiB (100%)"
+run cpm-pin -p $bg --json
+got=$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["memory"]["nodes"][0]["node"], d["memory"]["nodes"][0]["percent"], d["findings"])' 2>&1)
+assert 'a bound process: --json memory and findings' "$got" "$node0 100.0 []"
 kill $bg
 start_bg inter cpm-pin --mem interleave --nodes "$node0" 0 -- "$H/pin-touch" 1
 run cpm-pin -p $bg

@@ -20,6 +20,13 @@
 #   DIST       "SRC DST VAL" triples separated by commas; the matrix is
 #              symmetric, 10 on the diagonal, 20 when not given (QEMU
 #              wants all or none)
+#   HMAT_LB    ACPI HMAT (-machine hmat=on): "INITIATOR TARGET LAT BW"
+#              entries separated by commas, an access latency in ns and
+#              an access bandwidth in MB/s (-numa hmat-lb) from the
+#              initiator node to the target node; memory-only nodes take
+#              the initiator of their first entry
+#   HMAT_CACHE memory-side caches, "NODE SIZE LINE" entries (bytes;
+#              level 1, direct-mapped, write-back: -numa hmat-cache)
 #   OFFLINE    cpulist taken offline inside the VM before the tests
 #   ALLOC_*    cpm-alloc expectations, derived by hand from the kubelet
 #              rules on this topology (see the comments there)
@@ -54,6 +61,7 @@ topo_load() {
 	TOPO_NAME=$1
 	MODEL=Skylake-Server SOCKETS=1 DIES=1 CORES=1 THREADS=1 CPUS=
 	NODES_PER_SOCKET=1 MEM_NODES=0 NODE_MB=256 DIST= OFFLINE=
+	HMAT_LB= HMAT_CACHE=
 	ALLOC_CASES= GUEST=busybox KERNELS= TESTS= TIMEOUT= PCI_DEVS= MODULES=
 	. "$2/$1" || return 1
 	T_MAXCPUS=$((SOCKETS * DIES * CORES * THREADS))
@@ -170,12 +178,15 @@ topo_qemu_args() {
 	echo -smp
 	echo "$T_PRESENT,maxcpus=$T_MAXCPUS,sockets=$SOCKETS,dies=$DIES,cores=$CORES,threads=$THREADS"
 	echo -m; echo "$((NODE_MB * T_NODES))M"
+	[ -n "$HMAT_LB" ] && { echo -machine; echo pc,hmat=on; }
 	_n=0
 	while [ "$_n" -lt "$T_NODES" ]; do
 		echo -object; echo "memory-backend-ram,size=${NODE_MB}M,id=m$_n"
 		echo -numa
 		if [ "$_n" -lt "$T_CPU_NODES" ]; then
 			echo "node,nodeid=$_n,cpus=$((_n * T_PER_NODE))-$(((_n + 1) * T_PER_NODE - 1)),memdev=m$_n"
+		elif [ -n "$HMAT_LB" ]; then
+			echo "node,nodeid=$_n,memdev=m$_n,initiator=$(hmat_initiator $_n)"
 		else
 			echo "node,nodeid=$_n,memdev=m$_n"
 		fi
@@ -197,6 +208,35 @@ topo_qemu_args() {
 		esac
 		_i=$((_i + 1))
 	done
+	printf '%s\n' "$HMAT_LB" | tr ',' '\n' | awk 'NF == 4 {
+		h = "hmat-lb,initiator=" $1 ",target=" $2 ",hierarchy=memory"
+		print "-numa"; print h ",data-type=access-latency,latency=" $3
+		print "-numa"; print h ",data-type=access-bandwidth,bandwidth=" $4 "M" }'
+	printf '%s\n' "$HMAT_CACHE" | tr ',' '\n' | awk 'NF == 3 {
+		print "-numa"
+		print "hmat-cache,node-id=" $1 ",size=" $2 ",level=1,associativity=direct,policy=write-back,line=" $3 }'
+}
+
+# hmat_initiator NODE: the initiator of NODE's first HMAT_LB entry.
+hmat_initiator() {
+	printf '%s\n' "$HMAT_LB" | tr ',' '\n' | awk -v n="$1" 'NF == 4 && $2 == n { print $1; exit }'
+}
+
+# hmat_lb NODE: "LAT BW INITIATORS" the firmware gives for NODE: the
+# lowest latency and highest bandwidth of its entries, and the initiators
+# that have both (the kernel's "best" initiators).
+hmat_lb() {
+	printf '%s\n' "$HMAT_LB" | tr ',' '\n' | awk -v n="$1" '
+		NF == 4 && $2 == n { i[$1] = $3 " " $4
+			if (lat == "" || $3 < lat) lat = $3
+			if (bw == "" || $4 > bw) bw = $4 }
+		END { for (k in i) if (i[k] == lat " " bw) init = init (init == "" ? "" : ",") k
+			if (lat != "") print lat, bw, init }'
+}
+
+# hmat_cache NODE: "SIZE LINE" of NODE's memory-side cache, or nothing.
+hmat_cache() {
+	printf '%s\n' "$HMAT_CACHE" | tr ',' '\n' | awk -v n="$1" 'NF == 3 && $1 == n { print $2, $3; exit }'
 }
 
 # pci_dev_addr I: the PCI address of device I of PCI_DEVS.
