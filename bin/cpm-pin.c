@@ -43,6 +43,7 @@ struct pin_ctx {
 	const char *cpu_selector;	/* CPULIST names a selector */
 	const char *irqs_away_arg;
 	const char *unit_arg;		/* --unit NAME */
+	const char *wait_arg;		/* --wait SECONDS (--irqs forms) */
 	bool irqs_restore;
 	bool dry_run, migrate, exclusive, isolated, create, verbose, json;
 	bool force, scope;
@@ -123,6 +124,9 @@ usage(void)
 "                          default " IRQ_JOURNAL_DEFAULT ")\n"
 "      --irqs-restore      put back every affinity the journal holds, also\n"
 "                          after a crash, and remove the journal\n"
+"      --wait SECONDS      with --irqs-away or --irqs-restore: wait at most\n"
+"                          this long for the journal's lock (default:\n"
+"                          forever), then exit 1 naming its holder\n"
 "  -n, --dry-run           print what would be set and change nothing\n"
 "  -v, --verbose           report what was changed and verified on stderr\n"
 "      --sysroot DIR       read the topology below DIR (env CPM_SYSROOT);\n"
@@ -153,6 +157,7 @@ enum opt_id {
 	OPT_CGROUP, OPT_MEMS, OPT_EXCLUSIVE, OPT_ISOLATED, OPT_CREATE, OPT_ATTACH,
 	OPT_DRY_RUN, OPT_VERBOSE, OPT_SYSROOT, OPT_CGROUP_ROOT, OPT_JSON,
 	OPT_IRQS_AWAY, OPT_IRQS_RESTORE, OPT_FORCE, OPT_SCOPE, OPT_UNIT,
+	OPT_WAIT,
 };
 
 #define OPT_BASE 256
@@ -184,6 +189,7 @@ static const struct cli_option opts[] = {
 	{ "force", no_argument, OPT_BASE + OPT_FORCE, CLI_ALL_COMMANDS },
 	{ "scope", no_argument, OPT_BASE + OPT_SCOPE, CLI_ALL_COMMANDS },
 	{ "unit", required_argument, OPT_BASE + OPT_UNIT, CLI_ALL_COMMANDS },
+	{ "wait", required_argument, OPT_BASE + OPT_WAIT, CLI_ALL_COMMANDS },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -330,6 +336,9 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		case OPT_UNIT:
 			set_once(&c->unit_arg, val, shown);
 			break;
+		case OPT_WAIT:
+			set_once(&c->wait_arg, val, shown);
+			break;
 		}
 	}
 	cli_check_options(&p, -1);
@@ -349,11 +358,23 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		if (c->dry_run)
 			cli_usage_error("--dry-run does not go with --irqs-away "
 					"or --irqs-restore");
+		if (c->wait_arg) {
+			int64_t ms;
+
+			if (parse_wait(c->wait_arg, &ms) < 0)
+				cli_usage_error("invalid --wait '%s' (seconds, "
+						"a duration such as 500ms, or "
+						"forever)", c->wait_arg);
+			irq_journal_wait(ms);
+		}
 		c->form = FORM_IRQS;
 		free(pos);
 		return;
 	}
 
+	if (c->wait_arg)
+		cli_usage_error("--wait goes only with --irqs-away or "
+				"--irqs-restore");
 	if (c->pid_arg && c->group_arg)
 		cli_usage_error("-p and --cgroup cannot be combined");
 	c->form = c->pid_arg ? FORM_PID : c->group_arg ? FORM_CGROUP : FORM_RUN;
@@ -1135,6 +1156,8 @@ irqs_form(struct pin_ctx *c)
 		r = irq_release(&c->root, irq_journal_path(), NULL,
 				&c->topo.online, &found, &rep, err, sizeof(err));
 	}
+	if (r == -EFTYPE_CPM)
+		cli_die(EXIT_USAGE, "%s", err);
 	if (r < 0)
 		cli_die(EXIT_FAIL, "%s", err);
 	r = report_irqs(c, &rep) ? EXIT_FAIL : EXIT_OK;

@@ -6,14 +6,28 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "util.h"
 
 const char *cli_name = "cpm";
 static int stdin_used;
+
+/* A lock waited on for a second: whom for, and how not to wait. */
+static void
+lock_waiting(const char *lockpath, pid_t holder)
+{
+	if (holder > 0)
+		cli_warn("waiting for '%s', locked by process %ld (--wait "
+			 "SECONDS bounds the wait)", lockpath, (long)holder);
+	else
+		cli_warn("waiting for '%s', locked by another process (--wait "
+			 "SECONDS bounds the wait)", lockpath);
+}
 
 void
 cli_init(const char *name)
 {
 	cli_name = name;
+	lock_wait_notice(lock_waiting);
 }
 
 static void __attribute__((format(printf, 1, 0)))

@@ -2001,7 +2001,6 @@ state_lock_wait(const char *path, int64_t wait_ms, char *err, size_t errlen)
 {
 	char dir[PATH_MAX], lock[PATH_MAX];
 	const char *base;
-	struct stat st;
 	int r;
 
 	dir_of(path, dir, sizeof(dir));
@@ -2012,14 +2011,11 @@ state_lock_wait(const char *path, int64_t wait_ms, char *err, size_t errlen)
 			 path);
 		return -EISDIR;
 	}
-	/* Bad input creates nothing: look before making directories. */
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "state '%s' is %s", path,
-			 S_ISDIR(st.st_mode) ? "a directory" :
-			 S_ISLNK(st.st_mode) ? "a symbolic link" :
-			 "not a regular file");
-		return S_ISDIR(st.st_mode) ? -EISDIR : -EFTYPE_CPM;
-	}
+	/* Bad input creates nothing: look before making directories, and
+	 * lock (create BASE.lock beside it) only a file that is cpm's. */
+	r = own_file_check(path, "state", "cpm-alloc-state ", 0, err, errlen);
+	if (r < 0)
+		return r;
 	/* BASE.lock, BASE cut short when the name would pass NAME_MAX. */
 	if (snprintf(lock, sizeof(lock), "%.*s%.*s.lock", (int)(base - path),
 		     path, (int)(NAME_MAX - strlen(".lock")), base) >=
@@ -2049,16 +2045,21 @@ int
 state_resolve(const char *path, char **out, char *err, size_t errlen)
 {
 	struct stat st;
+	int r;
 
 	*out = NULL;
 	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode)) {
 		*out = strdup(path);
 		return *out ? 0 : -ENOMEM;
 	}
+	/* A link another user could have planted names no state of ours
+	 * (realpath() knows no protected_symlinks rule). */
+	r = own_file_check(path, "state", NULL, 0, err, errlen);
+	if (r < 0)
+		return r == -EISDIR ? -EFTYPE_CPM : r;
 	*out = realpath(path, NULL);
 	if (*out == NULL) {
-		int r = -errno;
-
+		r = -errno;
 		snprintf(err, errlen, "state '%s' is a symbolic link to %s",
 			 path, r == -ENOENT ? "nothing" : strerror(-r));
 		return r == -ENOENT ? -EFTYPE_CPM : r;

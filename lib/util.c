@@ -1208,39 +1208,194 @@ lock_holder(const char *lockpath)
 	return pid;
 }
 
+/* Who hears that a lock is being waited for (lock_wait_notice()). */
+static void (*lock_waiting)(const char *lockpath, pid_t holder);
+
+void
+lock_wait_notice(void (*fn)(const char *lockpath, pid_t holder))
+{
+	lock_waiting = fn;
+}
+
+/*
+ * Whether a file of st may be trusted to be ours: a regular file of root
+ * or ours that no one else can write (a group's write bit counts only
+ * for a group other than root's and ours).  NULL when it may, else what
+ * it is, for a message.
+ */
+static const char *
+file_untrusted(const struct stat *st)
+{
+	if (!S_ISREG(st->st_mode))
+		return S_ISDIR(st->st_mode) ? "a directory" :
+		       "not a regular file";
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		return "owned by another user";
+	if ((st->st_mode & S_IWOTH) ||
+	    ((st->st_mode & S_IWGRP) && st->st_gid != 0 &&
+	     st->st_gid != getegid()))
+		return "writable by other users";
+	return NULL;
+}
+
+/* The same for a directory a file is trusted in: root's or ours, and
+ * open to no one else's writes, or sticky (no one else may then remove
+ * or replace what is ours in it). */
+static const char *
+dir_untrusted(const struct stat *st)
+{
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		return "owned by another user";
+	if (!(st->st_mode & S_ISVTX) &&
+	    ((st->st_mode & S_IWOTH) ||
+	     ((st->st_mode & S_IWGRP) && st->st_gid != 0 &&
+	      st->st_gid != getegid())))
+		return "writable by other users";
+	return NULL;
+}
+
+int
+own_file_check(const char *path, const char *what, const char *magic,
+	       unsigned int flags, char *err, size_t errlen)
+{
+	char head[64];
+	const char *base, *why;
+	struct stat st, ds;
+	ssize_t n;
+	int dfd, fd, r;
+
+	dfd = open_parent_at(AT_FDCWD, path, DIR_PATH, 0, &base);
+	if (dfd < 0)
+		return dfd == -ENOENT ? 0 :
+		       err_ret(err, errlen, dfd == -ELOOP ? -EFTYPE_CPM : dfd,
+			       "cannot open the directory of %s '%s': %s",
+			       what, path, dfd == -ELOOP ?
+			       "a symbolic link on the way" : strerror(-dfd));
+	if ((flags & OWN_PRIVATE_DIR) && fstat(dfd, &ds) == 0 &&
+	    (why = dir_untrusted(&ds)) != NULL) {
+		close(dfd);
+		return err_ret(err, errlen, -EFTYPE_CPM, "%s '%s' is not "
+			       "trusted: its directory is %s", what, path, why);
+	}
+	fd = openat(dfd, base, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+		    O_NOFOLLOW);
+	r = fd < 0 ? -errno : 0;
+	if (r == -ELOOP && link_trusted(dfd, base)) {
+		fd = openat(dfd, base, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+			    O_NOCTTY);
+		r = fd < 0 ? -errno : 0;
+	}
+	if (fd < 0 && r == -ENXIO) {
+		/* a socket, or a FIFO with no writer */
+		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			r = -EFTYPE_CPM;
+	}
+	close(dfd);
+	if (r == -ENOENT)
+		return 0;
+	if (r == -ELOOP)
+		return err_ret(err, errlen, -EFTYPE_CPM, "%s '%s' is a symbolic "
+			       "link another user could have planted", what,
+			       path);
+	if (r == -EFTYPE_CPM)
+		return err_ret(err, errlen, r, "%s '%s' is not a regular file",
+			       what, path);
+	if (r < 0)
+		return err_ret(err, errlen, r, "cannot open %s '%s': %s", what,
+			       path, strerror(-r));
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		close(fd);
+		return err_ret(err, errlen, r, "cannot open %s '%s': %s", what,
+			       path, strerror(-r));
+	}
+	if ((why = file_untrusted(&st)) != NULL) {
+		close(fd);
+		return err_ret(err, errlen, S_ISDIR(st.st_mode) ? -EISDIR :
+			       -EFTYPE_CPM, "%s '%s' is %s", what, path, why);
+	}
+	do
+		n = pread(fd, head, sizeof(head) - 1, 0);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n < 0)
+		return err_ret(err, errlen, -errno, "cannot read %s '%s': %s",
+			       what, path, strerror(errno));
+	head[n] = '\0';
+	/* Empty is nothing to lose; anything else must be cpm's. */
+	if (n > 0 && magic && strncmp(head, magic, strlen(magic)) != 0)
+		return err_ret(err, errlen, -EFTYPE_CPM, "'%s' is not a cpm "
+			       "%s file (it does not begin with '%s')", path, what,
+			       magic);
+	return 0;
+}
+
+int
+own_dir_check(const char *path, const char *what, char *err, size_t errlen)
+{
+	const char *base, *why;
+	struct stat ds;
+	int dfd;
+
+	dfd = open_parent_at(AT_FDCWD, path, DIR_PATH, 0, &base);
+	if (dfd < 0)
+		return 0;	/* the opener words that */
+	why = fstat(dfd, &ds) == 0 ? dir_untrusted(&ds) : NULL;
+	close(dfd);
+	return why ? err_ret(err, errlen, -EFTYPE_CPM, "%s '%s' is not "
+			     "trusted: its directory is %s", what, path, why) :
+		     0;
+}
+
 int
 lock_file(const char *lockpath, int64_t wait_ms, char *err, size_t errlen)
 {
 	struct stat st;
-	uint64_t deadline = 0;
+	const char *base, *why;
+	uint64_t start, deadline = 0;
 	unsigned int nap = 1;
-	int fd, r;
+	bool told = false;
+	int dfd, fd, r;
 
-	fd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
-		  O_NONBLOCK | O_NOCTTY, 0644);
-	if (fd < 0) {
-		r = -errno;
+	/* No link followed on the way that another user could have
+	 * planted; none at all at the lock file itself. */
+	dfd = open_parent_at(AT_FDCWD, lockpath, DIR_PATH, 0, &base);
+	if (dfd < 0) {
 		err_set(err, errlen, "cannot open lock file '%s': %s", lockpath,
-			errno == ELOOP ? "a symbolic link" : strerror(errno));
-		return r;
+			dfd == -ELOOP ? "a symbolic link on the way" :
+			strerror(-dfd));
+		return dfd == -ELOOP ? -EFTYPE_CPM : dfd;
+	}
+	/* 0600: a lock others can open, they can hold. */
+	fd = openat(dfd, base, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
+		    O_NONBLOCK | O_NOCTTY, 0600);
+	r = -errno;
+	close(dfd);
+	if (fd < 0) {
+		err_set(err, errlen, "cannot open lock file '%s': %s", lockpath,
+			r == -ELOOP ? "a symbolic link" : strerror(-r));
+		return r == -ELOOP || r == -ENXIO ? -EFTYPE_CPM : r;
 	}
 	/*
-	 * A lock file someone else owns (or a FIFO or device in its place)
-	 * is theirs to hold or feed forever: refuse it rather than wait on
-	 * it.
+	 * A lock file someone else owns or may write (or a FIFO or device
+	 * in its place) is theirs to hold or feed forever: refuse it rather
+	 * than wait on it.
 	 */
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (st.st_uid != geteuid() && st.st_uid != 0)) {
-		err_set(err, errlen, "lock file '%s' is %s", lockpath,
-			!S_ISREG(st.st_mode) ? "not a regular file" :
-			"owned by another user");
+	if (fstat(fd, &st) < 0)
+		st.st_mode = 0;
+	if ((why = file_untrusted(&st)) != NULL) {
+		err_set(err, errlen, "lock file '%s' is %s", lockpath, why);
 		close(fd);
-		return -EPERM;
+		return -EFTYPE_CPM;
 	}
+	/* One an older cpm made 0644: closed to new readers from now on. */
+	if ((st.st_mode & 077) && st.st_uid == geteuid())
+		(void)fchmod(fd, 0600);
+	start = now_us();
 	if (wait_ms > 0)
-		deadline = now_us() + (uint64_t)wait_ms * 1000;
+		deadline = start + (uint64_t)wait_ms * 1000;
 	for (;;) {
-		if (flock(fd, wait_ms < 0 ? LOCK_EX : LOCK_EX | LOCK_NB) == 0)
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 			break;
 		if (errno == EINTR)
 			continue;
@@ -1251,7 +1406,7 @@ lock_file(const char *lockpath, int64_t wait_ms, char *err, size_t errlen)
 			close(fd);
 			return r;
 		}
-		if (wait_ms == 0 || now_us() >= deadline) {
+		if (wait_ms == 0 || (wait_ms > 0 && now_us() >= deadline)) {
 			pid_t holder = flock_holder(fd);
 
 			if (holder > 0)
@@ -1262,6 +1417,11 @@ lock_file(const char *lockpath, int64_t wait_ms, char *err, size_t errlen)
 					lockpath);
 			close(fd);
 			return -ETIMEDOUT;
+		}
+		/* After a second, whoever waits is told for whom. */
+		if (!told && lock_waiting && now_us() - start >= 1000000) {
+			lock_waiting(lockpath, flock_holder(fd));
+			told = true;
 		}
 		sleep_ms(nap);
 		if (nap < 100)

@@ -21,6 +21,9 @@ chmod 755 "$T_TMP"
 W=$T_TMP/shared
 mkdir "$W"
 chmod 0777 "$W"	# world-writable, not sticky: the worst case
+ST=$T_TMP/sticky
+mkdir "$ST"
+chmod 1777 "$ST"	# world-writable and sticky, as /tmp
 G=120	# the hang guard, in seconds
 # holder FILE: the attacker holds an exclusive flock on FILE until killed
 # (a simple command, so that $! is flock's own PID; descriptors above 2
@@ -89,7 +92,7 @@ fi
 evil touch "$W/e.snap.lock"
 holder "$W/e.snap.lock"
 run timeout $G cpm-throttle --cgroup-root "$V1" --since "$W/e.snap" -o names
-if [ "$rc" = 1 ] && [ -z "$out" ] && [ ! -e "$W/e.snap" ] &&
+if [ "$rc" = 2 ] && [ -z "$out" ] && [ ! -e "$W/e.snap" ] &&
     printf '%s' "$err" | grep -q "lock file '$W/e.snap.lock' is owned by another user"; then
 	ok "a lock file of another user is refused, not waited on"
 else
@@ -123,11 +126,126 @@ if [ "$rc" = 1 ] && [ ! -e "$W/g.state" ] &&
 else
 	not_ok "cpm-alloc --wait gives up naming the holder" "holder $hpid" "$(show)"
 fi
-run timeout $G cpm-quota --journal "$W/g.state" --wait 0 restore
+touch "$ST/g.journal.lock"
+holder "$ST/g.journal.lock"
+hpid=$(awk -v ino="$(stat -c %i "$ST/g.journal.lock")" '$1 ~ /:$/ && $2 == "FLOCK" { split($6, a, ":"); if (a[3] == ino) print $5 }' /proc/locks)
+run timeout $G cpm-quota --journal "$ST/g.journal" --wait 0 restore
 if [ "$rc" = 1 ] && printf '%s' "$err" | grep -q "is locked by process $hpid"; then
 	ok "cpm-quota restore --wait gives up naming the holder"
 else
 	not_ok "cpm-quota restore --wait gives up naming the holder" "$(show)"
+fi
+
+# --- links and files that are not cpm's: nothing created beside them ---
+# A scratch file stands for /etc/passwd: root's, 0644, not cpm's.
+PW=$T_TMP/etc/passwd
+mkdir "$T_TMP/etc"
+echo 'root:x:0:0:root:/root:/bin/sh' >"$PW"
+for d in "$W" "$ST"; do
+	evil ln -s "$PW" "$d/c.state"
+	run env CPM_STATE="$d/c.state" timeout $G cpm-alloc --sysroot "$SYS" take x 1
+	if [ "$rc" = 2 ] && [ ! -e "$PW.lock" ] && [ ! -e "$d/c.state.lock" ] &&
+	    printf '%s' "$err" | grep -q "state '$d/c.state' is a symbolic link another user could have planted"; then
+		ok "another user's link as state is not followed (${d##*/})"
+	else
+		not_ok "another user's link as state is not followed (${d##*/})" "$(show)" "$(ls -l "$T_TMP/etc")"
+	fi
+done
+run timeout $G cpm-throttle --cgroup-root "$V1" --since "$PW" -o names
+if [ "$rc" = 2 ] && [ ! -e "$PW.lock" ] && [ "$(cat "$PW")" = 'root:x:0:0:root:/root:/bin/sh' ] &&
+    printf '%s' "$err" | grep -q "'$PW' is not a cpm snapshot file"; then
+	ok "--since a file not a snapshot creates no lock beside it"
+else
+	not_ok "--since a file not a snapshot creates no lock beside it" "$(show)" "$(ls -l "$T_TMP/etc")"
+fi
+run timeout $G cpm-alloc --sysroot "$SYS" --state "$PW" take x 1
+if [ "$rc" = 2 ] && [ ! -e "$PW.lock" ] && printf '%s' "$err" | grep -q "'$PW' is not a cpm state file"; then
+	ok "a state that is not cpm's creates no lock beside it"
+else
+	not_ok "a state that is not cpm's creates no lock beside it" "$(show)"
+fi
+cpm-alloc --sysroot "$SYS" --state "$T_TMP/own.state" init >/dev/null
+evil cp "$T_TMP/own.state" "$ST/o.state"
+run timeout $G cpm-alloc --sysroot "$SYS" --state "$ST/o.state" take x 1
+if [ "$rc" = 2 ] && [ ! -e "$ST/o.state.lock" ] &&
+    printf '%s' "$err" | grep -q "state '$ST/o.state' is owned by another user"; then
+	ok "a state of another user is refused"
+else
+	not_ok "a state of another user is refused" "$(show)"
+fi
+cp "$T_TMP/own.state" "$T_TMP/ww.state"
+chmod 0666 "$T_TMP/ww.state"
+check_fail "a state others may write is refused" 2 "state '$T_TMP/ww.state' is writable by other users" \
+    timeout $G cpm-alloc --sysroot "$SYS" --state "$T_TMP/ww.state" take x 1
+assert "cpm-alloc creates its lock 0600" "$(stat -c %a "$T_TMP/own.state.lock")" "600"
+
+# --- a waiter is told whom it waits for, and how to stop waiting ---
+touch "$T_TMP/own.state.lock"
+chmod 0644 "$T_TMP/own.state.lock"	# as an older cpm made it
+holder "$T_TMP/own.state.lock"
+hpid=$(awk -v ino="$(stat -c %i "$T_TMP/own.state.lock")" '$1 ~ /:$/ && $2 == "FLOCK" { split($6, a, ":"); if (a[3] == ino) print $5 }' /proc/locks)
+run timeout $G cpm-alloc --sysroot "$SYS" --state "$T_TMP/own.state" --wait 2 take x 1
+if [ "$rc" = 1 ] && [ -n "$hpid" ] &&
+    printf '%s' "$err" | grep -q "^cpm-alloc: waiting for '$T_TMP/own.state.lock', locked by process $hpid (--wait SECONDS bounds the wait)$" &&
+    [ "$(stat -c %a "$T_TMP/own.state.lock")" = 600 ]; then
+	ok "a waiting take names the holder after a second"
+else
+	not_ok "a waiting take names the holder after a second" "holder $hpid" "$(show)"
+fi
+IRQ=$T_TMP/irqroot
+cp -r "$SYS" "$IRQ"
+mkdir -p "$IRQ/proc/irq/24/eth0" "$T_TMP/irqj"
+printf '3\n' >"$IRQ/proc/irq/default_smp_affinity"
+printf '0-1\n' >"$IRQ/proc/irq/24/smp_affinity_list"
+touch "$T_TMP/irqj/irq.journal.lock"
+holder "$T_TMP/irqj/irq.journal.lock"
+hpid=$(awk -v ino="$(stat -c %i "$T_TMP/irqj/irq.journal.lock")" '$1 ~ /:$/ && $2 == "FLOCK" { split($6, a, ":"); if (a[3] == ino) print $5 }' /proc/locks)
+run env CPM_IRQ_JOURNAL="$T_TMP/irqj/irq.journal" timeout $G cpm-pin --sysroot "$IRQ" --irqs-away 1 --wait 300ms
+if [ "$rc" = 1 ] && [ "$(cat "$IRQ/proc/irq/24/smp_affinity_list")" = 0-1 ] &&
+    printf '%s' "$err" | grep -q "is locked by process $hpid; gave up waiting"; then
+	ok "cpm-pin --irqs-away --wait gives up naming the holder"
+else
+	not_ok "cpm-pin --irqs-away --wait gives up naming the holder" "holder $hpid" "$(show)"
+fi
+
+# --- journals nobody else could have written ---
+# A forged burst journal, valid checksum and all, asks restore to set a
+# live group's quota to 1000 us; a forged IRQ journal, to move IRQ 24.
+printf '%s 0 %s a 1000 100000 2000 0\n' 999999 "$V1/cpu" >"$T_TMP/body"
+sum=$(python3 -c 'import sys
+h = 0xcbf29ce484222325
+for b in open(sys.argv[1], "rb").read():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+print("%016x" % h)' "$T_TMP/body")
+evil sh -c "{ printf 'cpm-burst-journal 2\nchecksum fnv1a64:%s\n' $sum; cat '$T_TMP/body'; } >'$ST/f.journal'"
+run timeout $G cpm-quota --cgroup-root "$V1" --journal "$ST/f.journal" restore
+if [ "$rc" = 2 ] && [ "$(cat "$V1/cpu/a/cpu.cfs_quota_us")" = 50000 ] &&
+    printf '%s' "$err" | grep -q "journal '$ST/f.journal' is owned by another user"; then
+	ok "a burst journal of another user is not trusted"
+else
+	not_ok "a burst journal of another user is not trusted" "$(show)" "$(cat "$V1/cpu/a/cpu.cfs_quota_us")"
+fi
+cp "$ST/f.journal" "$W/r.journal"
+run timeout $G cpm-quota --cgroup-root "$V1" --journal "$W/r.journal" restore
+if [ "$rc" = 2 ] && [ "$(cat "$V1/cpu/a/cpu.cfs_quota_us")" = 50000 ] && [ -e "$W/r.journal" ] &&
+    printf '%s' "$err" | grep -q "journal '$W/r.journal' is not trusted: its directory is writable by other users"; then
+	ok "a burst journal in a directory others may write is not trusted"
+else
+	not_ok "a burst journal in a directory others may write is not trusted" "$(show)"
+fi
+body='irq 24 0'
+isum=$(printf '%s\n' "$body" >"$T_TMP/body"; python3 -c 'import sys
+h = 0xcbf29ce484222325
+for b in open(sys.argv[1], "rb").read():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+print("%016x" % h)' "$T_TMP/body")
+evil sh -c "{ printf 'cpm-irq-journal 1\nchecksum fnv1a64:%s\n' $isum; cat '$T_TMP/body'; } >'$ST/irq.journal'"
+run env CPM_IRQ_JOURNAL="$ST/irq.journal" timeout $G cpm-pin --sysroot "$IRQ" --irqs-restore
+if [ "$rc" = 2 ] && [ -e "$ST/irq.journal" ] && [ "$(cat "$IRQ/proc/irq/24/smp_affinity_list")" = 0-1 ] &&
+    printf '%s' "$err" | grep -q "IRQ journal '$ST/irq.journal' is owned by another user"; then
+	ok "an IRQ journal of another user is neither applied nor removed"
+else
+	not_ok "an IRQ journal of another user is neither applied nor removed" "$(show)"
 fi
 
 # --- readers: FIFOs and devices where files belong ---
@@ -149,14 +267,14 @@ else
 	not_ok "a refused state creates no lock file"
 fi
 evil mkfifo "$W/i.snap"
-check_fail "a FIFO as snapshot is refused" 2 "corrupt snapshot '$W/i.snap': not a regular file" \
+check_fail "a FIFO as snapshot is refused" 2 "snapshot '$W/i.snap' is not a regular file" \
     timeout $G cpm-throttle --cgroup-root "$V1" --since "$W/i.snap"
 evil ln -s /dev/zero "$W/j.snap"
-check_fail "/dev/zero as snapshot is refused" 2 "corrupt snapshot '$W/j.snap': not a regular file" \
+check_fail "/dev/zero as snapshot is refused" 2 "snapshot '$W/j.snap' is a symbolic link another user could have planted" \
     sh -c "$memcap"'; exec timeout '$G' "$@"' - cpm-throttle --cgroup-root "$V1" --since "$W/j.snap"
-evil mkfifo "$W/k.journal"
-check_fail "a FIFO as burst journal is refused" 2 "journal '$W/k.journal' is damaged: not a regular file" \
-    timeout $G cpm-quota --journal "$W/k.journal" restore
+mkfifo "$ST/k.journal"
+check_fail "a FIFO as burst journal is refused" 2 "journal '$ST/k.journal' is not a regular file" \
+    timeout $G cpm-quota --journal "$ST/k.journal" restore
 
 evil mkfifo "$W/n.kubelet"
 check_fail "a FIFO as kubelet checkpoint is refused" 2 "cannot read '$W/n.kubelet': not a regular file" \

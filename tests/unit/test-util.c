@@ -418,14 +418,77 @@ hostile(const char *dir)
 		b = lock_file(path, 0, err, sizeof(err));
 		CHECK("a released lock is free", b >= 0);
 		unlock_file(b);
+		CHECK("a lock file is created 0600",
+		      stat(path, &st) == 0 && (st.st_mode & 07777) == 0600);
+		CHECK("a lock file others may write is refused",
+		      chmod(path, 0666) == 0 &&
+		      lock_file(path, -1, err, sizeof(err)) == -EFTYPE_CPM &&
+		      strstr(err, "writable by other users") != NULL);
+		chmod(path, 0644);
+		b = lock_file(path, 0, err, sizeof(err));
+		CHECK("an older 0644 lock file is closed to others",
+		      b >= 0 && stat(path, &st) == 0 &&
+		      (st.st_mode & 07777) == 0600);
+		unlock_file(b);
 		CHECK("a lock file of another user is refused",
 		      chown(path, 65534, 65534) == 0 &&
-		      lock_file(path, -1, err, sizeof(err)) == -EPERM);
+		      lock_file(path, -1, err, sizeof(err)) == -EFTYPE_CPM);
 		unlink(path);
 		mkfifo(path, 0666);
 		CHECK("a FIFO as lock file is refused",
-		      lock_file(path, -1, err, sizeof(err)) == -EPERM);
+		      lock_file(path, -1, err, sizeof(err)) == -EFTYPE_CPM);
 		unlink(path);
+		/* What may be locked beside: cpm's own files only. */
+		snprintf(tmp, sizeof(tmp), "%s/o.file", dir);
+		CHECK("no file is nothing to refuse",
+		      own_file_check(tmp, "state", "cpm-x ", 0, err,
+				     sizeof(err)) == 0);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		CHECK("an empty file is nothing to lose", fd >= 0 &&
+		      own_file_check(tmp, "state", "cpm-x ", 0, err,
+				     sizeof(err)) == 0);
+		(void)!write(fd, "root:x:0:0\n", 11);
+		close(fd);
+		CHECK("a file without the magic is refused",
+		      own_file_check(tmp, "state", "cpm-x ", 0, err,
+				     sizeof(err)) == -EFTYPE_CPM &&
+		      strstr(err, "is not a cpm state file") != NULL);
+		CHECK("any text passes without a magic",
+		      own_file_check(tmp, "state", NULL, 0, err,
+				     sizeof(err)) == 0);
+		CHECK("a file others may write is refused",
+		      chmod(tmp, 0646) == 0 &&
+		      own_file_check(tmp, "state", NULL, 0, err,
+				     sizeof(err)) == -EFTYPE_CPM &&
+		      strstr(err, "writable by other users") != NULL);
+		CHECK("a file of another user is refused",
+		      chmod(tmp, 0644) == 0 &&
+		      chown(tmp, 65534, 65534) == 0 &&
+		      own_file_check(tmp, "state", NULL, 0, err,
+				     sizeof(err)) == -EFTYPE_CPM &&
+		      strstr(err, "owned by another user") != NULL);
+		unlink(tmp);
+		mkfifo(tmp, 0600);
+		CHECK("a FIFO is refused, not waited on",
+		      own_file_check(tmp, "state", NULL, 0, err,
+				     sizeof(err)) == -EFTYPE_CPM);
+		unlink(tmp);
+		CHECK("a directory is refused",
+		      own_file_check(dir, "state", NULL, 0, err,
+				     sizeof(err)) == -EISDIR);
+		CHECK("a private directory passes",
+		      chmod(dir, 0700) == 0 &&
+		      own_file_check(tmp, "journal", NULL, OWN_PRIVATE_DIR,
+				     err, sizeof(err)) == 0);
+		CHECK("a directory others may write is refused",
+		      chmod(dir, 0777) == 0 &&
+		      own_file_check(tmp, "journal", NULL, OWN_PRIVATE_DIR,
+				     err, sizeof(err)) == -EFTYPE_CPM);
+		CHECK("a sticky one passes",
+		      chmod(dir, 01777) == 0 &&
+		      own_file_check(tmp, "journal", NULL, OWN_PRIVATE_DIR,
+				     err, sizeof(err)) == 0);
+		chmod(dir, 0700);
 		CHECK("parse_wait seconds", parse_wait("5", &ms) == 0 && ms == 5000);
 		CHECK("parse_wait duration", parse_wait("250ms", &ms) == 0 && ms == 250);
 		CHECK("parse_wait forever", parse_wait("forever", &ms) == 0 && ms < 0);
