@@ -248,6 +248,15 @@ else
 	not_ok "an IRQ journal of another user is neither applied nor removed" "$(show)"
 fi
 
+# --- control bytes from input are shown escaped ---
+run cpm-topo --sysroot "$SYS" cpus "$(printf '0\033]0;owned\007')"
+if [ "$rc" = 2 ] && ! printf '%s' "$err" | grep -q "$(printf '\033')" &&
+    printf '%s' "$err" | grep -qF '\x1b]0;owned\x07'; then
+	ok "control bytes in an error message are escaped"
+else
+	not_ok "control bytes in an error message are escaped" "$(show | od -c | head -5)"
+fi
+
 # --- readers: FIFOs and devices where files belong ---
 # A reader that grows without bound would eat all memory: run those under
 # a 2 GB address-space limit, so that it fails quickly instead.  A tool
