@@ -1207,6 +1207,13 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	if (r > 0 && count != n)
 		r = 0;	/* refused by parse_entry(), as it says */
 	if (r > 0 && nw > 0 && left) {
+		unsigned int k;
+
+		/* Their union is all that is kept: an overlap is seen now
+		 * or never (state_check_held()). */
+		for (k = w0; k < nw && k < st->left_cpus.nwords; k++)
+			if (st->left_cpus.bits[k] & scratch->bits[k])
+				st->left_overlap = true;
 		if (cpuset_or_words(&st->left_cpus, scratch, w0, nw) < 0 ||
 		    (e->mode == ALLOC_EXCLUSIVE &&
 		     cpuset_or_words(&st->left_excl, scratch, w0, nw) < 0))
@@ -2134,6 +2141,49 @@ state_remove(struct alloc_state *st, int i)
 	memmove(&st->entries[i], &st->entries[i + 1],
 		(size_t)(st->nentries - i - 1) * sizeof(st->entries[0]));
 	st->nentries--;
+}
+
+int
+state_check_held(const struct alloc_state *st, const struct cpuset *possible,
+		 char *err, size_t errlen)
+{
+	struct cpuset all = CPUSET_INIT;
+	char *l = NULL;
+	int i, r = 0;
+
+	if (st->left_overlap) {
+		snprintf(err, errlen, "two allocations hold the same CPUs");
+		return -EBADMSG;
+	}
+	if (cpuset_copy(&all, &st->left_cpus) < 0)
+		return -ENOMEM;
+	for (i = 0; i < st->nentries && r == 0; i++) {
+		const struct alloc_entry *e = &st->entries[i];
+
+		if (cpuset_intersects(&all, &e->cpus)) {
+			snprintf(err, errlen, "'%s' holds CPUs another "
+				 "allocation holds", e->name);
+			r = -EBADMSG;
+		} else if (cpuset_or(&all, &e->cpus) < 0) {
+			r = -ENOMEM;
+		}
+	}
+	if (r == 0 && cpuset_intersects(&all, &st->reserved)) {
+		cpuset_and(&all, &st->reserved);
+		l = cpuset_to_list(&all);
+		snprintf(err, errlen, "reserved CPUs %s are held by an "
+			 "allocation", l ? l : "?");
+		r = -EBADMSG;
+	} else if (r == 0 && !cpuset_subset(&all, possible)) {
+		cpuset_andnot(&all, possible);
+		l = cpuset_to_list(&all);
+		snprintf(err, errlen, "allocations hold CPUs %s, which this "
+			 "machine lacks", l ? l : "?");
+		r = -EBADMSG;
+	}
+	free(l);
+	cpuset_free(&all);
+	return r;
 }
 
 int

@@ -248,6 +248,25 @@ else
 	not_ok "an IRQ journal of another user is neither applied nor removed" "$(show)"
 fi
 
+# --- a state that says CPUs are held where none can be ---
+# (hand-made and signed, as a user who may write it could make it; 'take'
+# would hand the same CPUs out again, or reserved ones, or none at all)
+. "$CPM_TOP/tests/lib-alloc.sh"
+for case in "0:entry q n=1 cpus=0 mode=exclusive:reserved CPUs 0 are held by an allocation" \
+    ":entry q n=1 cpus=1 mode=exclusive|entry r n=1 cpus=1 mode=share:two allocations hold the same CPUs" \
+    ":entry q n=1 cpus=7 mode=exclusive:allocations hold CPUs 7, which this machine lacks"; do
+	res=${case%%:*} rest=${case#*:}
+	lines=${rest%%:*} msg=${rest#*:}
+	rm -f "$T_TMP/bh.state"
+	cpm-alloc --sysroot "$SYS" --state "$T_TMP/bh.state" init ${res:+--reserved $res} >/dev/null
+	printf '%s\n' "$lines" | tr '|' '\n' >>"$T_TMP/bh.state"
+	resign "$T_TMP/bh.state"
+	cp "$T_TMP/bh.state" "$T_TMP/bh.orig"
+	check_fail "take refuses a state where ${msg%% which*}" 2 "cannot be taken from: $msg" \
+	    cpm-alloc --sysroot "$SYS" --state "$T_TMP/bh.state" take x 1
+	assert "that state is left as it was (${msg%% *} ...)" "$(cmp "$T_TMP/bh.state" "$T_TMP/bh.orig" && echo same)" same
+done
+
 # --- control bytes from input are shown escaped ---
 run cpm-topo --sysroot "$SYS" cpus "$(printf '0\033]0;owned\007')"
 if [ "$rc" = 2 ] && ! printf '%s' "$err" | grep -q "$(printf '\033')" &&
