@@ -391,102 +391,51 @@ read_open_file(int fd, const struct stat *st, size_t max, char **bufp,
 }
 
 /*
- * Files mapped by read_file_held_at(), while they are.  Reading a page
- * of a mapped file that a writer has since cut off (truncated in place)
- * raises SIGBUS: the handler maps a page of zeroes there instead, marks
- * the mapping lost and lets the read go on; held_file_intact() then
- * says the bytes are not the file's.  A SIGBUS at any other address goes
- * to what handled it before, as if this handler had never been set.
- * (cpm is single-threaded: the table is changed only outside the
- * handler, and read by it.)
+ * The regular file fd of st->st_size bytes read, as read_open_file()
+ * would read it, into memory of its own: anonymous pages mapped and
+ * filled at once (MAP_POPULATE), where a malloc'ed buffer of that size
+ * takes a page fault for each page the read touches.  A copy, not a
+ * mapping of the file: a writer that cuts or rewrites the file in place
+ * meanwhile cannot change a byte a parser has checked (a page of a
+ * mapped file cut off under its reader read as zeroes, and a newline
+ * checked before was gone).  *lenp gets the bytes read, which differ
+ * from st->st_size when the file changed size meanwhile
+ * (held_file_intact() tells).  NULL when it is not worth it (a file of
+ * two pages or less) or cannot be.
  */
-#define MAPS_MAX 8
-static struct {
-	char *volatile addr;
-	volatile size_t len;		/* whole pages */
-	volatile sig_atomic_t lost;
-} maps[MAPS_MAX];
-static struct sigaction bus_before;
-static volatile sig_atomic_t bus_set;	/* on_sigbus() is SIGBUS's handler */
-static size_t page_size;
-
-static void
-on_sigbus(int sig, siginfo_t *si, void *uc)
-{
-	char *a = si->si_addr;
-	int i;
-
-	(void)uc;
-	for (i = 0; si->si_code > 0 && i < MAPS_MAX; i++) {
-		char *m = maps[i].addr;
-
-		if (m && a >= m && a < m + maps[i].len) {
-			void *pg = m + (size_t)(a - m) / page_size * page_size;
-
-			if (mmap(pg, page_size, PROT_READ,
-				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-				 -1, 0) == MAP_FAILED)
-				break;
-			maps[i].lost = 1;
-			return;
-		}
-	}
-	/* Not ours: the handler before takes the access that faults
-	 * again on return, or the signal sent, raised again.  (A mapping
-	 * made after sets this one again.) */
-	sigaction(SIGBUS, &bus_before, NULL);
-	bus_set = 0;
-	if (si->si_code <= 0)
-		raise(sig);
-}
-
-static int
-map_slot(const char *m)
-{
-	int i;
-
-	for (i = 0; i < MAPS_MAX; i++)
-		if (maps[i].addr == m)
-			return i;
-	return -1;
-}
-
-/* The file fd of st->st_size bytes mapped, as read_open_file() would read
- * it, or NULL when it is not worth it or cannot be. */
 static char *
-map_open_file(int fd, const struct stat *st, size_t max)
+copy_open_file(int fd, const struct stat *st, size_t max, size_t *lenp,
+	       size_t *maplenp)
 {
-	size_t len = (size_t)st->st_size, tail;
-	struct sigaction sa;
+	size_t len = (size_t)st->st_size, maplen, got = 0;
+	long pg = sysconf(_SC_PAGESIZE);
 	char *m;
-	int i;
 
-	if (!page_size)
-		page_size = (size_t)sysconf(_SC_PAGESIZE);
-	/* At least three pages; the padding within the last page, which
-	 * the kernel fills with zeroes past the end of the file. */
-	tail = len % page_size;
-	if (st->st_size <= 0 || len > max || len <= 2 * page_size ||
-	    tail == 0 || page_size - tail < READ_PAD)
+	if (st->st_size <= 0 || len > max || pg <= 0 ||
+	    len <= 2 * (size_t)pg)
 		return NULL;
-	i = map_slot(NULL);
-	if (i < 0)
-		return NULL;
-	if (!bus_set) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_sigaction = on_sigbus;
-		sa.sa_flags = SA_SIGINFO;
-		sigemptyset(&sa.sa_mask);
-		if (sigaction(SIGBUS, &sa, &bus_before) < 0)
-			return NULL;
-		bus_set = 1;
-	}
-	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	maplen = (len + READ_PAD + (size_t)pg - 1) / (size_t)pg * (size_t)pg;
+	m = mmap(NULL, maplen, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (m == MAP_FAILED)
 		return NULL;
-	maps[i].lost = 0;
-	maps[i].len = len - tail + page_size;
-	maps[i].addr = m;
+	while (got < len) {
+		ssize_t n = pread(fd, m + got, len - got, (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			munmap(m, maplen);
+			return NULL;
+		}
+		if (n == 0)
+			break;	/* cut short meanwhile */
+		got += (size_t)n;
+	}
+	/* Read only from now on, as a mapping of the file was. */
+	mprotect(m, maplen, PROT_READ);
+	*lenp = got;
+	*maplenp = maplen;
 	return m;
 }
 
@@ -497,15 +446,16 @@ read_regular_at(int dirfd, const char *path, size_t max, char **bufp,
 {
 	struct stat st;
 	char *m = NULL;
+	size_t got = 0, maplen = 0;
 	int fd, r;
 
 	fd = open_regular_at(dirfd, path, &st, how);
 	if (fd < 0)
 		return fd;
-	if (h && (m = map_open_file(fd, &st, max))) {
+	if (h && (m = copy_open_file(fd, &st, max, &got, &maplen))) {
 		*bufp = m;
 		if (lenp)
-			*lenp = (size_t)st.st_size;
+			*lenp = got;
 		r = 0;
 	} else {
 		r = read_open_file(fd, &st, max, bufp, lenp, text);
@@ -518,7 +468,7 @@ read_regular_at(int dirfd, const char *path, size_t max, char **bufp,
 	h->fd = fd;
 	h->st = st;
 	h->map = m;
-	h->maplen = m ? (size_t)st.st_size : 0;
+	h->maplen = m ? maplen : 0;
 	return 0;
 }
 
@@ -537,13 +487,11 @@ read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
 }
 
 /* Whether st, the file h holds now, has the size and times it had when
- * read, and no page of it mapped was lost. */
+ * read. */
 static bool
 held_as_read(const struct held_file *h, const struct stat *st)
 {
-	int i = h->map ? map_slot(h->map) : -1;
-
-	return (i < 0 || !maps[i].lost) && st->st_size == h->st.st_size &&
+	return st->st_size == h->st.st_size &&
 	       st->st_mtim.tv_sec == h->st.st_mtim.tv_sec &&
 	       st->st_mtim.tv_nsec == h->st.st_mtim.tv_nsec &&
 	       st->st_ctim.tv_sec == h->st.st_ctim.tv_sec &&
@@ -578,16 +526,11 @@ held_file_intact(const struct held_file *h)
 void
 held_file_free_buf(struct held_file *h, char *buf)
 {
-	int i;
-
 	if (!buf || buf != h->map) {
 		free(buf);
 		return;
 	}
 	munmap(buf, h->maplen);
-	i = map_slot(buf);
-	if (i >= 0)
-		maps[i].addr = NULL;
 	h->map = NULL;
 	h->maplen = 0;
 }

@@ -126,21 +126,21 @@ struct held_file {
 	bool open;		/* false (as zeroed): none */
 	int fd;
 	struct stat st;		/* fstat() of fd when it was read */
-	char *map;		/* the file mapped, or NULL: read into memory */
+	char *map;		/* the buffer, when pages of its own (else
+				 * NULL: malloc'ed) */
 	size_t maplen;
 };
 
 /*
  * read_file_max_at(), text false, that leaves the file open in *h
  * (close it with held_file_close()).  A file of a few pages or more is
- * mapped (MAP_PRIVATE, read only), not read: the kernel maps the pages
- * it caches, some at a time, where a read would fill as many new pages
- * of memory one fault at a time.  The buffer is the same either way
- * (READ_PAD zeroes past the end; it may not be written), but is freed
- * with held_file_free_buf(), before held_file_close().  Should a writer
- * that does not replace the file truncate it in place while it is
- * mapped, the pages it lost read as zeroes (not SIGBUS), and
- * held_file_intact() tells.
+ * read into anonymous pages of its own, mapped and filled in one call,
+ * where a malloc'ed buffer would take a page fault for each page the
+ * read touches.  The buffer is the same either way (READ_PAD zeroes past
+ * the end; it may not be written), and always a copy: a writer that cuts
+ * or rewrites the file in place cannot change what was read, and
+ * held_file_intact() tells that it did.  Free it with
+ * held_file_free_buf(), before held_file_close().
  */
 int read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
 		      size_t *lenp, struct held_file *h);
@@ -149,8 +149,8 @@ int read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
 int held_file_same(const struct held_file *h, int dirfd, const char *path);
 /*
  * Whether the bytes read from the file h holds are still its bytes, so
- * that what was checked of them holds: 1; 0 when a mapped page was lost
- * or the file (the fd held) changed size or times since; -errno.
+ * that what was checked of them holds: 1; 0 when the file (the fd held)
+ * changed size or times since; -errno.
  */
 int held_file_intact(const struct held_file *h);
 /* Free buf, the buffer read_file_held_at() gave with h (NULL: none). */

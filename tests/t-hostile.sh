@@ -267,6 +267,35 @@ for case in "0:entry q n=1 cpus=0 mode=exclusive:reserved CPUs 0 are held by an 
 	assert "that state is left as it was (${msg%% *} ...)" "$(cmp "$T_TMP/bh.state" "$T_TMP/bh.orig" && echo same)" same
 done
 
+# --- a state cut and written back in place while it is read ---
+# (by a program that does not replace it as cpm does: every read ends in
+# the state or a clean error, never a signal; test-state runs 10,000)
+cpm-alloc --sysroot "$SYS" --state "$T_TMP/cut.state" init >/dev/null
+i=0
+while [ $i -lt 300 ]; do
+	cpm-alloc --sysroot "$SYS" --state "$T_TMP/cut.state" take "padding-entry-$i" 0 >/dev/null || break
+	i=$((i + 1))
+done
+cp "$T_TMP/cut.state" "$T_TMP/cut.orig"
+size=$(wc -c <"$T_TMP/cut.orig")
+python3 -c 'import os, random, sys
+data = open(sys.argv[1], "rb").read()
+fd = os.open(sys.argv[2], os.O_WRONLY)
+while True:
+    os.ftruncate(fd, random.randrange(len(data)))
+    os.pwrite(fd, data, 0)' "$T_TMP/cut.orig" "$T_TMP/cut.state" &
+cutter=$!
+n=0 bad=
+while [ $n -lt 1000 ]; do
+	cpm-alloc --sysroot "$SYS" --state "$T_TMP/cut.state" list >/dev/null 2>&1
+	rc=$?
+	[ $rc -le 2 ] || bad="$bad $rc"
+	n=$((n + 1))
+done
+kill $cutter
+wait $cutter 2>/dev/null
+assert "a state of $size bytes cut under 1,000 readers: no reader dies of a signal" "$bad" ""
+
 # --- control bytes from input are shown escaped ---
 run cpm-topo --sysroot "$SYS" cpus "$(printf '0\033]0;owned\007')"
 if [ "$rc" = 2 ] && ! printf '%s' "$err" | grep -q "$(printf '\033')" &&
