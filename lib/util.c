@@ -293,6 +293,13 @@ open_regular_at(int dirfd, const char *path, struct stat *stp,
 		close(fd);
 		return -EFTYPE_CPM;
 	}
+	/* A tree another user may have made holds no hard link to a file
+	 * outside it (with protected_hardlinks off, any file can be one):
+	 * neither sysfs nor a cgroup file system has a file of two names. */
+	if ((how & (READ_IN_ROOT | READ_NO_LINK)) && st.st_nlink > 1) {
+		close(fd);
+		return -EMLINK;
+	}
 	if (stp)
 		*stp = st;
 	return fd;
@@ -567,6 +574,8 @@ read_strerror(int r)
 		return "file too large";
 	case -EILSEQ:
 		return "holds a NUL byte";
+	case -EMLINK:
+		return "a file hard-linked from elsewhere";
 	default:
 		return strerror(-r);
 	}

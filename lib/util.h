@@ -93,7 +93,10 @@ int read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp,
 /*
  * READ_NO_LINK: the file itself may not be a symbolic link (-ELOOP).  No
  * cgroup file system can hold one: a link where a control file belongs
- * is a fake tree's, planted to make root read another file.
+ * is a fake tree's, planted to make root read another file.  With
+ * READ_IN_ROOT or READ_NO_LINK, a file of more than one hard link is
+ * refused too (-EMLINK): no kernel file system has one, and in a tree
+ * another user made it may be root's file, linked in.
  */
 #define READ_NO_LINK 0x2u
 /*

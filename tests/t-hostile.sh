@@ -296,6 +296,94 @@ kill $cutter
 wait $cutter 2>/dev/null
 assert "a state of $size bytes cut under 1,000 readers: no reader dies of a signal" "$bad" ""
 
+# --- cpm-quota burst: input without end, and signals ---
+run sh -c 'exec timeout -k 5 20 cpm-quota --cgroup-root "$1" --journal "$2" burst </dev/zero' - "$V1" "$T_TMP/z.journal"
+if [ "$rc" = 2 ] && [ "$(printf '%s' "$err" | wc -l)" = 1 ] &&
+    printf '%s' "$err" | grep -q "a line on stdin is longer than 65535 bytes"; then
+	ok "burst </dev/zero stops at the first line too long, with one warning"
+else
+	not_ok "burst </dev/zero stops at the first line too long, with one warning" "exit $rc" "$(printf '%s' "$err" | head -c 300)"
+fi
+python3 -c 'import sys
+sys.stdout.buffer.write(b"x\0y\n" * 200000)' >"$T_TMP/nul.in"
+run sh -c 'exec timeout -k 5 20 cpm-quota --cgroup-root "$1" --journal "$2" burst <"$3"' - "$V1" "$T_TMP/z.journal" "$T_TMP/nul.in"
+if [ "$rc" = 2 ] && [ "$(printf '%s' "$err" | wc -l)" = 10 ]; then
+	ok "burst warns of ten lines holding a NUL byte, not 200,000"
+else
+	not_ok "burst warns of ten lines holding a NUL byte, not 200,000" "exit $rc" "$(printf '%s' "$err" | wc -l) lines"
+fi
+# an input that never pauses: SIGTERM still ends it, and 'a' goes back
+yes a | timeout -k 5 30 cpm-quota --cgroup-root "$V1" --journal "$T_TMP/y.journal" --for 60s burst 2>"$T_TMP/y.err" &
+bp=$!
+i=0
+while [ $i -lt 500 ] && [ "$(cat "$V1/cpu/a/cpu.cfs_quota_us")" = 50000 ]; do sleep 0.01; i=$((i + 1)); done
+raised=$(cat "$V1/cpu/a/cpu.cfs_quota_us")
+bpid=$(pgrep -P $$ -f 'cpm-quota --cgroup-root' | head -1)
+[ -n "$bpid" ] || bpid=$(pgrep -f "cpm-quota --cgroup-root $V1 --journal $T_TMP/y.journal" | head -1)
+t0=$(date +%s)
+kill -TERM "$bpid" 2>/dev/null
+wait $bp
+t1=$(date +%s)
+assert "burst fed without pause: raised, then SIGTERM ends it at once and restores" \
+    "$raised $(cat "$V1/cpu/a/cpu.cfs_quota_us") $([ $((t1 - t0)) -lt 10 ] && echo soon)" "100000 50000 soon"
+
+# --- a fake tree's control files: FIFOs and hard links ---
+EVW=$T_TMP/evw
+cp -r "$V1" "$EVW"
+chown -R $EVIL:$EVIL "$EVW"
+evil rm -f "$EVW/cpu/a/cpu.shares"
+evil mkfifo "$EVW/cpu/a/cpu.shares"
+run timeout $G cpm-quota --cgroup-root "$EVW" set a --request 2
+if [ "$rc" != 0 ] && [ "$rc" != 124 ] && printf '%s' "$err" | grep -q "cpu.shares of a: not a regular file"; then
+	ok "set refuses a FIFO in place of a control file, without hanging"
+else
+	not_ok "set refuses a FIFO in place of a control file, without hanging" "$(show)"
+fi
+# with protected_hardlinks off, a link to root's 0600 file in the tree
+ph=$(cat /proc/sys/fs/protected_hardlinks)
+at_exit "echo $ph >/proc/sys/fs/protected_hardlinks"
+echo 0 >/proc/sys/fs/protected_hardlinks
+echo 'cpm-secret-text' >"$T_TMP/secret.hl"
+chmod 600 "$T_TMP/secret.hl"
+hl() {	# hl NAME: the attacker's file NAME replaced by a link to the secret
+	evil rm -f "$1" && evil ln "$T_TMP/secret.hl" "$1"
+}
+hl "$EVW/cpu/a/cpu.shares"
+run timeout $G cpm-quota --cgroup-root "$EVW" set a --request 2
+if [ "$rc" != 0 ] && [ "$(cat "$T_TMP/secret.hl")" = cpm-secret-text ] &&
+    printf '%s' "$err" | grep -q "cpu.shares of a: a file linked in from outside the tree"; then
+	ok "set does not truncate root's file hard-linked into a tree"
+else
+	not_ok "set does not truncate root's file hard-linked into a tree" "$(show)" "$(cat "$T_TMP/secret.hl")"
+fi
+hl "$EVW/cpu/a/cpu.cfs_quota_us"
+run timeout $G cpm-quota --cgroup-root "$EVW" get a
+if [ "$rc" = 2 ] && ! printf '%s%s' "$out" "$err" | grep -q cpm-secret &&
+    printf '%s' "$err" | grep -q "cannot read cpu.cfs_quota_us of a: a file hard-linked from elsewhere"; then
+	ok "get does not show root's file hard-linked into a tree"
+else
+	not_ok "get does not show root's file hard-linked into a tree" "$(show)"
+fi
+hl "$EVW/cpu/a/cpu.stat"
+run timeout $G cpm-throttle --cgroup-root "$EVW"
+if [ "$rc" = 2 ] && ! printf '%s%s' "$out" "$err" | grep -q cpm-secret; then
+	ok "cpm-throttle does not show root's file hard-linked into a tree"
+else
+	not_ok "cpm-throttle does not show root's file hard-linked into a tree" "$(show)"
+fi
+EVS=$T_TMP/evsys
+cp -r "$SYS" "$EVS"
+chown -R $EVIL:$EVIL "$EVS"
+hl "$EVS/sys/devices/system/cpu/online"
+run cpm-topo --sysroot "$EVS"
+if [ "$rc" = 2 ] && ! printf '%s%s' "$out" "$err" | grep -q cpm-secret &&
+    printf '%s' "$err" | grep -q "online is a file hard-linked from elsewhere"; then
+	ok "cpm-topo does not show root's file hard-linked into a sysroot"
+else
+	not_ok "cpm-topo does not show root's file hard-linked into a sysroot" "$(show)"
+fi
+echo "$ph" >/proc/sys/fs/protected_hardlinks
+
 # --- control bytes from input are shown escaped ---
 run cpm-topo --sysroot "$SYS" cpus "$(printf '0\033]0;owned\007')"
 if [ "$rc" = 2 ] && ! printf '%s' "$err" | grep -q "$(printf '\033')" &&
