@@ -346,6 +346,7 @@ echo 0 >/proc/sys/fs/protected_hardlinks
 echo 'cpm-secret-text' >"$T_TMP/secret.hl"
 chmod 600 "$T_TMP/secret.hl"
 hl() {	# hl NAME: the attacker's file NAME replaced by a link to the secret
+	echo 'cpm-secret-text' >"$T_TMP/secret.hl"	# as it was, whatever came before
 	evil rm -f "$1" && evil ln "$T_TMP/secret.hl" "$1"
 }
 hl "$EVW/cpu/a/cpu.shares"
