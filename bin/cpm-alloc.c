@@ -990,6 +990,15 @@ cmd_take(struct ctx *c)
 	load_near(c);
 	parse_owner(c, &e);
 	open_state(c, c->dry_run ? RO : RW, false);
+	/* Nothing handed out on top of what a damaged or forged state
+	 * says is held: 'check' names each finding. */
+	r = state_check_held(&c->st, &c->m.topo->possible, c->err,
+			     sizeof(c->err));
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_USAGE, "state file '%s' cannot be taken from: %s; "
+			"run 'cpm-alloc check'", c->state_path, c->err);
 	effective_opts(c, &rq.opts);
 	rq.near = c->near;
 	rq.nnear = c->nnear;

@@ -50,6 +50,7 @@ struct pin_ctx {
 	const char *weights_arg;	/* --weights W */
 	const char *set_weights_arg;	/* --set-weights W */
 	bool restore_weights;
+	const char *wait_arg;		/* --wait SECONDS (--irqs forms) */
 	bool irqs_restore;
 	bool dry_run, migrate, exclusive, isolated, create, verbose, json;
 	bool force, scope;
@@ -148,6 +149,9 @@ usage(void)
 "                          --irqs-restore puts them back\n"
 "      --irqs-restore      put back every affinity the journal holds, also\n"
 "                          after a crash, and remove the journal\n"
+"      --wait SECONDS      with --irqs-away or --irqs-restore: wait at most\n"
+"                          this long for the journal's lock (default:\n"
+"                          forever), then exit 1 naming its holder\n"
 "  -n, --dry-run           print what would be set and change nothing\n"
 "  -v, --verbose           report what was changed and verified on stderr\n"
 "      --sysroot DIR       read the topology below DIR (env CPM_SYSROOT);\n"
@@ -180,6 +184,7 @@ enum opt_id {
 	OPT_IRQS_AWAY, OPT_IRQS_RESTORE, OPT_FORCE, OPT_SCOPE, OPT_UNIT,
 	OPT_IRQS_TO,
 	OPT_WEIGHTS, OPT_SET_WEIGHTS, OPT_RESTORE_WEIGHTS,
+	OPT_WAIT,
 };
 
 #define OPT_BASE 256
@@ -219,6 +224,7 @@ static const struct cli_option opts[] = {
 	  CLI_ALL_COMMANDS },
 	{ "restore-weights", no_argument, OPT_BASE + OPT_RESTORE_WEIGHTS,
 	  CLI_ALL_COMMANDS },
+	{ "wait", required_argument, OPT_BASE + OPT_WAIT, CLI_ALL_COMMANDS },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -379,6 +385,9 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		case OPT_RESTORE_WEIGHTS:
 			c->restore_weights = true;
 			break;
+		case OPT_WAIT:
+			set_once(&c->wait_arg, val, shown);
+			break;
 		}
 	}
 	cli_check_options(&p, -1);
@@ -411,6 +420,15 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 			cli_usage_error("--dry-run does not go with %s",
 					c->irqs_to_arg ? "--irqs-to" :
 					"--irqs-away or --irqs-restore");
+		if (c->wait_arg) {
+			int64_t ms;
+
+			if (parse_wait(c->wait_arg, &ms) < 0)
+				cli_usage_error("invalid --wait '%s' (seconds, "
+						"a duration such as 500ms, or "
+						"forever)", c->wait_arg);
+			irq_journal_wait(ms);
+		}
 		c->form = FORM_IRQS;
 		free(pos);
 		return;
@@ -434,6 +452,9 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 	if (c->weights_arg && (!c->mem_arg ||
 			       strcmp(c->mem_arg, "weighted-interleave") != 0))
 		cli_usage_error("--weights goes with --mem weighted-interleave");
+	if (c->wait_arg)
+		cli_usage_error("--wait goes only with --irqs-away or "
+				"--irqs-restore");
 	if (c->pid_arg && c->group_arg)
 		cli_usage_error("-p and --cgroup cannot be combined");
 	c->form = c->pid_arg ? FORM_PID : c->group_arg ? FORM_CGROUP : FORM_RUN;
@@ -1558,6 +1579,8 @@ irqs_form(struct pin_ctx *c)
 		r = irq_release(&c->root, irq_journal_path(), NULL,
 				&c->topo.online, &found, &rep, err, sizeof(err));
 	}
+	if (r == -EFTYPE_CPM)
+		cli_die(EXIT_USAGE, "%s", err);
 	if (r < 0)
 		cli_die(EXIT_FAIL, "%s", err);
 	r = report_irqs(c, &rep) ? EXIT_FAIL : EXIT_OK;

@@ -522,7 +522,15 @@ run_once(struct ctx *c)
 			cli_die(EXIT_USAGE, "snapshot name '%s' is too long",
 				c->since);
 		make_since_dir(c->since);
-		lockfd = lock_file(lock, c->wait_ms, err, sizeof(err));
+		/* Nothing created beside a file not known to be a
+		 * snapshot (a mistyped path: no /etc/passwd.lock). */
+		lockfd = own_file_check(c->since, "snapshot",
+					"cpm-throttle-snapshot ", 0, err,
+					sizeof(err));
+		if (lockfd >= 0)
+			lockfd = lock_file(lock, c->wait_ms, err, sizeof(err));
+		if (lockfd == -EFTYPE_CPM || lockfd == -EISDIR)
+			cli_die(EXIT_USAGE, "%s", err);
 		if (lockfd < 0)
 			cli_die(EXIT_FAIL, "%s", err);
 		have_old = load_since(c, &old);

@@ -236,7 +236,14 @@ burst_journal_open_wait(struct burst_journal *j, const char *path,
 		burst_journal_close(j);
 		return r;
 	}
-	r = lock_file(lockpath, wait_ms, err, errlen);
+	/* Trusted only when no one else could have written it, and locked
+	 * (BASE.lock created) only when it is a journal. */
+	r = own_file_check(path, "burst journal", "cpm-burst-journal ",
+			   OWN_PRIVATE_DIR, err, errlen);
+	if (r >= 0)
+		r = lock_file(lockpath, wait_ms, err, errlen);
+	if (r == -EFTYPE_CPM || r == -EISDIR)
+		r = -EBADMSG;	/* refused as bad input */
 	if (r < 0) {
 		burst_journal_close(j);
 		return r;

@@ -644,22 +644,27 @@ take_lines(struct burst_engine *b, uint64_t now)
 		 * removed, so that "a " is not "a"; a NUL would make a prefix
 		 * of it.
 		 */
-		if (!b->discard && strlen(line) != (size_t)(nl - line)) {
-			say(&b->rep, "a line on stdin holds a NUL byte; "
-			    "skipped");
+		if (strlen(line) != (size_t)(nl - line)) {
+			if (b->bad_lines < BURST_BAD_LINES_WARNED)
+				say(&b->rep, "a line on stdin holds a NUL "
+				    "byte; skipped%s", b->bad_lines + 1 ==
+				    BURST_BAD_LINES_WARNED ? " (and any more "
+				    "such lines, without a word)" : "");
+			b->bad_lines++;
 			b->rep.status = BURST_BADINPUT;
-		} else if (!b->discard && *line && *line != '#') {
+		} else if (*line && *line != '#') {
 			burst_queue(b, line, now);
 		}
-		b->discard = false;
 		line = nl + 1;
 	}
 	b->llen -= (size_t)(line - b->line);
 	memmove(b->line, line, b->llen);
 	if (b->llen == BURST_LINE_MAX - 1) {
-		say(&b->rep, "a line on stdin is too long; skipped");
+		say(&b->rep, "a line on stdin is longer than %u bytes: stdin "
+		    "is not a list of groups, and is read no further",
+		    BURST_LINE_MAX - 1);
 		b->rep.status = BURST_BADINPUT;
-		b->discard = true;
+		b->input_ended = true;
 		b->llen = 0;
 	}
 }
@@ -684,7 +689,7 @@ burst_read(struct burst_engine *b, int fd, uint64_t now)
 	}
 	if (n == 0) {
 		more = 0;
-		if (b->llen > 0 && !b->discard)	/* unterminated */
+		if (b->llen > 0)	/* unterminated */
 			b->line[b->llen++] = '\n';
 	}
 	if (n > 0)
@@ -692,7 +697,7 @@ burst_read(struct burst_engine *b, int fd, uint64_t now)
 	/* every complete line read so far is one batch */
 	take_lines(b, now);
 	burst_boost(b, now);
-	return more;
+	return more && !b->input_ended;
 }
 
 int
@@ -722,6 +727,18 @@ burst_run(struct burst_engine *b, int fd, const sigset_t *waitmask,
 			say(&b->rep, "poll: %s", strerror(errno));
 			b->rep.status = BURST_FAILED;
 			break;
+		}
+		/*
+		 * With input ready at once, ppoll() returns without taking
+		 * a pending signal, and puts the mask back over it: an
+		 * input that never pauses would keep SIGTERM out for good.
+		 * Open the mask a moment, so that it is taken now.
+		 */
+		if (r > 0) {
+			sigset_t held;
+
+			sigprocmask(SIG_SETMASK, waitmask, &held);
+			sigprocmask(SIG_SETMASK, &held, NULL);
 		}
 		if (*stop)
 			break;

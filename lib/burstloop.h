@@ -21,7 +21,11 @@
  * Memory is bounded: at most max_groups names are remembered (for the
  * cooldown); when the table is full, names whose cooldown has passed and
  * which are not raised are forgotten, and if none can be, the new name is
- * skipped with a warning.  A line longer than BURST_LINE_MAX is skipped.
+ * skipped with a warning.  A line longer than BURST_LINE_MAX ends the
+ * input (endless input without newlines, such as /dev/zero, is not a
+ * list of groups), and of the lines holding a NUL byte only the first
+ * BURST_BAD_LINES_WARNED are warned of, so that no input makes the
+ * warnings grow without bound.
  */
 #ifndef CPM_BURSTLOOP_H
 #define CPM_BURSTLOOP_H
@@ -45,6 +49,7 @@ enum { BURST_OK = 0, BURST_FAILED = 1, BURST_BADINPUT = 2,
 
 #define BURST_GROUPS_MAX 65536u
 #define BURST_LINE_MAX 65536u
+#define BURST_BAD_LINES_WARNED 10u
 
 /* Where the engine's warnings go, and how it went. */
 struct burst_report {
@@ -95,7 +100,8 @@ struct burst_engine {
 	/* the line reader */
 	char *line;		/* BURST_LINE_MAX bytes */
 	size_t llen;
-	bool discard;		/* inside a line too long to keep */
+	bool input_ended;	/* a line too long: stdin read no more */
+	unsigned int bad_lines;	/* lines with a NUL byte so far */
 };
 
 /* Defaults: factor 2, 500ms, cooldown 5s, wait forever, realloc. */

@@ -143,7 +143,30 @@ read_failed(const char *file, const char *group, ssize_t n, char *err,
 	err_set(err, errlen, "cannot read %s of %s: %s", file,
 		cg_display(group), n == -ELOOP ? "a symbolic link" :
 		read_strerror((int)n));
-	return n == -ELOOP || n == -EFTYPE_CPM ? -EBADMSG : (int)n;
+	return n == -ELOOP || n == -EFTYPE_CPM || n == -EMLINK ? -EBADMSG :
+	       (int)n;
+}
+
+/*
+ * Whether file of the group at holds more than one hard link, as no
+ * kernel file does: in a tree another user made, root's own file linked
+ * in, whose text must not be quoted.  Asked only before a text is
+ * quoted in a message, not on every read (a walk reads thousands).
+ */
+static bool
+linked_in(const struct cg_at *at, const char *file)
+{
+	char sub[NAME_MAX + 32];
+	struct stat st;
+
+	if (at->sub != NULL) {
+		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", at->sub,
+				     file) >= sizeof(sub))
+			return true;
+		file = sub;
+	}
+	return fstatat(at->fd, file, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	       st.st_nlink > 1;
 }
 
 static int
@@ -159,6 +182,8 @@ read_num_kept(const struct cg_at *at, const char *group, const char *file,
 		return read_failed(file, group, n, err, errlen);
 	r = sign ? parse_i64(buf, INT64_MIN, INT64_MAX, iv)
 		 : parse_u64(buf, UINT64_MAX, uv);
+	if (r < 0 && linked_in(at, file))
+		return read_failed(file, group, -EMLINK, err, errlen);
 	if (r < 0) {
 		err_set(err, errlen, "%s of %s: not a number: '%s'", file,
 		       cg_display(group), buf);

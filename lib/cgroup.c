@@ -696,6 +696,42 @@ lcg_new(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	return cg;
 }
 
+/*
+ * Control file file in the group directory dirfd opened for writing (and
+ * emptied unless append, in a tree): without following a link or blocking
+ * on a FIFO, and refused unless a regular file (-EFTYPE_CPM).  In a tree
+ * that is not the kernel's, also unless it has one link and belongs to
+ * the directory's owner (-EXDEV): a file hard-linked in from elsewhere is
+ * another's file, not the tree's.  The fd, or -errno.
+ */
+static int
+open_control_write(int dirfd, const char *file, bool append, bool tree)
+{
+	struct stat st, ds;
+	int fd, r = 0;
+
+	/* Opened first, then looked at: a FIFO swapped in between a look
+	 * and a blocking open would hang the writer. */
+	fd = openat(dirfd, file, O_WRONLY | O_CLOEXEC | O_NOFOLLOW |
+		    O_NONBLOCK | O_NOCTTY | (append ? O_APPEND : 0));
+	if (fd < 0)
+		return errno == ENXIO ? -EFTYPE_CPM : -errno;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode))
+		r = -EFTYPE_CPM;	/* kernel control files are regular */
+	else if (tree && (st.st_nlink != 1 || fstat(dirfd, &ds) < 0 ||
+			  st.st_uid != ds.st_uid))
+		r = -EXDEV;	/* linked in from outside the tree */
+	else if (tree && !append && ftruncate(fd, 0) < 0)
+		r = -errno;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
 /* Plain write of value to dirfd/file in one write(2). */
 static int
 write_value_at(int dirfd, const char *file, const char *value, bool append,
@@ -705,10 +741,9 @@ write_value_at(int dirfd, const char *file, const char *value, bool append,
 	char *buf;
 	int fd, r;
 
-	fd = openat(dirfd, file, O_WRONLY | O_CLOEXEC | O_NOFOLLOW |
-		    (append ? O_APPEND : O_TRUNC));
+	fd = open_control_write(dirfd, file, append, newline);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	buf = malloc(n + 2);
 	if (buf == NULL) {
 		close(fd);
@@ -740,7 +775,6 @@ cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	 const char *file, const char *value, char *err, size_t errlen)
 {
 	char canon[CG_PATH_MAX];
-	struct stat st;
 	int fd, r;
 
 	if (strchr(file, '/') != NULL || file[0] == '.' || file[0] == '\0') {
@@ -753,15 +787,20 @@ cg_write(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	fd = cg_open_group(h, c, canon, err, errlen);
 	if (fd < 0)
 		return fd;
-	if (fstatat(fd, file, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    !S_ISREG(st.st_mode)) {
-		/* Kernel control files are regular; so are a tree's. */
-		r = -ENOENT;
+	/* Looked at as opened (open_control_write()), not by name; its
+	 * write opens it again, looking again. */
+	r = open_control_write(fd, file, true, !h->ctrl[c].kernel);
+	if (r < 0) {
 		close(fd);
 		err_set(err, errlen, "cannot write '%s' to %s of %s: %s", value,
-		       file, cg_display(canon), "no such file");
-		return r;
+			file, cg_display(canon), r == -ENOENT ? "no such file" :
+			r == -EFTYPE_CPM ? "not a regular file" :
+			r == -EXDEV ? "a file linked in from outside the tree" :
+			r == -ELOOP ? "a symbolic link" : strerror(-r));
+		return r == -ENOENT || r == -EFTYPE_CPM || r == -ELOOP ? -ENOENT
+		       : r;
 	}
+	close(r);
 	/*
 	 * libcgroup 2.0.2 stores values in 4096-byte buffers, and writes
 	 * nothing at all for an empty one (it writes line by line): an

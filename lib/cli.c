@@ -8,14 +8,28 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "util.h"
 
 const char *cli_name = "cpm";
 static int stdin_used;
+
+/* A lock waited on for a second: whom for, and how not to wait. */
+static void
+lock_waiting(const char *lockpath, pid_t holder)
+{
+	if (holder > 0)
+		cli_warn("waiting for '%s', locked by process %ld (--wait "
+			 "SECONDS bounds the wait)", lockpath, (long)holder);
+	else
+		cli_warn("waiting for '%s', locked by another process (--wait "
+			 "SECONDS bounds the wait)", lockpath);
+}
 
 void
 cli_init(const char *name)
 {
 	cli_name = name;
+	lock_wait_notice(lock_waiting);
 }
 
 /* Messages go to the system log too (cli_log_to_syslog()). */
@@ -28,15 +42,34 @@ cli_log_to_syslog(void)
 	cli_syslog = true;
 }
 
+/*
+ * One line, whatever the input it quotes: a control byte (a file's or
+ * an argument's, echoed in a message) would end the line in a log or
+ * drive a terminal, so it is shown escaped, as \n, \t or \xHH.
+ */
 static void __attribute__((format(printf, 1, 0)))
 vwarn_line(const char *fmt, va_list ap)
 {
-	char msg[1024];
+	char msg[1024], out[4 * sizeof(msg)];
+	const unsigned char *p;
+	size_t o = 0;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	fprintf(stderr, "%s: %s\n", cli_name, msg);
+	for (p = (const unsigned char *)msg; *p; p++) {
+		if (*p >= 0x20 && *p != 0x7f) {
+			out[o++] = (char)*p;
+		} else if (*p == '\n' || *p == '\t') {
+			out[o++] = '\\';
+			out[o++] = *p == '\n' ? 'n' : 't';
+		} else {
+			o += (size_t)snprintf(out + o, sizeof(out) - o,
+					      "\\x%02x", *p);
+		}
+	}
+	out[o] = '\0';
+	fprintf(stderr, "%s: %s\n", cli_name, out);
 	if (cli_syslog)
-		syslog(LOG_ERR, "%s", msg);
+		syslog(LOG_ERR, "%s", out);
 }
 
 void

@@ -448,6 +448,15 @@ journal_parse(struct journal *j, char *text, size_t len, char *err,
 	return 0;
 }
 
+/* How long journal_open() waits for the lock; -1: forever. */
+static int64_t journal_wait_ms = -1;
+
+void
+irq_journal_wait(int64_t wait_ms)
+{
+	journal_wait_ms = wait_ms;
+}
+
 static int
 journal_open(struct journal *j, const char *path, char *err, size_t errlen)
 {
@@ -475,22 +484,17 @@ journal_open(struct journal *j, const char *path, char *err, size_t errlen)
 			return r;
 		}
 	}
-	j->lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
-			 0600);
-	if (j->lockfd < 0) {
-		r = -errno;
-		err_set(err, errlen, "cannot open '%s': %s", lockpath,
-			strerror(errno));
+	/* A journal is acted on and deleted: trusted only when no one
+	 * else could have written it, and locked only when it is one. */
+	r = own_file_check(path, "IRQ journal", JOURNAL_MAGIC, OWN_PRIVATE_DIR,
+			   err, errlen);
+	if (r < 0)
+		return r == -EISDIR ? -EFTYPE_CPM : r;
+	r = lock_file(lockpath, journal_wait_ms, err, errlen);
+	if (r < 0)
 		return r;
-	}
-	while (flock(j->lockfd, LOCK_EX) < 0)
-		if (errno != EINTR) {
-			r = -errno;
-			err_set(err, errlen, "cannot lock '%s': %s", lockpath,
-				strerror(errno));
-			return r;
-		}
-	r = read_file_at(AT_FDCWD, path, &text, &len, false);
+	j->lockfd = r;
+	r = read_file_how(AT_FDCWD, path, &text, &len, READ_NO_LINK);
 	if (r == -ENOENT)
 		return 0;
 	if (r < 0) {

@@ -132,6 +132,12 @@ int irq_release(const struct sysroot *root, const char *journal,
 		size_t errlen);
 
 /*
+ * How long irq_isolate() and irq_release() wait for the journal's lock,
+ * in milliseconds (lock_file()); the default -1 waits as long as it takes.
+ */
+void irq_journal_wait(int64_t wait_ms);
+
+/*
  * Interrupts taken by each CPU, summed over every /proc/interrupts line
  * with per-CPU columns (device IRQs and the architecture's own, such as
  * LOC and RES).  counts gets [ncpus] totals (CPUs without a column stay

@@ -1215,6 +1215,13 @@ parse_plain(char *rest, struct alloc_entry *e, uint32_t *name_hash,
 	if (r > 0 && count != n)
 		r = 0;	/* refused by parse_entry(), as it says */
 	if (r > 0 && nw > 0 && left) {
+		unsigned int k;
+
+		/* Their union is all that is kept: an overlap is seen now
+		 * or never (state_check_held()). */
+		for (k = w0; k < nw && k < st->left_cpus.nwords; k++)
+			if (st->left_cpus.bits[k] & scratch->bits[k])
+				st->left_overlap = true;
 		if (cpuset_or_words(&st->left_cpus, scratch, w0, nw) < 0 ||
 		    (e->mode == ALLOC_EXCLUSIVE &&
 		     cpuset_or_words(&st->left_excl, scratch, w0, nw) < 0))
@@ -2019,7 +2026,6 @@ state_lock_wait(const char *path, int64_t wait_ms, char *err, size_t errlen)
 {
 	char dir[PATH_MAX], lock[PATH_MAX];
 	const char *base;
-	struct stat st;
 	int r;
 
 	dir_of(path, dir, sizeof(dir));
@@ -2030,14 +2036,11 @@ state_lock_wait(const char *path, int64_t wait_ms, char *err, size_t errlen)
 			 path);
 		return -EISDIR;
 	}
-	/* Bad input creates nothing: look before making directories. */
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "state '%s' is %s", path,
-			 S_ISDIR(st.st_mode) ? "a directory" :
-			 S_ISLNK(st.st_mode) ? "a symbolic link" :
-			 "not a regular file");
-		return S_ISDIR(st.st_mode) ? -EISDIR : -EFTYPE_CPM;
-	}
+	/* Bad input creates nothing: look before making directories, and
+	 * lock (create BASE.lock beside it) only a file that is cpm's. */
+	r = own_file_check(path, "state", "cpm-alloc-state ", 0, err, errlen);
+	if (r < 0)
+		return r;
 	/* BASE.lock, BASE cut short when the name would pass NAME_MAX. */
 	if (snprintf(lock, sizeof(lock), "%.*s%.*s.lock", (int)(base - path),
 		     path, (int)(NAME_MAX - strlen(".lock")), base) >=
@@ -2067,16 +2070,21 @@ int
 state_resolve(const char *path, char **out, char *err, size_t errlen)
 {
 	struct stat st;
+	int r;
 
 	*out = NULL;
 	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode)) {
 		*out = strdup(path);
 		return *out ? 0 : -ENOMEM;
 	}
+	/* A link another user could have planted names no state of ours
+	 * (realpath() knows no protected_symlinks rule). */
+	r = own_file_check(path, "state", NULL, 0, err, errlen);
+	if (r < 0)
+		return r == -EISDIR ? -EFTYPE_CPM : r;
 	*out = realpath(path, NULL);
 	if (*out == NULL) {
-		int r = -errno;
-
+		r = -errno;
 		snprintf(err, errlen, "state '%s' is a symbolic link to %s",
 			 path, r == -ENOENT ? "nothing" : strerror(-r));
 		return r == -ENOENT ? -EFTYPE_CPM : r;
@@ -2151,6 +2159,49 @@ state_remove(struct alloc_state *st, int i)
 	memmove(&st->entries[i], &st->entries[i + 1],
 		(size_t)(st->nentries - i - 1) * sizeof(st->entries[0]));
 	st->nentries--;
+}
+
+int
+state_check_held(const struct alloc_state *st, const struct cpuset *possible,
+		 char *err, size_t errlen)
+{
+	struct cpuset all = CPUSET_INIT;
+	char *l = NULL;
+	int i, r = 0;
+
+	if (st->left_overlap) {
+		snprintf(err, errlen, "two allocations hold the same CPUs");
+		return -EBADMSG;
+	}
+	if (cpuset_copy(&all, &st->left_cpus) < 0)
+		return -ENOMEM;
+	for (i = 0; i < st->nentries && r == 0; i++) {
+		const struct alloc_entry *e = &st->entries[i];
+
+		if (cpuset_intersects(&all, &e->cpus)) {
+			snprintf(err, errlen, "'%s' holds CPUs another "
+				 "allocation holds", e->name);
+			r = -EBADMSG;
+		} else if (cpuset_or(&all, &e->cpus) < 0) {
+			r = -ENOMEM;
+		}
+	}
+	if (r == 0 && cpuset_intersects(&all, &st->reserved)) {
+		cpuset_and(&all, &st->reserved);
+		l = cpuset_to_list(&all);
+		snprintf(err, errlen, "reserved CPUs %s are held by an "
+			 "allocation", l ? l : "?");
+		r = -EBADMSG;
+	} else if (r == 0 && !cpuset_subset(&all, possible)) {
+		cpuset_andnot(&all, possible);
+		l = cpuset_to_list(&all);
+		snprintf(err, errlen, "allocations hold CPUs %s, which this "
+			 "machine lacks", l ? l : "?");
+		r = -EBADMSG;
+	}
+	free(l);
+	cpuset_free(&all);
+	return r;
 }
 
 int

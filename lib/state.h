@@ -184,6 +184,7 @@ struct alloc_state {
 	struct state_want *wants;	/* their lengths and hashes */
 	int nleft;		/* entries left as lines */
 	struct cpuset left_cpus, left_excl;
+	bool left_overlap;	/* two of them hold one CPU */
 	size_t entries_at;	/* where the entries' lines begin in the
 				 * body */
 	struct state_hole *holes;
@@ -383,6 +384,14 @@ int state_remove_named(struct alloc_state *st, char *const *names, int n,
 void alloc_entry_free(struct alloc_entry *e);
 
 /* Pools.  Each returns 0 or -ENOMEM. */
+/*
+ * Whether take may build on st: no entry (those read, and the union of
+ * those left as lines) holds CPUs outside possible, reserved CPUs, or a
+ * CPU another entry holds.  Returns 0, -ENOMEM, or -EBADMSG with err
+ * saying what ('cpm-alloc check' names them all).
+ */
+int state_check_held(const struct alloc_state *st,
+		     const struct cpuset *possible, char *err, size_t errlen);
 /* Online CPUs minus exclusive entries (minus reserved when strict). */
 int state_shared(const struct alloc_state *st, const struct cpuset *online,
 		 struct cpuset *out);

@@ -105,6 +105,9 @@ read_opt_big(struct loader *ld, const char *path, char **big)
 	}
 	if (n == -EFTYPE_CPM)
 		return fail(ld, -EINVAL, "%s is not a regular file", path);
+	if (n == -EMLINK)
+		return fail(ld, -EINVAL, "%s is a file hard-linked from "
+			    "elsewhere", path);
 	return n;
 }
 

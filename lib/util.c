@@ -293,6 +293,13 @@ open_regular_at(int dirfd, const char *path, struct stat *stp,
 		close(fd);
 		return -EFTYPE_CPM;
 	}
+	/* A tree another user may have made holds no hard link to a file
+	 * outside it (with protected_hardlinks off, any file can be one):
+	 * neither sysfs nor a cgroup file system has a file of two names. */
+	if ((how & (READ_IN_ROOT | READ_NO_LINK)) && st.st_nlink > 1) {
+		close(fd);
+		return -EMLINK;
+	}
 	if (stp)
 		*stp = st;
 	return fd;
@@ -391,102 +398,51 @@ read_open_file(int fd, const struct stat *st, size_t max, char **bufp,
 }
 
 /*
- * Files mapped by read_file_held_at(), while they are.  Reading a page
- * of a mapped file that a writer has since cut off (truncated in place)
- * raises SIGBUS: the handler maps a page of zeroes there instead, marks
- * the mapping lost and lets the read go on; held_file_intact() then
- * says the bytes are not the file's.  A SIGBUS at any other address goes
- * to what handled it before, as if this handler had never been set.
- * (cpm is single-threaded: the table is changed only outside the
- * handler, and read by it.)
+ * The regular file fd of st->st_size bytes read, as read_open_file()
+ * would read it, into memory of its own: anonymous pages mapped and
+ * filled at once (MAP_POPULATE), where a malloc'ed buffer of that size
+ * takes a page fault for each page the read touches.  A copy, not a
+ * mapping of the file: a writer that cuts or rewrites the file in place
+ * meanwhile cannot change a byte a parser has checked (a page of a
+ * mapped file cut off under its reader read as zeroes, and a newline
+ * checked before was gone).  *lenp gets the bytes read, which differ
+ * from st->st_size when the file changed size meanwhile
+ * (held_file_intact() tells).  NULL when it is not worth it (a file of
+ * two pages or less) or cannot be.
  */
-#define MAPS_MAX 8
-static struct {
-	char *volatile addr;
-	volatile size_t len;		/* whole pages */
-	volatile sig_atomic_t lost;
-} maps[MAPS_MAX];
-static struct sigaction bus_before;
-static volatile sig_atomic_t bus_set;	/* on_sigbus() is SIGBUS's handler */
-static size_t page_size;
-
-static void
-on_sigbus(int sig, siginfo_t *si, void *uc)
-{
-	char *a = si->si_addr;
-	int i;
-
-	(void)uc;
-	for (i = 0; si->si_code > 0 && i < MAPS_MAX; i++) {
-		char *m = maps[i].addr;
-
-		if (m && a >= m && a < m + maps[i].len) {
-			void *pg = m + (size_t)(a - m) / page_size * page_size;
-
-			if (mmap(pg, page_size, PROT_READ,
-				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-				 -1, 0) == MAP_FAILED)
-				break;
-			maps[i].lost = 1;
-			return;
-		}
-	}
-	/* Not ours: the handler before takes the access that faults
-	 * again on return, or the signal sent, raised again.  (A mapping
-	 * made after sets this one again.) */
-	sigaction(SIGBUS, &bus_before, NULL);
-	bus_set = 0;
-	if (si->si_code <= 0)
-		raise(sig);
-}
-
-static int
-map_slot(const char *m)
-{
-	int i;
-
-	for (i = 0; i < MAPS_MAX; i++)
-		if (maps[i].addr == m)
-			return i;
-	return -1;
-}
-
-/* The file fd of st->st_size bytes mapped, as read_open_file() would read
- * it, or NULL when it is not worth it or cannot be. */
 static char *
-map_open_file(int fd, const struct stat *st, size_t max)
+copy_open_file(int fd, const struct stat *st, size_t max, size_t *lenp,
+	       size_t *maplenp)
 {
-	size_t len = (size_t)st->st_size, tail;
-	struct sigaction sa;
+	size_t len = (size_t)st->st_size, maplen, got = 0;
+	long pg = sysconf(_SC_PAGESIZE);
 	char *m;
-	int i;
 
-	if (!page_size)
-		page_size = (size_t)sysconf(_SC_PAGESIZE);
-	/* At least three pages; the padding within the last page, which
-	 * the kernel fills with zeroes past the end of the file. */
-	tail = len % page_size;
-	if (st->st_size <= 0 || len > max || len <= 2 * page_size ||
-	    tail == 0 || page_size - tail < READ_PAD)
+	if (st->st_size <= 0 || len > max || pg <= 0 ||
+	    len <= 2 * (size_t)pg)
 		return NULL;
-	i = map_slot(NULL);
-	if (i < 0)
-		return NULL;
-	if (!bus_set) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_sigaction = on_sigbus;
-		sa.sa_flags = SA_SIGINFO;
-		sigemptyset(&sa.sa_mask);
-		if (sigaction(SIGBUS, &sa, &bus_before) < 0)
-			return NULL;
-		bus_set = 1;
-	}
-	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	maplen = (len + READ_PAD + (size_t)pg - 1) / (size_t)pg * (size_t)pg;
+	m = mmap(NULL, maplen, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (m == MAP_FAILED)
 		return NULL;
-	maps[i].lost = 0;
-	maps[i].len = len - tail + page_size;
-	maps[i].addr = m;
+	while (got < len) {
+		ssize_t n = pread(fd, m + got, len - got, (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			munmap(m, maplen);
+			return NULL;
+		}
+		if (n == 0)
+			break;	/* cut short meanwhile */
+		got += (size_t)n;
+	}
+	/* Read only from now on, as a mapping of the file was. */
+	mprotect(m, maplen, PROT_READ);
+	*lenp = got;
+	*maplenp = maplen;
 	return m;
 }
 
@@ -497,15 +453,16 @@ read_regular_at(int dirfd, const char *path, size_t max, char **bufp,
 {
 	struct stat st;
 	char *m = NULL;
+	size_t got = 0, maplen = 0;
 	int fd, r;
 
 	fd = open_regular_at(dirfd, path, &st, how);
 	if (fd < 0)
 		return fd;
-	if (h && (m = map_open_file(fd, &st, max))) {
+	if (h && (m = copy_open_file(fd, &st, max, &got, &maplen))) {
 		*bufp = m;
 		if (lenp)
-			*lenp = (size_t)st.st_size;
+			*lenp = got;
 		r = 0;
 	} else {
 		r = read_open_file(fd, &st, max, bufp, lenp, text);
@@ -518,7 +475,7 @@ read_regular_at(int dirfd, const char *path, size_t max, char **bufp,
 	h->fd = fd;
 	h->st = st;
 	h->map = m;
-	h->maplen = m ? (size_t)st.st_size : 0;
+	h->maplen = m ? maplen : 0;
 	return 0;
 }
 
@@ -537,13 +494,11 @@ read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
 }
 
 /* Whether st, the file h holds now, has the size and times it had when
- * read, and no page of it mapped was lost. */
+ * read. */
 static bool
 held_as_read(const struct held_file *h, const struct stat *st)
 {
-	int i = h->map ? map_slot(h->map) : -1;
-
-	return (i < 0 || !maps[i].lost) && st->st_size == h->st.st_size &&
+	return st->st_size == h->st.st_size &&
 	       st->st_mtim.tv_sec == h->st.st_mtim.tv_sec &&
 	       st->st_mtim.tv_nsec == h->st.st_mtim.tv_nsec &&
 	       st->st_ctim.tv_sec == h->st.st_ctim.tv_sec &&
@@ -578,16 +533,11 @@ held_file_intact(const struct held_file *h)
 void
 held_file_free_buf(struct held_file *h, char *buf)
 {
-	int i;
-
 	if (!buf || buf != h->map) {
 		free(buf);
 		return;
 	}
 	munmap(buf, h->maplen);
-	i = map_slot(buf);
-	if (i >= 0)
-		maps[i].addr = NULL;
 	h->map = NULL;
 	h->maplen = 0;
 }
@@ -624,6 +574,8 @@ read_strerror(int r)
 		return "file too large";
 	case -EILSEQ:
 		return "holds a NUL byte";
+	case -EMLINK:
+		return "a file hard-linked from elsewhere";
 	default:
 		return strerror(-r);
 	}
@@ -1208,39 +1160,194 @@ lock_holder(const char *lockpath)
 	return pid;
 }
 
+/* Who hears that a lock is being waited for (lock_wait_notice()). */
+static void (*lock_waiting)(const char *lockpath, pid_t holder);
+
+void
+lock_wait_notice(void (*fn)(const char *lockpath, pid_t holder))
+{
+	lock_waiting = fn;
+}
+
+/*
+ * Whether a file of st may be trusted to be ours: a regular file of root
+ * or ours that no one else can write (a group's write bit counts only
+ * for a group other than root's and ours).  NULL when it may, else what
+ * it is, for a message.
+ */
+static const char *
+file_untrusted(const struct stat *st)
+{
+	if (!S_ISREG(st->st_mode))
+		return S_ISDIR(st->st_mode) ? "a directory" :
+		       "not a regular file";
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		return "owned by another user";
+	if ((st->st_mode & S_IWOTH) ||
+	    ((st->st_mode & S_IWGRP) && st->st_gid != 0 &&
+	     st->st_gid != getegid()))
+		return "writable by other users";
+	return NULL;
+}
+
+/* The same for a directory a file is trusted in: root's or ours, and
+ * open to no one else's writes, or sticky (no one else may then remove
+ * or replace what is ours in it). */
+static const char *
+dir_untrusted(const struct stat *st)
+{
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		return "owned by another user";
+	if (!(st->st_mode & S_ISVTX) &&
+	    ((st->st_mode & S_IWOTH) ||
+	     ((st->st_mode & S_IWGRP) && st->st_gid != 0 &&
+	      st->st_gid != getegid())))
+		return "writable by other users";
+	return NULL;
+}
+
+int
+own_file_check(const char *path, const char *what, const char *magic,
+	       unsigned int flags, char *err, size_t errlen)
+{
+	char head[64];
+	const char *base, *why;
+	struct stat st, ds;
+	ssize_t n;
+	int dfd, fd, r;
+
+	dfd = open_parent_at(AT_FDCWD, path, DIR_PATH, 0, &base);
+	if (dfd < 0)
+		return dfd == -ENOENT ? 0 :
+		       err_ret(err, errlen, dfd == -ELOOP ? -EFTYPE_CPM : dfd,
+			       "cannot open the directory of %s '%s': %s",
+			       what, path, dfd == -ELOOP ?
+			       "a symbolic link on the way" : strerror(-dfd));
+	if ((flags & OWN_PRIVATE_DIR) && fstat(dfd, &ds) == 0 &&
+	    (why = dir_untrusted(&ds)) != NULL) {
+		close(dfd);
+		return err_ret(err, errlen, -EFTYPE_CPM, "%s '%s' is not "
+			       "trusted: its directory is %s", what, path, why);
+	}
+	fd = openat(dfd, base, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+		    O_NOFOLLOW);
+	r = fd < 0 ? -errno : 0;
+	if (r == -ELOOP && link_trusted(dfd, base)) {
+		fd = openat(dfd, base, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+			    O_NOCTTY);
+		r = fd < 0 ? -errno : 0;
+	}
+	if (fd < 0 && r == -ENXIO) {
+		/* a socket, or a FIFO with no writer */
+		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			r = -EFTYPE_CPM;
+	}
+	close(dfd);
+	if (r == -ENOENT)
+		return 0;
+	if (r == -ELOOP)
+		return err_ret(err, errlen, -EFTYPE_CPM, "%s '%s' is a symbolic "
+			       "link another user could have planted", what,
+			       path);
+	if (r == -EFTYPE_CPM)
+		return err_ret(err, errlen, r, "%s '%s' is not a regular file",
+			       what, path);
+	if (r < 0)
+		return err_ret(err, errlen, r, "cannot open %s '%s': %s", what,
+			       path, strerror(-r));
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		close(fd);
+		return err_ret(err, errlen, r, "cannot open %s '%s': %s", what,
+			       path, strerror(-r));
+	}
+	if ((why = file_untrusted(&st)) != NULL) {
+		close(fd);
+		return err_ret(err, errlen, S_ISDIR(st.st_mode) ? -EISDIR :
+			       -EFTYPE_CPM, "%s '%s' is %s", what, path, why);
+	}
+	do
+		n = pread(fd, head, sizeof(head) - 1, 0);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n < 0)
+		return err_ret(err, errlen, -errno, "cannot read %s '%s': %s",
+			       what, path, strerror(errno));
+	head[n] = '\0';
+	/* Empty is nothing to lose; anything else must be cpm's. */
+	if (n > 0 && magic && strncmp(head, magic, strlen(magic)) != 0)
+		return err_ret(err, errlen, -EFTYPE_CPM, "'%s' is not a cpm "
+			       "%s file (it does not begin with '%s')", path, what,
+			       magic);
+	return 0;
+}
+
+int
+own_dir_check(const char *path, const char *what, char *err, size_t errlen)
+{
+	const char *base, *why;
+	struct stat ds;
+	int dfd;
+
+	dfd = open_parent_at(AT_FDCWD, path, DIR_PATH, 0, &base);
+	if (dfd < 0)
+		return 0;	/* the opener words that */
+	why = fstat(dfd, &ds) == 0 ? dir_untrusted(&ds) : NULL;
+	close(dfd);
+	return why ? err_ret(err, errlen, -EFTYPE_CPM, "%s '%s' is not "
+			     "trusted: its directory is %s", what, path, why) :
+		     0;
+}
+
 int
 lock_file(const char *lockpath, int64_t wait_ms, char *err, size_t errlen)
 {
 	struct stat st;
-	uint64_t deadline = 0;
+	const char *base, *why;
+	uint64_t start, deadline = 0;
 	unsigned int nap = 1;
-	int fd, r;
+	bool told = false;
+	int dfd, fd, r;
 
-	fd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
-		  O_NONBLOCK | O_NOCTTY, 0644);
-	if (fd < 0) {
-		r = -errno;
+	/* No link followed on the way that another user could have
+	 * planted; none at all at the lock file itself. */
+	dfd = open_parent_at(AT_FDCWD, lockpath, DIR_PATH, 0, &base);
+	if (dfd < 0) {
 		err_set(err, errlen, "cannot open lock file '%s': %s", lockpath,
-			errno == ELOOP ? "a symbolic link" : strerror(errno));
-		return r;
+			dfd == -ELOOP ? "a symbolic link on the way" :
+			strerror(-dfd));
+		return dfd == -ELOOP ? -EFTYPE_CPM : dfd;
+	}
+	/* 0600: a lock others can open, they can hold. */
+	fd = openat(dfd, base, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
+		    O_NONBLOCK | O_NOCTTY, 0600);
+	r = -errno;
+	close(dfd);
+	if (fd < 0) {
+		err_set(err, errlen, "cannot open lock file '%s': %s", lockpath,
+			r == -ELOOP ? "a symbolic link" : strerror(-r));
+		return r == -ELOOP || r == -ENXIO ? -EFTYPE_CPM : r;
 	}
 	/*
-	 * A lock file someone else owns (or a FIFO or device in its place)
-	 * is theirs to hold or feed forever: refuse it rather than wait on
-	 * it.
+	 * A lock file someone else owns or may write (or a FIFO or device
+	 * in its place) is theirs to hold or feed forever: refuse it rather
+	 * than wait on it.
 	 */
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (st.st_uid != geteuid() && st.st_uid != 0)) {
-		err_set(err, errlen, "lock file '%s' is %s", lockpath,
-			!S_ISREG(st.st_mode) ? "not a regular file" :
-			"owned by another user");
+	if (fstat(fd, &st) < 0)
+		st.st_mode = 0;
+	if ((why = file_untrusted(&st)) != NULL) {
+		err_set(err, errlen, "lock file '%s' is %s", lockpath, why);
 		close(fd);
-		return -EPERM;
+		return -EFTYPE_CPM;
 	}
+	/* One an older cpm made 0644: closed to new readers from now on. */
+	if ((st.st_mode & 077) && st.st_uid == geteuid())
+		(void)fchmod(fd, 0600);
+	start = now_us();
 	if (wait_ms > 0)
-		deadline = now_us() + (uint64_t)wait_ms * 1000;
+		deadline = start + (uint64_t)wait_ms * 1000;
 	for (;;) {
-		if (flock(fd, wait_ms < 0 ? LOCK_EX : LOCK_EX | LOCK_NB) == 0)
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 			break;
 		if (errno == EINTR)
 			continue;
@@ -1251,7 +1358,7 @@ lock_file(const char *lockpath, int64_t wait_ms, char *err, size_t errlen)
 			close(fd);
 			return r;
 		}
-		if (wait_ms == 0 || now_us() >= deadline) {
+		if (wait_ms == 0 || (wait_ms > 0 && now_us() >= deadline)) {
 			pid_t holder = flock_holder(fd);
 
 			if (holder > 0)
@@ -1262,6 +1369,11 @@ lock_file(const char *lockpath, int64_t wait_ms, char *err, size_t errlen)
 					lockpath);
 			close(fd);
 			return -ETIMEDOUT;
+		}
+		/* After a second, whoever waits is told for whom. */
+		if (!told && lock_waiting && now_us() - start >= 1000000) {
+			lock_waiting(lockpath, flock_holder(fd));
+			told = true;
 		}
 		sleep_ms(nap);
 		if (nap < 100)

@@ -93,7 +93,10 @@ int read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp,
 /*
  * READ_NO_LINK: the file itself may not be a symbolic link (-ELOOP).  No
  * cgroup file system can hold one: a link where a control file belongs
- * is a fake tree's, planted to make root read another file.
+ * is a fake tree's, planted to make root read another file.  With
+ * READ_IN_ROOT or READ_NO_LINK, a file of more than one hard link is
+ * refused too (-EMLINK): no kernel file system has one, and in a tree
+ * another user made it may be root's file, linked in.
  */
 #define READ_NO_LINK 0x2u
 /*
@@ -126,21 +129,21 @@ struct held_file {
 	bool open;		/* false (as zeroed): none */
 	int fd;
 	struct stat st;		/* fstat() of fd when it was read */
-	char *map;		/* the file mapped, or NULL: read into memory */
+	char *map;		/* the buffer, when pages of its own (else
+				 * NULL: malloc'ed) */
 	size_t maplen;
 };
 
 /*
  * read_file_max_at(), text false, that leaves the file open in *h
  * (close it with held_file_close()).  A file of a few pages or more is
- * mapped (MAP_PRIVATE, read only), not read: the kernel maps the pages
- * it caches, some at a time, where a read would fill as many new pages
- * of memory one fault at a time.  The buffer is the same either way
- * (READ_PAD zeroes past the end; it may not be written), but is freed
- * with held_file_free_buf(), before held_file_close().  Should a writer
- * that does not replace the file truncate it in place while it is
- * mapped, the pages it lost read as zeroes (not SIGBUS), and
- * held_file_intact() tells.
+ * read into anonymous pages of its own, mapped and filled in one call,
+ * where a malloc'ed buffer would take a page fault for each page the
+ * read touches.  The buffer is the same either way (READ_PAD zeroes past
+ * the end; it may not be written), and always a copy: a writer that cuts
+ * or rewrites the file in place cannot change what was read, and
+ * held_file_intact() tells that it did.  Free it with
+ * held_file_free_buf(), before held_file_close().
  */
 int read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
 		      size_t *lenp, struct held_file *h);
@@ -149,8 +152,8 @@ int read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
 int held_file_same(const struct held_file *h, int dirfd, const char *path);
 /*
  * Whether the bytes read from the file h holds are still its bytes, so
- * that what was checked of them holds: 1; 0 when a mapped page was lost
- * or the file (the fd held) changed size or times since; -errno.
+ * that what was checked of them holds: 1; 0 when the file (the fd held)
+ * changed size or times since; -errno.
  */
 int held_file_intact(const struct held_file *h);
 /* Free buf, the buffer read_file_held_at() gave with h (NULL: none). */
@@ -260,13 +263,41 @@ int mkdir_p(const char *dir, unsigned int mode);
  * Lock files: the one mechanism every tool uses.  lock_file() opens (or
  * creates) lockpath, a regular file that must belong to us or root, and
  * takes an exclusive flock on it, waiting wait_ms milliseconds at most
- * (negative: forever, 0: not at all).  A waiter that gives up names the
- * holder from /proc/locks.  Returns the fd to
- * pass to unlock_file() or -errno with err set; -ETIMEDOUT when the wait
- * ran out.
+ * (negative: forever, 0: not at all).  A lock file is created 0600 (one
+ * others can open, they can hold) and refused (-EFTYPE_CPM) when it is
+ * another user's, writable by others, not a regular file or reached
+ * through a link another user could have planted.  A waiter that gives
+ * up names the holder from /proc/locks.  Returns the fd to pass to
+ * unlock_file() or -errno with err set; -ETIMEDOUT when the wait ran
+ * out.
  */
 int lock_file(const char *lockpath, int64_t wait_ms, char *err,
 	      size_t errlen);
+/*
+ * fn(lockpath, holder) is called once by a lock_file() that has waited a
+ * second, holder the PID holding the lock (0: unknown): the tool tells
+ * its user whom it waits for and how to bound the wait.
+ */
+void lock_wait_notice(void (*fn)(const char *lockpath, pid_t holder));
+/*
+ * Before anything is locked, created or written beside path: the file
+ * there, if any, must be cpm's to replace.  It is opened without
+ * following a symbolic link another user could have planted (as the
+ * kernel's protected_symlinks rule, applied whatever the sysctl says) and
+ * without blocking, and must be a regular file of root's or ours that no
+ * one else can write, and be empty or begin with magic (NULL: any text).
+ * OWN_PRIVATE_DIR: its directory, too, must be root's or ours and
+ * writable by no one else (or sticky), as for a journal whose word is
+ * acted on.  what names the file in err ("state", "journal").  Returns
+ * 0 (also when there is no such file), -EFTYPE_CPM or -EISDIR with err
+ * saying why, or another -errno.
+ */
+#define OWN_PRIVATE_DIR 1u
+int own_file_check(const char *path, const char *what, const char *magic,
+		   unsigned int flags, char *err, size_t errlen);
+/* own_file_check()'s OWN_PRIVATE_DIR test alone: 0 or -EFTYPE_CPM. */
+int own_dir_check(const char *path, const char *what, char *err,
+		  size_t errlen);
 void unlock_file(int fd);
 /* The PID holding a flock on lockpath (from /proc/locks), or 0. */
 pid_t lock_holder(const char *lockpath);

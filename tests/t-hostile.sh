@@ -21,6 +21,9 @@ chmod 755 "$T_TMP"
 W=$T_TMP/shared
 mkdir "$W"
 chmod 0777 "$W"	# world-writable, not sticky: the worst case
+ST=$T_TMP/sticky
+mkdir "$ST"
+chmod 1777 "$ST"	# world-writable and sticky, as /tmp
 G=120	# the hang guard, in seconds
 # holder FILE: the attacker holds an exclusive flock on FILE until killed
 # (a simple command, so that $! is flock's own PID; descriptors above 2
@@ -89,7 +92,7 @@ fi
 evil touch "$W/e.snap.lock"
 holder "$W/e.snap.lock"
 run timeout $G cpm-throttle --cgroup-root "$V1" --since "$W/e.snap" -o names
-if [ "$rc" = 1 ] && [ -z "$out" ] && [ ! -e "$W/e.snap" ] &&
+if [ "$rc" = 2 ] && [ -z "$out" ] && [ ! -e "$W/e.snap" ] &&
     printf '%s' "$err" | grep -q "lock file '$W/e.snap.lock' is owned by another user"; then
 	ok "a lock file of another user is refused, not waited on"
 else
@@ -123,11 +126,272 @@ if [ "$rc" = 1 ] && [ ! -e "$W/g.state" ] &&
 else
 	not_ok "cpm-alloc --wait gives up naming the holder" "holder $hpid" "$(show)"
 fi
-run timeout $G cpm-quota --journal "$W/g.state" --wait 0 restore
+touch "$ST/g.journal.lock"
+holder "$ST/g.journal.lock"
+hpid=$(awk -v ino="$(stat -c %i "$ST/g.journal.lock")" '$1 ~ /:$/ && $2 == "FLOCK" { split($6, a, ":"); if (a[3] == ino) print $5 }' /proc/locks)
+run timeout $G cpm-quota --journal "$ST/g.journal" --wait 0 restore
 if [ "$rc" = 1 ] && printf '%s' "$err" | grep -q "is locked by process $hpid"; then
 	ok "cpm-quota restore --wait gives up naming the holder"
 else
 	not_ok "cpm-quota restore --wait gives up naming the holder" "$(show)"
+fi
+
+# --- links and files that are not cpm's: nothing created beside them ---
+# A scratch file stands for /etc/passwd: root's, 0644, not cpm's.
+PW=$T_TMP/etc/passwd
+mkdir "$T_TMP/etc"
+echo 'root:x:0:0:root:/root:/bin/sh' >"$PW"
+for d in "$W" "$ST"; do
+	evil ln -s "$PW" "$d/c.state"
+	run env CPM_STATE="$d/c.state" timeout $G cpm-alloc --sysroot "$SYS" take x 1
+	if [ "$rc" = 2 ] && [ ! -e "$PW.lock" ] && [ ! -e "$d/c.state.lock" ] &&
+	    printf '%s' "$err" | grep -q "state '$d/c.state' is a symbolic link another user could have planted"; then
+		ok "another user's link as state is not followed (${d##*/})"
+	else
+		not_ok "another user's link as state is not followed (${d##*/})" "$(show)" "$(ls -l "$T_TMP/etc")"
+	fi
+done
+run timeout $G cpm-throttle --cgroup-root "$V1" --since "$PW" -o names
+if [ "$rc" = 2 ] && [ ! -e "$PW.lock" ] && [ "$(cat "$PW")" = 'root:x:0:0:root:/root:/bin/sh' ] &&
+    printf '%s' "$err" | grep -q "'$PW' is not a cpm snapshot file"; then
+	ok "--since a file not a snapshot creates no lock beside it"
+else
+	not_ok "--since a file not a snapshot creates no lock beside it" "$(show)" "$(ls -l "$T_TMP/etc")"
+fi
+run timeout $G cpm-alloc --sysroot "$SYS" --state "$PW" take x 1
+if [ "$rc" = 2 ] && [ ! -e "$PW.lock" ] && printf '%s' "$err" | grep -q "'$PW' is not a cpm state file"; then
+	ok "a state that is not cpm's creates no lock beside it"
+else
+	not_ok "a state that is not cpm's creates no lock beside it" "$(show)"
+fi
+cpm-alloc --sysroot "$SYS" --state "$T_TMP/own.state" init >/dev/null
+evil cp "$T_TMP/own.state" "$ST/o.state"
+run timeout $G cpm-alloc --sysroot "$SYS" --state "$ST/o.state" take x 1
+if [ "$rc" = 2 ] && [ ! -e "$ST/o.state.lock" ] &&
+    printf '%s' "$err" | grep -q "state '$ST/o.state' is owned by another user"; then
+	ok "a state of another user is refused"
+else
+	not_ok "a state of another user is refused" "$(show)"
+fi
+cp "$T_TMP/own.state" "$T_TMP/ww.state"
+chmod 0666 "$T_TMP/ww.state"
+check_fail "a state others may write is refused" 2 "state '$T_TMP/ww.state' is writable by other users" \
+    timeout $G cpm-alloc --sysroot "$SYS" --state "$T_TMP/ww.state" take x 1
+assert "cpm-alloc creates its lock 0600" "$(stat -c %a "$T_TMP/own.state.lock")" "600"
+
+# --- a waiter is told whom it waits for, and how to stop waiting ---
+touch "$T_TMP/own.state.lock"
+chmod 0644 "$T_TMP/own.state.lock"	# as an older cpm made it
+holder "$T_TMP/own.state.lock"
+hpid=$(awk -v ino="$(stat -c %i "$T_TMP/own.state.lock")" '$1 ~ /:$/ && $2 == "FLOCK" { split($6, a, ":"); if (a[3] == ino) print $5 }' /proc/locks)
+run timeout $G cpm-alloc --sysroot "$SYS" --state "$T_TMP/own.state" --wait 2 take x 1
+if [ "$rc" = 1 ] && [ -n "$hpid" ] &&
+    printf '%s' "$err" | grep -q "^cpm-alloc: waiting for '$T_TMP/own.state.lock', locked by process $hpid (--wait SECONDS bounds the wait)$" &&
+    [ "$(stat -c %a "$T_TMP/own.state.lock")" = 600 ]; then
+	ok "a waiting take names the holder after a second"
+else
+	not_ok "a waiting take names the holder after a second" "holder $hpid" "$(show)"
+fi
+IRQ=$T_TMP/irqroot
+cp -r "$SYS" "$IRQ"
+mkdir -p "$IRQ/proc/irq/24/eth0" "$T_TMP/irqj"
+printf '3\n' >"$IRQ/proc/irq/default_smp_affinity"
+printf '0-1\n' >"$IRQ/proc/irq/24/smp_affinity_list"
+touch "$T_TMP/irqj/irq.journal.lock"
+holder "$T_TMP/irqj/irq.journal.lock"
+hpid=$(awk -v ino="$(stat -c %i "$T_TMP/irqj/irq.journal.lock")" '$1 ~ /:$/ && $2 == "FLOCK" { split($6, a, ":"); if (a[3] == ino) print $5 }' /proc/locks)
+run env CPM_IRQ_JOURNAL="$T_TMP/irqj/irq.journal" timeout $G cpm-pin --sysroot "$IRQ" --irqs-away 1 --wait 300ms
+if [ "$rc" = 1 ] && [ "$(cat "$IRQ/proc/irq/24/smp_affinity_list")" = 0-1 ] &&
+    printf '%s' "$err" | grep -q "is locked by process $hpid; gave up waiting"; then
+	ok "cpm-pin --irqs-away --wait gives up naming the holder"
+else
+	not_ok "cpm-pin --irqs-away --wait gives up naming the holder" "holder $hpid" "$(show)"
+fi
+
+# --- journals nobody else could have written ---
+# A forged burst journal, valid checksum and all, asks restore to set a
+# live group's quota to 1000 us; a forged IRQ journal, to move IRQ 24.
+printf '%s 0 %s a 1000 100000 2000 0\n' 999999 "$V1/cpu" >"$T_TMP/body"
+sum=$(python3 -c 'import sys
+h = 0xcbf29ce484222325
+for b in open(sys.argv[1], "rb").read():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+print("%016x" % h)' "$T_TMP/body")
+evil sh -c "{ printf 'cpm-burst-journal 2\nchecksum fnv1a64:%s\n' $sum; cat '$T_TMP/body'; } >'$ST/f.journal'"
+run timeout $G cpm-quota --cgroup-root "$V1" --journal "$ST/f.journal" restore
+if [ "$rc" = 2 ] && [ "$(cat "$V1/cpu/a/cpu.cfs_quota_us")" = 50000 ] &&
+    printf '%s' "$err" | grep -q "journal '$ST/f.journal' is owned by another user"; then
+	ok "a burst journal of another user is not trusted"
+else
+	not_ok "a burst journal of another user is not trusted" "$(show)" "$(cat "$V1/cpu/a/cpu.cfs_quota_us")"
+fi
+cp "$ST/f.journal" "$W/r.journal"
+run timeout $G cpm-quota --cgroup-root "$V1" --journal "$W/r.journal" restore
+if [ "$rc" = 2 ] && [ "$(cat "$V1/cpu/a/cpu.cfs_quota_us")" = 50000 ] && [ -e "$W/r.journal" ] &&
+    printf '%s' "$err" | grep -q "journal '$W/r.journal' is not trusted: its directory is writable by other users"; then
+	ok "a burst journal in a directory others may write is not trusted"
+else
+	not_ok "a burst journal in a directory others may write is not trusted" "$(show)"
+fi
+body='irq 24 0'
+isum=$(printf '%s\n' "$body" >"$T_TMP/body"; python3 -c 'import sys
+h = 0xcbf29ce484222325
+for b in open(sys.argv[1], "rb").read():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+print("%016x" % h)' "$T_TMP/body")
+evil sh -c "{ printf 'cpm-irq-journal 1\nchecksum fnv1a64:%s\n' $isum; cat '$T_TMP/body'; } >'$ST/irq.journal'"
+run env CPM_IRQ_JOURNAL="$ST/irq.journal" timeout $G cpm-pin --sysroot "$IRQ" --irqs-restore
+if [ "$rc" = 2 ] && [ -e "$ST/irq.journal" ] && [ "$(cat "$IRQ/proc/irq/24/smp_affinity_list")" = 0-1 ] &&
+    printf '%s' "$err" | grep -q "IRQ journal '$ST/irq.journal' is owned by another user"; then
+	ok "an IRQ journal of another user is neither applied nor removed"
+else
+	not_ok "an IRQ journal of another user is neither applied nor removed" "$(show)"
+fi
+
+# --- a state that says CPUs are held where none can be ---
+# (hand-made and signed, as a user who may write it could make it; 'take'
+# would hand the same CPUs out again, or reserved ones, or none at all)
+. "$CPM_TOP/tests/lib-alloc.sh"
+for case in "0:entry q n=1 cpus=0 mode=exclusive:reserved CPUs 0 are held by an allocation" \
+    ":entry q n=1 cpus=1 mode=exclusive|entry r n=1 cpus=1 mode=share:two allocations hold the same CPUs" \
+    ":entry q n=1 cpus=7 mode=exclusive:allocations hold CPUs 7, which this machine lacks"; do
+	res=${case%%:*} rest=${case#*:}
+	lines=${rest%%:*} msg=${rest#*:}
+	rm -f "$T_TMP/bh.state"
+	cpm-alloc --sysroot "$SYS" --state "$T_TMP/bh.state" init ${res:+--reserved $res} >/dev/null
+	printf '%s\n' "$lines" | tr '|' '\n' >>"$T_TMP/bh.state"
+	resign "$T_TMP/bh.state"
+	cp "$T_TMP/bh.state" "$T_TMP/bh.orig"
+	check_fail "take refuses a state where ${msg%% which*}" 2 "cannot be taken from: $msg" \
+	    cpm-alloc --sysroot "$SYS" --state "$T_TMP/bh.state" take x 1
+	assert "that state is left as it was (${msg%% *} ...)" "$(cmp "$T_TMP/bh.state" "$T_TMP/bh.orig" && echo same)" same
+done
+
+# --- a state cut and written back in place while it is read ---
+# (by a program that does not replace it as cpm does: every read ends in
+# the state or a clean error, never a signal; test-state runs 10,000)
+cpm-alloc --sysroot "$SYS" --state "$T_TMP/cut.state" init >/dev/null
+i=0
+while [ $i -lt 300 ]; do
+	cpm-alloc --sysroot "$SYS" --state "$T_TMP/cut.state" take "padding-entry-$i" 0 >/dev/null || break
+	i=$((i + 1))
+done
+cp "$T_TMP/cut.state" "$T_TMP/cut.orig"
+size=$(wc -c <"$T_TMP/cut.orig")
+python3 -c 'import os, random, sys
+data = open(sys.argv[1], "rb").read()
+fd = os.open(sys.argv[2], os.O_WRONLY)
+while True:
+    os.ftruncate(fd, random.randrange(len(data)))
+    os.pwrite(fd, data, 0)' "$T_TMP/cut.orig" "$T_TMP/cut.state" &
+cutter=$!
+n=0 bad=
+while [ $n -lt 1000 ]; do
+	cpm-alloc --sysroot "$SYS" --state "$T_TMP/cut.state" list >/dev/null 2>&1
+	rc=$?
+	[ $rc -le 2 ] || bad="$bad $rc"
+	n=$((n + 1))
+done
+kill $cutter
+wait $cutter 2>/dev/null
+assert "a state of $size bytes cut under 1,000 readers: no reader dies of a signal" "$bad" ""
+
+# --- cpm-quota burst: input without end, and signals ---
+run sh -c 'exec timeout -k 5 20 cpm-quota --cgroup-root "$1" --journal "$2" burst </dev/zero' - "$V1" "$T_TMP/z.journal"
+if [ "$rc" = 2 ] && [ "$(printf '%s' "$err" | wc -l)" = 1 ] &&
+    printf '%s' "$err" | grep -q "a line on stdin is longer than 65535 bytes"; then
+	ok "burst </dev/zero stops at the first line too long, with one warning"
+else
+	not_ok "burst </dev/zero stops at the first line too long, with one warning" "exit $rc" "$(printf '%s' "$err" | head -c 300)"
+fi
+python3 -c 'import sys
+sys.stdout.buffer.write(b"x\0y\n" * 200000)' >"$T_TMP/nul.in"
+run sh -c 'exec timeout -k 5 20 cpm-quota --cgroup-root "$1" --journal "$2" burst <"$3"' - "$V1" "$T_TMP/z.journal" "$T_TMP/nul.in"
+if [ "$rc" = 2 ] && [ "$(printf '%s' "$err" | wc -l)" = 10 ]; then
+	ok "burst warns of ten lines holding a NUL byte, not 200,000"
+else
+	not_ok "burst warns of ten lines holding a NUL byte, not 200,000" "exit $rc" "$(printf '%s' "$err" | wc -l) lines"
+fi
+# an input that never pauses: SIGTERM still ends it, and 'a' goes back
+yes a | timeout -k 5 30 cpm-quota --cgroup-root "$V1" --journal "$T_TMP/y.journal" --for 60s burst 2>"$T_TMP/y.err" &
+bp=$!
+i=0
+while [ $i -lt 500 ] && [ "$(cat "$V1/cpu/a/cpu.cfs_quota_us")" = 50000 ]; do sleep 0.01; i=$((i + 1)); done
+raised=$(cat "$V1/cpu/a/cpu.cfs_quota_us")
+bpid=$(pgrep -P $$ -f 'cpm-quota --cgroup-root' | head -1)
+[ -n "$bpid" ] || bpid=$(pgrep -f "cpm-quota --cgroup-root $V1 --journal $T_TMP/y.journal" | head -1)
+t0=$(date +%s)
+kill -TERM "$bpid" 2>/dev/null
+wait $bp
+t1=$(date +%s)
+assert "burst fed without pause: raised, then SIGTERM ends it at once and restores" \
+    "$raised $(cat "$V1/cpu/a/cpu.cfs_quota_us") $([ $((t1 - t0)) -lt 10 ] && echo soon)" "100000 50000 soon"
+
+# --- a fake tree's control files: FIFOs and hard links ---
+EVW=$T_TMP/evw
+cp -r "$V1" "$EVW"
+chown -R $EVIL:$EVIL "$EVW"
+evil rm -f "$EVW/cpu/a/cpu.shares"
+evil mkfifo "$EVW/cpu/a/cpu.shares"
+run timeout $G cpm-quota --cgroup-root "$EVW" set a --request 2
+if [ "$rc" != 0 ] && [ "$rc" != 124 ] && printf '%s' "$err" | grep -q "cpu.shares of a: not a regular file"; then
+	ok "set refuses a FIFO in place of a control file, without hanging"
+else
+	not_ok "set refuses a FIFO in place of a control file, without hanging" "$(show)"
+fi
+# with protected_hardlinks off, a link to root's 0600 file in the tree
+ph=$(cat /proc/sys/fs/protected_hardlinks)
+at_exit "echo $ph >/proc/sys/fs/protected_hardlinks"
+echo 0 >/proc/sys/fs/protected_hardlinks
+echo 'cpm-secret-text' >"$T_TMP/secret.hl"
+chmod 600 "$T_TMP/secret.hl"
+hl() {	# hl NAME: the attacker's file NAME replaced by a link to the secret
+	echo 'cpm-secret-text' >"$T_TMP/secret.hl"	# as it was, whatever came before
+	evil rm -f "$1" && evil ln "$T_TMP/secret.hl" "$1"
+}
+hl "$EVW/cpu/a/cpu.shares"
+run timeout $G cpm-quota --cgroup-root "$EVW" set a --request 2
+if [ "$rc" != 0 ] && [ "$(cat "$T_TMP/secret.hl")" = cpm-secret-text ] &&
+    printf '%s' "$err" | grep -q "cpu.shares of a: a file linked in from outside the tree"; then
+	ok "set does not truncate root's file hard-linked into a tree"
+else
+	not_ok "set does not truncate root's file hard-linked into a tree" "$(show)" "$(cat "$T_TMP/secret.hl")"
+fi
+hl "$EVW/cpu/a/cpu.cfs_quota_us"
+run timeout $G cpm-quota --cgroup-root "$EVW" get a
+if [ "$rc" = 2 ] && ! printf '%s%s' "$out" "$err" | grep -q cpm-secret &&
+    printf '%s' "$err" | grep -q "cannot read cpu.cfs_quota_us of a: a file hard-linked from elsewhere"; then
+	ok "get does not show root's file hard-linked into a tree"
+else
+	not_ok "get does not show root's file hard-linked into a tree" "$(show)"
+fi
+hl "$EVW/cpu/a/cpu.stat"
+run timeout $G cpm-throttle --cgroup-root "$EVW"
+if [ "$rc" = 2 ] && ! printf '%s%s' "$out" "$err" | grep -q cpm-secret; then
+	ok "cpm-throttle does not show root's file hard-linked into a tree"
+else
+	not_ok "cpm-throttle does not show root's file hard-linked into a tree" "$(show)"
+fi
+EVS=$T_TMP/evsys
+cp -r "$SYS" "$EVS"
+chown -R $EVIL:$EVIL "$EVS"
+hl "$EVS/sys/devices/system/cpu/online"
+run cpm-topo --sysroot "$EVS"
+if [ "$rc" = 2 ] && ! printf '%s%s' "$out" "$err" | grep -q cpm-secret &&
+    printf '%s' "$err" | grep -q "online is a file hard-linked from elsewhere"; then
+	ok "cpm-topo does not show root's file hard-linked into a sysroot"
+else
+	not_ok "cpm-topo does not show root's file hard-linked into a sysroot" "$(show)"
+fi
+echo "$ph" >/proc/sys/fs/protected_hardlinks
+
+# --- control bytes from input are shown escaped ---
+run cpm-topo --sysroot "$SYS" cpus "$(printf '0\033]0;owned\007')"
+if [ "$rc" = 2 ] && ! printf '%s' "$err" | grep -q "$(printf '\033')" &&
+    printf '%s' "$err" | grep -qF '\x1b]0;owned\x07'; then
+	ok "control bytes in an error message are escaped"
+else
+	not_ok "control bytes in an error message are escaped" "$(show | od -c | head -5)"
 fi
 
 # --- readers: FIFOs and devices where files belong ---
@@ -149,14 +413,14 @@ else
 	not_ok "a refused state creates no lock file"
 fi
 evil mkfifo "$W/i.snap"
-check_fail "a FIFO as snapshot is refused" 2 "corrupt snapshot '$W/i.snap': not a regular file" \
+check_fail "a FIFO as snapshot is refused" 2 "snapshot '$W/i.snap' is not a regular file" \
     timeout $G cpm-throttle --cgroup-root "$V1" --since "$W/i.snap"
 evil ln -s /dev/zero "$W/j.snap"
-check_fail "/dev/zero as snapshot is refused" 2 "corrupt snapshot '$W/j.snap': not a regular file" \
+check_fail "/dev/zero as snapshot is refused" 2 "snapshot '$W/j.snap' is a symbolic link another user could have planted" \
     sh -c "$memcap"'; exec timeout '$G' "$@"' - cpm-throttle --cgroup-root "$V1" --since "$W/j.snap"
-evil mkfifo "$W/k.journal"
-check_fail "a FIFO as burst journal is refused" 2 "journal '$W/k.journal' is damaged: not a regular file" \
-    timeout $G cpm-quota --journal "$W/k.journal" restore
+mkfifo "$ST/k.journal"
+check_fail "a FIFO as burst journal is refused" 2 "journal '$ST/k.journal' is not a regular file" \
+    timeout $G cpm-quota --journal "$ST/k.journal" restore
 
 evil mkfifo "$W/n.kubelet"
 check_fail "a FIFO as kubelet checkpoint is refused" 2 "cannot read '$W/n.kubelet': not a regular file" \
