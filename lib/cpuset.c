@@ -406,7 +406,7 @@ bad_num:
 				end = start + 1;
 			set_err(err, errlen, start, end,
 				r == -ERANGE ? "number too large" :
-				"not a CPU number or range");
+				"not a number or range");
 			return r;
 		}
 	}

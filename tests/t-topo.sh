@@ -88,6 +88,8 @@ check "a noprefix v1 mount names it cpus" 0 "8-9" \
 check_fail "a node that does not exist" 2 "no NUMA node 9" cpm-topo cpus node:9
 check_fail "a CPU beyond the machine" 2 "CPU 40 does not exist" cpm-topo cpus 0,40
 check_fail "CPUs beyond the machine are all named" 2 "CPUs 32-33,40 do not exist" cpm-topo cpus 30-33,40
+check_fail "a bad --nodes list is a nodelist, not a CPU list" 2 \
+    "^cpm-topo: invalid nodelist 'x': not a number or range\$" cpm-topo check 0 --nodes x
 check_fail "a reversed range names itself" 2 "'10-1'" cpm-topo cpus 10-1
 check_fail "junk in a cpulist names itself" 2 "'3x'" cpm-topo cpus 1,3x
 check_fail "an unknown selector" 2 "unknown selector 'bogus'" cpm-topo cpus bogus

@@ -362,7 +362,7 @@ static const struct {
 	{ "entry a n=1 cpus=1 mode=exclusiv\n",
 	  "line 8: bad mode 'exclusiv'" },
 	{ "entry a n=1 cpus=0- mode=exclusive\n",
-	  "line 8: bad cpus list: '0-': not a CPU number or range" },
+	  "line 8: bad cpus list: '0-': not a number or range" },
 	{ "entry a n=1 cpus=65536 mode=exclusive\n",
 	  "line 8: bad cpus list: '65536': number too large" },
 	{ "entry a$b n=1 cpus=1 mode=exclusive\n",
