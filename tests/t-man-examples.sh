@@ -20,7 +20,8 @@
 #     and /tmp/host1 are rewritten to directories below a temporary one,
 #     /usr/share/doc/cpm/examples to this tree's examples/,
 #     /var/lib/kubelet/cpu_manager_state to a kubelet checkpoint written
-#     here, the process 1234 to a sleeping process, and svc to one named so;
+#     here, the process 1234 to a sleeping process, and svc to one named so
+#     (its PID written in, since another process may be named svc too);
 #     ./bigbox is a generated machine of 128 CPUs; the node_exporter
 #     textfile directory exists, as Debian's package makes it;
 #   - a sampling interval longer than a second is cut to 200ms, and a
@@ -217,6 +218,7 @@ rewrite() {
 	    s|/etc/cpm/plan|$CPM_TOP/tests/plans/kerf.plan|g
 	    s|/sys/fs/cgroup|$EX_ROOT/cgroup|g
 	    s|\\([ \"]\\)1234\\([ \"]\\)|\\1$pid1234\\2|g
+	    s|\$(pidof svc)|$svcpid|g
 	    s|\\([ \"]\\)1234\$|\\1$pid1234|
 	    s|--interval \\([2-9]\\|[1-9][0-9]\\)s|--interval 200ms|g"
 }
