@@ -560,6 +560,15 @@ journal_path(struct quota_ctx *c)
 	return p;
 }
 
+/* The register of raised groups (burst.h): one for every journal. */
+static const char *
+groups_path(void)
+{
+	const char *p = getenv("CPM_BURST_GROUPS");
+
+	return p != NULL && *p != '\0' ? p : BURST_GROUPS_DEFAULT;
+}
+
 static void
 journal_open(struct quota_ctx *c, struct burst_journal *j)
 {
@@ -607,6 +616,7 @@ burst_options(struct quota_ctx *c, struct burst_engine *b)
 					       c->optarg[O_COOLDOWN], 0,
 					       UINT64_C(86400000000));
 	b->journal = journal_path(c);
+	b->groups = groups_path();
 	b->wait_ms = c->wait_ms;
 	b->rep.warn = engine_warn;
 	b->rep.verbose = c->verbose;
@@ -616,8 +626,8 @@ static int
 cmd_burst(struct quota_ctx *c)
 {
 	struct burst_engine b;
-	struct burst_journal j;
-	char group[CG_PATH_MAX];
+	struct burst_journal j, m;
+	char group[CG_PATH_MAX], err[512];
 	struct sigaction sa;
 	sigset_t block, orig;
 	int i, r;
@@ -647,7 +657,11 @@ cmd_burst(struct quota_ctx *c)
 		cli_die(EXIT_FAIL, "cannot read this process's start time");
 	/* Fail now, not at the first boost, when the journal is unusable. */
 	journal_open(c, &j);
+	r = burst_register_open(&m, &j, b.groups, c->wait_ms, err, sizeof(err));
 	burst_journal_close(&j);
+	if (r < 0)
+		cli_die(r == -EBADMSG ? EXIT_USAGE : EXIT_FAIL, "%s", err);
+	burst_journal_close(&m);
 
 	/* Signals only arrive inside ppoll(), so the loop never races them. */
 	memset(&sa, 0, sizeof(sa));
@@ -675,14 +689,24 @@ cmd_burst(struct quota_ctx *c)
 static int
 cmd_restore(struct quota_ctx *c)
 {
-	struct burst_journal j;
+	struct burst_journal j, m;
 	struct burst_report rep = { .warn = engine_warn, .verbose = c->verbose };
+	char err[512];
 	int r;
 
 	if (c->nargs != 0)
 		cli_usage_error("restore takes no arguments");
 	journal_open(c, &j);
-	r = burst_restore_journal(&j, c->force, &rep);
+	/*
+	 * Without the register the quotas go back all the same: an entry
+	 * left there is inert once its group is no longer raised.
+	 */
+	r = burst_register_open(&m, &j, groups_path(), c->wait_ms, err,
+				sizeof(err));
+	if (r < 0)
+		cli_warn("%s", err);
+	r = burst_restore_journal(&j, r < 0 ? NULL : &m, c->force, &rep);
+	burst_journal_close(&m);
 	burst_journal_close(&j);
 	return r;
 }

@@ -258,6 +258,26 @@ burst_journal_open_wait(struct burst_journal *j, const char *path,
 }
 
 int
+burst_register_open(struct burst_journal *m, const struct burst_journal *j,
+		    const char *path, int64_t wait_ms, char *err, size_t errlen)
+{
+	char lockpath[PATH_MAX];
+	struct stat a, b;
+
+	memset(m, 0, sizeof(*m));
+	m->lockfd = -1;
+	if (snprintf(lockpath, sizeof(lockpath), "%s.lock", path) <
+	    (int)sizeof(lockpath) && j->lockfd >= 0 &&
+	    stat(lockpath, &a) == 0 && fstat(j->lockfd, &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+		err_set(err, errlen, "journal '%s' is the register of raised "
+			"groups: give the burst another journal", j->path);
+		return -EBADMSG;
+	}
+	return burst_journal_open_wait(m, path, wait_ms, err, errlen);
+}
+
+int
 burst_journal_open(struct burst_journal *j, const char *path, char *err,
 		   size_t errlen)
 {

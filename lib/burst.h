@@ -36,6 +36,16 @@
 #include <sys/types.h>
 
 #define BURST_JOURNAL_DEFAULT "/var/lib/cpm/burst.journal"
+/*
+ * The register of raised groups: a file of the journal's format that
+ * every burst and restore shares, whatever its journal, holding one
+ * entry for each group a burst has raised.  Journals say what to put
+ * back; the register says who holds a group's raise and its original,
+ * so that a burst with another journal leaves a running burst's group
+ * alone and raises a killed one's from the original, never from the
+ * raised value.  Locked after the journal, never before.
+ */
+#define BURST_GROUPS_DEFAULT "/var/lib/cpm/burst.groups"
 /* The largest journal read (far above any real one): -EBADMSG. */
 #define BURST_JOURNAL_MAX (64u << 20)
 
@@ -75,6 +85,16 @@ int burst_journal_open(struct burst_journal *j, const char *path, char *err,
  */
 int burst_journal_open_wait(struct burst_journal *j, const char *path,
 			    int64_t wait_ms, char *err, size_t errlen);
+
+/*
+ * Lock and load the register of raised groups at path, as
+ * burst_journal_open_wait(), for the journal j, which is locked: a
+ * register that is j's own file is refused (-EBADMSG), as it would wait
+ * for itself.
+ */
+int burst_register_open(struct burst_journal *m, const struct burst_journal *j,
+			const char *path, int64_t wait_ms, char *err,
+			size_t errlen);
 
 /*
  * Write the journal back atomically (temporary file, fsync, rename, fsync

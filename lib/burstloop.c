@@ -44,6 +44,7 @@ burst_engine_init(struct burst_engine *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->wait_ms = -1;
+	b->groups = BURST_GROUPS_DEFAULT;
 	b->factor_m = 2000;
 	b->for_us = 500000;
 	b->cooldown_us = 5000000;
@@ -297,6 +298,38 @@ journal_open(struct burst_engine *b, struct burst_journal *j)
 }
 
 /*
+ * The register of raised groups, for the locked journal j: warns and
+ * returns -errno on failure.
+ */
+static int
+register_open(struct burst_engine *b, const struct burst_journal *j,
+	      struct burst_journal *m)
+{
+	char err[512];
+	int r;
+
+	r = burst_register_open(m, j, b->groups, b->wait_ms, err, sizeof(err));
+	if (r < 0) {
+		say(&b->rep, "%s", err);
+		b->rep.status = r == -EBADMSG ? BURST_BADINPUT : BURST_FAILED;
+	}
+	return r;
+}
+
+/* Drop e's group from the register m when e's process holds it there. */
+static void
+unregister(struct burst_journal *m, const struct burst_entry *e)
+{
+	ssize_t k;
+
+	if (m == NULL)
+		return;
+	k = burst_journal_find(m, e->root, e->group);
+	if (k >= 0 && m->v[k].pid == e->pid && m->v[k].start == e->start)
+		burst_journal_del(m, (size_t)k);
+}
+
+/*
  * Write a quota, raise or restore.  A systemd unit's own group gets it as
  * a runtime property (systemd would put a written file back on its next
  * reload, and putting back the property's old value leaves 'systemctl
@@ -387,10 +420,13 @@ burst_restore_entry(struct burst_report *rep, const struct cg_hier *h,
  */
 static int
 plan_boost(struct burst_engine *b, const struct burst_journal *j,
-	   const struct burst_group *g, const struct cg_cpu_limit *lim,
-	   uint64_t wall, struct burst_entry *e)
+	   const struct burst_journal *m, const struct burst_group *g,
+	   const struct cg_cpu_limit *lim, uint64_t wall,
+	   struct burst_entry *e)
 {
+	const struct burst_journal *in[2] = { m, j };
 	ssize_t k;
+	int t;
 	__int128 nqta;
 
 	if (lim->quota_us < 0) {
@@ -399,10 +435,18 @@ plan_boost(struct burst_engine *b, const struct burst_journal *j,
 	}
 	memset(e, 0, sizeof(*e));
 	e->orig_quota = lim->quota_us;
-	k = burst_journal_find(j, b->root, g->name);
-	if (k >= 0) {
-		const struct burst_entry *old = &j->v[k];
+	/*
+	 * The register first: a raise by a burst of any journal.  Then
+	 * this journal, which may hold a killed burst's raise that the
+	 * register lost.
+	 */
+	for (t = 0; t < 2; t++) {
+		const struct burst_entry *old;
 
+		k = burst_journal_find(in[t], b->root, g->name);
+		if (k < 0)
+			continue;
+		old = &in[t]->v[k];
 		if (burst_owner_alive(old) &&
 		    (old->pid != b->pid || old->start != b->start)) {
 			say(&b->rep, "'%s' is already raised by process %ld; "
@@ -411,8 +455,10 @@ plan_boost(struct burst_engine *b, const struct burst_journal *j,
 		}
 		/* left raised by a dead process: adopt its original */
 		if (lim->quota_us == old->boost_quota &&
-		    lim->period_us == old->period)
+		    lim->period_us == old->period) {
 			e->orig_quota = old->orig_quota;
+			break;
+		}
 	}
 	nqta = (__int128)e->orig_quota * b->factor_m / 1000;
 	if (nqta > CFS_QUOTA_MAX_US - (__int128)lim->burst_us)
@@ -449,7 +495,7 @@ drop_batch(struct burst_engine *b)
  */
 static void
 raise_batch(struct burst_engine *b, struct burst_journal *j,
-	    const struct cg_cpu_limit *lims, const bool *go, uint64_t now)
+	    struct burst_journal *m, const struct cg_cpu_limit *lims, const bool *go, uint64_t now)
 {
 	char err[512];
 	size_t i;
@@ -468,6 +514,7 @@ raise_batch(struct burst_engine *b, struct burst_journal *j,
 			say(&b->rep, "%s", err);
 			b->rep.status = r == -EPERM ? BURST_REFUSED :
 					BURST_FAILED;
+			unregister(m, &j->v[k]);
 			burst_journal_del(j, (size_t)k);
 			continue;
 		}
@@ -488,7 +535,7 @@ raise_batch(struct burst_engine *b, struct burst_journal *j,
 void
 burst_boost(struct burst_engine *b, uint64_t now)
 {
-	struct burst_journal j;
+	struct burst_journal j, m;
 	struct cg_cpu_limit *lims;
 	char err[512];
 	size_t i, nq = b->nqueue;
@@ -514,6 +561,14 @@ burst_boost(struct burst_engine *b, uint64_t now)
 		drop_batch(b);
 		return;
 	}
+	if (register_open(b, &j, &m) < 0) {
+		say(&b->rep, "nothing raised");
+		burst_journal_close(&j);
+		free(lims);
+		free(go);
+		drop_batch(b);
+		return;
+	}
 	for (i = 0; i < nq; i++) {
 		struct burst_group *g = b->queue[i];
 		struct burst_entry e;
@@ -527,10 +582,11 @@ burst_boost(struct burst_engine *b, uint64_t now)
 				b->rep.status = BURST_FAILED;
 			continue;
 		}
-		if (plan_boost(b, &j, g, &lims[i], (uint64_t)time(NULL),
+		if (plan_boost(b, &j, &m, g, &lims[i], (uint64_t)time(NULL),
 			       &e) != 0)
 			continue;
-		if (burst_journal_put(&j, &e) < 0) {
+		if (burst_journal_put(&j, &e) < 0 ||
+		    burst_journal_put(&m, &e) < 0) {
 			if (!b->oom)
 				say(&b->rep, "out of memory; putting back "
 				    "what was raised");
@@ -540,19 +596,27 @@ burst_boost(struct burst_engine *b, uint64_t now)
 		}
 		go[i] = true;
 	}
-	/* The originals are on disk before any quota changes. */
+	/*
+	 * The originals are on disk, in the journal and then the register,
+	 * before any quota changes.
+	 */
 	r = burst_journal_commit(&j, err, sizeof(err));
+	if (r == 0)
+		r = burst_journal_commit(&m, err, sizeof(err));
 	if (r < 0) {
 		say(&b->rep, "%s; nothing raised", err);
 		b->rep.status = BURST_FAILED;
 	} else {
-		raise_batch(b, &j, lims, go, now);
+		raise_batch(b, &j, &m, lims, go, now);
 		r = burst_journal_commit(&j, err, sizeof(err));
+		if (r == 0)
+			r = burst_journal_commit(&m, err, sizeof(err));
 		if (r < 0) {
 			say(&b->rep, "%s", err);
 			b->rep.status = BURST_FAILED;
 		}
 	}
+	burst_journal_close(&m);
 	burst_journal_close(&j);
 	free(lims);
 	free(go);
@@ -574,7 +638,7 @@ burst_next_due(const struct burst_engine *b)
 void
 burst_restore_due(struct burst_engine *b, uint64_t now, bool all)
 {
-	struct burst_journal j;
+	struct burst_journal j, m, *mp = &m;
 	char err[512];
 	size_t i;
 	bool any = false;
@@ -603,6 +667,9 @@ burst_restore_due(struct burst_engine *b, uint64_t now, bool all)
 		}
 		return;
 	}
+	/* without the register the quotas go back all the same */
+	if (register_open(b, &j, &m) < 0)
+		mp = NULL;
 	for (i = 0; i < b->nactive;) {
 		struct burst_group *g = b->active[i];
 		ssize_t k;
@@ -621,12 +688,17 @@ burst_restore_due(struct burst_engine *b, uint64_t now, bool all)
 			b->rep.status = BURST_FAILED;
 			continue;	/* keep it for 'cpm-quota restore' */
 		}
+		unregister(mp, &j.v[k]);
 		burst_journal_del(&j, (size_t)k);
 	}
-	if (burst_journal_commit(&j, err, sizeof(err)) < 0) {
+	/* the journal first: an entry left in the register alone is inert */
+	if (burst_journal_commit(&j, err, sizeof(err)) < 0 ||
+	    (mp != NULL && burst_journal_commit(mp, err, sizeof(err)) < 0)) {
 		say(&b->rep, "%s", err);
 		b->rep.status = BURST_FAILED;
 	}
+	if (mp != NULL)
+		burst_journal_close(mp);
 	burst_journal_close(&j);
 }
 
@@ -787,8 +859,8 @@ hier_get(struct hier_cache **hc, size_t *nhc, const char *root,
 }
 
 int
-burst_restore_journal(struct burst_journal *j, bool force,
-		      struct burst_report *rep)
+burst_restore_journal(struct burst_journal *j, struct burst_journal *m,
+		      bool force, struct burst_report *rep)
 {
 	struct hier_cache *hc = NULL, *c;
 	size_t nhc = 0, i, k;
@@ -816,6 +888,7 @@ burst_restore_journal(struct burst_journal *j, bool force,
 			/* the tree is gone, and its groups with it */
 			say(rep, "'%s' is gone; dropped from the journal",
 			    e->group);
+			unregister(m, e);
 			burst_journal_del(j, i);
 			continue;
 		}
@@ -823,9 +896,12 @@ burst_restore_journal(struct burst_journal *j, bool force,
 			rep->status = BURST_FAILED;
 			continue;
 		}
+		unregister(m, e);
 		burst_journal_del(j, i);
 	}
 	r = burst_journal_commit(j, err, sizeof(err));
+	if (r == 0 && m != NULL)
+		r = burst_journal_commit(m, err, sizeof(err));
 	if (r < 0) {
 		say(rep, "%s", err);
 		rep->status = BURST_FAILED;

@@ -75,6 +75,7 @@ struct burst_engine {
 	/* set by burst_engine_init(), then by the caller */
 	const struct cg_hier *h;
 	const char *journal;	/* journal path */
+	const char *groups;	/* register of raised groups (burst.h) */
 	int64_t wait_ms;	/* journal lock; negative: forever */
 	int64_t factor_m;	/* factor in thousandths, above 1000 */
 	uint64_t for_us, cooldown_us;
@@ -160,10 +161,11 @@ int burst_restore_entry(struct burst_report *rep, const struct cg_hier *h,
  * "cpm-quota restore": put back every entry of the locked journal j whose
  * owner is dead (every entry when force is set), on the hierarchy its ROOT
  * names, removing those done and those of trees that are gone, then
- * commit.  Failures are warned and leave their entries.  Returns the
- * report's status.
+ * commit; their entries in the locked register of raised groups m (NULL:
+ * none) go too, when still theirs.  Failures are warned and leave their
+ * entries.  Returns the report's status.
  */
-int burst_restore_journal(struct burst_journal *j, bool force,
-			  struct burst_report *rep);
+int burst_restore_journal(struct burst_journal *j, struct burst_journal *m,
+			  bool force, struct burst_report *rep);
 
 #endif

@@ -13,6 +13,9 @@ PATH=$CPM_TOP/bin:$PATH
 export PATH
 FIXTURES=${CPM_FIXTURES:-$CPM_TOP/../shared/fixtures}
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/cpm-test.XXXXXX")
+# cpm-quota burst's register of raised groups, which every journal shares:
+# the test's own, never the machine's
+export CPM_BURST_GROUPS="$T_TMP/burst.groups"
 T_IN=
 # CPM_VALGRIND=1: every cpm tool runs under valgrind; a memory error or a
 # definite leak makes it exit 97, which no test expects.  valgrind writes

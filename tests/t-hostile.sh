@@ -225,6 +225,16 @@ if [ "$rc" = 2 ] && [ "$(cat "$V1/cpu/a/cpu.cfs_quota_us")" = 50000 ] &&
 else
 	not_ok "a burst journal of another user is not trusted" "$(show)" "$(cat "$V1/cpu/a/cpu.cfs_quota_us")"
 fi
+# The same file as the register of raised groups, which every burst's
+# journal shares: its original would be adopted as the one to put back.
+run env CPM_BURST_GROUPS="$ST/f.journal" timeout $G cpm-quota --cgroup-root "$V1" \
+    --journal "$T_TMP/own.journal" burst --for 1ms a
+if [ "$rc" = 2 ] && [ "$(cat "$V1/cpu/a/cpu.cfs_quota_us")" = 50000 ] &&
+    printf '%s' "$err" | grep -q "journal '$ST/f.journal' is owned by another user"; then
+	ok "a register of raised groups of another user is not trusted"
+else
+	not_ok "a register of raised groups of another user is not trusted" "$(show)"
+fi
 cp "$ST/f.journal" "$W/r.journal"
 run timeout $G cpm-quota --cgroup-root "$V1" --journal "$W/r.journal" restore
 if [ "$rc" = 2 ] && [ "$(cat "$V1/cpu/a/cpu.cfs_quota_us")" = 50000 ] && [ -e "$W/r.journal" ] &&

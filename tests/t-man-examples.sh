@@ -295,7 +295,7 @@ run_page() {
 		fi
 		setup
 		rewrite <"$T_TMP/body" >"$T_TMP/body.run"
-		env_="CPM_SYSROOT=$(machine_for "$T_TMP/body") CPM_STATE=$EX_ROOT/var/lib/cpm/alloc.state CPM_CGROUP_ROOT=$EX_ROOT/cgroup CPM_BURST_JOURNAL=$EX_ROOT/var/lib/cpm/burst.journal CPM_IRQ_JOURNAL=$EX_ROOT/var/lib/cpm/irq.journal PATH=$BIN:$CPM_TOP/bin:$PATH"
+		env_="CPM_SYSROOT=$(machine_for "$T_TMP/body") CPM_STATE=$EX_ROOT/var/lib/cpm/alloc.state CPM_CGROUP_ROOT=$EX_ROOT/cgroup CPM_BURST_JOURNAL=$EX_ROOT/var/lib/cpm/burst.journal CPM_BURST_GROUPS=$EX_ROOT/var/lib/cpm/burst.groups CPM_IRQ_JOURNAL=$EX_ROOT/var/lib/cpm/irq.journal PATH=$BIN:$CPM_TOP/bin:$PATH"
 		if [ "$kind" = session ]; then
 			# each "$ command" and the lines it prints
 			awk -v d="$T_TMP" '

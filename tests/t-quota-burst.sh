@@ -167,6 +167,44 @@ kill -INT $bp
 wait $bp
 assert "SIGINT restores too" "$(max pod/c1) $(cat "$J")" "50000 100000 $HEADER"
 
+# Two journals, one group.  A burst with another journal leaves a group
+# that a running burst has raised alone; once that burst is killed, it
+# raises from the original the first one recorded, so that the restores
+# of both journals, in any order, end at the original.
+J2=$T_TMP/second.journal
+$QV burst --for 3600s pod/c1 2>/dev/null &
+bp=$!
+wait_until '[ "$(max pod/c1)" = "100000 100000" ]'
+run $QV burst --journal "$J2" --for 50ms -v pod/c1
+assert "a burst with another journal skips a group a running burst has raised" \
+    "$rc $(printf '%s' "$err" | grep -c "'pod/c1' is already raised by process $bp") $(max pod/c1)" \
+    "0 1 100000 100000"
+kill -TERM $bp
+wait $bp
+assert "two journals, both bursts ended: the original quota is back" \
+    "$(max pod/c1) $(cat "$J")" "50000 100000 $HEADER"
+$QV burst --for 3600s pod/c1 &
+bp=$!
+wait_until '[ "$(max pod/c1)" = "100000 100000" ]'
+kill -KILL $bp
+wait $bp 2>/dev/null
+$QV burst --journal "$J2" --for 3600s pod/c1 &
+bp=$!
+wait_until "grep -q ' pod/c1 ' '$J2'"
+sleep 0.1
+kill -KILL $bp
+wait $bp 2>/dev/null
+assert "a burst after a killed one of another journal raises from the original" \
+    "$(max pod/c1) $(awk '$4 == "pod/c1" { print $5, $7 }' "$J2")" "100000 100000 50000 100000"
+run $Q restore
+r1=$rc
+run $Q restore --journal "$J2"
+assert "two journals, both bursts killed, both restored: the original quota is back" \
+    "$r1 $rc $(max pod/c1) $(cat "$J") / $(cat "$J2")" "0 0 50000 100000 $HEADER / $HEADER"
+check_fail "a journal that is the register of raised groups is refused" 2 \
+    "journal '$T_TMP/burst.groups' is the register of raised groups" \
+    $QV burst --journal "$T_TMP/burst.groups" --for 1ms pod/c1
+
 # Many concurrent bursts of different groups: every entry survives.
 i=0
 while [ $i -lt 8 ]; do

@@ -21,7 +21,7 @@
 #include "unit.h"
 
 static char tmp[] = "/tmp/cpm-test-burstloop-XXXXXX";
-static char journal[256];
+static char journal[256], groups[256];
 static struct cg_hier h;
 static char warnings[8192];
 
@@ -93,6 +93,7 @@ reset_tree(void)
 	put("b/cpu.max", "20000 50000\n");
 	put("free/cpu.max", "max 100000\n");
 	unlink(journal);
+	unlink(groups);
 	warnings[0] = '\0';
 }
 
@@ -102,6 +103,7 @@ engine(struct burst_engine *b)
 	burst_engine_init(b);
 	b->h = &h;
 	b->journal = journal;
+	b->groups = groups;
 	b->rep.warn = collect;
 	b->rep.verbose = true;
 	b->pid = getpid();
@@ -337,6 +339,7 @@ main(void)
 		return 1;
 	}
 	snprintf(journal, sizeof(journal), "%s/burst.journal", tmp);
+	snprintf(groups, sizeof(groups), "%s/burst.groups", tmp);
 	put("cgroup.controllers", "cpu cpuset memory\n");
 	snprintf(path, sizeof(path), "%s/a", tmp);
 	mkdir(path, 0755);
