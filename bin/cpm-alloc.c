@@ -29,6 +29,7 @@
 #include "kstate.h"
 #include "smtgap.h"
 #include "kubelet.h"
+#include "memtier.h"
 #include "planapply.h"
 #include "ocihook.h"
 #include "state.h"
@@ -944,6 +945,34 @@ warn_lines(const struct strbuf *text)
 	}
 }
 
+/*
+ * The slower-tier note for a request of c->mem bytes, appended to sb.
+ * Tiers are read only when the machine has a CPU-less node with memory:
+ * elsewhere there is nothing slower to name, and no file is read.
+ */
+static void
+slower_tier_note(struct ctx *c, struct strbuf *sb)
+{
+	const struct topo *t = c->m.topo;
+	struct memtier mt;
+	int i, r;
+
+	if (!c->have_mem)
+		return;
+	for (i = 0; i < t->nnodes; i++)
+		if (cpuset_empty(&t->nodes[i].cpus) &&
+		    t->nodes[i].mem_total_kb > 0)
+			break;
+	if (i == t->nnodes)
+		return;
+	if (memtier_load(&mt, t, &c->root) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	r = alloc_slower_tier(&c->m, &c->st, &mt, c->mem, sb);
+	memtier_free(&mt);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+}
+
 static int
 cmd_take(struct ctx *c)
 {
@@ -1021,6 +1050,8 @@ cmd_take(struct ctx *c)
 	r = alloc_take_named(&c->ct, &c->m, &c->st, &rq, only, &e, &held,
 			     &mixed, c->explain ? &explain : NULL, c->err,
 			     sizeof(c->err));
+	if (c->explain)
+		slower_tier_note(c, &explain);
 	warn_lines(&explain);
 	strbuf_free(&explain);
 	if (r < 0)
@@ -1317,6 +1348,8 @@ cmd_hints(struct ctx *c)
 	} else {
 		r = alloc_hints_text(&c->ct, &c->m, &c->st, &rq, only, &sb,
 				     c->err, sizeof(c->err));
+		if (r == 0)
+			slower_tier_note(c, &sb);
 	}
 	if (r < 0)
 		alloc_die(c, r);

@@ -335,16 +335,69 @@ request_hints(const struct alloc_machine *m, const struct alloc_state *st,
 	return 0;
 }
 
-/* Book rq->mem for e on the merged hint's nodes (best_mask) or, with no
- * Topology Manager decision, where the CPUs are when that can hold it. */
+/* The free memory of the nodes of mask. */
+static uint64_t
+mask_free(const struct tm_mem_node *mn, int nn, uint64_t mask)
+{
+	uint64_t fr = 0;
+	int i;
+
+	for (i = 0; i < nn; i++)
+		if (mn[i].id < 64 && (mask >> mn[i].id & 1) &&
+		    mn[i].total > mn[i].booked)
+			fr += mn[i].total - mn[i].booked;
+	return fr;
+}
+
+/*
+ * The Memory Manager's answer to a merged hint whose nodes lack the free
+ * memory (extendTopologyManagerHint, findBestHint): of its own hints
+ * that hold every node of mask, a preferred one before the others, then
+ * the narrowest.  Returns that hint's mask with *preferred, or 0.
+ */
+static uint64_t
+extend_mask(const struct tm_hints *mem_h, uint64_t mask, bool *preferred)
+{
+	const struct tm_hint *b = NULL;
+	int k;
+
+	for (k = 0; k < mem_h->n; k++) {
+		const struct tm_hint *h = &mem_h->h[k];
+		int c, bc;
+
+		if ((h->mask & mask) != mask)
+			continue;
+		if (!b || (h->preferred && !b->preferred)) {
+			b = h;
+			continue;
+		}
+		if (h->preferred != b->preferred)
+			continue;
+		c = __builtin_popcountll(h->mask);
+		bc = __builtin_popcountll(b->mask);
+		if (c < bc || (c == bc && h->mask < b->mask))
+			b = h;
+	}
+	if (!b)
+		return 0;
+	*preferred = b->preferred;
+	return b->mask;
+}
+
+/*
+ * Book rq->mem for e on the merged hint's nodes (best) or, with no
+ * Topology Manager decision, where the CPUs are when that can hold it.
+ * A merged hint whose nodes lack the free memory is extended as the
+ * Memory Manager extends it; explain (or NULL) says so.
+ */
 static int
 book_memory(const struct alloc_machine *m, const struct alloc_request *rq,
 	    const struct tm_mem_node *mn, const struct tm_hints *mem_h,
-	    uint64_t best_mask, struct alloc_entry *e, char *err,
-	    size_t errlen)
+	    const struct tm_hint *best, struct alloc_entry *e,
+	    struct strbuf *explain, char *err, size_t errlen)
 {
 	const struct topo *t = m->topo;
-	uint64_t mask = best_mask;
+	uint64_t mask = best->mask;
 	struct strbuf sb;
 	int k;
 
@@ -361,6 +414,26 @@ book_memory(const struct alloc_machine *m, const struct alloc_request *rq,
 		if (!mask && tm_merge(TM_BEST_EFFORT, all_nodes_mask(t),
 				      mem_h, 1, &mb) && mem_h->n)
 			mask = mb.mask;
+	} else if (mask_free(mn, t->nnodes, mask) < rq->mem) {
+		/*
+		 * Only a merged hint that is not preferred gets here: a
+		 * preferred one is one of the memory hints, which hold the
+		 * request, so the kubelet's refusal of a preferred hint
+		 * extended to one that is not never applies.
+		 */
+		bool pref = false;
+		uint64_t ext = extend_mask(mem_h, mask, &pref);
+
+		if (ext && explain) {
+			strbuf_puts(explain, "memory: ");
+			tm_mask_format(mask, explain);
+			strbuf_puts(explain, " lacks the free memory: booked on ");
+			tm_mask_format(ext, explain);
+			strbuf_puts(explain, ", the narrowest memory hint that "
+				    "holds it, as the Memory Manager extends "
+				    "a merged hint\n");
+		}
+		mask = ext;
 	}
 	e->mem = calloc((size_t)t->nnodes + 1, sizeof(*e->mem));
 	if (!e->mem)
@@ -541,7 +614,8 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 		}
 	}
 	if (rq->have_mem && rq->mem > 0) {
-		r = book_memory(m, rq, mn, &mem_h, best.mask, e, err, errlen);
+		r = book_memory(m, rq, mn, &mem_h, &best, e, explain, err,
+				errlen);
 		if (r < 0)
 			goto out;
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alloctake.h"
+#include "memtier.h"
 #include "topomgr.h"
 
 int
@@ -212,4 +213,54 @@ alloc_hints_text(const struct coretypes *ct, const struct alloc_machine *m,
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+int
+alloc_slower_tier(const struct alloc_machine *m, const struct alloc_state *st,
+		  const struct memtier *mt, uint64_t mem, struct strbuf *out)
+{
+	const struct topo *t = m->topo;
+	struct strbuf list;
+	int fastest = -1, i, found = 0;
+
+	for (i = 0; i < mt->nnodes; i++) {
+		const struct mem_node *n = &mt->nodes[i];
+
+		if (n->has_cpus && n->tier >= 0 &&
+		    (fastest < 0 || n->tier < fastest))
+			fastest = n->tier;
+	}
+	if (fastest < 0 || mem == 0)
+		return 0;
+	strbuf_init(&list);
+	for (i = 0; i < t->nnodes; i++) {
+		const struct topo_node *tn = &t->nodes[i];
+		const struct mem_node *n = memtier_node(mt, tn->id);
+		uint64_t total, booked, fr;
+
+		if (!n || n->has_cpus || n->tier <= fastest ||
+		    tn->mem_total_kb <= 0)
+			continue;
+		total = (uint64_t)tn->mem_total_kb * 1024;
+		booked = state_mem_booked(st, tn->id);
+		fr = total > booked ? total - booked : 0;
+		if (fr < mem)
+			continue;
+		strbuf_printf(&list, "%s %d (memory tier %d, ",
+			      found++ ? "," : "", tn->id, n->tier);
+		alloc_size_format(&list, fr);
+		strbuf_puts(&list, " free)");
+	}
+	if (found) {
+		strbuf_puts(out, "slower tier: ");
+		alloc_size_format(out, mem);
+		strbuf_printf(out, " fits on CPU-less node%s%s, slower than "
+			      "tier %d of the nodes with CPUs; the Memory "
+			      "Manager's hints do not weigh tiers\n",
+			      found > 1 ? "s" : "", list.oom ? "" : list.buf,
+			      fastest);
+	}
+	i = list.oom || out->oom ? -ENOMEM : 0;
+	strbuf_free(&list);
+	return i;
 }

@@ -60,4 +60,16 @@ int alloc_hints_json(const struct coretypes *ct,
 		     const struct alloc_request *rq, int only, struct json *j,
 		     char *err, size_t errlen);
 
+/*
+ * The slower-tier note for mem bytes: when a CPU-less node in a memory
+ * tier slower than the fastest tier of the nodes with CPUs has that much
+ * memory free by st, append one line naming it (them) to out, with its
+ * tier and free memory; nothing otherwise.  The Memory Manager weighs no
+ * tiers, so the note changes no hint.  Returns 0 or -ENOMEM.
+ */
+struct memtier;
+int alloc_slower_tier(const struct alloc_machine *m,
+		      const struct alloc_state *st, const struct memtier *mt,
+		      uint64_t mem, struct strbuf *out);
+
 #endif
