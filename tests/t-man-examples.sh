@@ -235,19 +235,19 @@ needs_systemd() { grep -qE -- '--scope|systemctl show' "$1"; }
 # setup: a fresh state, cgroup tree and working directory for an example.
 setup() {
 	rm -rf "$EX_ROOT"
-	mkdir -p "$EX_ROOT/work" "$EX_ROOT/systemd"
+	mkdir -p "$EX_ROOT/cwd" "$EX_ROOT/systemd"
 	C=$EX_ROOT/cgroup
 	v2grp "$C" .
 	for g in batch system.slice system.slice/db.service kubepods \
 	    kubepods/burstable kubepods/burstable/pod11111111-2222-3333-4444-555555555555; do
 		v2grp "$C" "$g"
 	done
-	ln -s "$T_TMP/bigbox" "$EX_ROOT/work/bigbox"
+	ln -s "$T_TMP/bigbox" "$EX_ROOT/cwd/bigbox"
 	# as the prometheus-node-exporter package leaves it
 	mkdir -p "$EX_ROOT/node-exporter"
 	for p in db batch analytics nightly-report app; do
-		printf '#!/bin/sh\nexit 0\n' >"$EX_ROOT/work/$p"
-		chmod 755 "$EX_ROOT/work/$p"
+		printf '#!/bin/sh\nexit 0\n' >"$EX_ROOT/cwd/$p"
+		chmod 755 "$EX_ROOT/cwd/$p"
 	done
 }
 
@@ -309,7 +309,7 @@ run_page() {
 					i=$((i + 1))
 					continue
 				fi
-				got=$(cd "$EX_ROOT/work" && env $env_ sh -c "$cmd" 2>&1)
+				got=$(cd "$EX_ROOT/cwd" && env $env_ sh -c "$cmd" 2>&1)
 				st=$?
 				want=$(cat "$T_TMP/s.want.$i")
 				if [ "$st" = 0 ] && [ "$got" = "$want" ]; then
@@ -324,11 +324,11 @@ run_page() {
 		fi
 		if grep -q -- '--watch' "$T_TMP/body.run"; then
 			# runs until stopped: still running after two seconds
-			(cd "$EX_ROOT/work" && exec env $env_ timeout -s TERM 2 sh -c "$(cat "$T_TMP/body.run")") >"$T_TMP/out" 2>&1
+			(cd "$EX_ROOT/cwd" && exec env $env_ timeout -s TERM 2 sh -c "$(cat "$T_TMP/body.run")") >"$T_TMP/out" 2>&1
 			st=$?
 			[ "$st" = 124 ] && st=0
 		else
-			(cd "$EX_ROOT/work" && exec env $env_ sh -e "$T_TMP/body.run") >"$T_TMP/out" 2>&1
+			(cd "$EX_ROOT/cwd" && exec env $env_ sh -e "$T_TMP/body.run") >"$T_TMP/out" 2>&1
 			st=$?
 		fi
 		if [ "$st" = 0 ]; then
