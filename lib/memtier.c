@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "memtier.h"
+#include "topo.h"
 #include "util.h"
 
 #define NODE_DIR "sys/devices/system/node"
@@ -27,40 +28,6 @@ read_num(const struct sysroot *root, const char *path)
 	if (parse_i64(strstrip(buf), 0, INT64_MAX, &v) < 0)
 		return -1;
 	return v;
-}
-
-/* "prefixN" entries of dir into s (any other entry is skipped). */
-static int
-scan_numbered(const struct sysroot *root, const char *dir, const char *prefix,
-	      struct cpuset *s)
-{
-	size_t pl = strlen(prefix);
-	struct dirent *de;
-	DIR *d;
-	int fd;
-
-	cpuset_zero(s);
-	fd = sysroot_open_dir(root, dir);
-	if (fd < 0)
-		return fd;
-	d = fdopendir(fd);
-	if (d == NULL) {
-		close(fd);
-		return -errno;
-	}
-	while ((de = readdir(d)) != NULL) {
-		unsigned int v;
-
-		if (strncmp(de->d_name, prefix, pl) != 0 ||
-		    parse_uint(de->d_name + pl, CPUSET_MAX_CPUS - 1, &v) < 0)
-			continue;
-		if (cpuset_set(s, v) < 0) {
-			closedir(d);
-			return -ENOMEM;
-		}
-	}
-	closedir(d);
-	return 0;
 }
 
 /* A kernel value of 0 is a firmware table without it: unknown. */
@@ -84,7 +51,7 @@ load_access(const struct sysroot *root, int node, int cls,
 
 	snprintf(dir, sizeof(dir), NODE_DIR "/node%d/access%d/initiators",
 		 node, cls);
-	r = scan_numbered(root, dir, "node", &a->initiators);
+	r = topo_scan_numbered(root, dir, "node", &a->initiators);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -122,7 +89,7 @@ load_caches(const struct sysroot *root, struct mem_node *n)
 	int r, l, k = 0;
 
 	snprintf(dir, sizeof(dir), NODE_DIR "/node%d/memory_side_cache", n->id);
-	r = scan_numbered(root, dir, "index", &idx);
+	r = topo_scan_numbered(root, dir, "index", &idx);
 	if (r < 0 || cpuset_empty(&idx)) {
 		cpuset_free(&idx);
 		return r == -ENOMEM ? r : 0;
@@ -162,7 +129,7 @@ load_tiers(struct memtier *m, const struct sysroot *root)
 	char path[128], err[128];
 	int r, id, k = 0;
 
-	r = scan_numbered(root, TIER_DIR, "memory_tier", &ids);
+	r = topo_scan_numbered(root, TIER_DIR, "memory_tier", &ids);
 	if (r < 0 || cpuset_empty(&ids)) {
 		cpuset_free(&ids);
 		return r == -ENOMEM ? r : 0;

@@ -225,17 +225,16 @@ dir_number(const char *name, const char *prefix)
 	return (int)v;
 }
 
-/* Collect the numbers N of directory entries "prefixN" into s. */
-static int
-scan_dir(struct loader *ld, const char *dir, const char *prefix,
-	 struct cpuset *s)
+int
+topo_scan_numbered(const struct sysroot *root, const char *dir,
+		   const char *prefix, struct cpuset *s)
 {
 	DIR *d;
 	struct dirent *de;
 	int fd;
 
 	cpuset_zero(s);
-	fd = sysroot_open_dir(ld->root, dir);
+	fd = sysroot_open_dir(root, dir);
 	if (fd < 0)
 		return fd;
 	d = fdopendir(fd);
@@ -253,6 +252,14 @@ scan_dir(struct loader *ld, const char *dir, const char *prefix,
 	}
 	closedir(d);
 	return 0;
+}
+
+/* Collect the numbers N of directory entries "prefixN" into s. */
+static int
+scan_dir(struct loader *ld, const char *dir, const char *prefix,
+	 struct cpuset *s)
+{
+	return topo_scan_numbered(ld->root, dir, prefix, s);
 }
 
 /* The cpuN directories into dirs, once; "no CPU information" without. */

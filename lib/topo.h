@@ -114,6 +114,13 @@ void topo_free(struct topo *t);
 int topo_load_meminfo(struct topo *t, const struct sysroot *root);
 
 /*
+ * The numbers N of the entries "prefixN" of dir below root into s (other
+ * entries are skipped).  Returns 0, -ENOMEM, or the -errno of opening dir.
+ */
+int topo_scan_numbered(const struct sysroot *root, const char *dir,
+		       const char *prefix, struct cpuset *s);
+
+/*
  * A node's meminfo text ("Node 0 MemTotal:  123 kB" lines) into its
  * mem_total_kb and mem_free_kb; a missing key leaves the value alone.
  */
