@@ -9,7 +9,8 @@ MEMATTRS is `lstopo-no-graphics -p --memattrs` of a tree, XML its
 tree.  hwloc reports, per node, the bandwidths and latencies the kernel
 gives from the node's CPU initiators (access1, or access0 when the node
 has no access1) with the CPUs of those initiators, and memory-side caches
-as MemCache objects above the node.  Every value of one must be the
+as MemCache objects above the node (level, size, line size, and
+direct-mapped or not: hwloc's associativity 1 or 0).  Every value of one must be the
 other's: the script prints the differences and exits 1 when there are
 any, 0 with a count of the values compared.
 """
@@ -59,7 +60,9 @@ def main():
         for child in obj.iter("object"):
             if child.get("type") == "NUMANode":
                 hwcache.setdefault(int(child.get("os_index")), []).append(
-                    int(obj.get("cache_size")))
+                    (int(obj.get("depth")), int(obj.get("cache_size")),
+                     int(obj.get("cache_linesize")),
+                     obj.get("cache_associativity") == "1"))
     with open(sys.argv[3]) as f:
         doc = json.load(f)
     node_cpus = {n["node"]: list_to_set(n["cpus"]) for n in doc["nodes"]}
@@ -75,8 +78,10 @@ def main():
                 if a[k] is not None:
                     cpm[(n["node"], k)] = (a[k], cpus)
         if n["memory_side_caches"]:
-            cpmcache[n["node"]] = sorted(c["size_bytes"] for c in
-                                         n["memory_side_caches"])
+            cpmcache[n["node"]] = sorted(
+                (c["level"], c["size_bytes"], c["line_size"],
+                 c["indexing"] == "direct-mapped")
+                for c in n["memory_side_caches"])
     bad = 0
     for key in sorted(set(hw) | set(cpm)):
         if hw.get(key) != cpm.get(key):
@@ -85,7 +90,8 @@ def main():
             bad += 1
     for node in sorted(set(hwcache) | set(cpmcache)):
         if sorted(hwcache.get(node, [])) != cpmcache.get(node, []):
-            print("node %d caches: hwloc %s, cpm %s" %
+            print("node %d caches (level, size, line, direct-mapped): "
+                  "hwloc %s, cpm %s" %
                   (node, hwcache.get(node), cpmcache.get(node)))
             bad += 1
     if bad:

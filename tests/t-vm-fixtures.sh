@@ -3,6 +3,14 @@
 # dump` trees in tests/vm/fixtures/NAME, read back with --sysroot, must
 # show the topology QEMU was asked for (tests/vm/topologies/NAME, worked
 # out by tests/vm/topo.sh), not whatever cpm said when it dumped them.
+# The kernel a machine was booted with is in tests/vm/fixtures/NAME.kernel
+# (its die numbering depends on it); a fixture without one is from Debian
+# 12's Linux 6.1.
+# The memory view of every fixture is checked twice: against the ACPI HMAT
+# values QEMU was given (HMAT_LB, HMAT_CACHE: "-" everywhere on the
+# machines without them) and against hwloc's lstopo --memattrs reading the
+# same tree (tests/hwloc-memattrs.py), which must find exactly the values
+# QEMU was given, and nothing on the machines without HMAT.
 . "$(dirname "$0")/lib.sh"
 . "$CPM_TOP/tests/vm/topo.sh"
 . "$CPM_TOP/tests/vm/alloc-cases.sh"
@@ -12,11 +20,42 @@ if [ ! -x "$CPM_TOP/bin/cpm-topo" ]; then
 	skip "replay of the VM fixtures" "bin/cpm-topo is not built"
 	exit 0
 fi
+# vm_hwloc_memattrs NAME DIR: cpm-topo --json of the tree DIR against
+# lstopo --memattrs of it; both must hold the values QEMU was given: four
+# (read and write bandwidth and latency) for each node with an HMAT_LB
+# entry, a memory-side cache for each HMAT_CACHE entry.
+vm_hwloc_memattrs() {
+	if ! command -v lstopo-no-graphics >/dev/null || ! command -v python3 >/dev/null; then
+		skip "$1: hwloc memattrs agree" "no lstopo-no-graphics or python3"
+		return
+	fi
+	if ! HWLOC_FSROOT=$2 lstopo-no-graphics -p --memattrs >"$T_TMP/ma" 2>"$T_TMP/ma.err" ||
+	    ! HWLOC_FSROOT=$2 lstopo-no-graphics -p --of xml >"$T_TMP/mx" 2>>"$T_TMP/ma.err"; then
+		not_ok "$1: hwloc memattrs agree" "lstopo cannot read the tree: $(head -n 3 "$T_TMP/ma.err")"
+		return
+	fi
+	cpm-topo --sysroot "$2" --json >"$T_TMP/mj"
+	_v=0 _c=0 _i=0
+	while [ "$_i" -lt "$T_NODES" ]; do
+		[ -n "$(hmat_lb $_i)" ] && _v=$((_v + 4))
+		[ -n "$(hmat_cache $_i)" ] && _c=$((_c + 1))
+		_i=$((_i + 1))
+	done
+	run python3 "$CPM_TOP/tests/hwloc-memattrs.py" "$T_TMP/ma" "$T_TMP/mx" "$T_TMP/mj"
+	if [ "$rc" = 0 ] && [ "$out" = "$_v values, $_c caches
+" ]; then
+		ok "$1: hwloc memattrs agree ($_v values, $_c caches)"
+	else
+		not_ok "$1: hwloc memattrs agree" "want $_v values, $_c caches" "$(show)"
+	fi
+}
+
 n_fix=0
 for dir in "$VM"/fixtures/*/; do
 	[ -d "$dir" ] || continue
 	name=$(basename "$dir")
 	dir=${dir%/}
+	TOPO_KERNEL=$(cat "$dir.kernel" 2>/dev/null)
 	if ! topo_load "$name" "$VM/topologies" 2>/dev/null; then
 		not_ok "$name: fixture has a topology file" "no tests/vm/topologies/$name"
 		continue
@@ -55,8 +94,9 @@ siblings:$c: $(show), want $(exp_siblings $c)"
 		check "$name: socket:$s lists the CPUs of socket $s" 0 "$(exp_socket_cpus $s)" topo cpus socket:$s
 		d=0
 		while [ "$d" -lt "$DIES" ]; do
-			check "$name: die:$s.$d lists the CPUs of die $d of socket $s" 0 \
-			    "$(exp_die_cpus $s $d)" topo cpus die:$s.$d
+			i=$(die_id $s $d)
+			check "$name: die:$s.$i lists the CPUs of die $i of socket $s" 0 \
+			    "$(exp_die_cpus $s $d)" topo cpus die:$s.$i
 			d=$((d + 1))
 		done
 		s=$((s + 1))
@@ -84,7 +124,7 @@ siblings:$c: $(show), want $(exp_siblings $c)"
 	for c in $(list_expand "$(exp_possible)"); do
 		row=$(printf '%s' "$out" | awk -v c=$c 'NR > 1 && $1 == c { print $2, $3, $4, $5, $6, $7 }')
 		if cpu_online $c; then
-			want="$(cpu_node $c) $(cpu_socket $c) $(cpu_die $c) $(exp_siblings $c | sed 's/[-,].*//') $(cpu_l3 $c) yes"
+			want="$(cpu_node $c) $(cpu_socket $c) $(cpu_die_id $c) $(exp_siblings $c | sed 's/[-,].*//') $(cpu_l3 $c) yes"
 		else
 			want="- - - - - no"
 			row=$(echo "$row" | sed "s/^$(cpu_node $c) /- /")
@@ -118,9 +158,15 @@ cpu$c: NODE SOCKET DIE CORE L3 ONLINE: $row, want $want"
 	else
 		skip "$name: --json matches the machine QEMU made" "no python3"
 	fi
+
+	check "$name: memory shows the bandwidths, latencies, initiators and caches QEMU gave" 0 \
+	    "$(exp_memory_rows)" \
+	    topo memory -o node,cpus,read_bw,write_bw,read_lat,write_lat,initiators,cache --raw --noheadings
+	vm_hwloc_memattrs "$name" "$dir"
 done
-if [ "$n_fix" -lt 3 ]; then
-	not_ok "tests/vm/fixtures holds the three VM machines" "found $n_fix"
+TOPO_KERNEL=
+if [ "$n_fix" -lt 4 ]; then
+	not_ok "tests/vm/fixtures holds the four VM machines" "found $n_fix"
 fi
 
 # The checks can fail: one machine's tree against another's expectation.
@@ -132,5 +178,46 @@ if command -v python3 >/dev/null && [ -d "$VM/fixtures/numa4" ]; then
 		ok "the JSON check rejects a machine that differs from the expectation"
 	else
 		not_ok "the JSON check rejects a machine that differs from the expectation" "$(show)"
+	fi
+fi
+
+# The memory checks can fail, on a copy of the HMAT machine's tree: node
+# 0's and node 2's read bandwidths swapped (what QEMU gave no longer
+# shows), and cpm-topo's --json with them swapped (hwloc disagrees).
+if [ -d "$VM/fixtures/hmat" ] && command -v python3 >/dev/null; then
+	TOPO_KERNEL=$(cat "$VM/fixtures/hmat.kernel" 2>/dev/null)
+	topo_load hmat "$VM/topologies"
+	(. "$VM/topo.sh" && topo_load hmat "$VM/topologies" && topo_shvars) >"$T_TMP/hmat.vars"
+	topo_use_shvars "$T_TMP/hmat.vars"
+	cp -R "$VM/fixtures/hmat" "$T_TMP/swapped"
+	a=$T_TMP/swapped/sys/devices/system/node/node0/access1/initiators/read_bandwidth
+	b=$T_TMP/swapped/sys/devices/system/node/node2/access1/initiators/read_bandwidth
+	cp "$a" "$T_TMP/bw" && cp "$b" "$a" && cp "$T_TMP/bw" "$b"
+	run cpm-topo --sysroot "$T_TMP/swapped" memory -o node,cpus,read_bw,write_bw,read_lat,write_lat,initiators,cache --raw --noheadings
+	if [ "$rc" = 0 ] && [ "${out%
+}" != "$(exp_memory_rows)" ]; then
+		ok "the memory check rejects a tree with two bandwidths swapped"
+	else
+		not_ok "the memory check rejects a tree with two bandwidths swapped" "$(show)"
+	fi
+	if command -v lstopo-no-graphics >/dev/null; then
+		HWLOC_FSROOT=$VM/fixtures/hmat lstopo-no-graphics -p --memattrs >"$T_TMP/ma" 2>/dev/null
+		HWLOC_FSROOT=$VM/fixtures/hmat lstopo-no-graphics -p --of xml >"$T_TMP/mx" 2>/dev/null
+		cpm-topo --sysroot "$VM/fixtures/hmat" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+n = {x["node"]: x for x in d["memory"]["nodes"]}
+a, b = n[0]["access1"], n[2]["access1"]
+k = "read_bandwidth_mbps"
+a[k], b[k] = b[k], a[k]
+json.dump(d, sys.stdout)' >"$T_TMP/mj"
+		run python3 "$CPM_TOP/tests/hwloc-memattrs.py" "$T_TMP/ma" "$T_TMP/mx" "$T_TMP/mj"
+		if [ "$rc" = 1 ] && printf '%s' "$out" | grep -q '^node 0 read_bandwidth_mbps: hwloc (20480'; then
+			ok "the hwloc comparison rejects cpm-topo --json with two bandwidths swapped"
+		else
+			not_ok "the hwloc comparison rejects cpm-topo --json with two bandwidths swapped" "$(show)"
+		fi
+	else
+		skip "the hwloc comparison rejects swapped bandwidths" "no lstopo-no-graphics"
 	fi
 fi

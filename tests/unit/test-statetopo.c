@@ -1015,7 +1015,7 @@ main(void)
 		"1s-offline-cxl", "2s4n-smt", "hybrid-arm3", "hybrid-arm4",
 		"hybrid-intel3",
 	};
-	static const char *const vms[] = { "dies4", "numa4", "sparse" };
+	static const char *const vms[] = { "dies4", "hmat", "numa4", "sparse" };
 	const char *top = getenv("CPM_TOP");
 	char path[512], cmd[700];
 	size_t i;

@@ -239,6 +239,27 @@ hmat_cache() {
 	printf '%s\n' "$HMAT_CACHE" | tr ',' '\n' | awk -v n="$1" 'NF == 3 && $1 == n { print $2, $3; exit }'
 }
 
+# exp_memory_rows: cpm-topo memory -o
+# node,cpus,read_bw,write_bw,read_lat,write_lat,initiators,cache --raw
+# --noheadings as the QEMU command line makes it, one line per node: the
+# HMAT_LB values (QEMU gives one latency and one bandwidth, for reads and
+# writes alike) and HMAT_CACHE sizes, "-" where the machine has none.
+exp_memory_rows() {
+	_n=0
+	while [ "$_n" -lt "$T_NODES" ]; do
+		set -- $(hmat_lb $_n)
+		_cpus=$(exp_node_cpus $_n)
+		_mc=$(hmat_cache $_n)
+		if [ -n "$_mc" ]; then
+			_mc=$(echo "$_mc" | awk '{ s = $1; u = ""; split("K M G T", U, " ")
+				for (k = 1; s % 1024 == 0 && k <= 4; k++) { s /= 1024; u = U[k] }
+				print "L1:" s u }')
+		fi
+		echo "$_n ${_cpus:--} ${2:--} ${2:--} ${1:--} ${1:--} ${3:--} ${_mc:--}"
+		_n=$((_n + 1))
+	done
+}
+
 # pci_dev_addr I: the PCI address of device I of PCI_DEVS.
 pci_dev_addr() { printf '0000:%02x:03.0\n' $((16 * ($1 + 1) + 1)); }
 
