@@ -337,6 +337,59 @@ t1=$(date +%s)
 assert "burst fed without pause: raised, then SIGTERM ends it at once and restores" \
     "$raised $(cat "$V1/cpu/a/cpu.cfs_quota_us") $([ $((t1 - t0)) -lt 10 ] && echo soon)" "100000 50000 soon"
 
+# The same on the kernel's own cpu hierarchy (v1), where a write is a
+# syscall and not a file rewrite: a group raised, then input that never
+# pauses (NUL bytes as from /dev/zero, or the group's name as from 'yes')
+# must neither keep SIGTERM out nor flood stderr, and the quota goes back.
+LG=cpm-test-$$
+LD=/sys/fs/cgroup/cpu/$LG
+if is_root && [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ] && mkdir "$LD" 2>/dev/null; then
+	at_exit "rmdir '$LD' 2>/dev/null"
+	echo 100000 >"$LD/cpu.cfs_period_us"
+	echo 30000 >"$LD/cpu.cfs_quota_us"
+	# The feeder keeps a 1 MiB pipe full, so that stdin is always ready
+	# (as /dev/zero is), whatever the speed of the reader.
+	for feed in zero yes; do
+		python3 -c 'import fcntl, os, sys
+fcntl.fcntl(1, 1031, 1 << 20)		# F_SETPIPE_SZ
+g = sys.argv[2].encode() + b"\n"
+os.write(1, g)
+buf = b"\0" * 65536 if sys.argv[1] == "zero" else g * (65536 // len(g))
+while True:
+	os.write(1, buf)' $feed $LG 2>/dev/null | CPM_BURST_GROUPS="$T_TMP/live.groups" \
+		    cpm-quota --journal "$T_TMP/live-$feed.journal" --for 60s burst \
+		    >/dev/null 2>"$T_TMP/live-$feed.err" &
+		bp=$!
+		i=0
+		while [ $i -lt 500 ] && [ "$(cat "$LD/cpu.cfs_quota_us")" = 30000 ]; do
+			sleep 0.01; i=$((i + 1))
+		done
+		raised=$(cat "$LD/cpu.cfs_quota_us")
+		sleep 1
+		bpid=$(pgrep -f "cpm-quota --journal $T_TMP/live-$feed.journal" | head -1)
+		[ -n "$bpid" ] && kill -TERM "$bpid" 2>/dev/null
+		# a bounded wait: 10 s, then it is killed and counted as hung
+		i=0
+		while [ -n "$bpid" ] && kill -0 "$bpid" 2>/dev/null && [ $i -lt 100 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+		if [ -n "$bpid" ] && kill -0 "$bpid" 2>/dev/null; then
+			ended=hung
+			kill -KILL "$bpid" 2>/dev/null
+		else
+			ended=ended
+		fi
+		wait $bp 2>/dev/null
+		bytes=$(wc -c <"$T_TMP/live-$feed.err")
+		assert "burst on the kernel's cpu group under endless input ($feed): SIGTERM ends it, stderr small, quota back" \
+		    "$raised $ended $([ "$bytes" -le 1024 ] && echo small || echo "$bytes bytes") $(cat "$LD/cpu.cfs_quota_us")" \
+		    "60000 ended small 30000"
+		echo 30000 >"$LD/cpu.cfs_quota_us"
+	done
+else
+	skip "burst on the kernel's cpu group under endless input" "needs root and a v1 cpu hierarchy"
+fi
+
 # --- a fake tree's control files: FIFOs and hard links ---
 EVW=$T_TMP/evw
 cp -r "$V1" "$EVW"
