@@ -173,7 +173,8 @@ assert "after the burst no runtime drop-in is left, systemctl show as before" \
     "50000 100000 0  $was no "
 mkdir -p /etc/systemd/system/$P.d
 at_exit "rm -rf /etc/systemd/system/$P.d; systemctl daemon-reload"
-printf '[Service]\nCPUQuota=30%%\n' >/etc/systemd/system/$P.d/cpm-edit.conf
+# named to sort before 50-CPUQuota.conf: a drop-in left behind would win
+printf '[Service]\nCPUQuota=30%%\n' >/etc/systemd/system/$P.d/10-cpm-edit.conf
 systemctl daemon-reload
 assert "... so an edit of the unit's configuration takes effect" \
     "$(systemctl show -P CPUQuotaPerSecUSec $P) $(kfile $CG/$pg/cpu.max)" \
