@@ -59,7 +59,16 @@ struct burst_entry {
 	int64_t boost_quota;	/* microseconds */
 	int64_t since;		/* wall-clock seconds */
 	bool deleted;		/* removed: skipped by find and commit */
+	/*
+	 * Not in the journal: the systemd runtime drop-in files that the
+	 * raise made (BURST_DROPIN_*), for its restore to remove.
+	 */
+	unsigned sd_dropins;
 };
+
+#define BURST_DROPIN_FILE 1u	/* system.control/UNIT.d/50-CPUQuota.conf */
+#define BURST_DROPIN_DIR  2u	/* system.control/UNIT.d itself */
+/* the same two (shifted left by 2) in transient/, for transient units */
 
 struct burst_journal {
 	char *path;

@@ -330,22 +330,105 @@ unregister(struct burst_journal *m, const struct burst_entry *e)
 }
 
 /*
+ * systemd's runtime drop-in for a unit's CPUQuota=, as SetUnitProperties
+ * with runtime=true writes it (unit_write_setting(): "50-" NAME ".conf"
+ * in the runtime control directory, or for a transient unit in the
+ * transient one), and its directory (dirlen long).
+ */
+static const char *const sd_runtime_dirs[2] = {
+	"/run/systemd/system.control", "/run/systemd/transient"
+};
+
+static void
+dropin_path(int k, const char *unit, char *path, size_t len, size_t *dirlen)
+{
+	int n = snprintf(path, len, "%s/%s.d", sd_runtime_dirs[k], unit);
+
+	*dirlen = n < 0 ? 0 : (size_t)n;
+	snprintf(path + *dirlen, len - *dirlen, "/50-CPUQuota.conf");
+}
+
+/*
+ * The drop-in files of unit that are there (BURST_DROPIN_*).  A path
+ * that cannot be checked counts as there: cpm removes only what it knows
+ * it made.
+ */
+static unsigned
+dropins_there(const char *unit)
+{
+	char path[CGOWNER_UNIT_MAX + 64];
+	unsigned there = 0;
+	size_t dl;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		dropin_path(k, unit, path, sizeof(path), &dl);
+		if (access(path, F_OK) == 0 || errno != ENOENT)
+			there |= BURST_DROPIN_FILE << (2 * k);
+		path[dl] = '\0';
+		if (access(path, F_OK) == 0 || errno != ENOENT)
+			there |= BURST_DROPIN_DIR << (2 * k);
+	}
+	return there;
+}
+
+/*
+ * Remove the drop-in files of unit that a raise made (made), then have
+ * systemd read its configuration again, so that it no longer lists them
+ * and the unit file decides again, as before the raise.  The property
+ * is put back first: this only takes away what the raise left on disk.
+ */
+static int
+dropins_remove(struct sdbus *bus, const char *unit, unsigned made,
+	       char *err, size_t errlen)
+{
+	char path[CGOWNER_UNIT_MAX + 64];
+	bool any = false;
+	size_t dl;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		unsigned m = made >> (2 * k);
+
+		if (!(m & BURST_DROPIN_FILE))
+			continue;
+		dropin_path(k, unit, path, sizeof(path), &dl);
+		if (unlink(path) < 0 && errno != ENOENT) {
+			snprintf(err, errlen, "cannot remove systemd drop-in "
+				 "'%s': %s", path, strerror(errno));
+			return -errno;
+		}
+		path[dl] = '\0';
+		if (m & BURST_DROPIN_DIR)
+			(void)rmdir(path);	/* not empty: not only ours */
+		any = true;
+	}
+	return any ? sdbus_reload(bus, err, errlen) : 0;
+}
+
+/*
  * Write a quota, raise or restore.  A systemd unit's own group gets it as
  * a runtime property (systemd would put a written file back on its next
  * reload, and putting back the property's old value leaves 'systemctl
  * show' as it was); a raise into any other group of systemd's is refused
  * (-EPERM, err says why), while a restore there writes the file: putting
- * the original back is never worse than leaving the raise.
+ * the original back is never worse than leaving the raise.  A raise sets
+ * *dropins to the runtime drop-in files systemd made for it; a restore
+ * removes those in *dropins, which leaves systemd's configuration as the
+ * raise found it.
  */
 static int
 quota_write(const struct cg_hier *h, const char *group, int64_t quota,
-	    uint64_t period, bool raise, char *err, size_t errlen)
+	    uint64_t period, bool raise, unsigned *dropins, char *err,
+	    size_t errlen)
 {
 	struct cgowner o;
 	struct sdbus *bus = NULL;
 	char v[64];
 	int r;
 
+	if (raise)
+		*dropins = 0;
 	if (cg_version(h, CG_CPU) == 2) {
 		r = cgowner_of(h, group, &o, err, errlen);
 		if (r < 0)
@@ -353,9 +436,18 @@ quota_write(const struct cg_hier *h, const char *group, int64_t quota,
 		if (o.kind == CGOWNER_UNIT) {
 			r = sdapply_connect(h, &o, group, &bus, err, errlen);
 			if (r == 0) {
+				unsigned before = raise ? dropins_there(o.unit) : 0;
+
 				r = sdapply_cpu_quota(h, bus, o.unit, group,
 						      quota, period, err,
 						      errlen);
+				if (raise)
+					*dropins = dropins_there(o.unit) &
+						   ~before;
+				else if (r == 0)
+					r = dropins_remove(bus, o.unit,
+							   *dropins, err,
+							   errlen);
 				sdbus_close(bus);
 				return r;
 			}
@@ -382,6 +474,7 @@ burst_restore_entry(struct burst_report *rep, const struct cg_hier *h,
 		    const struct burst_entry *e)
 {
 	struct cg_cpu_limit cur;
+	unsigned dropins;
 	char err[512];
 	int r;
 
@@ -402,8 +495,9 @@ burst_restore_entry(struct burst_report *rep, const struct cg_hier *h,
 			    (long long)cur.quota_us);
 		return 0;
 	}
-	r = quota_write(h, e->group, e->orig_quota, e->period, false, err,
-			sizeof(err));
+	dropins = e->sd_dropins;
+	r = quota_write(h, e->group, e->orig_quota, e->period, false,
+			&dropins, err, sizeof(err));
 	if (r < 0) {
 		say(rep, "cannot restore '%s': %s", e->group, err);
 		return r;
@@ -509,7 +603,8 @@ raise_batch(struct burst_engine *b, struct burst_journal *j,
 			continue;
 		k = burst_journal_find(j, b->root, g->name);
 		r = quota_write(b->h, g->name, j->v[k].boost_quota,
-				j->v[k].period, true, err, sizeof(err));
+				j->v[k].period, true, &j->v[k].sd_dropins, err,
+				sizeof(err));
 		if (r < 0) {
 			say(&b->rep, "%s", err);
 			b->rep.status = r == -EPERM ? BURST_REFUSED :
@@ -684,6 +779,7 @@ burst_restore_due(struct burst_engine *b, uint64_t now, bool all)
 			/* taken over by a restore --force: theirs now */
 			continue;
 		}
+		j.v[k].sd_dropins = g->e.sd_dropins;
 		if (burst_restore_entry(&b->rep, b->h, &j.v[k]) < 0) {
 			b->rep.status = BURST_FAILED;
 			continue;	/* keep it for 'cpm-quota restore' */

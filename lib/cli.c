@@ -427,6 +427,8 @@ cli_load_topology(const struct sysroot *root, unsigned int flags,
 		cli_die(EXIT_FAIL, "out of memory");
 	if (r < 0)
 		cli_die(root->live ? EXIT_FAIL : EXIT_USAGE, "%s", err);
+	if (t->warning[0])
+		cli_warn("%s", t->warning);
 }
 
 void

@@ -232,6 +232,7 @@ quota_plan_make(int version, const char *group,
 	int r;
 
 	memset(p, 0, sizeof(*p));
+	p->period_asked = rq->period_us != 0;
 	r = targets(group, cur, rq, p, &period, &quota, &burst, err, errlen);
 	if (r < 0)
 		return r;

@@ -44,6 +44,8 @@ struct quota_plan {
 	int n;
 	bool request_clamped;	/* the request is above the kernel's
 				 * maximum shares and was clamped */
+	bool period_asked;	/* --period was given: the period is the
+				 * caller's, not the group's kept one */
 };
 
 /*

@@ -64,6 +64,14 @@ sdapply_quota_props(const struct quota_plan *p, struct sdprops *props,
 		if (other)
 			*direct = true;
 	}
+	/*
+	 * cpu.max carries the period it keeps; a period not asked for is
+	 * the unit's own and stays so: setting CPUQuotaPeriodUSec to it
+	 * would pin a value the unit never had (and a runtime drop-in
+	 * that outlives the unit file's).
+	 */
+	if (!p->period_asked)
+		sdprops_drop(props, "CPUQuotaPeriodUSec");
 	return 0;
 }
 

@@ -208,6 +208,22 @@ out:
 	return r;
 }
 
+int
+sdbus_reload(struct sdbus *b, char *err, size_t errlen)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	int r;
+
+	r = sd_bus_call_method(b->bus, SD_DEST, SD_PATH, SD_MANAGER, "Reload",
+			       &e, NULL, NULL);
+	if (r < 0)
+		fail(r, &e, err, errlen, "%s", "systemd did not reload");
+	else
+		r = 0;
+	sd_bus_error_free(&e);
+	return r;
+}
+
 /* The D-Bus interface of unit's type: "Service" for db.service. */
 static const char *
 unit_iface(const char *unit, char *buf, size_t len)

@@ -42,6 +42,12 @@ int sdbus_set_properties(struct sdbus *b, const char *unit, bool runtime,
 			 size_t errlen);
 
 /*
+ * Have systemd read its unit files and drop-ins again (what 'systemctl
+ * daemon-reload' does), returning once it has.  Returns 0 or -errno.
+ */
+int sdbus_reload(struct sdbus *b, char *err, size_t errlen);
+
+/*
  * Read a uint64 property of unit's cgroup interface (the interface of its
  * type: org.freedesktop.systemd1.Service, .Scope, .Slice, ...).
  */

@@ -117,6 +117,21 @@ sdprops_find(const struct sdprops *p, const char *name)
 	return NULL;
 }
 
+void
+sdprops_drop(struct sdprops *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (strcmp(p->v[i].name, name) == 0) {
+			free(p->v[i].bytes);
+			memmove(&p->v[i], &p->v[i + 1],
+				(p->n - i - 1) * sizeof(p->v[i]));
+			p->n--;
+			return;
+		}
+}
+
 uint64_t
 sdprop_quota_of(uint64_t persec, uint64_t period_us)
 {

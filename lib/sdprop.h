@@ -58,6 +58,9 @@ int sdprops_add_set(struct sdprops *p, const char *name,
 /* The property called name, or NULL. */
 const struct sdprop *sdprops_find(const struct sdprops *p, const char *name);
 
+/* Remove the property called name, when there. */
+void sdprops_drop(struct sdprops *p, const char *name);
+
 /*
  * A set as systemd's byte array: *out malloc'ed (NULL for an empty set),
  * *n bytes, just enough for the highest member.  Returns 0 or -ENOMEM.

@@ -394,6 +394,7 @@ struct group_walk {
 	struct loader *ld;
 	unsigned char *seen;
 	bool sorted;
+	unsigned int bad;	/* with -EDOM: a CPU that is not possible */
 };
 
 static void
@@ -414,14 +415,31 @@ group_add(void *arg, unsigned int first, unsigned int last)
 	const struct topo *t = g->ld->t;
 	unsigned int c;
 
-	if (first >= (unsigned int)t->ncpus)
-		return 0;
-	if (last >= (unsigned int)t->ncpus)
-		last = (unsigned int)t->ncpus - 1;
-	for (c = first; c <= last; c++)
+	/*
+	 * The kernel's sibling masks hold possible CPUs only: one beyond
+	 * them is a CPU that does not exist, and the list cannot be
+	 * trusted.  An offline sibling is ignored (some kernels keep it).
+	 */
+	if (first >= (unsigned int)t->ncpus) {
+		g->bad = first;
+		return -EDOM;
+	}
+	for (c = first; c <= last; c++) {
+		if (c >= (unsigned int)t->ncpus || !t->cpus[c].possible) {
+			g->bad = c;
+			return -EDOM;
+		}
 		if (t->cpus[c].online && !g->seen[c])
 			group_take(g, (int)c);
+	}
 	return 0;
+}
+
+static int
+not_possible(struct loader *ld, const char *path, const struct group_walk *g)
+{
+	return fail(ld, -EINVAL, "inconsistent %.300s: CPU %u is not possible",
+		    path, g->bad);
 }
 
 /* "topology/NAME_list" of cpu, walked into g; -ENOENT when missing. */
@@ -440,6 +458,8 @@ walk_sibling_list(struct loader *ld, int cpu, const char *name,
 	r = cpuset_walk_list(text ? text : ld->buf, group_add, g, perr,
 			     sizeof(perr));
 	free(text);
+	if (r == -EDOM)
+		return not_possible(ld, path, g);
 	if (r < 0 && r != -ENOMEM)
 		return fail(ld, -EINVAL, "malformed %.300s: %s", path, perr);
 	return r;
@@ -459,6 +479,8 @@ walk_sibling_mask(struct loader *ld, int cpu, const char *name,
 		return r;
 	r = cpuset_walk_mask(mask, group_add, g);
 	free(mask);
+	if (r == -EDOM)
+		return not_possible(ld, path, g);
 	if (r == -EINVAL)
 		return fail(ld, r, "malformed %s", path);
 	return r;
@@ -474,7 +496,7 @@ walk_sibling_mask(struct loader *ld, int cpu, const char *name,
 static int
 read_group(struct loader *ld, int cpu, const char *name, unsigned char *seen)
 {
-	struct group_walk g = { ld, seen, true };
+	struct group_walk g = { ld, seen, true, 0 };
 	int r;
 
 	ld->nmembers = 0;
@@ -657,6 +679,59 @@ out:
 	return r;
 }
 
+/*
+ * The kernel makes cpuN for every present CPU before it can come online:
+ * an online CPU that has no directory, and that no sibling list of
+ * another CPU names, is not there, and handing it out would place work
+ * on nothing.  Refused, naming it.  (A CPU that a sibling list names may
+ * lack its directory: cpm's own dumps hold only the files read.  A
+ * possible CPU that is not present has no directory on real machines,
+ * room for hotplug: no fault either.)  Only CPUs without any topology
+ * are looked at, so a sound tree costs no look at all.
+ */
+static int
+check_online_cpus(struct loader *ld)
+{
+	struct topo *t = ld->t;
+	int c;
+
+	cpuset_for_each(c, &t->online) {
+		if (c >= t->ncpus || t->cpus[c].core >= 0)
+			continue;
+		snprintf(ld->path, sizeof(ld->path), CPU_DIR "/cpu%d", c);
+		if (!sysroot_exists(ld->root, ld->path))
+			return fail(ld, -EINVAL, "inconsistent %s/online: CPU "
+				    "%d is online but there is no %s", CPU_DIR,
+				    c, ld->path);
+	}
+	return 0;
+}
+
+/*
+ * The same without the cores read (TOPO_NO_CORES): on a tree that is not
+ * the kernel's, one listing of the cpuN directories; only when an online
+ * CPU has none are the cores read, to see whether a sibling list names
+ * it.
+ */
+static int
+check_online_dirs(struct loader *ld)
+{
+	struct cpuset dirs = CPUSET_INIT;
+	bool scanned = false;
+	int r;
+
+	if (ld->root->sysfs)
+		return 0;
+	r = scan_cpu_dirs(ld, &dirs, &scanned);
+	if (r == 0 && !cpuset_subset(&ld->t->online, &dirs)) {
+		r = load_cpu_topology(ld);
+		if (r == 0)
+			r = check_online_cpus(ld);
+	}
+	cpuset_free(&dirs);
+	return r;
+}
+
 static int
 cmp_node(const void *a, const void *b)
 {
@@ -768,9 +843,21 @@ load_nodes(struct loader *ld)
 			r = -ENOMEM;
 			goto out;
 		}
-		cpuset_for_each(c, &n->cpus)
-			if (t->cpus[c].node < 0)	/* overlapping lists: lowest node */
+		/*
+		 * The kernel maps each CPU to one node, but firmware with
+		 * a broken SRAT makes node lists that overlap, on real
+		 * machines: such a CPU keeps its lowest node, as before,
+		 * and the first one is warned of.
+		 */
+		cpuset_for_each(c, &n->cpus) {
+			if (t->cpus[c].node < 0)
 				t->cpus[c].node = id;
+			else if (t->warning[0] == '\0')
+				snprintf(t->warning, sizeof(t->warning),
+					 "inconsistent %.150s: CPU %d is in node %d "
+					 "too; taken as node %d's", ld->path, c,
+					 t->cpus[c].node, t->cpus[c].node);
+		}
 		/*
 		 * One meaning in every view and selector: a node's CPUs are
 		 * its online CPUs.  Kernels differ on whether an offline CPU
@@ -1248,8 +1335,13 @@ topo_load(struct topo *t, const struct sysroot *root, unsigned int flags,
 	cpuset_for_each(c, &t->isolated)
 		if (c < t->ncpus)
 			t->cpus[c].isolated = true;
-	if (!(flags & TOPO_NO_CORES))
+	if (!(flags & TOPO_NO_CORES)) {
 		r = load_cpu_topology(ld);
+		if (r == 0)
+			r = check_online_cpus(ld);
+	} else {
+		r = check_online_dirs(ld);
+	}
 	if (r == 0)
 		r = load_nodes(ld);
 	if (r == 0 && !(flags & TOPO_NO_CORES))

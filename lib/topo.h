@@ -68,6 +68,12 @@ struct topo {
 	struct cpuset possible, present, online, offline, isolated;
 	struct cpuset allowed;	/* online & affinity & cgroup cpuset */
 	bool allowed_known;	/* false for a replayed tree without them */
+	/*
+	 * What the tree has wrong that was read past (a CPU in two node
+	 * lists: it keeps the lowest node), for the tools to warn of once;
+	 * "" when nothing.
+	 */
+	char warning[256];
 	int nnodes;
 	struct topo_node *nodes;	/* sorted by id */
 	int nl3;

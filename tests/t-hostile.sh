@@ -337,6 +337,59 @@ t1=$(date +%s)
 assert "burst fed without pause: raised, then SIGTERM ends it at once and restores" \
     "$raised $(cat "$V1/cpu/a/cpu.cfs_quota_us") $([ $((t1 - t0)) -lt 10 ] && echo soon)" "100000 50000 soon"
 
+# The same on the kernel's own cpu hierarchy (v1), where a write is a
+# syscall and not a file rewrite: a group raised, then input that never
+# pauses (NUL bytes as from /dev/zero, or the group's name as from 'yes')
+# must neither keep SIGTERM out nor flood stderr, and the quota goes back.
+LG=cpm-test-$$
+LD=/sys/fs/cgroup/cpu/$LG
+if is_root && [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ] && mkdir "$LD" 2>/dev/null; then
+	at_exit "rmdir '$LD' 2>/dev/null"
+	echo 100000 >"$LD/cpu.cfs_period_us"
+	echo 30000 >"$LD/cpu.cfs_quota_us"
+	# The feeder keeps a 1 MiB pipe full, so that stdin is always ready
+	# (as /dev/zero is), whatever the speed of the reader.
+	for feed in zero yes; do
+		python3 -c 'import fcntl, os, sys
+fcntl.fcntl(1, 1031, 1 << 20)		# F_SETPIPE_SZ
+g = sys.argv[2].encode() + b"\n"
+os.write(1, g)
+buf = b"\0" * 65536 if sys.argv[1] == "zero" else g * (65536 // len(g))
+while True:
+	os.write(1, buf)' $feed $LG 2>/dev/null | CPM_BURST_GROUPS="$T_TMP/live.groups" \
+		    cpm-quota --journal "$T_TMP/live-$feed.journal" --for 60s burst \
+		    >/dev/null 2>"$T_TMP/live-$feed.err" &
+		bp=$!
+		i=0
+		while [ $i -lt 500 ] && [ "$(cat "$LD/cpu.cfs_quota_us")" = 30000 ]; do
+			sleep 0.01; i=$((i + 1))
+		done
+		raised=$(cat "$LD/cpu.cfs_quota_us")
+		sleep 1
+		bpid=$(pgrep -f "cpm-quota --journal $T_TMP/live-$feed.journal" | head -1)
+		[ -n "$bpid" ] && kill -TERM "$bpid" 2>/dev/null
+		# a bounded wait: 10 s, then it is killed and counted as hung
+		i=0
+		while [ -n "$bpid" ] && kill -0 "$bpid" 2>/dev/null && [ $i -lt 100 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+		if [ -n "$bpid" ] && kill -0 "$bpid" 2>/dev/null; then
+			ended=hung
+			kill -KILL "$bpid" 2>/dev/null
+		else
+			ended=ended
+		fi
+		wait $bp 2>/dev/null
+		bytes=$(wc -c <"$T_TMP/live-$feed.err")
+		assert "burst on the kernel's cpu group under endless input ($feed): SIGTERM ends it, stderr small, quota back" \
+		    "$raised $ended $([ "$bytes" -le 1024 ] && echo small || echo "$bytes bytes") $(cat "$LD/cpu.cfs_quota_us")" \
+		    "60000 ended small 30000"
+		echo 30000 >"$LD/cpu.cfs_quota_us"
+	done
+else
+	skip "burst on the kernel's cpu group under endless input" "needs root and a v1 cpu hierarchy"
+fi
+
 # --- a fake tree's control files: FIFOs and hard links ---
 EVW=$T_TMP/evw
 cp -r "$V1" "$EVW"
@@ -481,6 +534,64 @@ for case in "online:0-3:inconsistent sys/devices/system/cpu/online: CPUs 2-3 are
 	    cpm-alloc --sysroot "$T_TMP/bad" --state "$T_TMP/bad.state" take a 1
 	assert "$f '$v': no state was written" "$(ls "$T_TMP"/bad.state* 2>/dev/null)" ""
 done
+# Lists that name CPUs the tree does not hold.  The kernel makes cpuN for
+# every present CPU before it can come online, its sibling masks hold
+# possible CPUs only, and it maps each CPU to one node; but possible CPUs
+# beyond the present ones have no directory on real machines, and broken
+# firmware does give overlapping node lists.
+IN=$T_TMP/incons
+"$CPM_TOP/tests/gen-sysfs" - "$IN" <<EOF >/dev/null
+cpu 0 core=0 socket=0 node=0
+cpu 1 core=0 socket=0 node=0
+cpu 2 core=1 socket=0 node=1
+cpu 3 core=1 socket=0 node=1
+EOF
+cpud=sys/devices/system/cpu
+incons() {	# a fresh copy of the sound tree
+	rm -rf "$T_TMP/inc" "$T_TMP"/inc.state*
+	cp -r "$IN" "$T_TMP/inc"
+}
+incons
+for f in possible present online; do echo 0-7 >"$T_TMP/inc/$cpud/$f"; done
+msg="inconsistent $cpud/online: CPU 4 is online but there is no $cpud/cpu4"
+check_fail "online CPUs without a cpuN directory are refused by cpm-topo" 2 "$msg" \
+    cpm-topo --sysroot "$T_TMP/inc"
+check_fail "... by cpm-alloc init, writing no state" 2 "$msg" \
+    cpm-alloc --sysroot "$T_TMP/inc" --state "$T_TMP/inc.state" init
+assert "... no state was written" "$(ls "$T_TMP"/inc.state* 2>/dev/null)" ""
+check_fail "... by cpm-alloc take, handing out nothing" 2 "$msg" \
+    cpm-alloc --sysroot "$T_TMP/inc" --state "$T_TMP/inc.state" take a 6
+check_fail "... and by cpm-pin" 2 "$msg" \
+    cpm-pin --sysroot "$T_TMP/inc" --dry-run 4 -- true
+incons
+echo 0-7 >"$T_TMP/inc/$cpud/possible"
+run cpm-topo --sysroot "$T_TMP/inc" cpus offline
+assert "possible CPUs beyond the present ones, without directories, are no fault (real machines)" \
+    "$rc $(echo $out) $err" "0 4-7 "
+incons
+echo 0-1,9 >"$T_TMP/inc/$cpud/cpu0/topology/thread_siblings_list"
+msg="inconsistent $cpud/cpu0/topology/thread_siblings_list: CPU 9 is not possible"
+check_fail "an SMT sibling list naming a CPU that is not possible is refused by cpm-topo" 2 "$msg" \
+    cpm-topo --sysroot "$T_TMP/inc"
+check_fail "... and by cpm-alloc take, handing out nothing" 2 "$msg" \
+    cpm-alloc --sysroot "$T_TMP/inc" --state "$T_TMP/inc.state" take a 2
+assert "... no state was written" "$(ls "$T_TMP"/inc.state* 2>/dev/null)" ""
+incons
+rm -f "$T_TMP/inc/$cpud/cpu2/topology/thread_siblings_list" "$T_TMP/inc/$cpud/cpu2/topology/thread_siblings"
+echo 2-4 >"$T_TMP/inc/$cpud/cpu2/topology/core_cpus_list"
+check_fail "a core_cpus_list naming a CPU that is not possible is refused" 2 \
+    "inconsistent $cpud/cpu2/topology/core_cpus_list: CPU 4 is not possible" \
+    cpm-topo --sysroot "$T_TMP/inc"
+incons
+echo 0,2-3 >"$T_TMP/inc/sys/devices/system/node/node1/cpulist"
+run cpm-topo --sysroot "$T_TMP/inc" cpus node:0
+assert "node lists that overlap (broken firmware does it): the CPU stays in the lowest node, warned once" \
+    "$rc $(echo $out) $(printf '%s' "$err" | wc -l) $err" "0 0-1 1 cpm-topo: inconsistent sys/devices/system/node/node1/cpulist: CPU 0 is in node 0 too; taken as node 0's
+"
+run cpm-alloc --sysroot "$T_TMP/inc" --state "$T_TMP/inc.state" init
+assert "... cpm-alloc warns of it too" "$rc $(printf '%s' "$err" | grep -c 'CPU 0 is in node 0 too')" "0 1"
+rm -rf "$T_TMP/inc" "$T_TMP"/inc.state*
+
 rm -f "$T_TMP/bad/sys/devices/system/cpu/online"
 mkfifo "$T_TMP/bad/sys/devices/system/cpu/online"
 check_fail "a FIFO in place of a sysfs file is refused" 2 \

@@ -221,7 +221,7 @@ for tb in "$FIXTURES"/hwloc/*.tar.bz2; do
 	if command -v python3 >/dev/null &&
 	    lscpu --sysroot "$root" -C -J --bytes >"$T_TMP/lc" 2>/dev/null &&
 	    grep -q '"caches"' "$T_TMP/lc"; then
-		cpm-topo --sysroot "$root" -C --json >"$T_TMP/cc" 2>&1
+		cpm-topo --sysroot "$root" -C --json >"$T_TMP/cc" 2>"$T_TMP/cc.err"
 		if res=$(python3 "$CPM_TOP/tests/lscpu-caches.py" "$T_TMP/lc" "$T_TMP/cc"); then
 			ok "$name: cache levels, sizes and instances agree with lscpu -C"
 		else

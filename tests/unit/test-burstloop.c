@@ -8,6 +8,7 @@
  * hand (quota times the factor).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,6 +330,72 @@ test_oom(void)
 	CHECK("oom: every failing allocation restores and stops", all);
 }
 
+static volatile sig_atomic_t got_usr1;
+
+static void
+on_usr1(int sig)
+{
+	(void)sig;
+	got_usr1 = 1;
+}
+
+/*
+ * A signal that is pending while the input is always ready (a regular
+ * file, as /dev/zero or a pipe kept full): ppoll() returns the ready
+ * count without taking it, and puts the mask back over it.  The loop
+ * must take it at its first turn (reading a chunk or two), not after the
+ * whole input; with a raised group, that stop also restores it.
+ */
+static void
+test_signal_ready_input(void)
+{
+	static const char line[] = "# not a group, a comment line\n";
+	struct burst_engine b;
+	struct sigaction sa;
+	sigset_t block, orig;
+	char path[512], chunk[65536];
+	size_t i, k = sizeof(line) - 1;
+	off_t at;
+	int fd, r;
+
+	reset_tree();
+	snprintf(path, sizeof(path), "%s/ready.in", tmp);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	for (i = 0; i + k <= sizeof(chunk); i += k)
+		memcpy(chunk + i, line, k);
+	for (r = 0; fd >= 0 && r < 256; r++)	/* 16 MiB */
+		if (write(fd, chunk, i) != (ssize_t)i)
+			exit(1);
+	if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0)
+		exit(1);
+	engine(&b);
+	b.for_us = 60000000;
+	burst_queue(&b, "a", now_us());
+	burst_boost(&b, now_us());
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	got_usr1 = 0;
+	raise(SIGUSR1);		/* pending: blocked outside ppoll() */
+	sigdelset(&orig, SIGUSR1);
+	r = burst_run(&b, fd, &orig, &got_usr1);
+	at = lseek(fd, 0, SEEK_CUR);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	CHECK("a pending signal under always-ready input stops the loop at "
+	      "its first turn, and the raise goes back",
+	      got_usr1 && at <= 4 * 65536 &&
+	      strcmp(get("a/cpu.max"), "50000 100000") == 0);
+	if (at > 4 * 65536)
+		printf("# read %lld bytes before stopping\n", (long long)at);
+	close(fd);
+	unlink(path);
+	burst_engine_free(&b);
+}
+
 int
 main(void)
 {
@@ -368,6 +435,7 @@ main(void)
 	test_table_bound();
 	test_reader();
 	test_oom();
+	test_signal_ready_input();
 
 	cg_close(&h);
 	snprintf(path, sizeof(path), "rm -rf '%s'", tmp);

@@ -152,8 +152,17 @@ test_plan(void)
 	CHECK("a set plan becomes properties",
 	      sdapply_quota_props(&plan, &p, &direct) == 0);
 	CHECK("... with cpu.max.burst written directly", direct);
-	CHECK("... three properties", p.n == 3 &&
+	CHECK("... two properties: no period that was not asked for",
+	      p.n == 2 &&
 	      sdprops_find(&p, "CPUQuotaPerSecUSec")->u == 500000 &&
+	      sdprops_find(&p, "CPUQuotaPeriodUSec") == NULL &&
+	      sdprops_find(&p, "CPUWeight")->u == 59);
+	sdprops_free(&p);
+	plan.period_asked = true;
+	sdprops_init(&p);
+	CHECK("... with --period, three properties",
+	      sdapply_quota_props(&plan, &p, &direct) == 0 && p.n == 3 &&
+	      sdprops_find(&p, "CPUQuotaPeriodUSec")->u == 100000 &&
 	      sdprops_find(&p, "CPUWeight")->u == 59);
 	sdprops_free(&p);
 }

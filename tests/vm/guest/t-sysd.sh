@@ -126,10 +126,14 @@ assert "a burst raises a unit's quota through systemd" \
     "200000 100000 2s "
 systemctl daemon-reload
 assert "... and the raise outlives daemon-reload" "$(kfile $CG/$g/cpu.max)" "200000 100000"
+tdir=/run/systemd/transient/$U.service.d
+dropins=$(ls -A $tdir 2>/dev/null)
 kill -TERM $bp
 wait $bp
 assert "after the burst the kernel and systemctl show are as before" \
     "$(kfile $CG/$g/cpu.max) $(show_cpu $U.service)" "100000 100000 $was"
+assert "... and the unit's drop-ins, which set made, are as before" \
+    "$(ls -A $tdir 2>/dev/null)" "$dropins"
 cpm-quota burst --journal $J --factor 3 --for 120s "$g" &
 bp=$!
 wait_for grep -qx "300000 100000" $CG/$g/cpu.max
@@ -142,6 +146,52 @@ assert "restore after a killed burst puts systemctl show back as before" \
     "$rc $(kfile $CG/$g/cpu.max) $(show_cpu $U.service)" "0 100000 100000 $was"
 assert "burst and restore leave no persistent drop-in" \
     "$(ls /etc/systemd/system.control/$U.service.d 2>/dev/null | wc -l)" "0"
+
+# --- sysd: a restored burst leaves no drop-in; set keeps the unit's period --
+# A unit from a unit file, without runtime properties: the burst's
+# runtime drop-in (system.control/UNIT.d/50-CPUQuota.conf) must go with
+# the restore, or it would hide every later edit of the unit file.
+P=cpmvm-sleep.service
+systemctl stop $P 2>/dev/null
+systemctl revert $P >/dev/null 2>&1
+at_exit "systemctl stop $P 2>/dev/null; systemctl revert $P >/dev/null 2>&1"
+systemctl start $P
+pg=$(unit_cg $P)
+ctl=/run/systemd/system.control/$P.d
+was=$(show_cpu $P)
+assert "a unit file's service without runtime drop-ins" \
+    "$(ls -A $ctl 2>/dev/null | wc -l) $(kfile $CG/$pg/cpu.max)" "0 50000 100000"
+cpm-quota burst --journal $J --factor 2 --for 120s "$pg" 2>$T_TMP/burst2.err &
+bp=$!
+wait_for grep -qx "100000 100000" $CG/$pg/cpu.max
+assert "a burst raises it through a runtime drop-in" \
+    "$(kfile $CG/$pg/cpu.max) $(ls -A $ctl 2>/dev/null)" "100000 100000 50-CPUQuota.conf"
+kill -TERM $bp
+wait $bp
+assert "after the burst no runtime drop-in is left, systemctl show as before" \
+    "$(kfile $CG/$pg/cpu.max) $(ls -A $ctl 2>/dev/null | wc -l) $(test -d $ctl && echo dir) $(show_cpu $P) $(systemctl show -P NeedDaemonReload $P) $(cat $T_TMP/burst2.err)" \
+    "50000 100000 0  $was no "
+mkdir -p /etc/systemd/system/$P.d
+at_exit "rm -rf /etc/systemd/system/$P.d; systemctl daemon-reload"
+# named to sort before 50-CPUQuota.conf: a drop-in left behind would win
+printf '[Service]\nCPUQuota=30%%\n' >/etc/systemd/system/$P.d/10-cpm-edit.conf
+systemctl daemon-reload
+assert "... so an edit of the unit's configuration takes effect" \
+    "$(systemctl show -P CPUQuotaPerSecUSec $P) $(kfile $CG/$pg/cpu.max)" \
+    "300ms 30000 100000"
+rm -rf /etc/systemd/system/$P.d
+systemctl daemon-reload
+period=$(systemctl show -P CPUQuotaPeriodUSec $P)
+run cpm-quota set "$pg" --limit 750m
+assert "set --limit without --period leaves CPUQuotaPeriodUSec as it was" \
+    "$rc $(kfile $CG/$pg/cpu.max) $(systemctl show -P CPUQuotaPeriodUSec $P) $(ls -A $ctl 2>/dev/null)" \
+    "0 75000 100000 $period 50-CPUQuota.conf"
+run cpm-quota set "$pg" --limit 750m --period 50ms
+assert "... while --period sets it" \
+    "$rc $(kfile $CG/$pg/cpu.max) $(systemctl show -P CPUQuotaPeriodUSec $P)" \
+    "0 37500 50000 50ms"
+systemctl stop $P
+systemctl revert $P >/dev/null 2>&1
 
 # --- sysd: cpm-pin --scope ---------------------------------------------------
 S=cpmsd-scope
