@@ -258,6 +258,46 @@ else
 	not_ok "an IRQ journal of another user is neither applied nor removed" "$(show)"
 fi
 
+# --- files of an attacker's --sysroot tree that are not the tree's ---
+# With fs.protected_hardlinks=0 any user can hard-link root's 0600 files
+# into a tree of theirs; root makes the link here, as the attacker could
+# on such a system (the test leaves the sysctl alone).
+HL=$T_TMP/hlroot
+cp -r "$IRQ" "$HL"
+mkdir -p "$HL/proc/irq/25/eth1" "$T_TMP/hlj"
+printf '0-1\n' >"$HL/proc/irq/25/smp_affinity_list"
+chown -R $EVIL:$EVIL "$HL"
+run env CPM_IRQ_JOURNAL="$T_TMP/hlj/irq.journal" timeout $G cpm-pin --sysroot "$HL" --irqs-away 1
+away=$(show)
+printf 'root secret\n' >"$T_TMP/secret"
+chmod 600 "$T_TMP/secret"
+rm -f "$HL/proc/irq/24/smp_affinity_list"
+ln "$T_TMP/secret" "$HL/proc/irq/24/smp_affinity_list"
+run env CPM_IRQ_JOURNAL="$T_TMP/hlj/irq.journal" timeout $G cpm-pin --sysroot "$HL" --irqs-restore
+if [ "$rc" = 2 ] && [ "$(cat "$T_TMP/secret")" = "root secret" ] &&
+    [ -e "$T_TMP/hlj/irq.journal" ] && [ "$(cat "$HL/proc/irq/25/smp_affinity_list")" = 0 ] &&
+    [ "$(printf '%s' "$err" | wc -l)" = 1 ] &&
+    printf '%s' "$err" | grep -q "refusing to write '$HL/proc/irq/24/smp_affinity_list': a file linked in from outside the tree (2 links"; then
+	ok "--irqs-restore refuses a hard-linked file of a --sysroot tree, writing nothing"
+else
+	not_ok "--irqs-restore refuses a hard-linked file of a --sysroot tree, writing nothing" \
+	    "$(show)" "$(cat "$T_TMP/secret")" "$(ls "$T_TMP/hlj")" "$away" "$(cat "$HL/proc/irq/25/smp_affinity_list")"
+fi
+# A file of root's alone, its other name since removed: not the tree's.
+rm -f "$HL/proc/irq/24/smp_affinity_list" "$T_TMP/secret" "$T_TMP/hlj/irq.journal"
+printf '0-1\n' >"$HL/proc/irq/24/smp_affinity_list"
+chmod 600 "$HL/proc/irq/24/smp_affinity_list"
+printf '0-1\n' >"$HL/proc/irq/25/smp_affinity_list"
+chown $EVIL:$EVIL "$HL/proc/irq/25/smp_affinity_list"
+run env CPM_IRQ_JOURNAL="$T_TMP/hlj/irq.journal" timeout $G cpm-pin --sysroot "$HL" --irqs-away 1
+if [ "$rc" = 2 ] && [ "$(cat "$HL/proc/irq/24/smp_affinity_list")" = 0-1 ] &&
+    [ "$(cat "$HL/proc/irq/25/smp_affinity_list")" = 0-1 ] && [ ! -e "$T_TMP/hlj/irq.journal" ] &&
+    printf '%s' "$err" | grep -q "refusing to write '$HL/proc/irq/24/smp_affinity_list': a file linked in from outside the tree (1 links, owner 0)"; then
+	ok "--irqs-away refuses a file of another owner in a --sysroot tree, writing nothing"
+else
+	not_ok "--irqs-away refuses a file of another owner in a --sysroot tree, writing nothing" "$(show)"
+fi
+
 # --- a state that says CPUs are held where none can be ---
 # (hand-made and signed, as a user who may write it could make it; 'take'
 # would hand the same CPUs out again, or reserved ones, or none at all)
