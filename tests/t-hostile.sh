@@ -298,6 +298,31 @@ else
 	not_ok "--irqs-away refuses a file of another owner in a --sysroot tree, writing nothing" "$(show)"
 fi
 
+# A dump never makes a file more readable than its source: root's 0600
+# file left in the attacker's tree (linked in, its other name since
+# removed) is not copied world-readable, nor a 0640 file of the tree.
+HD=$T_TMP/hdroot
+cp -r "$SYS" "$HD"
+chown -R $EVIL:$EVIL "$HD"
+c0=$HD/sys/devices/system/cpu/cpu0/topology/core_id
+c1=$HD/sys/devices/system/cpu/cpu1/topology/core_id
+rm -f "$c0"
+printf '0\n' >"$c0"
+chmod 600 "$c0"
+chmod 640 "$c1"
+run timeout $G cpm-topo --sysroot "$HD" dump "$T_TMP/hdump"
+wide=
+for f in "$c0" "$c1"; do
+	d=$T_TMP/hdump${f#"$HD"}
+	[ -e "$d" ] || continue
+	[ $((0$(stat -c %a "$d") & ~0$(stat -c %a "$f"))) = 0 ] || wide="$wide $(stat -c '%a %n' "$d")"
+done
+if [ "$rc" = 0 ] && [ -z "$wide" ] && [ -d "$T_TMP/hdump/sys" ]; then
+	ok "a dump never copies a file with a wider mode than its source"
+else
+	not_ok "a dump never copies a file with a wider mode than its source" "$(show)" "$wide"
+fi
+
 # --- a state that says CPUs are held where none can be ---
 # (hand-made and signed, as a user who may write it could make it; 'take'
 # would hand the same CPUs out again, or reserved ones, or none at all)
