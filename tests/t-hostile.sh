@@ -322,6 +322,21 @@ if [ "$rc" = 0 ] && [ -z "$wide" ] && [ -d "$T_TMP/hdump/sys" ]; then
 else
 	not_ok "a dump never copies a file with a wider mode than its source" "$(show)" "$wide"
 fi
+# Nor does an error message quote such a file: root's 0600 file, its
+# other name gone, as a control file of the attacker's --cgroup-root tree.
+HV=$T_TMP/hv1
+cp -r "$V1" "$HV"
+chown -R $EVIL:$EVIL "$HV"
+rm -f "$HV/cpu/a/cpu.cfs_quota_us"
+printf 'ROOTONLY-TEXT\n' >"$HV/cpu/a/cpu.cfs_quota_us"
+chmod 600 "$HV/cpu/a/cpu.cfs_quota_us"
+run timeout $G cpm-throttle --cgroup-root "$HV"
+if [ "$rc" = 2 ] && ! printf '%s%s' "$out" "$err" | grep -q ROOTONLY &&
+    [ "$(printf '%s' "$err" | wc -l)" = 1 ]; then
+	ok "cpm-throttle does not quote a root-only file of another user's tree"
+else
+	not_ok "cpm-throttle does not quote a root-only file of another user's tree" "$(show)"
+fi
 
 # --- a state that says CPUs are held where none can be ---
 # (hand-made and signed, as a user who may write it could make it; 'take'
