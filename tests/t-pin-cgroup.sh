@@ -20,6 +20,15 @@ assert 'its cpuset.mems defaults to their node' "$(cat $v1/cpuset/a/b/cpuset.mem
 check '--exclusive in a v1 tree writes cpuset.cpu_exclusive' 0 '' \
     cpm-pin --cgroup-root $v1 --cgroup a/b 0 --exclusive
 assert 'cpuset.cpu_exclusive is 1' "$(cat $v1/cpuset/a/b/cpuset.cpu_exclusive)" 1
+# A write of cpuset.mems that fails (here a FIFO, which is refused) fails
+# the command, and the CPUs already written are put back.
+mkdir $v1/cpuset/wf
+echo 0-1 >$v1/cpuset/wf/cpuset.cpus
+mkfifo $v1/cpuset/wf/cpuset.mems
+check_fail 'a failed write of cpuset.mems fails the command' 1 \
+    "cannot write '$node0' to cpuset.mems of wf: not a regular file" \
+    cpm-pin --cgroup-root $v1 --cgroup wf 1
+assert 'and cpuset.cpus is put back' "$(cat $v1/cpuset/wf/cpuset.cpus)" 0-1
 v2=$T_TMP/v2
 mkdir -p $v2
 echo 'cpuset cpu' >$v2/cgroup.controllers
