@@ -392,6 +392,59 @@ snapshot(const struct cg_hier *h, const char *group, const char *file)
 	return strdup(buf[0] ? buf : "\n");
 }
 
+/*
+ * The length of the longest leading part of group, ending before a '/',
+ * that names a group now: the groups below it down to group are the ones
+ * creating group makes (0: all of them, from the hierarchy root).
+ */
+static size_t
+existing_prefix(const struct cg_hier *h, const char *group)
+{
+	char sub[CG_PATH_MAX];
+	size_t n = strlen(group);
+
+	if (n >= sizeof(sub))
+		return 0;
+	memcpy(sub, group, n + 1);
+	while (n > 0) {
+		while (n > 0 && sub[n] != '/')
+			n--;
+		if (n == 0)
+			break;
+		sub[n] = '\0';
+		if (cg_exists(h, CG_CPUSET, sub))
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * Remove the ancestors of group that this call made, those longer than
+ * keep (existing_prefix()), the deepest first; group itself is gone
+ * already.  A plain rmdir each: one something else has since put a
+ * group or a process in stays, and so do those above it.
+ */
+static void
+remove_made_parents(const struct cg_hier *h, const char *group, size_t keep)
+{
+	char sub[CG_PATH_MAX];
+	size_t n = strlen(group);
+
+	if (n >= sizeof(sub))
+		return;
+	memcpy(sub, group, n + 1);
+	for (;;) {
+		while (n > keep && sub[n] != '/')
+			n--;
+		if (n <= keep)
+			return;
+		sub[n] = '\0';
+		if (cg_exists(h, CG_CPUSET, sub) &&
+		    cg_remove(h, CG_CPUSET, sub, NULL, 0) < 0)
+			return;
+	}
+}
+
 int
 cgcpuset_apply(const struct cg_hier *h, const struct sysroot *live,
 	       const struct cgcpuset_plan *p, char *err, size_t errlen)
@@ -403,13 +456,15 @@ cgcpuset_apply(const struct cg_hier *h, const struct sysroot *live,
 	bool part = p->version == 2 && (p->rq->exclusive || p->rq->isolated);
 	char *old_cpus = NULL, *old_mems = NULL;
 	struct part_undo pu;
-	size_t i, nattached = 0;
+	size_t i, nattached = 0, keep = 0;
 	int r;
 
 	memset(&pu, 0, sizeof(pu));
 	if (p->exists) {
 		old_cpus = snapshot(h, group, p->files.cpus);
 		old_mems = snapshot(h, group, p->files.mems);
+	} else {
+		keep = existing_prefix(h, group);
 	}
 	r = make_group(h, p, err, errlen);
 	if (r == 0)
@@ -447,6 +502,9 @@ cgcpuset_apply(const struct cg_hier *h, const struct sysroot *live,
 		part_undo_free(&pu);
 	if (r < 0 && !p->exists && cg_exists(h, CG_CPUSET, group))
 		cg_remove(h, CG_CPUSET, group, NULL, 0);
+	/* and every parent group the call made, newest first */
+	if (r < 0 && !p->exists && !cg_exists(h, CG_CPUSET, group))
+		remove_made_parents(h, group, keep);
 	if (r < 0 && p->exists) {
 		if (old_cpus)
 			cg_write(h, CG_CPUSET, group, p->files.cpus, old_cpus,

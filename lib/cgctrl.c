@@ -11,6 +11,7 @@
 #include "cgcpuset.h"
 #include "cgctrl.h"
 #include "quantity.h"
+#include "treefile.h"
 #include "util.h"
 
 /* ---- CPU helpers ---- */
@@ -149,8 +150,9 @@ read_failed(const char *file, const char *group, ssize_t n, char *err,
 
 /*
  * Whether file of the group at holds more than one hard link, as no
- * kernel file does: in a tree another user made, root's own file linked
- * in, whose text must not be quoted.  Asked only before a text is
+ * kernel file does, or belongs to another owner than the group's
+ * directory: in a tree another user made, root's own file linked in,
+ * whose text must not be quoted.  Asked only before a text is
  * quoted in a message, not on every read (a walk reads thousands).
  */
 static bool
@@ -165,8 +167,22 @@ linked_in(const struct cg_at *at, const char *file)
 			return true;
 		file = sub;
 	}
-	return fstatat(at->fd, file, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-	       st.st_nlink > 1;
+	if (fstatat(at->fd, file, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    st.st_nlink > 1)
+		return true;
+	/* One link, but another owner than the group's directory: the
+	 * last name of a file linked in, its other names since removed. */
+	if (at->sub == NULL)
+		return tree_file_check(at->fd, &st) < 0;
+	{
+		int dfd = openat(at->fd, at->sub, O_PATH | O_DIRECTORY |
+				 O_NOFOLLOW | O_CLOEXEC);
+		bool r = dfd < 0 || tree_file_check(dfd, &st) < 0;
+
+		if (dfd >= 0)
+			close(dfd);
+		return r;
+	}
 }
 
 static int

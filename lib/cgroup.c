@@ -21,6 +21,7 @@
 
 #include "cgmount.h"
 #include "cgroup.h"
+#include "treefile.h"
 #include "util.h"
 
 #define CGROUP2_MAGIC	0x63677270
@@ -707,7 +708,7 @@ lcg_new(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 static int
 open_control_write(int dirfd, const char *file, bool append, bool tree)
 {
-	struct stat st, ds;
+	struct stat st;
 	int fd, r = 0;
 
 	/* Opened first, then looked at: a FIFO swapped in between a look
@@ -720,8 +721,7 @@ open_control_write(int dirfd, const char *file, bool append, bool tree)
 		r = -errno;
 	else if (!S_ISREG(st.st_mode))
 		r = -EFTYPE_CPM;	/* kernel control files are regular */
-	else if (tree && (st.st_nlink != 1 || fstat(dirfd, &ds) < 0 ||
-			  st.st_uid != ds.st_uid))
+	else if (tree && (r = tree_file_check(dirfd, &st)) < 0)
 		r = -EXDEV;	/* linked in from outside the tree */
 	else if (tree && !append && ftruncate(fd, 0) < 0)
 		r = -errno;

@@ -21,6 +21,7 @@
 
 #include "irq.h"
 #include "state.h"
+#include "treefile.h"
 
 #define IRQ_DIR "proc/irq"
 #define JOURNAL_MAGIC "cpm-irq-journal 1"
@@ -177,8 +178,11 @@ irq_find(const struct irq_table *t, int irq)
  * checked before it is opened (a device may act on an open) and after
  * (the same file), then emptied.  A privileged cpm must not be led to
  * write over /etc/shadow by a proc/irq/N/smp_affinity_list that points
- * there.  The fd, or -errno (-ELOOP for a link, -EFTYPE_CPM for
- * anything but an ordinary file).
+ * there, nor, through a hard link (protected_hardlinks off), by one that
+ * is /etc/shadow: a file of more than one link or of another owner than
+ * its directory is refused (tree_file_check()).  The fd, or -errno
+ * (-ELOOP for a link, -EFTYPE_CPM for anything but an ordinary file,
+ * -EXDEV for a file linked in from outside the tree).
  */
 static int
 open_tree_file(const struct sysroot *root, const char *path)
@@ -199,22 +203,74 @@ open_tree_file(const struct sysroot *root, const char *path)
 		close(pfd);
 		return S_ISLNK(before.st_mode) ? -ELOOP : -EFTYPE_CPM;
 	}
+	r = tree_file_check(pfd, &before);
+	if (r < 0) {
+		close(pfd);
+		return r;
+	}
 	fd = openat(pfd, base, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
 		    O_NONBLOCK);
 	r = fd < 0 ? -errno : 0;
-	close(pfd);
-	if (fd < 0)
+	if (fd < 0) {
+		close(pfd);
 		return r;
+	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    st.st_dev != before.st_dev || st.st_ino != before.st_ino)
 		r = -EFTYPE_CPM;
+	else if ((r = tree_file_check(pfd, &st)) < 0)
+		;	/* linked in since it was looked at */
 	else if (ftruncate(fd, 0) < 0)
 		r = -errno;
+	close(pfd);
 	if (r < 0) {
 		close(fd);
 		return r;
 	}
 	return fd;
+}
+
+/*
+ * In a replayed tree, every file a change may write (each IRQ's
+ * smp_affinity_list and default_smp_affinity) must be the tree's own, or
+ * nothing is written: -EFTYPE_CPM with err set.  open_tree_file() checks
+ * again as it opens, for a file swapped since.
+ */
+static int
+check_tree_files(const struct sysroot *root, const struct irq_table *tab,
+		 char *err, size_t errlen)
+{
+	char path[64];
+	size_t i;
+
+	if (root->live)
+		return 0;
+	for (i = 0; i <= tab->n; i++) {
+		struct stat st;
+		const char *base;
+		int pfd, r;
+
+		if (i < tab->n)
+			snprintf(path, sizeof(path),
+				 IRQ_DIR "/%d/smp_affinity_list", tab->v[i].irq);
+		else
+			snprintf(path, sizeof(path),
+				 IRQ_DIR "/default_smp_affinity");
+		pfd = open_parent_at(root->fd, path, 0, 0, &base);
+		if (pfd < 0)
+			continue;	/* reported where it is read */
+		r = fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0 ? 0 :
+		    !S_ISREG(st.st_mode) ? 0 : tree_file_check(pfd, &st);
+		close(pfd);
+		if (r == -EXDEV) {
+			err_set(err, errlen, "refusing to write '%s/%s': a file "
+				"linked in from outside the tree (%lu links, "
+				"owner %u)", root->path, path,
+				(unsigned long)st.st_nlink, (unsigned)st.st_uid);
+			return -EFTYPE_CPM;
+		}
+	}
+	return 0;
 }
 
 /* Write text into a proc file below root.  0 or -errno. */
@@ -768,6 +824,9 @@ hold(const struct sysroot *root, const char *journal, const char *holder,
 	r = journal_open(&j, journal, err, errlen);
 	if (r < 0)
 		goto out;
+	r = check_tree_files(root, &tab, err, errlen);
+	if (r < 0)
+		goto out;
 	if (irqs) {
 		/* Every IRQ must be there to be steered. */
 		int irq;
@@ -898,6 +957,8 @@ irq_release(const struct sysroot *root, const char *journal,
 	if (!*found)
 		goto out;
 	r = irq_scan(root, &tab, err, errlen);
+	if (r == 0)
+		r = check_tree_files(root, &tab, err, errlen);
 	if (r < 0)
 		goto out;
 	r = away_union(&j, &rep->away);

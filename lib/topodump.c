@@ -15,7 +15,90 @@
 #include "memtier.h"
 #include "topo.h"
 #include "topodump.h"
+#include "treefile.h"
 #include "util.h"
+
+/* The rest of the open file fd, at most 64 MiB, into *bufp (malloc'ed,
+ * NUL-terminated) and *lenp: 0 or -errno. */
+static int
+read_fd_all(int fd, char **bufp, size_t *lenp)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap + 1), *nb;
+	ssize_t n;
+
+	if (buf == NULL)
+		return -ENOMEM;
+	for (;;) {
+		if (len == cap) {
+			if (cap >= (size_t)64 << 20) {
+				free(buf);
+				return -EFBIG;
+			}
+			cap *= 2;
+			if ((nb = realloc(buf, cap + 1)) == NULL) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int r = -errno;
+
+			free(buf);
+			return r;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+/*
+ * Read the file path of root to copy it, and the mode of the copy: the
+ * source's permission bits within 0644, so that a copy is never readable
+ * by anyone its source is not.  A tree that is not the kernel's may be
+ * another user's: a file in it of more than one link or of another owner
+ * than the tree (linked in from outside it, root's own 0600 file perhaps)
+ * is not copied (-EXDEV), and the text and mode are taken from the one
+ * open file.  0, or -errno: the file is not copied.
+ */
+static int
+read_for_copy(const struct sysroot *root, const char *path, char **bufp,
+	      size_t *lenp, mode_t *modep)
+{
+	struct stat st;
+	int fd, r;
+
+	if (root->live) {
+		r = sysroot_read_file(root, path, bufp, lenp);
+		if (r < 0)
+			return r;
+		if (fstatat(root->fd, path, &st, 0) < 0) {
+			r = -errno;
+			free(*bufp);
+			return r;
+		}
+		*modep = st.st_mode & 0644;
+		return 0;
+	}
+	fd = open_regular_at(root->fd, path, &st, READ_IN_ROOT);
+	if (fd < 0)
+		return fd;
+	r = tree_file_check(root->fd, &st);
+	if (r == 0)
+		r = read_fd_all(fd, bufp, lenp);
+	close(fd);
+	*modep = st.st_mode & 0644;
+	return r < 0 ? r : 0;
+}
 
 static int
 dir_is_empty(const char *dir)
@@ -123,6 +206,7 @@ topo_dump(const struct sysroot *root, const char *dir, char *err,
 		struct stat st;
 		char *data;
 		size_t len;
+		mode_t mode = 0;
 		int fd;
 
 		const char *base;
@@ -150,10 +234,10 @@ topo_dump(const struct sysroot *root, const char *dir, char *err,
 			}
 			continue;
 		}
-		r = sysroot_read_file(root, line, &data, &len);
+		r = read_for_copy(root, line, &data, &len, &mode);
 		if (r < 0) {
 			r = 0;
-			continue;	/* vanished since: nothing to copy */
+			continue;	/* vanished since, or not the tree's */
 		}
 		pfd = open_parent_at(outfd, line, DIR_CREATE | DIR_NO_LINKS,
 				     0755, &base);
@@ -161,7 +245,7 @@ topo_dump(const struct sysroot *root, const char *dir, char *err,
 		if (pfd >= 0) {
 			/* O_EXCL: never through a link, never twice. */
 			fd = openat(pfd, base, O_WRONLY | O_CREAT | O_EXCL |
-				    O_NOFOLLOW | O_CLOEXEC, 0644);
+				    O_NOFOLLOW | O_CLOEXEC, mode);
 			if (fd < 0)
 				r = errno == EEXIST &&
 				    fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&

@@ -258,6 +258,86 @@ else
 	not_ok "an IRQ journal of another user is neither applied nor removed" "$(show)"
 fi
 
+# --- files of an attacker's --sysroot tree that are not the tree's ---
+# With fs.protected_hardlinks=0 any user can hard-link root's 0600 files
+# into a tree of theirs; root makes the link here, as the attacker could
+# on such a system (the test leaves the sysctl alone).
+HL=$T_TMP/hlroot
+cp -r "$IRQ" "$HL"
+mkdir -p "$HL/proc/irq/25/eth1" "$T_TMP/hlj"
+printf '0-1\n' >"$HL/proc/irq/25/smp_affinity_list"
+chown -R $EVIL:$EVIL "$HL"
+run env CPM_IRQ_JOURNAL="$T_TMP/hlj/irq.journal" timeout $G cpm-pin --sysroot "$HL" --irqs-away 1
+away=$(show)
+printf 'root secret\n' >"$T_TMP/secret"
+chmod 600 "$T_TMP/secret"
+rm -f "$HL/proc/irq/24/smp_affinity_list"
+ln "$T_TMP/secret" "$HL/proc/irq/24/smp_affinity_list"
+run env CPM_IRQ_JOURNAL="$T_TMP/hlj/irq.journal" timeout $G cpm-pin --sysroot "$HL" --irqs-restore
+if [ "$rc" = 2 ] && [ "$(cat "$T_TMP/secret")" = "root secret" ] &&
+    [ -e "$T_TMP/hlj/irq.journal" ] && [ "$(cat "$HL/proc/irq/25/smp_affinity_list")" = 0 ] &&
+    [ "$(printf '%s' "$err" | wc -l)" = 1 ] &&
+    printf '%s' "$err" | grep -q "refusing to write '$HL/proc/irq/24/smp_affinity_list': a file linked in from outside the tree (2 links"; then
+	ok "--irqs-restore refuses a hard-linked file of a --sysroot tree, writing nothing"
+else
+	not_ok "--irqs-restore refuses a hard-linked file of a --sysroot tree, writing nothing" \
+	    "$(show)" "$(cat "$T_TMP/secret")" "$(ls "$T_TMP/hlj")" "$away" "$(cat "$HL/proc/irq/25/smp_affinity_list")"
+fi
+# A file of root's alone, its other name since removed: not the tree's.
+rm -f "$HL/proc/irq/24/smp_affinity_list" "$T_TMP/secret" "$T_TMP/hlj/irq.journal"
+printf '0-1\n' >"$HL/proc/irq/24/smp_affinity_list"
+chmod 600 "$HL/proc/irq/24/smp_affinity_list"
+printf '0-1\n' >"$HL/proc/irq/25/smp_affinity_list"
+chown $EVIL:$EVIL "$HL/proc/irq/25/smp_affinity_list"
+run env CPM_IRQ_JOURNAL="$T_TMP/hlj/irq.journal" timeout $G cpm-pin --sysroot "$HL" --irqs-away 1
+if [ "$rc" = 2 ] && [ "$(cat "$HL/proc/irq/24/smp_affinity_list")" = 0-1 ] &&
+    [ "$(cat "$HL/proc/irq/25/smp_affinity_list")" = 0-1 ] && [ ! -e "$T_TMP/hlj/irq.journal" ] &&
+    printf '%s' "$err" | grep -q "refusing to write '$HL/proc/irq/24/smp_affinity_list': a file linked in from outside the tree (1 links, owner 0)"; then
+	ok "--irqs-away refuses a file of another owner in a --sysroot tree, writing nothing"
+else
+	not_ok "--irqs-away refuses a file of another owner in a --sysroot tree, writing nothing" "$(show)"
+fi
+
+# A dump never makes a file more readable than its source: root's 0600
+# file left in the attacker's tree (linked in, its other name since
+# removed) is not copied world-readable, nor a 0640 file of the tree.
+HD=$T_TMP/hdroot
+cp -r "$SYS" "$HD"
+chown -R $EVIL:$EVIL "$HD"
+c0=$HD/sys/devices/system/cpu/cpu0/topology/core_id
+c1=$HD/sys/devices/system/cpu/cpu1/topology/core_id
+rm -f "$c0"
+printf '0\n' >"$c0"
+chmod 600 "$c0"
+chmod 640 "$c1"
+run timeout $G cpm-topo --sysroot "$HD" dump "$T_TMP/hdump"
+wide=
+for f in "$c0" "$c1"; do
+	d=$T_TMP/hdump${f#"$HD"}
+	[ -e "$d" ] || continue
+	[ $((0$(stat -c %a "$d") & ~0$(stat -c %a "$f"))) = 0 ] || wide="$wide $(stat -c '%a %n' "$d")"
+done
+if [ "$rc" = 0 ] && [ -z "$wide" ] && [ -d "$T_TMP/hdump/sys" ]; then
+	ok "a dump never copies a file with a wider mode than its source"
+else
+	not_ok "a dump never copies a file with a wider mode than its source" "$(show)" "$wide"
+fi
+# Nor does an error message quote such a file: root's 0600 file, its
+# other name gone, as a control file of the attacker's --cgroup-root tree.
+HV=$T_TMP/hv1
+cp -r "$V1" "$HV"
+chown -R $EVIL:$EVIL "$HV"
+rm -f "$HV/cpu/a/cpu.cfs_quota_us"
+printf 'ROOTONLY-TEXT\n' >"$HV/cpu/a/cpu.cfs_quota_us"
+chmod 600 "$HV/cpu/a/cpu.cfs_quota_us"
+run timeout $G cpm-throttle --cgroup-root "$HV"
+if [ "$rc" = 2 ] && ! printf '%s%s' "$out" "$err" | grep -q ROOTONLY &&
+    [ "$(printf '%s' "$err" | wc -l)" = 1 ]; then
+	ok "cpm-throttle does not quote a root-only file of another user's tree"
+else
+	not_ok "cpm-throttle does not quote a root-only file of another user's tree" "$(show)"
+fi
+
 # --- a state that says CPUs are held where none can be ---
 # (hand-made and signed, as a user who may write it could make it; 'take'
 # would hand the same CPUs out again, or reserved ones, or none at all)

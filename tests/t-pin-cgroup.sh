@@ -20,6 +20,15 @@ assert 'its cpuset.mems defaults to their node' "$(cat $v1/cpuset/a/b/cpuset.mem
 check '--exclusive in a v1 tree writes cpuset.cpu_exclusive' 0 '' \
     cpm-pin --cgroup-root $v1 --cgroup a/b 0 --exclusive
 assert 'cpuset.cpu_exclusive is 1' "$(cat $v1/cpuset/a/b/cpuset.cpu_exclusive)" 1
+# A write of cpuset.mems that fails (here a FIFO, which is refused) fails
+# the command, and the CPUs already written are put back.
+mkdir $v1/cpuset/wf
+echo 0-1 >$v1/cpuset/wf/cpuset.cpus
+mkfifo $v1/cpuset/wf/cpuset.mems
+check_fail 'a failed write of cpuset.mems fails the command' 1 \
+    "cannot write '$node0' to cpuset.mems of wf: not a regular file" \
+    cpm-pin --cgroup-root $v1 --cgroup wf 1
+assert 'and cpuset.cpus is put back' "$(cat $v1/cpuset/wf/cpuset.cpus)" 0-1
 v2=$T_TMP/v2
 mkdir -p $v2
 echo 'cpuset cpu' >$v2/cgroup.controllers
@@ -89,7 +98,7 @@ fi
 # ---- live v1 cpusets ----
 base=cpm-test-$$
 G=$cs/$base
-at_exit "rmdir $G/n1/n2 $G/n1 $G/p/c $G/p $G/e $G/x1/y $G/x1 $G/x2 $G/x3 $G 2>/dev/null"
+at_exit "rmdir $G/z1/z2/z3 $G/z1/z2 $G/z1 $G/n1/n2 $G/n1 $G/p/c $G/p $G/e $G/x1/y $G/x1 $G/x2 $G/x3 $G 2>/dev/null"
 pids=
 at_exit 'for p in $pids; do kill $p 2>/dev/null; wait $p 2>/dev/null; done'
 
@@ -109,6 +118,24 @@ assert 'cpuset.mems is the node of the CPUs' "$(cat $G/cpuset.mems)" "$node0"
 check 'missing parents are created too' 0 '' cpm-pin --cgroup $base/n1/n2 0 --create
 assert 'the new leaf has the CPUs' "$(cat $G/n1/n2/cpuset.cpus)" 0
 rmdir $G/n1/n2 $G/n1
+# A process that is gone by the time it is attached (a zombie: its PID is
+# there, but the kernel moves it nowhere) fails the call, which removes
+# every group it made, the parents too, and none it did not.
+sh -c 'sleep 0 & exec sleep 30' &
+zp=$!
+pids="$pids $zp"
+i=0
+while z=$(pgrep -P $zp) && [ "$(awk '/^State:/ { print $2 }' /proc/$z/status 2>/dev/null)" != Z ] &&
+    [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+run cpm-pin --cgroup $base/z1/z2/z3 0 --create --attach $z
+if [ "$rc" = 1 ] && [ -d $G ] && [ ! -e $G/z1 ] &&
+    [ "$(printf '%s' "$err" | wc -l)" = 1 ]; then
+	ok 'a failed --attach removes the groups --create made, parents too, and no other'
+else
+	not_ok 'a failed --attach removes the groups --create made, parents too, and no other' \
+	    "$(show)" "$(ls -R $G 2>&1 | grep z)"
+fi
+kill $zp 2>/dev/null
 check 'an existing group is rewritten' 0 '' cpm-pin --cgroup /$base "0-$last" --mems "$node0"
 assert 'the kernel reads the new CPUs back' "$(cat $G/cpuset.cpus)" "$(cat $cs/cpuset.cpus)"
 assert 'and they are in effect' "$(cat $G/cpuset.effective_cpus)" "$(cat $cs/cpuset.cpus)"
