@@ -372,7 +372,7 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 		if (sb.oom)
 			cli_die(EXIT_FAIL, "out of memory");
 		r = write_file_atomic(c->prom_file, sb.buf ? sb.buf : "",
-				      sb.len, 0644);
+				      sb.len, &(struct write_opts){ .mode = 0644 });
 		if (r < 0)
 			cli_die(EXIT_FAIL, "cannot write '%s': %s", c->prom_file,
 				strerror(-r));

@@ -494,7 +494,9 @@ journal_open(struct journal *j, const char *path, char *err, size_t errlen)
 	if (r < 0)
 		return r;
 	j->lockfd = r;
-	r = read_file_how(AT_FDCWD, path, &text, &len, READ_NO_LINK);
+	r = read_file_at(AT_FDCWD, path,
+			 &(struct read_opts){ .flags = READ_NO_LINK }, &text,
+			 &len);
 	if (r == -ENOENT)
 		return 0;
 	if (r < 0) {
@@ -552,7 +554,8 @@ journal_commit(struct journal *j, char *err, size_t errlen)
 		strbuf_free(&sb);
 		return -ENOMEM;
 	}
-	r = write_file_atomic(j->path, sb.buf, sb.len, 0600);
+	r = write_file_atomic(j->path, sb.buf, sb.len,
+			      &(struct write_opts){ .mode = 0600 });
 	strbuf_free(&body);
 	strbuf_free(&sb);
 	if (r < 0) {

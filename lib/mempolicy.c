@@ -272,7 +272,8 @@ write_journal(const struct sysroot *root, const char *journal,
 		*slash = '\0';
 		(void)mkdir_p(dir, 0755);
 	}
-	r = write_file_atomic(journal, sb.buf, sb.len, 0644);
+	r = write_file_atomic(journal, sb.buf, sb.len,
+			      &(struct write_opts){ .mode = 0644 });
 	strbuf_free(&sb);
 	if (r < 0)
 		return err_ret(err, errlen, r, "cannot write the journal %s: %s",
@@ -360,7 +361,8 @@ weights_restore(const struct sysroot *root, const char *journal, char *err,
 	const char *aname;
 	int r, n, lineno = 0, failed = 0, want_auto = -1;
 
-	r = read_file_at(AT_FDCWD, journal, &text, NULL, true);
+	r = read_file_at(AT_FDCWD, journal,
+			 &(struct read_opts){ .flags = READ_TEXT }, &text, NULL);
 	if (r == -ENOENT)
 		return 1;
 	if (r < 0)

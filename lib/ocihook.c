@@ -481,7 +481,9 @@ oci_config_load(struct oci_state *s, char *err, size_t errlen)
 	if ((size_t)snprintf(path, sizeof(path), "%s/config.json", s->bundle) >=
 	    sizeof(path))
 		return err_ret(err, errlen, -EINVAL, "bundle path too long");
-	r = read_file_max_at(AT_FDCWD, path, OCI_CONFIG_MAX, &buf, &len, true);
+	r = read_file_at(AT_FDCWD, path, &(struct read_opts){
+				.flags = READ_TEXT, .max = OCI_CONFIG_MAX,
+			 }, &buf, &len);
 	if (r == -ENOENT)
 		return 0;
 	if (r < 0)

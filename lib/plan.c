@@ -767,7 +767,7 @@ plan_read(const char *path, struct plan *p, char *err, size_t errlen)
 			len += (size_t)n;
 		}
 	} else {
-		r = read_file_at(AT_FDCWD, path, &text, &len, false);
+		r = read_file_at(AT_FDCWD, path, NULL, &text, &len);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0)

@@ -325,7 +325,7 @@ read_done(const struct stat *st, size_t len, size_t n, size_t asked)
 }
 
 /* The rest of the regular file fd, whose fstat() is *st, as
- * read_file_max_at() reads it; fd stays open. */
+ * read_file_at() reads it; fd stays open. */
 static int
 read_open_file(int fd, const struct stat *st, size_t max, char **bufp,
 	       size_t *lenp, bool text)
@@ -446,20 +446,32 @@ copy_open_file(int fd, const struct stat *st, size_t max, size_t *lenp,
 	return m;
 }
 
-/* read_file_max_at(), the file left open in *h unless h is NULL. */
-static int
-read_regular_at(int dirfd, const char *path, size_t max, char **bufp,
-		size_t *lenp, bool text, struct held_file *h, unsigned int how)
+int
+read_file_at(int dirfd, const char *path, const struct read_opts *o,
+	     char **bufp, size_t *lenp)
 {
+	static const struct read_opts none;
+	struct held_file *h;
 	struct stat st;
 	char *m = NULL;
-	size_t got = 0, maplen = 0;
+	size_t got = 0, maplen = 0, max;
+	bool text;
 	int fd, r;
 
-	fd = open_regular_at(dirfd, path, &st, how);
+	if (o == NULL)
+		o = &none;
+	h = o->held;
+	max = o->max ? o->max : READ_FILE_MAX;
+	text = (o->flags & READ_TEXT) != 0;
+	fd = open_regular_at(dirfd, path, &st, o->flags & READ_HOW_MASK);
 	if (fd < 0)
 		return fd;
 	if (h && (m = copy_open_file(fd, &st, max, &got, &maplen))) {
+		if (text && memchr(m, '\0', got) != NULL) {
+			munmap(m, maplen);
+			close(fd);
+			return -EILSEQ;
+		}
 		*bufp = m;
 		if (lenp)
 			*lenp = got;
@@ -477,20 +489,6 @@ read_regular_at(int dirfd, const char *path, size_t max, char **bufp,
 	h->map = m;
 	h->maplen = m ? maplen : 0;
 	return 0;
-}
-
-int
-read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
-		 size_t *lenp, bool text)
-{
-	return read_regular_at(dirfd, path, max, bufp, lenp, text, NULL, 0);
-}
-
-int
-read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
-		  size_t *lenp, struct held_file *h)
-{
-	return read_regular_at(dirfd, path, max, bufp, lenp, false, h, 0);
 }
 
 /* Whether st, the file h holds now, has the size and times it had when
@@ -548,20 +546,6 @@ held_file_close(struct held_file *h)
 	if (h->open)
 		close(h->fd);
 	h->open = false;
-}
-
-int
-read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp, bool text)
-{
-	return read_file_max_at(dirfd, path, READ_FILE_MAX, bufp, lenp, text);
-}
-
-int
-read_file_how(int dirfd, const char *path, char **bufp, size_t *lenp,
-	      unsigned int how)
-{
-	return read_regular_at(dirfd, path, READ_FILE_MAX, bufp, lenp, false,
-			       NULL, how);
 }
 
 const char *
@@ -622,21 +606,64 @@ read_upto(int dirfd, const char *path, char *buf, size_t cap, size_t *lenp,
 	return r;
 }
 
-ssize_t
-read_small_at(int dirfd, const char *path, char *buf, size_t size)
+/*
+ * A file of a kernel file system in one read(2), with no fstat(): such a
+ * file gives all of a small text at once, so a read that neither came
+ * back empty nor filled the buffer was the whole file (true, *np its
+ * length, newline removed, or -errno when the open failed).  False when
+ * it cannot tell (empty, full, an error): the caller reads it again with
+ * every check.
+ */
+static bool
+read_kernfs(int dirfd, const char *path, char *buf, size_t size,
+	    unsigned int how, ssize_t *np)
 {
-	return read_small_how(dirfd, path, buf, size, 0);
+	ssize_t n;
+	int fd;
+
+	fd = open_how_at(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+			 O_NOCTTY, how);
+	if (fd < 0) {
+		*np = fd;
+		return true;
+	}
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0 || (size_t)n >= size - 1)
+		return false;
+	buf[n] = '\0';
+	if (buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	*np = n;
+	return true;
 }
 
 ssize_t
-read_small_how(int dirfd, const char *path, char *buf, size_t size,
-	       unsigned int how)
+read_buf_at(int dirfd, const char *path, unsigned int flags, char *buf,
+	    size_t size, bool *whole)
 {
+	unsigned int how = flags & READ_HOW_MASK;
 	size_t len;
+	ssize_t n;
 	int r;
 
 	if (size < 2)
 		return -EINVAL;
+	if ((flags & READ_KERNFS) &&
+	    read_kernfs(dirfd, path, buf, size, how, &n)) {
+		if (n >= 0 && whole)
+			*whole = true;
+		return n;
+	}
+	if (flags & READ_HEAD) {
+		r = read_upto(dirfd, path, buf, size - 1, &len, how);
+		if (r < 0)
+			return r;
+		buf[len] = '\0';
+		if (whole)
+			*whole = r == 1;
+		return (ssize_t)len;
+	}
 	r = read_upto(dirfd, path, buf, size, &len, how);
 	if (r < 0)
 		return r;
@@ -645,46 +672,8 @@ read_small_how(int dirfd, const char *path, char *buf, size_t size,
 	buf[len] = '\0';
 	if (len > 0 && buf[len - 1] == '\n')
 		buf[--len] = '\0';
-	return (ssize_t)len;
-}
-
-ssize_t
-read_kernfs_at(int dirfd, const char *path, char *buf, size_t size,
-	       unsigned int how)
-{
-	ssize_t n;
-	int fd;
-
-	if (size < 2)
-		return -EINVAL;
-	fd = open_how_at(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
-			 O_NOCTTY, how);
-	if (fd < 0)
-		return fd;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n <= 0 || (size_t)n >= size - 1)
-		return read_small_how(dirfd, path, buf, size, how);
-	buf[n] = '\0';
-	if (buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	return n;
-}
-
-ssize_t
-read_head_at(int dirfd, const char *path, char *buf, size_t size, bool *whole,
-	     unsigned int how)
-{
-	size_t len;
-	int r;
-
-	if (size < 2)
-		return -EINVAL;
-	r = read_upto(dirfd, path, buf, size - 1, &len, how);
-	if (r < 0)
-		return r;
-	buf[len] = '\0';
-	*whole = r == 1;
+	if (whole)
+		*whole = true;
 	return (ssize_t)len;
 }
 
@@ -953,14 +942,41 @@ clear_locked_name(int dfd, const char *name)
 	return unlinkat(dfd, name, 0) == 0 || errno == ENOENT;
 }
 
+struct bytes {
+	const void *data;
+	size_t len;
+};
+
 static int
-write_atomic(const char *path, unsigned int mode, bool locked,
-	     int (*fill)(int fd, void *arg), void *arg)
+fill_bytes(int fd, void *arg)
 {
+	const struct bytes *b = arg;
+
+	return write_all(fd, b->data, b->len);
+}
+
+int
+write_file_atomic(const char *path, const void *data, size_t len,
+		  const struct write_opts *o)
+{
+	static const struct write_opts dflt = { .mode = 0644 };
+	struct bytes b = { data, len };
 	char tmp[NAME_MAX + 1];
 	const char *base;
-	bool named = false, left = false;
+	bool named = false, left = false, locked;
+	int (*fill)(int fd, void *arg) = fill_bytes;
+	void *arg = &b;
+	unsigned int mode;
 	int fd = -1, dfd, r, tries;
+
+	if (o == NULL)
+		o = &dflt;
+	mode = o->mode;
+	locked = (o->flags & WRITE_LOCKED) != 0;
+	if (o->fill) {
+		fill = o->fill;
+		arg = o->arg;
+	}
 
 	dfd = open_parent_at(AT_FDCWD, path, 0, 0, &base);
 	if (dfd < 0)
@@ -1047,51 +1063,6 @@ write_atomic(const char *path, unsigned int mode, bool locked,
 		remove_stale_temps_at(dfd, base, locked ? 0 : STALE_TEMP_AGE);
 	close(dfd);
 	return 0;
-}
-
-struct bytes {
-	const void *data;
-	size_t len;
-};
-
-static int
-fill_bytes(int fd, void *arg)
-{
-	const struct bytes *b = arg;
-
-	return write_all(fd, b->data, b->len);
-}
-
-int
-write_file_atomic(const char *path, const void *data, size_t len,
-		  unsigned int mode)
-{
-	struct bytes b = { data, len };
-
-	return write_atomic(path, mode, false, fill_bytes, &b);
-}
-
-int
-write_file_atomic_locked(const char *path, const void *data, size_t len,
-			 unsigned int mode)
-{
-	struct bytes b = { data, len };
-
-	return write_atomic(path, mode, true, fill_bytes, &b);
-}
-
-int
-write_file_atomic_with(const char *path, unsigned int mode,
-		       int (*fill)(int fd, void *arg), void *arg)
-{
-	return write_atomic(path, mode, false, fill, arg);
-}
-
-int
-write_file_atomic_locked_with(const char *path, unsigned int mode,
-			      int (*fill)(int fd, void *arg), void *arg)
-{
-	return write_atomic(path, mode, true, fill, arg);
 }
 
 int

@@ -57,37 +57,16 @@ const char *read_strerror(int r);
 /* The default cap of read_file_at(): no file cpm reads comes near it. */
 #define READ_FILE_MAX (16u << 20)
 
-/* The NUL bytes after the end of a file read_file_max_at() reads, so
- * that a parser may compare a few bytes at any point of it. */
+/* The NUL bytes after the end of a file read_file_at() reads, so that a
+ * parser may compare a few bytes at any point of it. */
 #define READ_PAD 16
 
 /*
- * Read a whole regular file into a malloc'ed buffer, followed by READ_PAD
- * NUL bytes.  dirfd is a directory fd (AT_FDCWD for the cwd); path is
- * relative to it.
- * *lenp gets the length (optional).  Refuses files with embedded NUL
- * bytes when text is true (-EILSEQ), files larger than max bytes
- * (-EFBIG; READ_FILE_MAX for read_file_at()) and anything but a regular
- * file (-EFTYPE_CPM), without blocking on a FIFO.  Returns 0 or -errno.
- */
-int read_file_max_at(int dirfd, const char *path, size_t max, char **bufp,
-		     size_t *lenp, bool text);
-/*
- * The open of the readers above, for one that reads a file in pieces:
- * path (how: READ_* below) open O_RDONLY | O_NONBLOCK, its stat in *stp
- * (optional); -EISDIR, -EFTYPE_CPM for anything but a regular file, or
- * -errno.
- */
-int open_regular_at(int dirfd, const char *path, struct stat *stp,
-		    unsigned int how);
-int read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp,
-		 bool text);
-
-/*
- * How the *_how readers open their file.  READ_IN_ROOT: dirfd is the
- * root of a replayed tree another user may write, and path is resolved
- * as if it were "/" (open_in_root()): no link in the tree, nor "..",
- * leads outside it.
+ * How the readers below, open_how_at() and open_regular_at() open their
+ * file (the READ_HOW_MASK bits of a reader's flags; 0: openat(2) as it
+ * is).  READ_IN_ROOT: dirfd is the root of a replayed tree another user
+ * may write, and path is resolved as if it were "/" (open_in_root()): no
+ * link in the tree, nor "..", leads outside it.
  */
 #define READ_IN_ROOT 0x1u
 /*
@@ -109,13 +88,82 @@ int read_file_at(int dirfd, const char *path, char **bufp, size_t *lenp,
  * tells beforehand).
  */
 #define READ_NO_LINKS 0x4u
-/* openat(dirfd, path, flags) as how (READ_*) says: an fd or -errno. */
+#define READ_HOW_MASK (READ_IN_ROOT | READ_NO_LINK | READ_NO_LINKS)
+/* read_file_at(): refuse a file holding a NUL byte (-EILSEQ). */
+#define READ_TEXT 0x10u
+/*
+ * read_buf_at() of a file of a kernel file system (a sysfs attribute, a
+ * cgroup control file), in three system calls where the file answers at
+ * once: such a file gives all of a small text in one read(2), so a read
+ * that neither came back empty nor filled the buffer was the whole file.
+ * Anything else (empty, full, an error) is read again with every check
+ * (a directory, a FIFO, a device), whose answer then stands.  Not with
+ * READ_HEAD.
+ */
+#define READ_KERNFS 0x20u
+/*
+ * read_buf_at() of the first bytes of a file, at most size-1 of them, as
+ * they are (no newline removed): a file longer than that is no error,
+ * *whole tells it was cut.
+ */
+#define READ_HEAD 0x40u
+
+/*
+ * Every reader opens path (from dirfd, AT_FDCWD for the cwd) without
+ * blocking on a FIFO and refuses anything but a regular file
+ * (-EFTYPE_CPM; -EISDIR for a directory), as its flags' READ_HOW_MASK
+ * bits say (open_regular_at()).
+ *
+ * read_buf_at(): a small file into the caller's buf of size bytes (at
+ * least 2), NUL-terminated, a single trailing newline removed.  Returns
+ * the length, or -errno: -EFBIG when the file does not fit in size-1
+ * bytes.  flags: READ_HOW_MASK bits, READ_KERNFS or READ_HEAD.  *whole
+ * (optional) tells whether buf holds the whole file (always, but with
+ * READ_HEAD).
+ */
+ssize_t read_buf_at(int dirfd, const char *path, unsigned int flags,
+		    char *buf, size_t size, bool *whole);
+
+struct held_file;
+
+/* What read_file_at() reads, and how; NULL or zeroed: the defaults. */
+struct read_opts {
+	unsigned int flags;	/* READ_HOW_MASK bits, READ_TEXT */
+	size_t max;		/* the cap: larger is -EFBIG (0: READ_FILE_MAX) */
+	struct held_file *held;	/* leave the file open here (held_file_*) */
+};
+
+/*
+ * read_file_at(): a whole file into a malloc'ed buffer in *bufp, followed
+ * by READ_PAD NUL bytes; *lenp gets the length (optional).  Returns 0 or
+ * -errno: -EFBIG above the cap, -EILSEQ for a NUL byte with READ_TEXT.
+ *
+ * With held set, the file stays open in *o->held (close it with
+ * held_file_close()), and a file of a few pages or more is read into
+ * anonymous pages of its own, mapped and filled in one call, where a
+ * malloc'ed buffer would take a page fault for each page the read
+ * touches.  The buffer is the same either way (READ_PAD zeroes past the
+ * end; it may not be written), and always a copy: a writer that cuts or
+ * rewrites the file in place cannot change what was read, and
+ * held_file_intact() tells that it did.  Free it with
+ * held_file_free_buf(), before held_file_close().
+ */
+int read_file_at(int dirfd, const char *path, const struct read_opts *o,
+		 char **bufp, size_t *lenp);
+
+/*
+ * The open of the readers above, for one that reads a file in pieces:
+ * path (how: READ_HOW_MASK bits) open O_RDONLY | O_NONBLOCK, its stat in
+ * *stp (optional); -EISDIR, -EFTYPE_CPM for anything but a regular file,
+ * or -errno.
+ */
+int open_regular_at(int dirfd, const char *path, struct stat *stp,
+		    unsigned int how);
+/* openat(dirfd, path, flags) as how (READ_HOW_MASK bits) says: an fd or
+ * -errno. */
 int open_how_at(int dirfd, const char *path, int flags, unsigned int how);
 /* Whether READ_NO_LINKS opens can be made here (asked once). */
 bool open_no_links_works(void);
-/* read_file_at(), text false, opened as how says. */
-int read_file_how(int dirfd, const char *path, char **bufp, size_t *lenp,
-		  unsigned int how);
 
 /*
  * A file read and held open, and what it was when read: while its fd is
@@ -134,19 +182,6 @@ struct held_file {
 	size_t maplen;
 };
 
-/*
- * read_file_max_at(), text false, that leaves the file open in *h
- * (close it with held_file_close()).  A file of a few pages or more is
- * read into anonymous pages of its own, mapped and filled in one call,
- * where a malloc'ed buffer would take a page fault for each page the
- * read touches.  The buffer is the same either way (READ_PAD zeroes past
- * the end; it may not be written), and always a copy: a writer that cuts
- * or rewrites the file in place cannot change what was read, and
- * held_file_intact() tells that it did.  Free it with
- * held_file_free_buf(), before held_file_close().
- */
-int read_file_held_at(int dirfd, const char *path, size_t max, char **bufp,
-		      size_t *lenp, struct held_file *h);
 /* Whether path (from dirfd) still names the file h holds, as it was
  * read: 1, 0 (not, or nothing held), or -errno. */
 int held_file_same(const struct held_file *h, int dirfd, const char *path);
@@ -156,76 +191,44 @@ int held_file_same(const struct held_file *h, int dirfd, const char *path);
  * changed size or times since; -errno.
  */
 int held_file_intact(const struct held_file *h);
-/* Free buf, the buffer read_file_held_at() gave with h (NULL: none). */
+/* Free buf, the buffer read_file_at() gave with h (NULL: none). */
 void held_file_free_buf(struct held_file *h, char *buf);
 void held_file_close(struct held_file *h);
-
-/*
- * Read a small regular file (at most size-1 bytes) into buf,
- * NUL-terminated, with a single trailing newline removed.  Returns the
- * length or -errno; -EFBIG when the file does not fit, -EFTYPE_CPM when
- * it is not a regular file.
- */
-ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t size);
-/* read_small_at(), the file opened as how says (READ_IN_ROOT,
- * READ_NO_LINK). */
-ssize_t read_small_how(int dirfd, const char *path, char *buf, size_t size,
-		       unsigned int how);
-/*
- * read_small_at() for a file of a kernel file system (a sysfs attribute,
- * a cgroup control file), in three system calls where the file answers
- * at once: such a file gives all of a small text in one read(2), so a
- * read that neither came back empty nor filled the buffer was the whole
- * file.  Anything else (empty, full, an error) is read again by
- * read_small_how(), whose answer and checks (a directory, a FIFO, a
- * device) then stand.  how: READ_NO_LINK or 0.
- */
-ssize_t read_kernfs_at(int dirfd, const char *path, char *buf, size_t size,
-		       unsigned int how);
-/*
- * The first bytes of a regular file, at most size-1 of them, into buf,
- * NUL-terminated and as they are.  Returns the length or -errno (as
- * read_small_at()); *whole tells whether that is the whole file.  how:
- * as for read_small_how().
- */
-ssize_t read_head_at(int dirfd, const char *path, char *buf, size_t size,
-		     bool *whole, unsigned int how);
 
 /*
  * Replace path with data atomically: write an unnamed file (O_TMPFILE) in
  * the same directory, or where the file system cannot, a temporary
  * ".NAME.tmp.<16 random hex digits>" created exclusively, set its mode to
- * mode (whatever the umask), fsync it, rename it over path and fsync the
- * directory.  Nothing planted in the directory (a FIFO, a symlink, a file
- * of another user) is ever opened.  Our own temporaries older than
- * STALE_TEMP_AGE seconds, left by a killed writer, are removed.  Returns 0
- * or -errno; on failure path is untouched and the temporary removed.
+ * o->mode (whatever the umask), fsync it, rename it over path and fsync
+ * the directory.  Nothing planted in the directory (a FIFO, a symlink, a
+ * file of another user) is ever opened.  Our own temporaries older than
+ * STALE_TEMP_AGE seconds, left by a killed writer, are removed.  Returns
+ * 0 or -errno; on failure path is untouched and the temporary removed.
  */
 #define STALE_TEMP_AGE 60
+/*
+ * WRITE_LOCKED: every writer of path holds a lock (state_lock()): where
+ * an unnamed file needs a name, the lock holder's own ".NAME.tmp.locked",
+ * so that a holder killed before its rename leaves at most that name,
+ * which the next holder replaces.  The directory is read for other
+ * temporaries (of any age) only then, or when another user's file sits
+ * at that name (a random name is used instead), or when the file system
+ * has no unnamed files: not on every write.
+ */
+#define WRITE_LOCKED 0x1u
+/* How write_file_atomic() writes; NULL: mode 0644, no flags. */
+struct write_opts {
+	unsigned int mode;	/* of the new file */
+	unsigned int flags;	/* WRITE_LOCKED */
+	/* When set, what fill writes to fd (the file's start, empty and
+	 * writable, nobody else's) instead of data: for a file written in
+	 * pieces, not built whole in memory first.  fill returns 0 or
+	 * -errno (then path stays as it was). */
+	int (*fill)(int fd, void *arg);
+	void *arg;
+};
 int write_file_atomic(const char *path, const void *data, size_t len,
-		      unsigned int mode);
-/*
- * The same for a file whose every writer holds a lock (state_lock()):
- * where an unnamed file needs a name, the lock holder's own
- * ".NAME.tmp.locked", so that a holder killed before its rename leaves
- * at most that name, which the next holder replaces.  The directory is
- * read for other temporaries only then (or when another user's file
- * sits at that name: a random name is used instead, or when the file
- * system has no unnamed files), not on every write.
- */
-int write_file_atomic_locked(const char *path, const void *data, size_t len,
-			     unsigned int mode);
-/*
- * write_file_atomic() of what fill writes to fd (the file's start, empty
- * and writable, nobody else's): for a file written in pieces, not built
- * whole in memory first.  fill returns 0 or -errno (then path stays as it
- * was).
- */
-int write_file_atomic_with(const char *path, unsigned int mode,
-			   int (*fill)(int fd, void *arg), void *arg);
-/* write_file_atomic_locked() of what fill writes. */
-int write_file_atomic_locked_with(const char *path, unsigned int mode,
-				  int (*fill)(int fd, void *arg), void *arg);
+		      const struct write_opts *o);
 
 /*
  * Remove the regular files ".BASE.tmp.*" in dfd that belong to us and were

@@ -143,7 +143,7 @@ test_v1_tree(void)
 	CHECK("without usage: the counters, no usage", r == 0 &&
 	      st.nr_periods == 5 && st.nr_throttled == 1 && !st.has_usage);
 	/* Control files read in one read(2); what does not fit, or is
-	 * not an ordinary file, still gets read_small_at()'s answer. */
+	 * not an ordinary file, still gets read_buf_at()'s answer. */
 	{
 		char big[3000];
 		int64_t q;
