@@ -19,12 +19,17 @@
 #include "cgowner.h"
 #include "cgroup.h"
 #include "cli.h"
+#include "err.h"
+#include "filewrite.h"
 #include "json.h"
+#include "lock.h"
+#include "num.h"
+#include "strbuf.h"
 #include "threport.h"
-#include "thrtable.h"
 #include "throttle.h"
+#include "thrtable.h"
 #include "thrwatch.h"
-#include "util.h"
+#include "timeutil.h"
 
 enum out_fmt { OUT_TABLE, OUT_TSV, OUT_JSON, OUT_PROM, OUT_NAMES };
 

@@ -13,11 +13,16 @@
 
 #include "burst.h"
 #include "cgroup.h"
+#include "err.h"
+#include "fileread.h"
+#include "filewrite.h"
+#include "lock.h"
+#include "num.h"
 #include "proc.h"
 #include "quantity.h"
 #include "state.h"
+#include "strbuf.h"
 #include "sysroot.h"
-#include "util.h"
 
 #define JOURNAL_MAGIC "cpm-burst-journal 2"
 #define JOURNAL_MAGIC_V1 "cpm-burst-journal 1"

@@ -10,8 +10,12 @@
 
 #include "cgcpuset.h"
 #include "cgctrl.h"
+#include "err.h"
+#include "fileread.h"
+#include "num.h"
+#include "path.h"
 #include "quantity.h"
-#include "util.h"
+#include "strutils.h"
 
 /* ---- CPU helpers ---- */
 

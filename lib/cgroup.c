@@ -21,7 +21,11 @@
 
 #include "cgmount.h"
 #include "cgroup.h"
-#include "util.h"
+#include "err.h"
+#include "fileread.h"
+#include "filewrite.h"
+#include "macros.h"
+#include "path.h"
 
 #define CGROUP2_MAGIC	0x63677270
 #define CGROUP1_MAGIC	0x27e0eb

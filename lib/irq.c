@@ -19,8 +19,16 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
+#include "err.h"
+#include "fileread.h"
+#include "filewrite.h"
 #include "irq.h"
+#include "lock.h"
+#include "num.h"
+#include "path.h"
 #include "state.h"
+#include "strbuf.h"
+#include "strutils.h"
 
 #define IRQ_DIR "proc/irq"
 #define JOURNAL_MAGIC "cpm-irq-journal 1"

@@ -12,9 +12,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "err.h"
+#include "fileread.h"
 #include "kmemstate.h"
 #include "state.h"
-#include "util.h"
+#include "strbuf.h"
 
 enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
 

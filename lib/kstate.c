@@ -13,9 +13,11 @@
 #include <strings.h>
 
 #include "cpuset.h"
+#include "err.h"
+#include "fileread.h"
 #include "kstate.h"
 #include "state.h"
-#include "util.h"
+#include "strbuf.h"
 
 struct jp {
 	const char *start, *p, *end;

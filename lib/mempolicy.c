@@ -9,9 +9,15 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 
-#include "inroot.h"
+#include "err.h"
+#include "fileread.h"
+#include "filewrite.h"
+#include "macros.h"
 #include "mempolicy.h"
-#include "util.h"
+#include "num.h"
+#include "path.h"
+#include "strbuf.h"
+#include "strutils.h"
 
 #define WI_DIR "sys/kernel/mm/mempolicy/weighted_interleave"
 #define BITS_PER_UL (8 * sizeof(unsigned long))

@@ -13,11 +13,15 @@
 
 #include "cgcpuset.h"
 #include "cgowner.h"
+#include "err.h"
+#include "fileread.h"
+#include "num.h"
 #include "ocihook.h"
 #include "proc.h"
 #include "sdapply.h"
 #include "sdbus.h"
-#include "util.h"
+#include "strbuf.h"
+#include "strutils.h"
 
 /*
  * A small JSON reader: the whole document as a tree of values.  The OCI

@@ -8,8 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "err.h"
+#include "fileread.h"
+#include "num.h"
 #include "plan.h"
 #include "state.h"
+#include "strbuf.h"
 #include "topomgr.h"
 
 #define KEYS "cpus, nodes, affinity, numa-policy, mem, mem-policy, mode, devices"

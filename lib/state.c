@@ -19,7 +19,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arena.h"
+#include "err.h"
+#include "fileread.h"
+#include "filewrite.h"
+#include "lock.h"
+#include "num.h"
 #include "state.h"
+#include "strbuf.h"
+#include "strutils.h"
 #include "topomgr.h"
 #include "xxh64.h"
 

@@ -8,9 +8,10 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
-#include "inroot.h"
+#include "fileread.h"
+#include "path.h"
+#include "strbuf.h"
 #include "sysroot.h"
-#include "util.h"
 
 /* linux/magic.h's SYSFS_MAGIC, without the kernel headers. */
 #define SYSFS_MAGIC_CPM 0x62656572UL

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "util.h"
+#include "strbuf.h"
 
 struct sysroot {
 	int fd;			/* O_PATH directory fd of the root */

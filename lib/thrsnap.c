@@ -12,7 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "err.h"
+#include "filewrite.h"
+#include "macros.h"
+#include "num.h"
 #include "numfmt.h"
+#include "path.h"
+#include "strbuf.h"
 #include "throttle.h"
 
 #define SNAP_MAGIC "cpm-throttle-snapshot 1"

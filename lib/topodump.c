@@ -12,10 +12,12 @@
 #include "coretype.h"
 #include "device.h"
 #include "dumpstd.h"
+#include "filewrite.h"
 #include "memtier.h"
+#include "path.h"
+#include "strbuf.h"
 #include "topo.h"
 #include "topodump.h"
-#include "util.h"
 
 static int
 dir_is_empty(const char *dir)

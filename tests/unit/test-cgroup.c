@@ -18,8 +18,9 @@
 #include "../helpers/deny-openat2.h"
 #include "cgmount.h"
 #include "cgroup.h"
+#include "macros.h"
+#include "num.h"
 #include "throttle.h"
-#include "util.h"
 #include "unit.h"
 
 static char tmpdir[] = "/tmp/cpm-unit-cgroup.XXXXXX";

@@ -11,7 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fileread.h"
+#include "filewrite.h"
 #include "state.h"
+#include "strbuf.h"
 #include "topomgr.h"
 #include "unit.h"
 

@@ -7,6 +7,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "err.h"
+#include "fileread.h"
+#include "macros.h"
+#include "strbuf.h"
 #include "throttle.h"
 #include "unit.h"
 

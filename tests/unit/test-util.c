@@ -14,8 +14,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "err.h"
+#include "fileread.h"
+#include "filewrite.h"
+#include "lock.h"
+#include "num.h"
+#include "path.h"
+#include "sort.h"
+#include "strbuf.h"
 #include "unit.h"
-#include "util.h"
 
 static const struct read_opts read_text = { .flags = READ_TEXT };
 static const struct write_opts mode_0644 = { .mode = 0644 };
