@@ -301,63 +301,18 @@ read_upto(int dirfd, const char *path, char *buf, size_t cap, size_t *lenp,
 }
 
 /*
- * A file of a kernel file system in one read(2), with no fstat(): such a
- * file gives all of a small text at once, so a read that neither came
- * back empty nor filled the buffer was the whole file (true, *np its
- * length, newline removed, or -errno when the open failed).  False when
- * it cannot tell (empty, full, an error): the caller reads it again with
- * every check.
+ * read_buf_at() without READ_KERNFS or READ_HEAD: the file, checked as
+ * open_regular_at() checks it, a single trailing newline removed.
  */
-static bool
-read_kernfs(int dirfd, const char *path, char *buf, size_t size,
-	    unsigned int how, ssize_t *np)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open_how_at(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
-			 O_NOCTTY, how);
-	if (fd < 0) {
-		*np = fd;
-		return true;
-	}
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n <= 0 || (size_t)n >= size - 1)
-		return false;
-	buf[n] = '\0';
-	if (buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	*np = n;
-	return true;
-}
-
 ssize_t
-read_buf_at(int dirfd, const char *path, unsigned int flags, char *buf,
-	    size_t size, bool *whole)
+read_buf_small_(int dirfd, const char *path, char *buf, size_t size,
+		unsigned int how)
 {
-	unsigned int how = flags & READ_HOW_MASK;
 	size_t len;
-	ssize_t n;
 	int r;
 
 	if (size < 2)
 		return -EINVAL;
-	if ((flags & READ_KERNFS) &&
-	    read_kernfs(dirfd, path, buf, size, how, &n)) {
-		if (n >= 0 && whole)
-			*whole = true;
-		return n;
-	}
-	if (flags & READ_HEAD) {
-		r = read_upto(dirfd, path, buf, size - 1, &len, how);
-		if (r < 0)
-			return r;
-		buf[len] = '\0';
-		if (whole)
-			*whole = r == 1;
-		return (ssize_t)len;
-	}
 	r = read_upto(dirfd, path, buf, size, &len, how);
 	if (r < 0)
 		return r;
@@ -366,7 +321,56 @@ read_buf_at(int dirfd, const char *path, unsigned int flags, char *buf,
 	buf[len] = '\0';
 	if (len > 0 && buf[len - 1] == '\n')
 		buf[--len] = '\0';
+	return (ssize_t)len;
+}
+
+/*
+ * READ_KERNFS: a file of a kernel file system in one read(2), with no
+ * fstat(): such a file gives all of a small text at once, so a read that
+ * neither came back empty nor filled the buffer was the whole file.
+ * Anything else (empty, full, an error) is read again by
+ * read_buf_small_(), whose checks (a directory, a FIFO, a device) and
+ * answer then stand.
+ */
+ssize_t
+read_buf_kernfs_(int dirfd, const char *path, char *buf, size_t size,
+		 unsigned int how)
+{
+	ssize_t n;
+	int fd;
+
+	if (size < 2)
+		return -EINVAL;
+	fd = open_how_at(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+			 O_NOCTTY, how);
+	if (fd < 0)
+		return fd;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0 || (size_t)n >= size - 1)
+		return read_buf_small_(dirfd, path, buf, size, how);
+	buf[n] = '\0';
+	if (buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return n;
+}
+
+/* READ_HEAD: at most size-1 bytes as they are; *whole (optional) tells
+ * whether that was all of the file. */
+ssize_t
+read_buf_head_(int dirfd, const char *path, char *buf, size_t size,
+	       unsigned int how, bool *whole)
+{
+	size_t len;
+	int r;
+
+	if (size < 2)
+		return -EINVAL;
+	r = read_upto(dirfd, path, buf, size - 1, &len, how);
+	if (r < 0)
+		return r;
+	buf[len] = '\0';
 	if (whole)
-		*whole = true;
+		*whole = r == 1;
 	return (ssize_t)len;
 }

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "path.h"
+
 /* The default cap of read_file_at(): no file cpm reads comes near it. */
 #define READ_FILE_MAX (16u << 20)
 
@@ -53,8 +55,9 @@
  * (optional) tells whether buf holds the whole file (always, but with
  * READ_HEAD).
  */
-ssize_t read_buf_at(int dirfd, const char *path, unsigned int flags,
-		    char *buf, size_t size, bool *whole);
+static inline ssize_t read_buf_at(int dirfd, const char *path,
+				  unsigned int flags, char *buf, size_t size,
+				  bool *whole);
 
 struct held_file;
 
@@ -112,5 +115,32 @@ int held_file_intact(const struct held_file *h);
 /* Free buf, the buffer read_file_at() gave with h (NULL: none). */
 void held_file_free_buf(struct held_file *h, char *buf);
 void held_file_close(struct held_file *h);
+
+/*
+ * The three readers behind read_buf_at(), for it alone: it is inline so
+ * that the choice among them costs its callers nothing (sysfs is read a
+ * file at a time, thousands of files on a large machine).
+ */
+ssize_t read_buf_small_(int dirfd, const char *path, char *buf, size_t size,
+			unsigned int how);
+ssize_t read_buf_kernfs_(int dirfd, const char *path, char *buf,
+			 size_t size, unsigned int how);
+ssize_t read_buf_head_(int dirfd, const char *path, char *buf, size_t size,
+		       unsigned int how, bool *whole);
+
+static inline ssize_t
+read_buf_at(int dirfd, const char *path, unsigned int flags, char *buf,
+	    size_t size, bool *whole)
+{
+	unsigned int how = flags & READ_HOW_MASK;
+
+	if (flags & READ_HEAD)
+		return read_buf_head_(dirfd, path, buf, size, how, whole);
+	if (whole)
+		*whole = true;
+	if (flags & READ_KERNFS)
+		return read_buf_kernfs_(dirfd, path, buf, size, how);
+	return read_buf_small_(dirfd, path, buf, size, how);
+}
 
 #endif

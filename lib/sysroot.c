@@ -109,8 +109,8 @@ int
 sysroot_read_file(const struct sysroot *r, const char *path, char **bufp,
 		  size_t *lenp)
 {
-	int n = read_file_at(r->fd, path,
-			     &(struct read_opts){ .flags = read_how(r) }, bufp,
+	static const struct read_opts in_root = { .flags = READ_IN_ROOT };
+	int n = read_file_at(r->fd, path, r->live ? NULL : &in_root, bufp,
 			     lenp);
 
 	if (n >= 0)
