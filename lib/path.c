@@ -5,6 +5,7 @@
  * (open_how_at(), open_dir_at()), and the regular-file check after an
  * open (open_regular_at()).
  */
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

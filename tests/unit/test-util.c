@@ -735,6 +735,21 @@ test_held(const char *dir)
 	      put_pattern(path, 5 * pg + 1) == 0 &&
 	      read_file_at(AT_FDCWD, path, &(struct read_opts){ .max = 5 * pg, .held = &h[0] }, &buf, &len) ==
 	      -EFBIG);
+	{
+		/* READ_TEXT holds for a file read into pages of its own. */
+		const struct read_opts held_text = {
+			.flags = READ_TEXT, .held = &h[0],
+		};
+
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		r = fd >= 0 && pwrite(fd, "", 1, 3 * pg) == 1 ? 0 : -1;
+		if (fd >= 0)
+			close(fd);
+		memset(&h[0], 0, sizeof(h[0]));
+		CHECK("read_file_at held: READ_TEXT refuses a NUL byte",
+		      r == 0 && read_file_at(AT_FDCWD, path, &held_text, &buf,
+					     &len) == -EILSEQ && !h[0].open);
+	}
 
 	/* Many files held at once, each whole. */
 	for (i = 0; i < 10; i++) {
