@@ -18,17 +18,20 @@
 #include <unistd.h>
 
 #include "burst.h"
-#include "cgowner.h"
 #include "burstloop.h"
+#include "cgowner.h"
 #include "cgroup.h"
 #include "cli.h"
 #include "json.h"
+#include "lock.h"
+#include "num.h"
 #include "qos.h"
 #include "quantity.h"
 #include "quota.h"
 #include "quotatable.h"
 #include "sdapply.h"
-#include "util.h"
+#include "strbuf.h"
+#include "timeutil.h"
 
 enum opt_id {
 	O_PERIOD = 0, O_JSON, O_REQUEST, O_LIMIT, O_MEM_REQUEST, O_MEM_LIMIT,

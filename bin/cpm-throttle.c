@@ -19,12 +19,17 @@
 #include "cgowner.h"
 #include "cgroup.h"
 #include "cli.h"
+#include "err.h"
+#include "filewrite.h"
 #include "json.h"
+#include "lock.h"
+#include "num.h"
+#include "strbuf.h"
 #include "threport.h"
-#include "thrtable.h"
 #include "throttle.h"
+#include "thrtable.h"
 #include "thrwatch.h"
-#include "util.h"
+#include "timeutil.h"
 
 enum out_fmt { OUT_TABLE, OUT_TSV, OUT_JSON, OUT_PROM, OUT_NAMES };
 
@@ -372,7 +377,7 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 		if (sb.oom)
 			cli_die(EXIT_FAIL, "out of memory");
 		r = write_file_atomic(c->prom_file, sb.buf ? sb.buf : "",
-				      sb.len, 0644);
+				      sb.len, &(struct write_opts){ .mode = 0644 });
 		if (r < 0)
 			cli_die(EXIT_FAIL, "cannot write '%s': %s", c->prom_file,
 				strerror(-r));

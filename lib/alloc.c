@@ -13,7 +13,12 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "err.h"
+#include "macros.h"
+#include "num.h"
 #include "proc.h"
+#include "strbuf.h"
+#include "strutils.h"
 
 static int
 oom(char *err, size_t errlen)

@@ -25,10 +25,10 @@
 #include "kstate.h"
 #include "kubelet.h"
 #include "state.h"
+#include "strbuf.h"
 #include "sysroot.h"
 #include "topo.h"
 #include "topomgr.h"
-#include "util.h"
 
 /*
  * The machine as the allocator sees it.  kt is the kubelet's view of

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "allocinit.h"
+#include "strbuf.h"
 
 static int
 fail(int r, char *err, size_t errlen, const char *fmt, ...)

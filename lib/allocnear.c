@@ -7,6 +7,7 @@
 
 #include "allocnear.h"
 #include "device.h"
+#include "strbuf.h"
 
 /* One entry's device, "NAME@ADDRESS" at p (len bytes), checked. */
 static int

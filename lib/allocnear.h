@@ -8,9 +8,9 @@
 #define CPM_ALLOCNEAR_H
 
 #include "state.h"
+#include "strbuf.h"
 #include "sysroot.h"
 #include "topo.h"
-#include "util.h"
 
 /*
  * One "warning: ..." line into out for each device an entry of st was

@@ -6,6 +6,7 @@
 
 #include "alloc.h"
 #include "alloctable.h"
+#include "strbuf.h"
 
 enum { C_NAME, C_MODE, C_COUNT, C_CPUS, C_NODES, C_MEMORY, C_OWNER,
        C_OPTIONS, C_DEVICES, C_NCOLS };

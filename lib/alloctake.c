@@ -6,6 +6,7 @@
 
 #include "alloctake.h"
 #include "memtier.h"
+#include "strbuf.h"
 #include "topomgr.h"
 
 int

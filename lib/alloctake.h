@@ -18,6 +18,7 @@
 #include "alloc.h"
 #include "coretype.h"
 #include "json.h"
+#include "strbuf.h"
 
 /*
  * Take rq->n CPUs for the allocation rq->name into e (keeping e's owner

@@ -13,11 +13,16 @@
 
 #include "burst.h"
 #include "cgroup.h"
+#include "err.h"
+#include "fileread.h"
+#include "filewrite.h"
+#include "lock.h"
+#include "num.h"
 #include "proc.h"
 #include "quantity.h"
 #include "state.h"
+#include "strbuf.h"
 #include "sysroot.h"
-#include "util.h"
 
 #define JOURNAL_MAGIC "cpm-burst-journal 2"
 #define JOURNAL_MAGIC_V1 "cpm-burst-journal 1"
@@ -176,8 +181,9 @@ journal_load(struct burst_journal *j, char *err, size_t errlen)
 	size_t len;
 	int r;
 
-	r = read_file_max_at(AT_FDCWD, j->path, BURST_JOURNAL_MAX, &text, &len,
-			     false);
+	r = read_file_at(AT_FDCWD, j->path,
+			 &(struct read_opts){ .max = BURST_JOURNAL_MAX }, &text,
+			 &len);
 	if (r == -ENOENT)
 		return 0;
 	if (r == -EFBIG || r == -EFTYPE_CPM) {
@@ -298,7 +304,8 @@ burst_journal_commit(struct burst_journal *j, char *err, size_t errlen)
 		strbuf_free(&sb);
 		return -ENOMEM;
 	}
-	r = write_file_atomic(j->path, sb.buf, sb.len, 0600);
+	r = write_file_atomic(j->path, sb.buf, sb.len,
+			      &(struct write_opts){ .mode = 0600 });
 	strbuf_free(&sb);
 	if (r < 0) {
 		err_set(err, errlen, "cannot write journal '%s': %s", j->path,

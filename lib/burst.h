@@ -35,6 +35,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "strbuf.h"
+
 #define BURST_JOURNAL_DEFAULT "/var/lib/cpm/burst.journal"
 /*
  * The register of raised groups: a file of the journal's format that

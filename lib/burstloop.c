@@ -19,7 +19,7 @@
 #include "quantity.h"
 #include "sdapply.h"
 #include "state.h"
-#include "util.h"
+#include "timeutil.h"
 
 static void
 say(struct burst_report *rep, const char *fmt, ...)

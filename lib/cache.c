@@ -15,6 +15,10 @@
 #include <strings.h>
 
 #include "cache.h"
+#include "err.h"
+#include "num.h"
+#include "strbuf.h"
+#include "strutils.h"
 
 #define CPU_DIR "sys/devices/system/cpu"
 #define MAX_INDEX 32

@@ -29,7 +29,6 @@
 #include "sysroot.h"
 #include "table.h"
 #include "topo.h"
-#include "util.h"
 
 enum cache_type { CACHE_DATA, CACHE_INSTRUCTION, CACHE_UNIFIED };
 

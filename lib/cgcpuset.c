@@ -8,10 +8,11 @@
 #include <unistd.h>
 
 #include "cgcpuset.h"
+#include "err.h"
 #include "partition.h"
 #include "pin.h"
 #include "proc.h"
-#include "util.h"
+#include "strutils.h"
 
 void
 cgcpuset_files(int version, struct cgcpuset_files *f)

@@ -10,9 +10,13 @@
 
 #include "cgcpuset.h"
 #include "cgctrl.h"
+#include "err.h"
+#include "fileread.h"
+#include "num.h"
+#include "path.h"
 #include "quantity.h"
+#include "strutils.h"
 #include "treefile.h"
-#include "util.h"
 
 /* ---- CPU helpers ---- */
 
@@ -77,7 +81,7 @@ cg_cpu_fds_close(struct cg_cpu_fds *f)
 }
 
 /*
- * read_kernfs_at() through the kept descriptor *slot (f may be NULL: nothing
+ * read_buf_at(READ_KERNFS) through the kept descriptor *slot (f may be NULL: nothing
  * kept).  A kept file is read again with pread at offset 0, which makes
  * cgroupfs print it afresh; one not open yet is opened and, while the
  * budget lasts, kept.  A kept descriptor that fails (ENODEV: its group
@@ -102,7 +106,8 @@ read_kept(const struct cg_at *at, const char *file, struct cg_cpu_fds *f,
 		how |= READ_NO_LINKS;
 	}
 	if (f == NULL)
-		return read_kernfs_at(at->fd, path, buf, size, how);
+		return read_buf_at(at->fd, path, READ_KERNFS | how, buf, size,
+				   NULL);
 	if (*slot >= 0) {
 		n = pread(*slot, buf, size - 1, 0);
 		if (n > 0 && (size_t)n < size - 1)
@@ -111,7 +116,8 @@ read_kept(const struct cg_at *at, const char *file, struct cg_cpu_fds *f,
 		return -ESTALE;
 	}
 	if (f->budget == NULL || *f->budget == 0)
-		return read_kernfs_at(at->fd, path, buf, size, how);
+		return read_buf_at(at->fd, path, READ_KERNFS | how, buf, size,
+				   NULL);
 	fd = open_how_at(at->fd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
 			 O_NOCTTY, how);
 	if (fd < 0)
@@ -119,7 +125,7 @@ read_kept(const struct cg_at *at, const char *file, struct cg_cpu_fds *f,
 	n = read(fd, buf, size - 1);
 	if (n <= 0 || (size_t)n >= size - 1) {
 		close(fd);
-		return read_small_how(at->fd, path, buf, size, how);
+		return read_buf_at(at->fd, path, how, buf, size, NULL);
 	}
 	*slot = fd;
 	(*f->budget)--;
@@ -294,8 +300,8 @@ cg_cpu_limit_read(const struct cg_hier *h, const char *group, int dirfd,
 		return fd;
 	if (cg_version(h, CG_CPU) == 2) {
 		char buf[128];
-		ssize_t n = read_small_how(fd, "cpu.max", buf, sizeof(buf),
-					   READ_NO_LINK);
+		ssize_t n = read_buf_at(fd, "cpu.max", READ_NO_LINK, buf,
+					sizeof(buf), NULL);
 
 		if (n == -ENOENT && group[0] == '\0')
 			goto out;

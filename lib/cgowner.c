@@ -14,7 +14,7 @@
 #include <sys/xattr.h>
 
 #include "cgowner.h"
-#include "util.h"
+#include "macros.h"
 
 static const char *const kind_names[] = {
 	[CGOWNER_UNMANAGED] = "unmanaged",

@@ -21,8 +21,12 @@
 
 #include "cgmount.h"
 #include "cgroup.h"
+#include "err.h"
+#include "fileread.h"
+#include "filewrite.h"
+#include "macros.h"
+#include "path.h"
 #include "treefile.h"
-#include "util.h"
 
 #define CGROUP2_MAGIC	0x63677270
 #define CGROUP1_MAGIC	0x27e0eb
@@ -81,13 +85,13 @@ mount_init(struct cg_mount *m)
 	m->ino = 0;
 }
 
-/* A control file: read_small_at(), never through a link (no cgroup file
+/* A control file: read_buf_at(), never through a link (no cgroup file
  * system holds one; a fake tree may, planted to make root read another
  * file). */
 static ssize_t
 cg_read_at(int dirfd, const char *file, char *buf, size_t size)
 {
-	return read_small_how(dirfd, file, buf, size, READ_NO_LINK);
+	return read_buf_at(dirfd, file, READ_NO_LINK, buf, size, NULL);
 }
 
 /* Open dir as controller c's hierarchy; version 0 means "by statfs". */
@@ -261,8 +265,9 @@ open_mounts(struct cg_hier *h)
 	char *text;
 	int r;
 
-	if (read_file_at(AT_FDCWD, "/proc/self/mountinfo", &text, &len,
-			 true) < 0)
+	if (read_file_at(AT_FDCWD, "/proc/self/mountinfo",
+			 &(struct read_opts){ .flags = READ_TEXT }, &text,
+			 &len) < 0)
 		return;
 	for (int c = 0; c < CG_NCTRL; c++)
 		if (cg_mountinfo_find(text, ctrl_names[c], path,
@@ -274,7 +279,7 @@ open_mounts(struct cg_hier *h)
 	if (r != 1)
 		return;
 	snprintf(file, sizeof(file), "%s/cgroup.controllers", path);
-	if (read_small_at(AT_FDCWD, file, list, sizeof(list)) < 0)
+	if (read_buf_at(AT_FDCWD, file, 0, list, sizeof(list), NULL) < 0)
 		return;
 	for (int c = 0; c < CG_NCTRL; c++)
 		if (c != CG_CPUACCT && !cg_has(h, c) &&

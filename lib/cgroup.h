@@ -228,7 +228,7 @@ int cg_attach(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 /*
  * Where a group's control files are: in the directory fd (sub NULL), or
  * in the entry sub of directory fd, a directory checked but not opened:
- * read "sub/FILE" from fd with READ_NO_LINKS (util.h), so that whatever
+ * read "sub/FILE" from fd with READ_NO_LINKS (path.h), so that whatever
  * replaced it meanwhile cannot send the read elsewhere.
  */
 struct cg_at {

@@ -8,7 +8,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "util.h"
+#include "lock.h"
+#include "strbuf.h"
 
 const char *cli_name = "cpm";
 static int stdin_used;

@@ -17,6 +17,7 @@
 
 #include "cpuset.h"
 #include "json.h"
+#include "strbuf.h"
 #include "sysroot.h"
 #include "topo.h"
 

@@ -20,7 +20,10 @@
 #include <strings.h>
 
 #include "coretype.h"
-#include "util.h"
+#include "err.h"
+#include "num.h"
+#include "strbuf.h"
+#include "strutils.h"
 
 #define CPU_DIR "sys/devices/system/cpu"
 

@@ -36,6 +36,7 @@
 
 #include "alloc.h"
 #include "cpuset.h"
+#include "strbuf.h"
 #include "sysroot.h"
 #include "topo.h"
 

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cpuset.h"
+#include "num.h"
+#include "strbuf.h"
 
 #define WBITS 64u
 

@@ -17,11 +17,12 @@
 #ifndef CPM_CPUSET_H
 #define CPM_CPUSET_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "strbuf.h"
 
 /* The highest CPU number cpm accepts anywhere, plus one. */
 #define CPUSET_MAX_CPUS 65536

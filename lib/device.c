@@ -8,7 +8,11 @@
 #include <unistd.h>
 
 #include "device.h"
-#include "util.h"
+#include "err.h"
+#include "macros.h"
+#include "num.h"
+#include "strbuf.h"
+#include "strutils.h"
 
 #define PCI_DIR "sys/bus/pci/devices"
 

@@ -30,6 +30,7 @@
 
 #include "cpuset.h"
 #include "json.h"
+#include "strbuf.h"
 #include "sysroot.h"
 #include "table.h"
 #include "topo.h"

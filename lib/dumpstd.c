@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "dumpstd.h"
+#include "strbuf.h"
 
 #define CPU_DIR "sys/devices/system/cpu"
 #define NODE_DIR "sys/devices/system/node"

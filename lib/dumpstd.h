@@ -9,9 +9,9 @@
 #ifndef CPM_DUMPSTD_H
 #define CPM_DUMPSTD_H
 
+#include "strbuf.h"
 #include "sysroot.h"
 #include "topo.h"
-#include "util.h"
 
 /*
  * Append to paths, one per line, the files below root that lscpu and

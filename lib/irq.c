@@ -19,8 +19,16 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
+#include "err.h"
+#include "fileread.h"
+#include "filewrite.h"
 #include "irq.h"
+#include "lock.h"
+#include "num.h"
+#include "path.h"
 #include "state.h"
+#include "strbuf.h"
+#include "strutils.h"
 #include "treefile.h"
 
 #define IRQ_DIR "proc/irq"
@@ -550,7 +558,9 @@ journal_open(struct journal *j, const char *path, char *err, size_t errlen)
 	if (r < 0)
 		return r;
 	j->lockfd = r;
-	r = read_file_how(AT_FDCWD, path, &text, &len, READ_NO_LINK);
+	r = read_file_at(AT_FDCWD, path,
+			 &(struct read_opts){ .flags = READ_NO_LINK }, &text,
+			 &len);
 	if (r == -ENOENT)
 		return 0;
 	if (r < 0) {
@@ -608,7 +618,8 @@ journal_commit(struct journal *j, char *err, size_t errlen)
 		strbuf_free(&sb);
 		return -ENOMEM;
 	}
-	r = write_file_atomic(j->path, sb.buf, sb.len, 0600);
+	r = write_file_atomic(j->path, sb.buf, sb.len,
+			      &(struct write_opts){ .mode = 0600 });
 	strbuf_free(&body);
 	strbuf_free(&sb);
 	if (r < 0) {

@@ -38,8 +38,8 @@
 #include <stdint.h>
 
 #include "cpuset.h"
+#include "strbuf.h"
 #include "sysroot.h"
-#include "util.h"
 
 #define IRQ_JOURNAL_DEFAULT "/var/lib/cpm/irq.journal"
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "strbuf.h"
 
 void
 json_init(struct json *j, struct strbuf *sb)

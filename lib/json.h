@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "cpuset.h"
-#include "util.h"
+#include "strbuf.h"
 
 #define JSON_MAX_DEPTH 64
 

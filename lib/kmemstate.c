@@ -12,9 +12,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "err.h"
+#include "fileread.h"
 #include "kmemstate.h"
 #include "state.h"
-#include "util.h"
+#include "strbuf.h"
 
 enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
 
@@ -620,7 +622,8 @@ kmem_load(struct kmemstate *ms, const char *path, bool verify, char *err,
 
 	memset(ms, 0, sizeof(*ms));
 	memset(&data, 0, sizeof(data));
-	r = read_file_at(AT_FDCWD, path, &text, &len, true);
+	r = read_file_at(AT_FDCWD, path,
+			 &(struct read_opts){ .flags = READ_TEXT }, &text, &len);
 	if (r < 0) {
 		if (r != -ENOENT)
 			snprintf(err, errlen, "cannot read '%s': %s", path,

@@ -13,9 +13,11 @@
 #include <strings.h>
 
 #include "cpuset.h"
+#include "err.h"
+#include "fileread.h"
 #include "kstate.h"
 #include "state.h"
-#include "util.h"
+#include "strbuf.h"
 
 struct jp {
 	const char *start, *p, *end;
@@ -782,7 +784,8 @@ kstate_load(struct kstate *ks, const char *path, bool verify, char *err,
 	uint32_t sum;
 	int r;
 
-	r = read_file_at(AT_FDCWD, path, &text, &len, true);
+	r = read_file_at(AT_FDCWD, path,
+			 &(struct read_opts){ .flags = READ_TEXT }, &text, &len);
 	if (r < 0) {
 		snprintf(err, errlen, "cannot read '%s': %s", path,
 			 r == -EILSEQ ? "it holds a NUL byte" :

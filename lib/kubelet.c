@@ -43,7 +43,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
+#include "err.h"
 #include "kubelet.h"
+#include "sort.h"
 
 enum { K_CORE, K_SOCKET, K_NUMA, K_UNCORE, K_N, K_CPU_NONE = -1 };
 

@@ -9,9 +9,15 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 
-#include "inroot.h"
+#include "err.h"
+#include "fileread.h"
+#include "filewrite.h"
+#include "macros.h"
 #include "mempolicy.h"
-#include "util.h"
+#include "num.h"
+#include "path.h"
+#include "strbuf.h"
+#include "strutils.h"
 
 #define WI_DIR "sys/kernel/mm/mempolicy/weighted_interleave"
 #define BITS_PER_UL (8 * sizeof(unsigned long))
@@ -272,7 +278,8 @@ write_journal(const struct sysroot *root, const char *journal,
 		*slash = '\0';
 		(void)mkdir_p(dir, 0755);
 	}
-	r = write_file_atomic(journal, sb.buf, sb.len, 0644);
+	r = write_file_atomic(journal, sb.buf, sb.len,
+			      &(struct write_opts){ .mode = 0644 });
 	strbuf_free(&sb);
 	if (r < 0)
 		return err_ret(err, errlen, r, "cannot write the journal %s: %s",
@@ -360,7 +367,8 @@ weights_restore(const struct sysroot *root, const char *journal, char *err,
 	const char *aname;
 	int r, n, lineno = 0, failed = 0, want_auto = -1;
 
-	r = read_file_at(AT_FDCWD, journal, &text, NULL, true);
+	r = read_file_at(AT_FDCWD, journal,
+			 &(struct read_opts){ .flags = READ_TEXT }, &text, NULL);
 	if (r == -ENOENT)
 		return 1;
 	if (r < 0)

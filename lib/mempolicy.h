@@ -28,6 +28,7 @@
 #include <stddef.h>
 
 #include "cpuset.h"
+#include "strbuf.h"
 #include "sysroot.h"
 
 #define MEMPOLICY_PREFERRED_MANY	5

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "memtable.h"
+#include "strbuf.h"
 
 #define LABEL_WIDTH 22
 

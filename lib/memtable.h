@@ -17,6 +17,7 @@
 
 #include "json.h"
 #include "memtier.h"
+#include "strbuf.h"
 #include "table.h"
 #include "topo.h"
 

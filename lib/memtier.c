@@ -6,9 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "err.h"
 #include "memtier.h"
+#include "num.h"
+#include "strutils.h"
 #include "topo.h"
-#include "util.h"
 
 #define NODE_DIR "sys/devices/system/node"
 #define TIER_DIR "sys/devices/virtual/memory_tiering"

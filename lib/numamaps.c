@@ -6,7 +6,8 @@
 
 #include "numamaps.h"
 #include "proc.h"
-#include "util.h"
+#include "strbuf.h"
+#include "strutils.h"
 
 #define MIN_JUDGED_KB 1024
 

@@ -29,6 +29,7 @@
 #include "cpuset.h"
 #include "json.h"
 #include "pin.h"
+#include "strbuf.h"
 #include "sysroot.h"
 #include "topo.h"
 

@@ -13,11 +13,15 @@
 
 #include "cgcpuset.h"
 #include "cgowner.h"
+#include "err.h"
+#include "fileread.h"
+#include "num.h"
 #include "ocihook.h"
 #include "proc.h"
 #include "sdapply.h"
 #include "sdbus.h"
-#include "util.h"
+#include "strbuf.h"
+#include "strutils.h"
 
 /*
  * A small JSON reader: the whole document as a tree of values.  The OCI
@@ -481,7 +485,9 @@ oci_config_load(struct oci_state *s, char *err, size_t errlen)
 	if ((size_t)snprintf(path, sizeof(path), "%s/config.json", s->bundle) >=
 	    sizeof(path))
 		return err_ret(err, errlen, -EINVAL, "bundle path too long");
-	r = read_file_max_at(AT_FDCWD, path, OCI_CONFIG_MAX, &buf, &len, true);
+	r = read_file_at(AT_FDCWD, path, &(struct read_opts){
+				.flags = READ_TEXT, .max = OCI_CONFIG_MAX,
+			 }, &buf, &len);
 	if (r == -ENOENT)
 		return 0;
 	if (r < 0)

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "partition.h"
-#include "util.h"
+#include "strutils.h"
 
 #define PART_FILE "cpuset.cpus.partition"
 #define EXCL_FILE "cpuset.cpus.exclusive"

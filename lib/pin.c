@@ -12,11 +12,14 @@
 
 #include <numaif.h>
 
+#include "macros.h"
 #include "mempolicy.h"
+#include "num.h"
 #include "numaload.h"
 #include "pin.h"
 #include "proc.h"
-#include "util.h"
+#include "strbuf.h"
+#include "strutils.h"
 
 /* Mode flags the kernel ORs into the mode get_mempolicy() returns. */
 #define PIN_MPOL_F_STATIC_NODES		(1 << 15)

@@ -30,6 +30,7 @@
 
 #include "cpuset.h"
 #include "proc.h"
+#include "strbuf.h"
 #include "sysroot.h"
 #include "topo.h"
 

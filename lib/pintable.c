@@ -4,6 +4,7 @@
 
 #include "json.h"
 #include "pintable.h"
+#include "strbuf.h"
 
 enum { P_PID, P_CPUS, P_MEMPOLICY, P_MEMS, P_NCOLS };
 

@@ -9,6 +9,7 @@
 #include "coretype.h"
 #include "irq.h"
 #include "placement.h"
+#include "strbuf.h"
 
 struct findings {
 	struct strbuf *sb;

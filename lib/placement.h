@@ -18,8 +18,8 @@
 #include <stdint.h>
 
 #include "cpuset.h"
+#include "strbuf.h"
 #include "topo.h"
-#include "util.h"
 
 enum placement_policy { PLACE_COMPACT, PLACE_SPREAD, PLACE_LOCAL };
 

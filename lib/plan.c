@@ -8,8 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "err.h"
+#include "fileread.h"
+#include "num.h"
 #include "plan.h"
 #include "state.h"
+#include "strbuf.h"
 #include "topomgr.h"
 
 #define KEYS "cpus, nodes, affinity, numa-policy, mem, mem-policy, mode, devices"
@@ -767,7 +771,7 @@ plan_read(const char *path, struct plan *p, char *err, size_t errlen)
 			len += (size_t)n;
 		}
 	} else {
-		r = read_file_at(AT_FDCWD, path, &text, &len, false);
+		r = read_file_at(AT_FDCWD, path, NULL, &text, &len);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0)

@@ -37,8 +37,8 @@
 
 #include "cpuset.h"
 #include "json.h"
+#include "strbuf.h"
 #include "topo.h"
-#include "util.h"
 
 enum plan_affinity { PLAN_AFF_NONE, PLAN_AFF_COMPACT, PLAN_AFF_SPREAD,
 		     PLAN_AFF_LOCAL };

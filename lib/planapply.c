@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "planapply.h"
+#include "strbuf.h"
 #include "topomgr.h"
 
 const char *

@@ -22,7 +22,7 @@
 #include "json.h"
 #include "plan.h"
 #include "state.h"
-#include "util.h"
+#include "strbuf.h"
 
 #define PLAN_OWNER "plan"
 

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
 #include "proc.h"
-#include "util.h"
+#include "strutils.h"
 
 void
 proc_path(char *buf, size_t size, pid_t pid, const char *file)

@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "err.h"
+#include "macros.h"
+#include "num.h"
 #include "quantity.h"
-#include "util.h"
 
 #define QTY_MAX_LEN	128	/* longer input is junk, not a quantity */
 #define QTY_MAX_EXP	100000	/* |exponent| beyond this is refused */

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "err.h"
 #include "quota.h"
-#include "util.h"
 
 static void
 plan_add(struct quota_plan *p, const char *file, const char *old,

@@ -9,8 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "macros.h"
+#include "num.h"
 #include "repin.h"
-#include "util.h"
 
 /* Pauses before the quiet passes that count, in milliseconds. */
 static const long settle_ms[] = { 1, 4, 16 };

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "cgcpuset.h"
+#include "err.h"
 #include "sdapply.h"
-#include "util.h"
 
 int
 sdapply_connect(const struct cg_hier *h, const struct cgowner *o,

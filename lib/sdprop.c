@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
 #include "sdprop.h"
-#include "util.h"
 
 #define USEC_PER_SEC 1000000ULL
 #define USEC_PER_MSEC 1000ULL

@@ -6,8 +6,9 @@
 #include <string.h>
 
 #include "coretype.h"
+#include "num.h"
 #include "select.h"
-#include "util.h"
+#include "strutils.h"
 
 static int
 bad(char *err, size_t errlen, const char *fmt, ...)

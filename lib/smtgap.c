@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "smtgap.h"
+#include "strbuf.h"
 
 int
 smtgap_cores(const struct topo *t, struct cpuset *cores, int *ncpus,

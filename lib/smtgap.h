@@ -10,7 +10,7 @@
 #define CPM_SMTGAP_H
 
 #include "cpuset.h"
-#include "util.h"
+#include "strbuf.h"
 #include "topo.h"
 
 /*

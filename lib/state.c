@@ -19,7 +19,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arena.h"
+#include "err.h"
+#include "fileread.h"
+#include "filewrite.h"
+#include "lock.h"
+#include "num.h"
 #include "state.h"
+#include "strbuf.h"
+#include "strutils.h"
 #include "topomgr.h"
 #include "xxh64.h"
 
@@ -1931,8 +1939,9 @@ load(struct alloc_state *st, const char *path, char *const *want, int nwant,
 	int r;
 
 	state_init(st);
-	r = read_file_held_at(AT_FDCWD, path, STATE_FILE_MAX, &buf, &len,
-			      &held);
+	r = read_file_at(AT_FDCWD, path, &(struct read_opts){
+				.max = STATE_FILE_MAX, .held = &held,
+			 }, &buf, &len);
 	if (r == -ENOENT)
 		return 0;
 	if (r == -EFBIG) {
@@ -2056,7 +2065,7 @@ state_lock_wait(const char *path, int64_t wait_ms, char *err, size_t errlen)
 		return r;
 	}
 	/* Temporaries a killed holder left are for the next write to find
-	 * (write_file_atomic_locked()): no directory read per lock. */
+	 * (write_file_atomic(), WRITE_LOCKED): no directory read per lock. */
 	return lock_file(lock, wait_ms, err, errlen);
 }
 
@@ -2105,7 +2114,10 @@ state_save(const struct alloc_state *st, const char *path, char *err,
 	int r;
 
 	/* Written as it is made (fill_state()), never held whole. */
-	r = write_file_atomic_locked_with(path, 0644, fill_state, (void *)st);
+	r = write_file_atomic(path, NULL, 0, &(struct write_opts){
+				.mode = 0644, .flags = WRITE_LOCKED,
+				.fill = fill_state, .arg = (void *)st,
+			      });
 	if (r == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 	else if (r == -ESTALE)

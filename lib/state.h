@@ -53,9 +53,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arena.h"
 #include "cpuset.h"
+#include "fileread.h"
 #include "kubelet.h"
 #include "statetopo.h"
+#include "strbuf.h"
 #include "topo.h"
 #include "xxh64.h"
 

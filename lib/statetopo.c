@@ -16,8 +16,11 @@
 #include <sys/stat.h>
 
 #include "coretype.h"
+#include "num.h"
 #include "state.h"
 #include "statetopo.h"
+#include "strbuf.h"
+#include "strutils.h"
 
 #define CPU_DIR  "sys/devices/system/cpu"
 #define NODE_DIR "sys/devices/system/node"

@@ -47,9 +47,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "strbuf.h"
 #include "sysroot.h"
 #include "topo.h"
-#include "util.h"
 
 struct ktopo;
 

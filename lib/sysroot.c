@@ -8,9 +8,10 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
-#include "inroot.h"
+#include "fileread.h"
+#include "path.h"
+#include "strbuf.h"
 #include "sysroot.h"
-#include "util.h"
 
 /* linux/magic.h's SYSFS_MAGIC, without the kernel headers. */
 #define SYSFS_MAGIC_CPM 0x62656572UL
@@ -84,8 +85,8 @@ sysroot_read(const struct sysroot *r, const char *path, char *buf, size_t size)
 	/* sys/devices/: sysfs itself, not a file system mounted below it
 	 * (as cgroup file systems are, at sys/fs/cgroup). */
 	ssize_t n = r->sysfs && strncmp(path, "sys/devices/", 12) == 0 ?
-		    read_kernfs_at(r->fd, path, buf, size, 0) :
-		    read_small_how(r->fd, path, buf, size, read_how(r));
+		    read_buf_at(r->fd, path, READ_KERNFS, buf, size, NULL) :
+		    read_buf_at(r->fd, path, read_how(r), buf, size, NULL);
 
 	if (n >= 0 || n == -EFBIG)
 		record(r, path);
@@ -96,7 +97,8 @@ ssize_t
 sysroot_read_head(const struct sysroot *r, const char *path, char *buf,
 		  size_t size, bool *whole)
 {
-	ssize_t n = read_head_at(r->fd, path, buf, size, whole, read_how(r));
+	ssize_t n = read_buf_at(r->fd, path, READ_HEAD | read_how(r), buf,
+				size, whole);
 
 	if (n >= 0)
 		record(r, path);
@@ -107,7 +109,9 @@ int
 sysroot_read_file(const struct sysroot *r, const char *path, char **bufp,
 		  size_t *lenp)
 {
-	int n = read_file_how(r->fd, path, bufp, lenp, read_how(r));
+	static const struct read_opts in_root = { .flags = READ_IN_ROOT };
+	int n = read_file_at(r->fd, path, r->live ? NULL : &in_root, bufp,
+			     lenp);
 
 	if (n >= 0)
 		record(r, path);

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "util.h"
+#include "strbuf.h"
 
 struct sysroot {
 	int fd;			/* O_PATH directory fd of the root */
@@ -20,7 +20,7 @@ struct sysroot {
 	bool sysfs;		/* live, and its sys/ the kernel's sysfs: files
 				 * in sys/devices/ are read without the fstat()
 				 * that refuses a planted FIFO or device,
-				 * which sysfs cannot hold (read_kernfs_at()) */
+				 * which sysfs cannot hold (READ_KERNFS) */
 	char path[4096];	/* as given, for messages */
 	struct strbuf *record;	/* when set, every path read successfully
 				 * is appended, one per line (for dumps) */
@@ -39,11 +39,11 @@ void sysroot_close(struct sysroot *r);
  * user can write, absolute or full of "..", never leads outside it.
  */
 
-/* read_small_at() below the root; path is relative ("sys/...").  On
- * the live sysfs, read_kernfs_at(). */
+/* read_buf_at() below the root; path is relative ("sys/...").  On
+ * the live sysfs, with READ_KERNFS. */
 ssize_t sysroot_read(const struct sysroot *r, const char *path, char *buf,
 		     size_t size);
-/* read_head_at() below the root. */
+/* read_buf_at() with READ_HEAD below the root. */
 ssize_t sysroot_read_head(const struct sysroot *r, const char *path,
 			  char *buf, size_t size, bool *whole);
 /* read_file_at() below the root. */

@@ -9,6 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "arena.h"
+#include "num.h"
+#include "strbuf.h"
 #include "table.h"
 
 #define TABLE_BLOCK_SIZE 16384

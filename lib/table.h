@@ -21,8 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arena.h"
 #include "json.h"
-#include "util.h"
+#include "strbuf.h"
 
 #define TABLE_RIGHT	0x1	/* right-align in aligned tables */
 /* In TABLE_LABELLED output: */

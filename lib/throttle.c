@@ -8,7 +8,12 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "arena.h"
+#include "err.h"
+#include "macros.h"
+#include "strbuf.h"
 #include "throttle.h"
+#include "timeutil.h"
 
 
 void

@@ -21,8 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arena.h"
 #include "cgroup.h"
-#include "util.h"
+#include "strbuf.h"
 
 struct thr_sample {
 	char *group;		/* canonical path, "" for the root */

@@ -12,7 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "err.h"
+#include "filewrite.h"
+#include "macros.h"
+#include "num.h"
 #include "numfmt.h"
+#include "path.h"
+#include "strbuf.h"
 #include "throttle.h"
 
 #define SNAP_MAGIC "cpm-throttle-snapshot 1"
@@ -135,7 +141,10 @@ fill_snap(int fd, void *arg)
 int
 thr_snap_save(const char *path, const struct thr_snap *s)
 {
-	return write_file_atomic_with(path, 0644, fill_snap, (void *)s);
+	return write_file_atomic(path, NULL, 0, &(struct write_opts){
+					.mode = 0644, .fill = fill_snap,
+					.arg = (void *)s,
+				 });
 }
 
 /*

@@ -6,6 +6,7 @@
 
 #include "cgroup.h"
 #include "numfmt.h"
+#include "strbuf.h"
 #include "thrtable.h"
 
 enum { C_GROUP, C_PERIODS, C_THROTTLED, C_RATIO, C_THROTTLED_S, C_LIMIT,

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include "strbuf.h"
 #include "table.h"
 #include "throttle.h"
 

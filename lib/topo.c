@@ -18,8 +18,11 @@
 #include <unistd.h>
 
 #include "cgcpuset.h"
+#include "err.h"
+#include "num.h"
 #include "proc.h"
 #include "quantity.h"
+#include "strutils.h"
 #include "topo.h"
 
 #define CPU_DIR  "sys/devices/system/cpu"

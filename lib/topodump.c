@@ -12,54 +12,14 @@
 #include "coretype.h"
 #include "device.h"
 #include "dumpstd.h"
+#include "fileread.h"
+#include "filewrite.h"
 #include "memtier.h"
+#include "path.h"
+#include "strbuf.h"
 #include "topo.h"
 #include "topodump.h"
 #include "treefile.h"
-#include "util.h"
-
-/* The rest of the open file fd, at most 64 MiB, into *bufp (malloc'ed,
- * NUL-terminated) and *lenp: 0 or -errno. */
-static int
-read_fd_all(int fd, char **bufp, size_t *lenp)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap + 1), *nb;
-	ssize_t n;
-
-	if (buf == NULL)
-		return -ENOMEM;
-	for (;;) {
-		if (len == cap) {
-			if (cap >= (size_t)64 << 20) {
-				free(buf);
-				return -EFBIG;
-			}
-			cap *= 2;
-			if ((nb = realloc(buf, cap + 1)) == NULL) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int r = -errno;
-
-			free(buf);
-			return r;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	*bufp = buf;
-	*lenp = len;
-	return 0;
-}
 
 /*
  * Read the file path of root to copy it, and the mode of the copy: the
@@ -93,8 +53,11 @@ read_for_copy(const struct sysroot *root, const char *path, char **bufp,
 	if (fd < 0)
 		return fd;
 	r = tree_file_check(root->fd, &st);
-	if (r == 0)
-		r = read_fd_all(fd, bufp, lenp);
+	if (r == 0) {
+		struct read_opts o = { .max = (size_t)64 << 20 };
+
+		r = read_fd(fd, &st, &o, bufp, lenp);
+	}
 	close(fd);
 	*modep = st.st_mode & 0644;
 	return r < 0 ? r : 0;

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "macros.h"
 #include "state.h"
+#include "strbuf.h"
 #include "topomgr.h"
 
 static const char *const policy_names[] = {

@@ -18,6 +18,7 @@
 
 #include "cpuset.h"
 #include "kubelet.h"
+#include "strbuf.h"
 
 /* Hints enumerate every subset of nodes: keep the count sane.  The kubelet
  * refuses more than 8 nodes unless told otherwise. */

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "num.h"
+#include "strbuf.h"
 #include "toposum.h"
 
 #define LABEL_WIDTH 22

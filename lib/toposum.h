@@ -13,9 +13,9 @@
 
 #include "coretype.h"
 #include "json.h"
+#include "strbuf.h"
 #include "table.h"
 #include "topo.h"
-#include "util.h"
 
 /*
  * Append the summary of t to sb; ct may be NULL (no core types known).

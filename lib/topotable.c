@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "strbuf.h"
 #include "topotable.h"
 
 enum { C_CPU, C_NODE, C_SOCKET, C_DIE, C_CORE, C_L3, C_ONLINE, C_TYPE,

@@ -14,7 +14,7 @@
 #include "burst.h"
 #include "quantity.h"
 #include "state.h"
-#include "util.h"
+#include "strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "throttle.h"
-#include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -17,6 +17,7 @@
 
 #include "kstate.h"
 #include "state.h"
+#include "strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -18,6 +18,7 @@
 
 #include "alloc.h"
 #include "allocmachine.h"
+#include "strbuf.h"
 #include "unit.h"
 
 #define tmp unit_tmp

@@ -2,9 +2,10 @@
 /* The table of cpm-alloc list: text and JSON of each column. */
 #include <string.h>
 
-#include "unit.h"
-#include "machine.h"
 #include "alloctable.h"
+#include "machine.h"
+#include "strbuf.h"
+#include "unit.h"
 
 static const char spec[] =
 	"node 0\nnode 1\n"

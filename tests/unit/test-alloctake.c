@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloctake.h"
 #include "allocmachine.h"
+#include "alloctake.h"
+#include "strbuf.h"
 #include "unit.h"
 
 static const char spec[] =

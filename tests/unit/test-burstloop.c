@@ -18,7 +18,7 @@
 
 #include "burstloop.h"
 #include "cgroup.h"
-#include "util.h"
+#include "timeutil.h"
 #include "unit.h"
 
 static char tmp[] = "/tmp/cpm-test-burstloop-XXXXXX";

@@ -18,8 +18,9 @@
 #include "../helpers/deny-openat2.h"
 #include "cgmount.h"
 #include "cgroup.h"
+#include "macros.h"
+#include "num.h"
 #include "throttle.h"
-#include "util.h"
 #include "unit.h"
 
 static char tmpdir[] = "/tmp/cpm-unit-cgroup.XXXXXX";
@@ -143,7 +144,7 @@ test_v1_tree(void)
 	CHECK("without usage: the counters, no usage", r == 0 &&
 	      st.nr_periods == 5 && st.nr_throttled == 1 && !st.has_usage);
 	/* Control files read in one read(2); what does not fit, or is
-	 * not an ordinary file, still gets read_small_at()'s answer. */
+	 * not an ordinary file, still gets read_buf_at()'s answer. */
 	{
 		char big[3000];
 		int64_t q;

@@ -21,9 +21,9 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "inroot.h"
-#include "unit.h"
 #include "../helpers/deny-openat2.h"
+#include "path.h"
+#include "unit.h"
 
 static char tmp[] = "/tmp/cpm-test-inroot-XXXXXX";
 static char root[sizeof(tmp) + 8];

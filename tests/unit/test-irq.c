@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "irq.h"
+#include "strbuf.h"
 #include "unit.h"
 
 /* CPU 2 is offline: the kernel prints no column for it. */

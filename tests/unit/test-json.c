@@ -3,8 +3,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "unit.h"
 #include "json.h"
+#include "strbuf.h"
+#include "unit.h"
 
 /* The JSON text json_str() writes for s. */
 static char *

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "kubelet.h"
+#include "macros.h"
 #include "sysroot.h"
 #include "topo.h"
 #include "unit.h"

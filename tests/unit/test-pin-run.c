@@ -12,8 +12,9 @@
 #include <unistd.h>
 
 #include "cgcpuset.h"
-#include "pin.h"
 #include "machine.h"
+#include "pin.h"
+#include "strbuf.h"
 #include "unit.h"
 
 static const char spec[] =

@@ -12,6 +12,7 @@
 
 #include "numaload.h"
 #include "pin.h"
+#include "strbuf.h"
 #include "unit.h"
 
 /* A machine of one NUMA node (or none): node 1 does not exist. */

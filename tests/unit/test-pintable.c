@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "pintable.h"
+#include "strbuf.h"
 #include "unit.h"
 
 static void

@@ -10,8 +10,9 @@
 #include <string.h>
 
 #include "coretype.h"
-#include "placement.h"
 #include "machine.h"
+#include "placement.h"
+#include "strbuf.h"
 #include "unit.h"
 
 static const char spec[] =

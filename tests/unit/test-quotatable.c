@@ -3,8 +3,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "unit.h"
 #include "quotatable.h"
+#include "strbuf.h"
+#include "unit.h"
 
 /* The table as key=value lines, or as its row's JSON object; freed. */
 static char *

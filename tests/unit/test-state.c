@@ -11,9 +11,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fileread.h"
+#include "filewrite.h"
 #include "state.h"
+#include "strbuf.h"
 #include "topomgr.h"
 #include "unit.h"
+
+static const struct write_opts mode_0644 = { .mode = 0644 };
 
 static const char body[] =
 	"topology possible=0-7 online=0-6 nodes=0-1 sockets=1 cores=4 "
@@ -676,7 +681,7 @@ put_state(const char *path, const char *b)
 	int r;
 
 	with_header(&f, b, strlen(b));
-	r = f.buf ? write_file_atomic(path, f.buf, f.len, 0644) : -ENOMEM;
+	r = f.buf ? write_file_atomic(path, f.buf, f.len, &mode_0644) : -ENOMEM;
 	strbuf_free(&f);
 	return r;
 }
@@ -755,7 +760,7 @@ test_reload(void)
 static int
 put_file(const char *path, const struct strbuf *f)
 {
-	return f->buf ? write_file_atomic(path, f->buf, f->len, 0644) : -ENOMEM;
+	return f->buf ? write_file_atomic(path, f->buf, f->len, &mode_0644) : -ENOMEM;
 }
 
 /*
@@ -780,7 +785,7 @@ saved_as_formatted(const struct alloc_state *st)
 	strbuf_init(&f);
 	state_format(st, &f);
 	same = fd >= 0 && state_save(st, path, err, sizeof(err)) == 0 &&
-	       read_file_at(AT_FDCWD, path, &text, &len, false) == 0 &&
+	       read_file_at(AT_FDCWD, path, NULL, &text, &len) == 0 &&
 	       len == f.len && memcmp(text, f.buf, len) == 0;
 	if (!same)
 		printf("# saved differs from formatted (%zu against %zu "

@@ -18,6 +18,7 @@
 #include "kubelet.h"
 #include "state.h"
 #include "statetopo.h"
+#include "strbuf.h"
 #include "unit.h"
 
 static char tmp[] = "/tmp/cpm-test-statetopo-XXXXXX";

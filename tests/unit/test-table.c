@@ -3,8 +3,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "unit.h"
+#include "strbuf.h"
 #include "table.h"
+#include "unit.h"
 
 static const struct table_column cols[] = {
 	{ "CPU", "cpu", TABLE_RIGHT, 0 },

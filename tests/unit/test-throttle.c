@@ -7,6 +7,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "err.h"
+#include "fileread.h"
+#include "macros.h"
+#include "strbuf.h"
 #include "throttle.h"
 #include "unit.h"
 
@@ -170,7 +174,7 @@ test_snapshot_pieces(void)
 	CHECK("a snapshot of 3,000 groups is saved", r == 0);
 	strbuf_init(&sb);
 	thr_snap_format(&s, &sb);
-	if (read_file_max_at(AT_FDCWD, path, THR_SNAP_MAX, &text, &len, true) < 0)
+	if (read_file_at(AT_FDCWD, path, &(struct read_opts){ .flags = READ_TEXT, .max = THR_SNAP_MAX }, &text, &len) < 0)
 		text = NULL;
 	CHECK("the file saved in pieces is the snapshot's text",
 	      text && len == sb.len && memcmp(text, sb.buf, len) == 0);

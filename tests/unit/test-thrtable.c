@@ -4,8 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "unit.h"
+#include "strbuf.h"
 #include "thrtable.h"
+#include "unit.h"
 
 static char *
 text(struct table *tab, enum table_format fmt)

@@ -16,7 +16,6 @@
 #include "cgroup.h"
 #include "throttle.h"
 #include "thrwatch.h"
-#include "util.h"
 #include "unit.h"
 
 static char tmp[] = "/tmp/cpm-unit-thrwatch.XXXXXX";

@@ -7,11 +7,12 @@
  */
 #include <string.h>
 
-#include "unit.h"
-#include "machine.h"
 #include "coretype.h"
-#include "topotable.h"
+#include "machine.h"
+#include "strbuf.h"
 #include "toposum.h"
+#include "topotable.h"
+#include "unit.h"
 
 static const char spec[] =
 	"node 0 mem_kb=16777216 free_kb=1048576 distance=10,21\n"

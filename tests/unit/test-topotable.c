@@ -2,10 +2,11 @@
 /* The per-CPU table of cpm-topo -e and of the JSON "cpus" array. */
 #include <string.h>
 
-#include "unit.h"
-#include "machine.h"
 #include "coretype.h"
+#include "machine.h"
+#include "strbuf.h"
 #include "topotable.h"
+#include "unit.h"
 
 /*
  * Two core types, an offline CPU, and CPU and L3 ids wider than their

@@ -14,8 +14,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "err.h"
+#include "fileread.h"
+#include "filewrite.h"
+#include "lock.h"
+#include "num.h"
+#include "path.h"
+#include "sort.h"
+#include "strbuf.h"
 #include "unit.h"
-#include "util.h"
+
+static const struct read_opts read_text = { .flags = READ_TEXT };
+static const struct write_opts mode_0644 = { .mode = 0644 };
+static const struct write_opts mode_0600 = { .mode = 0600 };
+static const struct write_opts mode_0640 = { .mode = 0640 };
+static const struct write_opts locked_0644 = {
+	.mode = 0644, .flags = WRITE_LOCKED,
+};
 
 /* A write that would block forever on a planted FIFO fails instead. */
 static void
@@ -63,7 +78,7 @@ hostile(const char *dir)
 	snprintf(tmp, sizeof(tmp), "%s/.pub.tmp.%ld", dir, (long)getpid());
 	CHECK("plant a FIFO at the old temporary name", mkfifo(tmp, 0666) == 0);
 	CHECK("atomic write beside a planted FIFO",
-	      write_file_atomic(path, "fifo\n", 5, 0640) == 0);
+	      write_file_atomic(path, "fifo\n", 5, &mode_0640) == 0);
 	CHECK("the planted FIFO is left alone",
 	      lstat(tmp, &st) == 0 && S_ISFIFO(st.st_mode));
 	unlink(tmp);
@@ -73,7 +88,7 @@ hostile(const char *dir)
 	if (fd >= 0)
 		close(fd);
 	CHECK("atomic write beside a planted file",
-	      write_file_atomic(path, "file\n", 5, 0640) == 0);
+	      write_file_atomic(path, "file\n", 5, &mode_0640) == 0);
 	CHECK("the published file is ours, with the mode asked for",
 	      lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
 	      st.st_uid == geteuid() && (st.st_mode & 07777) == 0640);
@@ -83,13 +98,13 @@ hostile(const char *dir)
 	CHECK("plant a symlink at the old temporary name",
 	      symlink("/nonexistent/x", tmp) == 0);
 	CHECK("atomic write beside a planted symlink",
-	      write_file_atomic(path, "link\n", 5, 0640) == 0);
+	      write_file_atomic(path, "link\n", 5, &mode_0640) == 0);
 	unlink(tmp);
 	{
 		mode_t old = umask(0077);
 
 		CHECK("atomic write sets the mode whatever the umask",
-		      write_file_atomic(path, "m\n", 2, 0644) == 0 &&
+		      write_file_atomic(path, "m\n", 2, &mode_0644) == 0 &&
 		      lstat(path, &st) == 0 && (st.st_mode & 07777) == 0644);
 		umask(old);
 	}
@@ -109,9 +124,9 @@ hostile(const char *dir)
 	/* Under a lock that swept when taken, nothing is looked for. */
 	len = 0;
 	CHECK("a locked atomic write leaves other temporaries alone",
-	      write_file_atomic_locked(path, "y\n", 2, 0644) == 0 &&
+	      write_file_atomic(path, "y\n", 2, &locked_0644) == 0 &&
 	      access(tmp, F_OK) == 0 &&
-	      read_file_at(AT_FDCWD, path, &buf, &len, true) == 0 &&
+	      read_file_at(AT_FDCWD, path, &read_text, &buf, &len) == 0 &&
 	      len == 2 && buf[0] == 'y');
 	if (len == 2)
 		free(buf);
@@ -131,8 +146,8 @@ hostile(const char *dir)
 			close(fd);
 		len = 0;
 		CHECK("a locked write over a killed holder's temporary",
-		      write_file_atomic_locked(path, "z\n", 2, 0644) == 0 &&
-		      read_file_at(AT_FDCWD, path, &buf, &len, true) == 0 &&
+		      write_file_atomic(path, "z\n", 2, &locked_0644) == 0 &&
+		      read_file_at(AT_FDCWD, path, &read_text, &buf, &len) == 0 &&
 		      len == 2 && buf[0] == 'z');
 		if (len == 2)
 			free(buf);
@@ -148,8 +163,8 @@ hostile(const char *dir)
 			close(fd);
 		len = 0;
 		CHECK("a locked write beside a planted file",
-		      write_file_atomic_locked(path, "w\n", 2, 0644) == 0 &&
-		      read_file_at(AT_FDCWD, path, &buf, &len, true) == 0 &&
+		      write_file_atomic(path, "w\n", 2, &locked_0644) == 0 &&
+		      read_file_at(AT_FDCWD, path, &read_text, &buf, &len) == 0 &&
 		      len == 2 && buf[0] == 'w' && lstat(path, &st) == 0 &&
 		      st.st_uid == geteuid());
 		if (len == 2)
@@ -168,7 +183,7 @@ hostile(const char *dir)
 		utimensat(AT_FDCWD, tmp, old, 0);
 	}
 	CHECK("atomic write removes a stale temporary of ours",
-	      write_file_atomic(path, "x\n", 2, 0644) == 0 &&
+	      write_file_atomic(path, "x\n", 2, &mode_0644) == 0 &&
 	      access(tmp, F_OK) != 0);
 
 	/* A name as long as a name can be. */
@@ -176,8 +191,8 @@ hostile(const char *dir)
 	name[NAME_MAX] = '\0';
 	snprintf(sub, sizeof(sub), "%s/%s", dir, name);
 	CHECK("atomic write of a NAME_MAX long name",
-	      write_file_atomic(sub, "long\n", 5, 0644) == 0 &&
-	      read_file_at(AT_FDCWD, sub, &buf, &len, true) == 0 && len == 5);
+	      write_file_atomic(sub, "long\n", 5, &mode_0644) == 0 &&
+	      read_file_at(AT_FDCWD, sub, &read_text, &buf, &len) == 0 && len == 5);
 	if (len == 5)
 		free(buf);
 	unlink(sub);
@@ -186,39 +201,39 @@ hostile(const char *dir)
 	snprintf(tmp, sizeof(tmp), "%s/fifo", dir);
 	mkfifo(tmp, 0666);
 	CHECK("read_file_at refuses a FIFO",
-	      read_file_at(AT_FDCWD, tmp, &buf, &len, true) == -EFTYPE_CPM);
+	      read_file_at(AT_FDCWD, tmp, &read_text, &buf, &len) == -EFTYPE_CPM);
 	{
 		char small[16];
 
 		bool whole;
 
-		CHECK("read_small_at refuses a FIFO",
-		      read_small_at(AT_FDCWD, tmp, small, sizeof(small)) ==
+		CHECK("read_buf_at refuses a FIFO",
+		      read_buf_at(AT_FDCWD, tmp, 0, small, sizeof(small), NULL) ==
 		      -EFTYPE_CPM);
-		CHECK("read_head_at refuses a FIFO",
-		      read_head_at(AT_FDCWD, tmp, small, sizeof(small), &whole, 0) ==
+		CHECK("read_buf_at READ_HEAD refuses a FIFO",
+		      read_buf_at(AT_FDCWD, tmp, READ_HEAD, small, sizeof(small), &whole) ==
 		      -EFTYPE_CPM);
-		/* Nothing to read at once: read_small_at()'s answer. */
-		CHECK("read_kernfs_at refuses a FIFO",
-		      read_kernfs_at(AT_FDCWD, tmp, small, sizeof(small), 0) ==
+		/* Nothing to read at once: read_buf_at()'s answer. */
+		CHECK("read_buf_at READ_KERNFS refuses a FIFO",
+		      read_buf_at(AT_FDCWD, tmp, READ_KERNFS, small, sizeof(small), NULL) ==
 		      -EFTYPE_CPM);
-		CHECK("read_kernfs_at refuses /dev/zero",
-		      read_kernfs_at(AT_FDCWD, "/dev/zero", small, sizeof(small), 0) ==
+		CHECK("read_buf_at READ_KERNFS refuses /dev/zero",
+		      read_buf_at(AT_FDCWD, "/dev/zero", READ_KERNFS, small, sizeof(small), NULL) ==
 		      -EFTYPE_CPM);
-		CHECK("read_kernfs_at refuses a directory",
-		      read_kernfs_at(AT_FDCWD, "/", small, sizeof(small), 0) ==
+		CHECK("read_buf_at READ_KERNFS refuses a directory",
+		      read_buf_at(AT_FDCWD, "/", READ_KERNFS, small, sizeof(small), NULL) ==
 		      -EISDIR);
 	}
 	unlink(tmp);
 	CHECK("read_file_at refuses /dev/zero",
-	      read_file_at(AT_FDCWD, "/dev/zero", &buf, &len, false) ==
+	      read_file_at(AT_FDCWD, "/dev/zero", NULL, &buf, &len) ==
 	      -EFTYPE_CPM);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
 	r = fd >= 0 && ftruncate(fd, 4096) == 0;
 	if (fd >= 0)
 		close(fd);
-	CHECK("read_file_max_at refuses a file above the cap",
-	      r && read_file_max_at(AT_FDCWD, tmp, 1000, &buf, &len, false) ==
+	CHECK("read_file_at with a cap refuses a file above the cap",
+	      r && read_file_at(AT_FDCWD, tmp, &(struct read_opts){ .max = 1000 }, &buf, &len) ==
 	      -EFBIG);
 	unlink(tmp);
 
@@ -237,21 +252,20 @@ hostile(const char *dir)
 			ssize_t n;
 
 			unlink(tmp);
-			write_file_atomic(tmp, want, sizes[i], 0600);
+			write_file_atomic(tmp, want, sizes[i], &mode_0600);
 			snprintf(label, sizeof(label), "read_file_at reads all %zu bytes", sizes[i]);
-			CHECK(label, read_file_at(AT_FDCWD, tmp, &buf, &len, true) == 0 &&
+			CHECK(label, read_file_at(AT_FDCWD, tmp, &read_text, &buf, &len) == 0 &&
 			      len == sizes[i] && memcmp(buf, want, len) == 0);
 			if (len == sizes[i])
 				free(buf);
-			snprintf(label, sizeof(label), "read_file_max_at reads %zu "
+			snprintf(label, sizeof(label), "read_file_at with a cap reads %zu "
 				 "bytes under a cap of as many", sizes[i]);
-			CHECK(label, read_file_max_at(AT_FDCWD, tmp, sizes[i], &buf,
-						      &len, true) == 0 &&
+			CHECK(label, read_file_at(AT_FDCWD, tmp, &(struct read_opts){ .flags = READ_TEXT, .max = sizes[i] }, &buf, &len) == 0 &&
 			      len == sizes[i] && memcmp(buf, want, len) == 0);
 			if (len == sizes[i])
 				free(buf);
-			n = read_small_at(AT_FDCWD, tmp, small, sizeof(small));
-			snprintf(label, sizeof(label), "read_small_at reads all %zu bytes", sizes[i]);
+			n = read_buf_at(AT_FDCWD, tmp, 0, small, sizeof(small), NULL);
+			snprintf(label, sizeof(label), "read_buf_at reads all %zu bytes", sizes[i]);
 			CHECK(label, n == (ssize_t)sizes[i] && memcmp(small, want, sizes[i]) == 0);
 			/* A head of 4096 holds 4095 bytes: whole up to them. */
 			{
@@ -259,8 +273,8 @@ hostile(const char *dir)
 				size_t head = sizes[i] <= 4095 ? sizes[i] : 4095;
 
 				memset(small, 'X', sizeof(small));
-				n = read_head_at(AT_FDCWD, tmp, small, 4096, &whole, 0);
-				snprintf(label, sizeof(label), "read_head_at reads the first "
+				n = read_buf_at(AT_FDCWD, tmp, READ_HEAD, small, 4096, &whole);
+				snprintf(label, sizeof(label), "read_buf_at READ_HEAD reads the first "
 					 "%zu of %zu bytes", head, sizes[i]);
 				CHECK(label, n == (ssize_t)head &&
 				      memcmp(small, want, head) == 0 &&
@@ -268,21 +282,21 @@ hostile(const char *dir)
 				      whole == (sizes[i] <= 4095));
 			}
 		}
-		/* read_small_at: size-1 bytes and the NUL, no more. */
+		/* read_buf_at: size-1 bytes and the NUL, no more. */
 		unlink(tmp);
-		write_file_atomic(tmp, want, 100, 0600);
-		CHECK("read_small_at reads 100 bytes into 101",
-		      read_small_at(AT_FDCWD, tmp, small, 101) == 100);
-		CHECK("read_small_at refuses 100 bytes for 100",
-		      read_small_at(AT_FDCWD, tmp, small, 100) == -EFBIG);
-		CHECK("read_small_at refuses 100 bytes for 50",
-		      read_small_at(AT_FDCWD, tmp, small, 50) == -EFBIG);
-		/* read_kernfs_at: as read_small_at, at its limit too. */
-		CHECK("read_kernfs_at reads 100 bytes into 101",
-		      read_kernfs_at(AT_FDCWD, tmp, small, 101, 0) == 100 &&
+		write_file_atomic(tmp, want, 100, &mode_0600);
+		CHECK("read_buf_at reads 100 bytes into 101",
+		      read_buf_at(AT_FDCWD, tmp, 0, small, 101, NULL) == 100);
+		CHECK("read_buf_at refuses 100 bytes for 100",
+		      read_buf_at(AT_FDCWD, tmp, 0, small, 100, NULL) == -EFBIG);
+		CHECK("read_buf_at refuses 100 bytes for 50",
+		      read_buf_at(AT_FDCWD, tmp, 0, small, 50, NULL) == -EFBIG);
+		/* read_buf_at READ_KERNFS: as read_buf_at, at its limit too. */
+		CHECK("read_buf_at READ_KERNFS reads 100 bytes into 101",
+		      read_buf_at(AT_FDCWD, tmp, READ_KERNFS, small, 101, NULL) == 100 &&
 		      memcmp(small, want, 100) == 0 && small[100] == '\0');
-		CHECK("read_kernfs_at refuses 100 bytes for 100",
-		      read_kernfs_at(AT_FDCWD, tmp, small, 100, 0) == -EFBIG);
+		CHECK("read_buf_at READ_KERNFS refuses 100 bytes for 100",
+		      read_buf_at(AT_FDCWD, tmp, READ_KERNFS, small, 100, NULL) == -EFBIG);
 		/* READ_NO_LINK: a link where a control file belongs. */
 		{
 			char lnk[sizeof(tmp) + 8];
@@ -290,17 +304,14 @@ hostile(const char *dir)
 			snprintf(lnk, sizeof(lnk), "%s.link", tmp);
 			unlink(lnk);
 			if (symlink(tmp, lnk) == 0) {
-				CHECK("read_small_at reads through a link",
-				      read_small_at(AT_FDCWD, lnk, small, 101) == 100);
-				CHECK("read_small_how READ_NO_LINK refuses a link",
-				      read_small_how(AT_FDCWD, lnk, small, 101,
-						     READ_NO_LINK) == -ELOOP);
-				CHECK("read_kernfs_at READ_NO_LINK refuses a link",
-				      read_kernfs_at(AT_FDCWD, lnk, small, 101,
-						     READ_NO_LINK) == -ELOOP);
-				CHECK("read_kernfs_at READ_NO_LINK reads a file",
-				      read_kernfs_at(AT_FDCWD, tmp, small, 101,
-						     READ_NO_LINK) == 100);
+				CHECK("read_buf_at reads through a link",
+				      read_buf_at(AT_FDCWD, lnk, 0, small, 101, NULL) == 100);
+				CHECK("read_buf_at READ_NO_LINK refuses a link",
+				      read_buf_at(AT_FDCWD, lnk, READ_NO_LINK, small, 101, NULL) == -ELOOP);
+				CHECK("read_buf_at READ_KERNFS | READ_NO_LINK refuses a link",
+				      read_buf_at(AT_FDCWD, lnk, READ_KERNFS | READ_NO_LINK, small, 101, NULL) == -ELOOP);
+				CHECK("read_buf_at READ_KERNFS | READ_NO_LINK reads a file",
+				      read_buf_at(AT_FDCWD, tmp, READ_KERNFS | READ_NO_LINK, small, 101, NULL) == 100);
 				unlink(lnk);
 			} else {
 				CHECK("symlink for READ_NO_LINK", 0);
@@ -311,18 +322,16 @@ hostile(const char *dir)
 			bool whole = false;
 			ssize_t n;
 
-			n = read_head_at(AT_FDCWD, "/proc/self/stat", small, sizeof(small),
-					 &whole, 0);
-			CHECK("read_head_at reads a procfs file whole",
+			n = read_buf_at(AT_FDCWD, "/proc/self/stat", READ_HEAD, small, sizeof(small), &whole);
+			CHECK("read_buf_at READ_HEAD reads a procfs file whole",
 			      n > 0 && whole && small[n - 1] == '\n' &&
 			      small[n] == '\0');
-			n = read_head_at(AT_FDCWD, "/proc/self/stat", small, 8, &whole, 0);
-			CHECK("read_head_at stops at 7 bytes of a procfs file",
+			n = read_buf_at(AT_FDCWD, "/proc/self/stat", READ_HEAD, small, 8, &whole);
+			CHECK("read_buf_at READ_HEAD stops at 7 bytes of a procfs file",
 			      n == 7 && !whole && strlen(small) == 7);
 			/* A sysfs attribute: one read, its newline dropped. */
-			n = read_kernfs_at(AT_FDCWD, "/sys/devices/system/cpu/possible",
-					   small, sizeof(small), 0);
-			CHECK("read_kernfs_at reads a sysfs attribute",
+			n = read_buf_at(AT_FDCWD, "/sys/devices/system/cpu/possible", READ_KERNFS, small, sizeof(small), NULL);
+			CHECK("read_buf_at READ_KERNFS reads a sysfs attribute",
 			      n > 0 && small[0] == '0' && small[n - 1] != '\n' &&
 			      small[n] == '\0');
 		}
@@ -332,7 +341,7 @@ hostile(const char *dir)
 		if (fd >= 0)
 			close(fd);
 		CHECK("read_file_at reads a sparse page whole",
-		      r && read_file_at(AT_FDCWD, tmp, &buf, &len, false) == 0 &&
+		      r && read_file_at(AT_FDCWD, tmp, NULL, &buf, &len) == 0 &&
 		      len == 4096 && buf[0] == '\0' && buf[4095] == '\0');
 		if (r && len == 4096)
 			free(buf);
@@ -354,12 +363,12 @@ hostile(const char *dir)
 	CHECK("nothing is created through it", count_entries(target) == 0);
 	snprintf(path, sizeof(path), "%s/shared/link/file", dir);
 	CHECK("atomic write does not follow it",
-	      write_file_atomic(path, "x", 1, 0644) == -ELOOP &&
+	      write_file_atomic(path, "x", 1, &mode_0644) == -ELOOP &&
 	      count_entries(target) == 0);
 	unlink(tmp);
 	CHECK("a symlink of ours is followed",
 	      symlink(target, tmp) == 0 &&
-	      write_file_atomic(path, "x", 1, 0644) == 0 &&
+	      write_file_atomic(path, "x", 1, &mode_0644) == 0 &&
 	      count_entries(target) == 1);
 	snprintf(path, sizeof(path), "%s/file", target);
 	unlink(path);
@@ -663,7 +672,7 @@ put_pattern(const char *path, size_t len)
 	for (i = 0; i < len; i++)
 		b[i] = (char)('a' + i % 26);
 	b[len ? len - 1 : 0] = '\n';
-	r = write_file_atomic(path, b, len, 0600);
+	r = write_file_atomic(path, b, len, &mode_0600);
 	free(b);
 	return r;
 }
@@ -686,7 +695,7 @@ is_pattern(const char *buf, size_t len)
 }
 
 /*
- * read_file_held_at(): a file of three pages or more is read into pages
+ * read_file_at() with held: a file of three pages or more is read into pages
  * of its own, smaller ones into a malloc'ed buffer; the same bytes and
  * padding either way.  A file cut or written in place after the read
  * leaves the bytes read as they were, and is not intact.
@@ -709,9 +718,8 @@ test_held(const char *dir)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memset(&h[0], 0, sizeof(h[0]));
 		r = put_pattern(path, cases[i].len);
-		r = r < 0 ? r : read_file_held_at(AT_FDCWD, path, READ_FILE_MAX,
-						  &buf, &len, &h[0]);
-		snprintf(label, sizeof(label), "read_file_held_at: %zu bytes, "
+		r = r < 0 ? r : read_file_at(AT_FDCWD, path, &(struct read_opts){ .held = &h[0] }, &buf, &len);
+		snprintf(label, sizeof(label), "read_file_at held: %zu bytes, "
 			 "%s, padded", cases[i].len,
 			 cases[i].own ? "pages of its own" : "malloc'ed");
 		CHECK(label, r == 0 && len == cases[i].len &&
@@ -723,10 +731,25 @@ test_held(const char *dir)
 			held_file_close(&h[0]);
 		}
 	}
-	CHECK("read_file_held_at: a file over the cap is refused",
+	CHECK("read_file_at held: a file over the cap is refused",
 	      put_pattern(path, 5 * pg + 1) == 0 &&
-	      read_file_held_at(AT_FDCWD, path, 5 * pg, &buf, &len, &h[0]) ==
+	      read_file_at(AT_FDCWD, path, &(struct read_opts){ .max = 5 * pg, .held = &h[0] }, &buf, &len) ==
 	      -EFBIG);
+	{
+		/* READ_TEXT holds for a file read into pages of its own. */
+		const struct read_opts held_text = {
+			.flags = READ_TEXT, .held = &h[0],
+		};
+
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		r = fd >= 0 && pwrite(fd, "", 1, 3 * pg) == 1 ? 0 : -1;
+		if (fd >= 0)
+			close(fd);
+		memset(&h[0], 0, sizeof(h[0]));
+		CHECK("read_file_at held: READ_TEXT refuses a NUL byte",
+		      r == 0 && read_file_at(AT_FDCWD, path, &held_text, &buf,
+					     &len) == -EILSEQ && !h[0].open);
+	}
 
 	/* Many files held at once, each whole. */
 	for (i = 0; i < 10; i++) {
@@ -736,13 +759,12 @@ test_held(const char *dir)
 		snprintf(p2, sizeof(p2), "%s/held%zu", dir, i);
 		bufs[i] = NULL;
 		if (put_pattern(p2, 4 * pg + 1 + i) == 0 &&
-		    read_file_held_at(AT_FDCWD, p2, READ_FILE_MAX, &bufs[i],
-				      &len, &h[i]) < 0)
+		    read_file_at(AT_FDCWD, p2, &(struct read_opts){ .held = &h[i] }, &bufs[i], &len) < 0)
 			bufs[i] = NULL;
 	}
 	for (r = 0, i = 0; i < 10; i++)
 		r += bufs[i] && h[i].map && is_pattern(bufs[i], 4 * pg + 1 + i);
-	CHECK("read_file_held_at: ten files held at once, each whole", r == 10);
+	CHECK("read_file_at held: ten files held at once, each whole", r == 10);
 	for (i = 0; i < 10; i++) {
 		char p2[300];
 
@@ -755,9 +777,8 @@ test_held(const char *dir)
 	/* Cut in place (truncated, not replaced) after the read. */
 	memset(&h[0], 0, sizeof(h[0]));
 	r = put_pattern(path, 6 * pg + 100);
-	r = r < 0 ? r : read_file_held_at(AT_FDCWD, path, READ_FILE_MAX, &buf,
-					  &len, &h[0]);
-	CHECK("read_file_held_at: six pages read", r == 0 && h[0].map);
+	r = r < 0 ? r : read_file_at(AT_FDCWD, path, &(struct read_opts){ .held = &h[0] }, &buf, &len);
+	CHECK("read_file_at held: six pages read", r == 0 && h[0].map);
 	if (r == 0) {
 		fd = open(path, O_WRONLY);
 		r = fd >= 0 && ftruncate(fd, (off_t)pg) == 0;
@@ -774,8 +795,7 @@ test_held(const char *dir)
 	/* Written in place, same size: not intact either (its times). */
 	memset(&h[0], 0, sizeof(h[0]));
 	r = put_pattern(path, 4 * pg + 1);
-	r = r < 0 ? r : read_file_held_at(AT_FDCWD, path, READ_FILE_MAX, &buf,
-					  &len, &h[0]);
+	r = r < 0 ? r : read_file_at(AT_FDCWD, path, &(struct read_opts){ .held = &h[0] }, &buf, &len);
 	if (r == 0) {
 		struct timespec later[2] = { { 0, UTIME_OMIT }, { 1, 0 } };
 
@@ -871,15 +891,15 @@ main(void)
 
 	CHECK("mkdtemp", mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/state", dir);
-	CHECK("atomic write", write_file_atomic(path, "one\n", 4, 0600) == 0);
-	CHECK("atomic replace", write_file_atomic(path, "two\n", 4, 0600) == 0);
-	CHECK("read back", read_file_at(AT_FDCWD, path, &buf, &len, true) == 0 &&
+	CHECK("atomic write", write_file_atomic(path, "one\n", 4, &mode_0600) == 0);
+	CHECK("atomic replace", write_file_atomic(path, "two\n", 4, &mode_0600) == 0);
+	CHECK("read back", read_file_at(AT_FDCWD, path, &read_text, &buf, &len) == 0 &&
 	      len == 4 && strcmp(buf, "two\n") == 0);
 	free(buf);
 	snprintf(path, sizeof(path), "%s/.state.tmp.%ld", dir, (long)getpid());
 	CHECK("no temporary file left", access(path, F_OK) != 0);
 	snprintf(path, sizeof(path), "%s/missing/state", dir);
-	CHECK("atomic write into a missing dir fails", write_file_atomic(path, "x", 1, 0600) == -ENOENT);
+	CHECK("atomic write into a missing dir fails", write_file_atomic(path, "x", 1, &mode_0600) == -ENOENT);
 	hostile(dir);
 	test_held(dir);
 	snprintf(path, sizeof(path), "%s/state", dir);

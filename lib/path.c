@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Opening paths (path.h): the confined open below a root
+ * (open_in_root() and its walk), opens with no link followed
+ * (open_how_at(), open_dir_at()), and the regular-file check after an
+ * open (open_regular_at()).
+ */
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -10,8 +17,8 @@
 #include <sys/syscall.h>
 #include <linux/openat2.h>
 
-#include "inroot.h"
-#include "util.h"
+#include "err.h"
+#include "path.h"
 
 /* The kernel's MAXSYMLINKS. */
 #define INROOT_LINKS 40
@@ -273,4 +280,225 @@ open_in_root_walk(int rootfd, const char *path, int flags)
 	if (own)
 		close(cur);
 	return r;
+}
+
+int
+open_how_at(int dirfd, const char *path, int flags, unsigned int how)
+{
+	int fd;
+
+	if (how & READ_NO_LINK)
+		flags |= O_NOFOLLOW;
+	if (how & READ_IN_ROOT)
+		return open_in_root(dirfd, path, flags);
+	if (how & READ_NO_LINKS) {
+		struct open_how oh = {
+			.flags = (unsigned int)flags,
+			.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+				   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+		};
+
+		fd = (int)syscall(SYS_openat2, dirfd, path, &oh, sizeof(oh));
+	} else {
+		fd = openat(dirfd, path, flags);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+bool
+open_no_links_works(void)
+{
+	/* 0 not asked yet, 1 works, -1 not here (no call, or a filter) */
+	static int works;
+	int w = __atomic_load_n(&works, __ATOMIC_RELAXED);
+
+	if (w == 0) {
+		int fd = open_how_at(AT_FDCWD, ".", O_PATH | O_DIRECTORY |
+				     O_CLOEXEC, READ_NO_LINKS);
+
+		/* any other refusal comes from a kernel that has the call */
+		w = fd >= 0 || (fd != -ENOSYS && fd != -EPERM && fd != -EINVAL)
+			    ? 1 : -1;
+		if (fd >= 0)
+			close(fd);
+		__atomic_store_n(&works, w, __ATOMIC_RELAXED);
+	}
+	return w > 0;
+}
+
+/*
+ * Open path for reading without blocking on a FIFO, and refuse anything
+ * but a regular file: a FIFO, a device or a socket planted where a file
+ * is expected would hang the reader or feed it forever.  O_NONBLOCK stays
+ * set: it changes nothing for a regular file, and clearing it would cost
+ * two more system calls per file (thousands on a large machine's sysfs).
+ */
+int
+open_regular_at(int dirfd, const char *path, struct stat *stp,
+		unsigned int how)
+{
+	struct stat st;
+	int fd;
+
+	fd = open_how_at(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+			 O_NOCTTY, how);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EFTYPE_CPM;
+	}
+	/* A tree another user may have made holds no hard link to a file
+	 * outside it (with protected_hardlinks off, any file can be one):
+	 * neither sysfs nor a cgroup file system has a file of two names. */
+	if ((how & (READ_IN_ROOT | READ_NO_LINK)) && st.st_nlink > 1) {
+		close(fd);
+		return -EMLINK;
+	}
+	if (stp)
+		*stp = st;
+	return fd;
+}
+
+bool
+path_link_trusted(int dfd, const char *name)
+{
+	struct stat ls, ds;
+	uid_t me = geteuid();
+
+	if (fstatat(dfd, name, &ls, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !S_ISLNK(ls.st_mode) || fstat(dfd, &ds) < 0)
+		return false;
+	if (ls.st_uid != 0 && ls.st_uid != me)
+		return false;
+	if ((ds.st_mode & S_ISVTX) || ds.st_uid == ls.st_uid)
+		return true;
+	return !(ds.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/*
+ * The whole path in one openat2 that follows no symbolic link at all: a
+ * path with none resolves as the walk of open_dir_at() would, one
+ * component at a time.  -1 when that cannot tell (a link on the way, a
+ * missing component, no openat2): the walk decides.
+ */
+static int
+open_dir_direct(int dirfd, const char *path, int oflags)
+{
+	struct open_how how = {
+		.flags = (unsigned int)oflags,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	const char *p;
+	int n = 0;
+
+	/* The walk's limit of 256 components, kept. */
+	for (p = path; *p; p++)
+		n += *p == '/';
+	if (n > 255)
+		return -1;
+	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+}
+
+int
+open_dir_at(int dirfd, const char *path, unsigned int flags,
+	    unsigned int mode)
+{
+	char buf[PATH_MAX];
+	char *comp, *next;
+	int fd, depth = 0;
+	int oflags = ((flags & DIR_PATH) ? O_PATH : O_RDONLY) | O_DIRECTORY |
+		     O_CLOEXEC;
+
+	if (strlen(path) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	fd = open_dir_direct(dirfd, path, oflags);
+	if (fd >= 0)
+		return fd;
+	strcpy(buf, path);
+	if (buf[0] == '/') {
+		fd = open("/", oflags);
+		comp = buf + 1;
+	} else {
+		fd = openat(dirfd, ".", oflags);
+		comp = buf;
+	}
+	if (fd < 0)
+		return -errno;
+	for (; comp != NULL; comp = next) {
+		int nfd;
+
+		next = strchr(comp, '/');
+		if (next)
+			*next++ = '\0';
+		if (*comp == '\0' || strcmp(comp, ".") == 0)
+			continue;
+		if (++depth > 256) {
+			close(fd);
+			return -ELOOP;
+		}
+		if ((flags & DIR_CREATE) && mkdirat(fd, comp, mode) < 0 &&
+		    errno != EEXIST) {
+			int r = -errno;
+
+			close(fd);
+			return r;
+		}
+		nfd = openat(fd, comp, oflags | O_NOFOLLOW);
+		if (nfd < 0 && (errno == ELOOP || errno == ENOTDIR)) {
+			struct stat ls;
+			int e = errno;
+
+			if (fstatat(fd, comp, &ls, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISLNK(ls.st_mode)) {
+				e = ELOOP;
+				if (!(flags & DIR_NO_LINKS) &&
+				    path_link_trusted(fd, comp)) {
+					nfd = openat(fd, comp, oflags);
+					e = errno;
+				}
+			}
+			errno = e;
+		}
+		if (nfd < 0) {
+			int r = -errno;
+
+			close(fd);
+			return r;
+		}
+		close(fd);
+		fd = nfd;
+	}
+	return fd;
+}
+
+int
+open_parent_at(int dirfd, const char *path, unsigned int flags,
+	       unsigned int mode, const char **basep)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	*basep = slash ? slash + 1 : path;
+	if (**basep == '\0')
+		return -EISDIR;
+	if (slash == NULL)
+		return open_dir_at(dirfd, ".", flags, mode);
+	if ((size_t)(slash - path) + 2 > sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	if (slash == path)
+		strcpy(dir, "/");
+	return open_dir_at(dirfd, dir, flags, mode);
 }
