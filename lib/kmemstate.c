@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The kubelet's memory_manager_state: a small JSON tree reader (the
- * checkpoint nests maps, arrays and objects deeper than cpu_manager_state),
- * the go-spew renderings its checksums are taken over, and the bookings
- * its entries give cpm-alloc's imported allocations.
+ * The kubelet's memory_manager_state: the document read as a tree with
+ * jsonread.h (it nests maps, arrays and objects deeper than
+ * cpu_manager_state, and its fields are looked up as Go's encoding/json
+ * matches them), the go-spew renderings its checksums are taken over,
+ * and the bookings its entries give cpm-alloc's imported allocations.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,286 +15,32 @@
 
 #include "err.h"
 #include "fileread.h"
+#include "jsonread.h"
 #include "kmemstate.h"
 #include "state.h"
 #include "strbuf.h"
 
-enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-struct jv {
-	int t;
-	char *s;		/* string, or a number's text */
-	uint64_t u;		/* a number as an unsigned integer */
-	bool u_ok;
-	int n;
-	char **k;		/* object keys */
-	struct jv *v;		/* members or elements */
-};
-
-struct jp {
-	const char *p, *end;
-	char err[160];
-	int depth;
-};
-
-static void
-jv_free(struct jv *v)
-{
-	int i;
-
-	for (i = 0; i < v->n; i++) {
-		if (v->k)
-			free(v->k[i]);
-		jv_free(&v->v[i]);
-	}
-	free(v->k);
-	free(v->v);
-	free(v->s);
-	memset(v, 0, sizeof(*v));
-}
-
+/*
+ * The document of len bytes into v.  A text cut short is refused in the
+ * words of Go's encoding/json, which the kubelet prints.
+ */
 static int
-jfail(struct jp *j, const char *what)
+jparse(const char *text, size_t len, struct jr_value *v, char *err,
+       size_t errlen)
 {
-	if (!j->err[0])
-		snprintf(j->err, sizeof(j->err), "%s", what);
-	return -EINVAL;
-}
-
-static void
-ws(struct jp *j)
-{
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' ||
-				 *j->p == '\n' || *j->p == '\r'))
-		j->p++;
-}
-
-static int
-jstr(struct jp *j, char **out)
-{
-	struct strbuf sb;
-
-	j->p++;		/* the quote */
-	strbuf_init(&sb);
-	while (j->p < j->end && *j->p != '"') {
-		unsigned char c = (unsigned char)*j->p++;
-
-		if (c < 0x20 || c >= 0x80)
-			goto bad;
-		if (c == '\\') {
-			if (j->p >= j->end)
-				goto bad;
-			c = (unsigned char)*j->p++;
-			if (c == 'u') {
-				unsigned int v = 0, i;
-
-				for (i = 0; i < 4; i++) {
-					char h = j->p < j->end ? *j->p++ : 0;
-
-					v <<= 4;
-					if (h >= '0' && h <= '9')
-						v |= (unsigned int)(h - '0');
-					else if (h >= 'a' && h <= 'f')
-						v |= (unsigned int)(h - 'a' + 10);
-					else if (h >= 'A' && h <= 'F')
-						v |= (unsigned int)(h - 'A' + 10);
-					else
-						goto bad;
-				}
-				if (v == 0 || v >= 0x80)
-					goto bad;
-				c = (unsigned char)v;
-			} else if (c == 'n') {
-				c = '\n';
-			} else if (c == 't') {
-				c = '\t';
-			} else if (c == 'r') {
-				c = '\r';
-			} else if (c == 'b') {
-				c = '\b';
-			} else if (c == 'f') {
-				c = '\f';
-			} else if (c != '"' && c != '\\' && c != '/') {
-				goto bad;
-			}
-		}
-		strbuf_add(&sb, (const char *)&c, 1);
-	}
-	if (j->p >= j->end)
-		goto end;
-	j->p++;
-	strbuf_add(&sb, "", 0);
-	if (sb.oom)
-		return -ENOMEM;
-	*out = sb.buf;
-	return 0;
-bad:
-	strbuf_free(&sb);
-	return jfail(j, "invalid character in string literal");
-end:
-	strbuf_free(&sb);
-	return jfail(j, "unexpected end of JSON input");
-}
-
-static int jvalue(struct jp *j, struct jv *v);
-
-static int
-jgrow(struct jv *v, bool keys)
-{
-	struct jv *nv = realloc(v->v, (size_t)(v->n + 1) * sizeof(*nv));
-	char **nk;
-
-	if (!nv)
-		return -ENOMEM;
-	v->v = nv;
-	memset(&nv[v->n], 0, sizeof(*nv));
-	if (keys) {
-		nk = realloc(v->k, (size_t)(v->n + 1) * sizeof(*nk));
-		if (!nk)
-			return -ENOMEM;
-		v->k = nk;
-		nk[v->n] = NULL;
-	}
-	v->n++;
-	return 0;
-}
-
-static int
-jcontainer(struct jp *j, struct jv *v, bool obj)
-{
-	char close = obj ? '}' : ']';
-	int r;
-
-	if (++j->depth > 64)
-		return jfail(j, "exceeded max depth");
-	v->t = obj ? J_OBJ : J_ARR;
-	j->p++;
-	ws(j);
-	if (j->p < j->end && *j->p == close) {
-		j->p++;
-		j->depth--;
-		return 0;
-	}
-	for (;;) {
-		ws(j);
-		if ((r = jgrow(v, obj)) < 0)
-			return r;
-		if (obj) {
-			if (j->p >= j->end)
-				return jfail(j, "unexpected end of JSON input");
-			if (*j->p != '"')
-				return jfail(j, "invalid character looking for "
-					     "beginning of object key string");
-			if ((r = jstr(j, &v->k[v->n - 1])) < 0)
-				return r;
-			ws(j);
-			if (j->p >= j->end)
-				return jfail(j, "unexpected end of JSON input");
-			if (*j->p++ != ':')
-				return jfail(j, "invalid character after object key");
-		}
-		if ((r = jvalue(j, &v->v[v->n - 1])) < 0)
-			return r;
-		ws(j);
-		if (j->p >= j->end)
-			return jfail(j, "unexpected end of JSON input");
-		if (*j->p == ',') {
-			j->p++;
-			continue;
-		}
-		if (*j->p++ != close)
-			return jfail(j, "invalid character after value");
-		break;
-	}
-	j->depth--;
-	return 0;
-}
-
-static int
-jvalue(struct jp *j, struct jv *v)
-{
-	const char *s;
-
-	ws(j);
-	if (j->p >= j->end)
-		return jfail(j, "unexpected end of JSON input");
-	switch (*j->p) {
-	case '{':
-		return jcontainer(j, v, true);
-	case '[':
-		return jcontainer(j, v, false);
-	case '"':
-		v->t = J_STR;
-		return jstr(j, &v->s);
-	}
-	if (j->end - j->p >= 4 && memcmp(j->p, "null", 4) == 0) {
-		j->p += 4;
-		return 0;
-	}
-	if (j->end - j->p >= 4 && memcmp(j->p, "true", 4) == 0) {
-		v->t = J_BOOL;
-		j->p += 4;
-		return 0;
-	}
-	if (j->end - j->p >= 5 && memcmp(j->p, "false", 5) == 0) {
-		v->t = J_BOOL;
-		j->p += 5;
-		return 0;
-	}
-	s = j->p;
-	if (*j->p == '-')
-		j->p++;
-	if (j->p >= j->end || *j->p < '0' || *j->p > '9')
-		return jfail(j, "invalid character looking for beginning of value");
-	v->u_ok = *s != '-';
-	while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
-		if (v->u > (UINT64_MAX - 9) / 10)
-			v->u_ok = false;
-		v->u = v->u * 10 + (uint64_t)(*j->p++ - '0');
-	}
-	while (j->p < j->end && strchr(".eE+-0123456789", *j->p)) {
-		v->u_ok = false;
-		j->p++;
-	}
-	v->t = J_NUM;
-	v->s = strndup(s, (size_t)(j->p - s));
-	return v->s ? 0 : -ENOMEM;
-}
-
-static int
-jparse(const char *text, size_t len, struct jv *v, char *err, size_t errlen)
-{
-	struct jp j = { text, text + len, "", 0 };
+	struct jr j;
 	int r;
 
 	memset(v, 0, sizeof(*v));
-	r = jvalue(&j, v);
-	if (r == 0) {
-		ws(&j);
-		if (j.p != j.end)
-			r = jfail(&j, "invalid character after top-level value");
-	}
-	if (r < 0) {
-		jv_free(v);
-		if (r == -EINVAL)
-			snprintf(err, errlen, "%s", j.err);
-	}
+	r = jr_init(&j, text, len, err, errlen);
+	if (r == 0)
+		r = jr_parse(&j, v);
+	if (r == -EINVAL && j.err_at == len)
+		snprintf(err, errlen, "unexpected end of JSON input");
 	return r;
 }
 
-/* The member of o named key in any case, the last given (Go's). */
-static const struct jv *
-jget(const struct jv *o, const char *key)
-{
-	int i;
-
-	if (!o || o->t != J_OBJ)
-		return NULL;
-	for (i = o->n - 1; i >= 0; i--)
-		if (strcasecmp(o->k[i], key) == 0)
-			return &o->v[i];
-	return NULL;
-}
+#define jget jr_member_fold
 
 /* ---- go-spew's %#v of the checkpoint structs ---- */
 
@@ -314,7 +61,7 @@ num_key_cmp(const void *a, const void *b)
 
 /* The member indexes of o in the order spew sorts its keys. */
 static int *
-sorted(const struct jv *o, bool numeric)
+sorted(const struct jr_value *o, bool numeric)
 {
 	char **keys = malloc(sizeof(char *) * (size_t)(o->n + 1));
 	int *idx = malloc(sizeof(int) * (size_t)(o->n + 1)), i, k;
@@ -325,16 +72,16 @@ sorted(const struct jv *o, bool numeric)
 		return NULL;
 	}
 	/* Distinct keys (the last of a repeated one), sorted. */
-	for (i = 0; i < o->n; i++)
-		keys[i] = o->k[i];
+	for (i = 0; i < (int)o->n; i++)
+		keys[i] = o->keys[i];
 	qsort(keys, (size_t)o->n, sizeof(*keys), numeric ? num_key_cmp :
 	      key_cmp);
-	for (i = 0; i < o->n; i++) {
+	for (i = 0; i < (int)o->n; i++) {
 		idx[i] = -1;
 		if (i > 0 && strcmp(keys[i], keys[i - 1]) == 0)
 			continue;
-		for (k = o->n - 1; k >= 0; k--)
-			if (strcmp(o->k[k], keys[i]) == 0) {
+		for (k = (int)o->n - 1; k >= 0; k--)
+			if (strcmp(o->keys[k], keys[i]) == 0) {
 				idx[i] = k;
 				break;
 			}
@@ -344,47 +91,47 @@ sorted(const struct jv *o, bool numeric)
 }
 
 static void
-r_uint(struct strbuf *sb, const char *field, const struct jv *v)
+r_uint(struct strbuf *sb, const char *field, const struct jr_value *v)
 {
 	strbuf_printf(sb, "%s:(uint64)%llu", field,
-		      (unsigned long long)(v && v->t == J_NUM ? v->u : 0));
+		      (unsigned long long)(v && v->type == JR_NUM ? v->num.u : 0));
 }
 
 static int
-r_ints(struct strbuf *sb, const struct jv *a)
+r_ints(struct strbuf *sb, const struct jr_value *a)
 {
 	int i;
 
-	if (!a || a->t != J_ARR) {
+	if (!a || a->type != JR_ARR) {
 		strbuf_puts(sb, "<nil>");
 		return 0;
 	}
 	strbuf_puts(sb, "[");
-	for (i = 0; i < a->n; i++)
+	for (i = 0; i < (int)a->n; i++)
 		strbuf_printf(sb, "%s%s", i ? " " : "",
-			      a->v[i].t == J_NUM ? a->v[i].s : "0");
+			      a->v[i].type == JR_NUM ? a->v[i].s : "0");
 	strbuf_puts(sb, "]");
 	return 0;
 }
 
 /* []Block as a field's or a map's value. */
 static void
-r_blocks(struct strbuf *sb, const struct jv *a)
+r_blocks(struct strbuf *sb, const struct jr_value *a)
 {
 	int i;
 
-	if (!a || a->t != J_ARR) {
+	if (!a || a->type != JR_ARR) {
 		strbuf_puts(sb, "<nil>");
 		return;
 	}
 	strbuf_puts(sb, "[");
-	for (i = 0; i < a->n; i++) {
-		const struct jv *b = &a->v[i], *t = jget(b, "type");
+	for (i = 0; i < (int)a->n; i++) {
+		const struct jr_value *b = &a->v[i], *t = jget(b, "type");
 
 		strbuf_printf(sb, "%s{NUMAAffinity:([]int)", i ? " " : "");
 		r_ints(sb, jget(b, "numaAffinity"));
 		strbuf_printf(sb, " Type:(v1.ResourceName)%s ",
-			      t && t->t == J_STR ? t->s : "");
+			      t && t->type == JR_STR ? t->s : "");
 		r_uint(sb, "Size", jget(b, "size"));
 		strbuf_puts(sb, "}");
 	}
@@ -392,30 +139,30 @@ r_blocks(struct strbuf *sb, const struct jv *a)
 }
 
 static int
-r_machine(struct strbuf *sb, const struct jv *m)
+r_machine(struct strbuf *sb, const struct jr_value *m)
 {
 	int *idx, i, c;
 
 	strbuf_puts(sb, "MachineState:(state.NUMANodeMap)map[");
-	if (m && m->t == J_OBJ) {
+	if (m && m->type == JR_OBJ) {
 		if (!(idx = sorted(m, true)))
 			return -ENOMEM;
-		for (i = 0, c = 0; i < m->n; i++) {
-			const struct jv *n, *mm;
+		for (i = 0, c = 0; i < (int)m->n; i++) {
+			const struct jr_value *n, *mm;
 			int *mi, k, d = 0;
 
 			if (idx[i] < 0)
 				continue;
 			n = &m->v[idx[i]];
 			strbuf_printf(sb, "%s%s:<*>{NumberOfAssignments:(int)%s",
-				      c++ ? " " : "", m->k[idx[i]],
+				      c++ ? " " : "", m->keys[idx[i]],
 				      jget(n, "numberOfAssignments") &&
-				      jget(n, "numberOfAssignments")->t == J_NUM ?
+				      jget(n, "numberOfAssignments")->type == JR_NUM ?
 				      jget(n, "numberOfAssignments")->s : "0");
 			strbuf_puts(sb, " MemoryMap:(map[v1.ResourceName]"
 				    "*state.MemoryTable)");
 			mm = jget(n, "memoryMap");
-			if (!mm || mm->t != J_OBJ) {
+			if (!mm || mm->type != JR_OBJ) {
 				strbuf_puts(sb, "<nil>");
 			} else {
 				if (!(mi = sorted(mm, false))) {
@@ -423,14 +170,14 @@ r_machine(struct strbuf *sb, const struct jv *m)
 					return -ENOMEM;
 				}
 				strbuf_puts(sb, "map[");
-				for (k = 0; k < mm->n; k++) {
-					const struct jv *t;
+				for (k = 0; k < (int)mm->n; k++) {
+					const struct jr_value *t;
 
 					if (mi[k] < 0)
 						continue;
 					t = &mm->v[mi[k]];
 					strbuf_printf(sb, "%s%s:<*>{", d++ ? " " : "",
-						      mm->k[mi[k]]);
+						      mm->keys[mi[k]]);
 					r_uint(sb, "TotalMemSize", jget(t, "total"));
 					strbuf_puts(sb, " ");
 					r_uint(sb, "SystemReserved",
@@ -457,23 +204,23 @@ r_machine(struct strbuf *sb, const struct jv *m)
 }
 
 static int
-r_entries(struct strbuf *sb, const struct jv *e)
+r_entries(struct strbuf *sb, const struct jr_value *e)
 {
 	int *pi, *ci, i, k, c = 0;
 
 	strbuf_puts(sb, "Entries:(state.ContainerMemoryAssignments)map[");
-	if (e && e->t == J_OBJ) {
+	if (e && e->type == JR_OBJ) {
 		if (!(pi = sorted(e, false)))
 			return -ENOMEM;
-		for (i = 0; i < e->n; i++) {
-			const struct jv *p;
+		for (i = 0; i < (int)e->n; i++) {
+			const struct jr_value *p;
 			int d = 0;
 
 			if (pi[i] < 0)
 				continue;
 			p = &e->v[pi[i]];
-			strbuf_printf(sb, "%s%s:", c++ ? " " : "", e->k[pi[i]]);
-			if (p->t != J_OBJ) {
+			strbuf_printf(sb, "%s%s:", c++ ? " " : "", e->keys[pi[i]]);
+			if (p->type != JR_OBJ) {
 				strbuf_puts(sb, "<nil>");
 				continue;
 			}
@@ -482,11 +229,11 @@ r_entries(struct strbuf *sb, const struct jv *e)
 				return -ENOMEM;
 			}
 			strbuf_puts(sb, "map[");
-			for (k = 0; k < p->n; k++) {
+			for (k = 0; k < (int)p->n; k++) {
 				if (ci[k] < 0)
 					continue;
 				strbuf_printf(sb, "%s%s:", d++ ? " " : "",
-					      p->k[ci[k]]);
+					      p->keys[ci[k]]);
 				r_blocks(sb, &p->v[ci[k]]);
 			}
 			free(ci);
@@ -499,19 +246,19 @@ r_entries(struct strbuf *sb, const struct jv *e)
 }
 
 static int
-r_pods(struct strbuf *sb, const struct jv *e)
+r_pods(struct strbuf *sb, const struct jr_value *e)
 {
 	int *pi, i, c = 0;
 
 	strbuf_puts(sb, "PodEntries:(state.PodMemoryAssignments)map[");
-	if (e && e->t == J_OBJ) {
+	if (e && e->type == JR_OBJ) {
 		if (!(pi = sorted(e, false)))
 			return -ENOMEM;
-		for (i = 0; i < e->n; i++) {
+		for (i = 0; i < (int)e->n; i++) {
 			if (pi[i] < 0)
 				continue;
 			strbuf_printf(sb, "%s%s:{MemoryBlocks:([]state.Block)",
-				      c++ ? " " : "", e->k[pi[i]]);
+				      c++ ? " " : "", e->keys[pi[i]]);
 			r_blocks(sb, jget(&e->v[pi[i]], "memoryBlocks"));
 			strbuf_puts(sb, "}");
 		}
@@ -523,15 +270,15 @@ r_pods(struct strbuf *sb, const struct jv *e)
 
 /* FNV-1a 32 of the v1 (pods false) or v2 rendering of the document d. */
 static int
-spew_sum(const struct jv *d, bool pods, uint32_t *sum)
+spew_sum(const struct jr_value *d, bool pods, uint32_t *sum)
 {
-	const struct jv *p = jget(d, "policyName");
+	const struct jr_value *p = jget(d, "policyName");
 	struct strbuf sb;
 	int r;
 
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "(*state.MemoryManagerCheckpoint){PolicyName:"
-		      "(string)%s ", p && p->t == J_STR ? p->s : "");
+		      "(string)%s ", p && p->type == JR_STR ? p->s : "");
 	r = r_machine(&sb, jget(d, "machineState"));
 	strbuf_puts(&sb, " ");
 	if (r == 0)
@@ -553,30 +300,30 @@ spew_sum(const struct jv *d, bool pods, uint32_t *sum)
 
 /* The blocks of the payload d into ms. */
 static int
-take_blocks(struct kmemstate *ms, const struct jv *d)
+take_blocks(struct kmemstate *ms, const struct jr_value *d)
 {
-	const struct jv *e = jget(d, "entries"), *p = jget(d, "policyName");
+	const struct jr_value *e = jget(d, "entries"), *p = jget(d, "policyName");
 	int i, k, b, x;
 
-	ms->policy = strdup(p && p->t == J_STR ? p->s : "");
+	ms->policy = strdup(p && p->type == JR_STR ? p->s : "");
 	if (!ms->policy)
 		return -ENOMEM;
-	if (!e || e->t != J_OBJ)
+	if (!e || e->type != JR_OBJ)
 		return 0;
-	for (i = 0; i < e->n; i++) {
-		const struct jv *pod = &e->v[i];
+	for (i = 0; i < (int)e->n; i++) {
+		const struct jr_value *pod = &e->v[i];
 
-		if (pod->t != J_OBJ)
+		if (pod->type != JR_OBJ)
 			continue;
-		for (k = 0; k < pod->n; k++) {
-			const struct jv *bl = &pod->v[k];
+		for (k = 0; k < (int)pod->n; k++) {
+			const struct jr_value *bl = &pod->v[k];
 
-			if (bl->t != J_ARR)
+			if (bl->type != JR_ARR)
 				continue;
-			for (b = 0; b < bl->n; b++) {
-				const struct jv *t = jget(&bl->v[b], "type");
-				const struct jv *s = jget(&bl->v[b], "size");
-				const struct jv *a = jget(&bl->v[b], "numaAffinity");
+			for (b = 0; b < (int)bl->n; b++) {
+				const struct jr_value *t = jget(&bl->v[b], "type");
+				const struct jr_value *s = jget(&bl->v[b], "size");
+				const struct jr_value *a = jget(&bl->v[b], "numaAffinity");
 				struct kmem_block *nb, *kb;
 
 				nb = realloc(ms->blocks, (size_t)(ms->nblocks + 1) *
@@ -586,21 +333,21 @@ take_blocks(struct kmemstate *ms, const struct jv *d)
 				ms->blocks = nb;
 				kb = &nb[ms->nblocks++];
 				memset(kb, 0, sizeof(*kb));
-				kb->pod = strdup(e->k[i]);
-				kb->container = strdup(pod->k[k]);
-				kb->type = strdup(t && t->t == J_STR ? t->s : "");
-				kb->size = s && s->t == J_NUM ? s->u : 0;
+				kb->pod = strdup(e->keys[i]);
+				kb->container = strdup(pod->keys[k]);
+				kb->type = strdup(t && t->type == JR_STR ? t->s : "");
+				kb->size = s && s->type == JR_NUM ? s->num.u : 0;
 				if (!kb->pod || !kb->container || !kb->type)
 					return -ENOMEM;
-				if (a && a->t == J_ARR && a->n > 0) {
+				if (a && a->type == JR_ARR && a->n > 0) {
 					kb->nodes = malloc(sizeof(int) * (size_t)a->n);
 					if (!kb->nodes)
 						return -ENOMEM;
-					for (x = 0; x < a->n; x++)
-						if (a->v[x].t == J_NUM && a->v[x].u_ok &&
-						    a->v[x].u < 1 << 20)
+					for (x = 0; x < (int)a->n; x++)
+						if (a->v[x].type == JR_NUM && a->v[x].num.is_u64 &&
+						    a->v[x].num.u < 1 << 20)
 							kb->nodes[kb->nnodes++] =
-								(int)a->v[x].u;
+								(int)a->v[x].num.u;
 				}
 			}
 		}
@@ -613,8 +360,8 @@ kmem_load(struct kmemstate *ms, const char *path, bool verify, char *err,
 	  size_t errlen)
 {
 	static const char v3[] = "could not load v3 checkpoint: ";
-	struct jv doc, data;
-	const struct jv *dv, *dc, *ck;
+	struct jr_value doc, data;
+	const struct jr_value *dv, *dc, *ck;
 	char *text, why[200];
 	size_t len;
 	uint32_t sum;
@@ -639,7 +386,7 @@ kmem_load(struct kmemstate *ms, const char *path, bool verify, char *err,
 				 "manager checkpoint: %s", path, why);
 		return r;
 	}
-	if (doc.t != J_OBJ) {
+	if (doc.type != JR_OBJ) {
 		snprintf(err, errlen, "'%s' is not a kubelet memory manager "
 			 "checkpoint: not a JSON object", path);
 		r = -EINVAL;
@@ -648,13 +395,13 @@ kmem_load(struct kmemstate *ms, const char *path, bool verify, char *err,
 	dv = jget(&doc, "data");
 	dc = jget(&doc, "dataChecksum");
 	ck = jget(&doc, "checksum");
-	if ((dv && dv->t == J_STR && dv->s[0]) ||
-	    (dc && dc->t == J_NUM && dc->u != 0)) {
+	if ((dv && dv->type == JR_STR && dv->s[0]) ||
+	    (dc && dc->type == JR_NUM && dc->num.u != 0)) {
 		/* The dual format: the payload or nothing. */
-		const char *d = dv && dv->t == J_STR ? dv->s : "";
+		const char *d = dv && dv->type == JR_STR ? dv->s : "";
 
 		r = jparse(d, strlen(d), &data, why, sizeof(why));
-		if (r == -EINVAL || (r == 0 && data.t != J_OBJ)) {
+		if (r == -EINVAL || (r == 0 && data.type != JR_OBJ)) {
 			snprintf(err, errlen, "'%s': %sfailed to deserialize "
 				 "memory manager checkpoint data: %s", path, v3,
 				 r ? why : "not a JSON object");
@@ -664,7 +411,7 @@ kmem_load(struct kmemstate *ms, const char *path, bool verify, char *err,
 		if (r < 0)
 			goto out;
 		sum = fnv1a32(fnv1a32(FNV32_INIT, "(string)", 8), d, strlen(d));
-		if (verify && (!dc || dc->t != J_NUM || dc->u != sum)) {
+		if (verify && (!dc || dc->type != JR_NUM || dc->num.u != sum)) {
 			snprintf(err, errlen, "'%s': %scheckpoint is corrupted "
 				 "(computed checksum %u; --no-verify imports it "
 				 "anyway)", path, v3, sum);
@@ -674,26 +421,26 @@ kmem_load(struct kmemstate *ms, const char *path, bool verify, char *err,
 		r = take_blocks(ms, &data);
 		goto out;
 	}
-	if (verify && ck && ck->t == J_NUM && !(ck->u == 0)) {
+	if (verify && ck && ck->type == JR_NUM && !(ck->num.u == 0)) {
 		uint32_t s2 = 0, s1 = 0;
 
 		/* v2 (pod entries) first, then v1, as the kubelet. */
 		if ((r = spew_sum(&doc, true, &s2)) < 0 ||
 		    (r = spew_sum(&doc, false, &s1)) < 0)
 			goto out;
-		if (ck->u != s2 && ck->u != s1) {
+		if (ck->num.u != s2 && ck->num.u != s1) {
 			snprintf(err, errlen, "'%s': checkpoint is corrupted "
 				 "(stored checksum %llu, computed %u; "
 				 "--no-verify imports it anyway)", path,
-				 (unsigned long long)ck->u, s2);
+				 (unsigned long long)ck->num.u, s2);
 			r = -EINVAL;
 			goto out;
 		}
 	}
 	r = take_blocks(ms, &doc);
 out:
-	jv_free(&doc);
-	jv_free(&data);
+	jr_value_free(&doc);
+	jr_value_free(&data);
 	if (r < 0)
 		kmem_free(ms);
 	return r;
@@ -755,7 +502,7 @@ kmem_book(const struct kmemstate *ms, const struct topo *t,
 			 "\"%s\"", file, ms->policy);
 		return -EINVAL;
 	}
-	for (i = 0; i < im->n; i++) {
+	for (i = 0; i < (int)im->n; i++) {
 		struct alloc_entry *e = &im->entries[i];
 		bool got = false;
 

@@ -1,242 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A small, strict JSON reader for the kubelet's cpu_manager_state.  It
- * knows just enough JSON to walk the document: objects, strings (with
- * escapes; only ASCII is accepted, as CPU lists and Kubernetes names are
- * ASCII), numbers, and it skips values of fields it does not know.
+ * The kubelet's cpu_manager_state, walked with the pull side of
+ * jsonread.h: only the fields the kubelet reads are kept, the values of
+ * others are checked and skipped.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cpuset.h"
 #include "err.h"
 #include "fileread.h"
+#include "jsonread.h"
 #include "kstate.h"
 #include "state.h"
 #include "strbuf.h"
-
-struct jp {
-	const char *start, *p, *end;
-	char *err;
-	size_t errlen;
-	int depth;
-};
-
-static int
-jerr(struct jp *j, const char *what)
-{
-	if (j->errlen)
-		snprintf(j->err, j->errlen, "%s at byte %zu", what,
-			 (size_t)(j->p - j->start));
-	return -EINVAL;
-}
-
-static void
-ws(struct jp *j)
-{
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' ||
-				 *j->p == '\n' || *j->p == '\r'))
-		j->p++;
-}
-
-static bool
-eat(struct jp *j, char c)
-{
-	ws(j);
-	if (j->p < j->end && *j->p == c) {
-		j->p++;
-		return true;
-	}
-	return false;
-}
-
-/* Parse a string into a malloc'ed buffer. */
-static int
-jstring(struct jp *j, char **out)
-{
-	struct strbuf sb;
-
-	*out = NULL;
-	if (!eat(j, '"'))
-		return jerr(j, "expected a string");
-	strbuf_init(&sb);
-	while (j->p < j->end && *j->p != '"') {
-		unsigned char c = (unsigned char)*j->p++;
-
-		if (c < 0x20 || c >= 0x80) {
-			strbuf_free(&sb);
-			return jerr(j, "control or non-ASCII character in a string");
-		}
-		if (c == '\\') {
-			if (j->p >= j->end)
-				break;
-			c = (unsigned char)*j->p++;
-			switch (c) {
-			case '"': case '\\': case '/':
-				break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			case 'u': {
-				unsigned int v = 0;
-				int i;
-
-				for (i = 0; i < 4; i++) {
-					char h = j->p < j->end ? *j->p++ : 0;
-
-					v <<= 4;
-					if (h >= '0' && h <= '9')
-						v |= (unsigned int)(h - '0');
-					else if (h >= 'a' && h <= 'f')
-						v |= (unsigned int)(h - 'a' + 10);
-					else if (h >= 'A' && h <= 'F')
-						v |= (unsigned int)(h - 'A' + 10);
-					else {
-						strbuf_free(&sb);
-						return jerr(j, "bad \\u escape");
-					}
-				}
-				if (v == 0 || v >= 0x80) {
-					strbuf_free(&sb);
-					return jerr(j, "non-ASCII \\u escape");
-				}
-				c = (unsigned char)v;
-				break;
-			}
-			default:
-				strbuf_free(&sb);
-				return jerr(j, "bad escape in a string");
-			}
-		}
-		strbuf_add(&sb, (const char *)&c, 1);
-	}
-	if (j->p >= j->end) {
-		strbuf_free(&sb);
-		return jerr(j, "unterminated string");
-	}
-	j->p++;
-	if (sb.oom)
-		return -ENOMEM;
-	*out = sb.buf ? sb.buf : strdup("");
-	return *out ? 0 : -ENOMEM;
-}
-
-static int
-jnumber(struct jp *j, uint64_t *v, bool *is_uint)
-{
-	const char *s;
-	uint64_t n = 0;
-	bool ok = true;
-
-	ws(j);
-	s = j->p;
-	if (j->p < j->end && *j->p == '-') {
-		ok = false;
-		j->p++;
-	}
-	if (j->p >= j->end || *j->p < '0' || *j->p > '9')
-		return jerr(j, "expected a number");
-	while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
-		if (n > (UINT64_MAX - 9) / 10)
-			ok = false;
-		n = n * 10 + (uint64_t)(*j->p++ - '0');
-	}
-	if (j->p < j->end && (*j->p == '.' || *j->p == 'e' || *j->p == 'E')) {
-		ok = false;
-		while (j->p < j->end && *j->p && strchr("0123456789.eE+-", *j->p))
-			j->p++;
-	}
-	if (s[0] == '0' && j->p - s > 1 && s[1] >= '0' && s[1] <= '9')
-		return jerr(j, "number with a leading zero");
-	*v = n;
-	*is_uint = ok;
-	return 0;
-}
-
-static int jskip(struct jp *j);
-
-static int
-jskip_container(struct jp *j, char close, bool object)
-{
-	int r;
-
-	if (++j->depth > 64)
-		return jerr(j, "nesting too deep");
-	if (eat(j, close)) {
-		j->depth--;
-		return 0;
-	}
-	do {
-		if (object) {
-			char *k;
-
-			if ((r = jstring(j, &k)) < 0)
-				return r;
-			free(k);
-			if (!eat(j, ':'))
-				return jerr(j, "expected ':'");
-		}
-		if ((r = jskip(j)) < 0)
-			return r;
-	} while (eat(j, ','));
-	if (!eat(j, close))
-		return jerr(j, object ? "expected ',' or '}'" :
-			    "expected ',' or ']'");
-	j->depth--;
-	return 0;
-}
-
-static int
-jskip(struct jp *j)
-{
-	uint64_t v;
-	bool u;
-	char *s;
-	int r;
-
-	ws(j);
-	if (j->p >= j->end)
-		return jerr(j, "unexpected end");
-	switch (*j->p) {
-	case '"':
-		r = jstring(j, &s);
-		free(s);
-		return r;
-	case '{':
-		j->p++;
-		return jskip_container(j, '}', true);
-	case '[':
-		j->p++;
-		return jskip_container(j, ']', false);
-	case 't':
-		if (j->end - j->p >= 4 && !memcmp(j->p, "true", 4)) {
-			j->p += 4;
-			return 0;
-		}
-		break;
-	case 'f':
-		if (j->end - j->p >= 5 && !memcmp(j->p, "false", 5)) {
-			j->p += 5;
-			return 0;
-		}
-		break;
-	case 'n':
-		if (j->end - j->p >= 4 && !memcmp(j->p, "null", 4)) {
-			j->p += 4;
-			return 0;
-		}
-		break;
-	default:
-		return jnumber(j, &v, &u);
-	}
-	return jerr(j, "unexpected character");
-}
 
 static int
 add_entry(struct kstate *ks, char *pod, char *container, char *cpus)
@@ -265,31 +45,26 @@ add_entry(struct kstate *ks, char *pod, char *container, char *cpus)
 
 /* "entries": object of id -> cpulist (v1) or pod -> {container -> cpulist}. */
 static int
-parse_entries(struct jp *j, struct kstate *ks)
+parse_entries(struct jr *j, struct kstate *ks)
 {
 	int r;
 
-	if (!eat(j, '{'))
-		return jerr(j, "\"entries\" is not an object");
-	if (eat(j, '}'))
+	if (!jr_eat(j, '{'))
+		return jr_fail(j, "\"entries\" is not an object");
+	if (jr_eat(j, '}'))
 		return 0;
 	do {
 		char *key, *val;
 
-		if ((r = jstring(j, &key)) < 0)
+		if ((r = jr_key(j, &key)) < 0)
 			return r;
-		if (!eat(j, ':')) {
-			free(key);
-			return jerr(j, "expected ':'");
-		}
-		ws(j);
-		if (j->p < j->end && *j->p == '"') {
+		if (jr_peek(j) == '"') {
 			if (ks->version == 2) {
 				free(key);
-				return jerr(j, "\"entries\" mixes the v1 and v2 forms");
+				return jr_fail(j, "\"entries\" mixes the v1 and v2 forms");
 			}
 			ks->version = 1;
-			if ((r = jstring(j, &val)) < 0) {
+			if ((r = jr_string(j, &val)) < 0) {
 				free(key);
 				return r;
 			}
@@ -299,30 +74,25 @@ parse_entries(struct jp *j, struct kstate *ks)
 		}
 		if (ks->version == 1) {
 			free(key);
-			return jerr(j, "\"entries\" mixes the v1 and v2 forms");
+			return jr_fail(j, "\"entries\" mixes the v1 and v2 forms");
 		}
 		ks->version = 2;
-		if (!eat(j, '{')) {
+		if (!jr_eat(j, '{')) {
 			free(key);
-			return jerr(j, "an entry is neither a cpulist nor an object");
+			return jr_fail(j, "an entry is neither a cpulist nor an object");
 		}
-		if (eat(j, '}')) {
+		if (jr_eat(j, '}')) {
 			free(key);
 			continue;
 		}
 		do {
 			char *c, *pod;
 
-			if ((r = jstring(j, &c)) < 0) {
+			if ((r = jr_key(j, &c)) < 0) {
 				free(key);
 				return r;
 			}
-			if (!eat(j, ':')) {
-				free(c);
-				free(key);
-				return jerr(j, "expected ':'");
-			}
-			if ((r = jstring(j, &val)) < 0) {
+			if ((r = jr_string(j, &val)) < 0) {
 				free(c);
 				free(key);
 				return r;
@@ -337,13 +107,13 @@ parse_entries(struct jp *j, struct kstate *ks)
 				free(key);
 				return r;
 			}
-		} while (eat(j, ','));
+		} while (jr_eat(j, ','));
 		free(key);
-		if (!eat(j, '}'))
-			return jerr(j, "expected ',' or '}'");
-	} while (eat(j, ','));
-	if (!eat(j, '}'))
-		return jerr(j, "expected ',' or '}'");
+		if (!jr_eat(j, '}'))
+			return jr_fail(j, "expected ',' or '}'");
+	} while (jr_eat(j, ','));
+	if (!jr_eat(j, '}'))
+		return jr_fail(j, "expected ',' or '}'");
 	return 0;
 }
 
@@ -381,21 +151,21 @@ free_pods(struct kstate *ks)
 
 /* "podEntries": object of pod -> {"cpuSet": cpulist}, other keys skipped. */
 static int
-parse_pods(struct jp *j, struct kstate *ks)
+parse_pods(struct jr *j, struct kstate *ks)
 {
 	int r;
 
 	free_pods(ks);
 	ks->have_pods = true;
-	if (!eat(j, '{'))
-		return jerr(j, "\"podEntries\" is not an object");
-	if (eat(j, '}'))
+	if (!jr_eat(j, '{'))
+		return jr_fail(j, "\"podEntries\" is not an object");
+	if (jr_eat(j, '}'))
 		return 0;
 	do {
 		struct kstate_pod *n, *p;
 		char *key;
 
-		if ((r = jstring(j, &key)) < 0)
+		if ((r = jr_key(j, &key)) < 0)
 			return r;
 		n = realloc(ks->pods, (size_t)(ks->npods + 1) * sizeof(*n));
 		if (!n) {
@@ -406,36 +176,30 @@ parse_pods(struct jp *j, struct kstate *ks)
 		p = &n[ks->npods++];
 		p->pod = key;
 		p->cpus = NULL;
-		if (!eat(j, ':'))
-			return jerr(j, "expected ':'");
-		if (!eat(j, '{'))
-			return jerr(j, "a pod entry is not an object");
-		if (eat(j, '}'))
+		if (!jr_eat(j, '{'))
+			return jr_fail(j, "a pod entry is not an object");
+		if (jr_eat(j, '}'))
 			continue;
 		do {
 			char *k;
 
-			if ((r = jstring(j, &k)) < 0)
+			if ((r = jr_key(j, &k)) < 0)
 				return r;
-			if (!eat(j, ':')) {
-				free(k);
-				return jerr(j, "expected ':'");
-			}
-			if (strcasecmp(k, "cpuSet") == 0) {
+			if (jr_name_fold_eq(k, "cpuSet")) {
 				free(p->cpus);
-				r = jstring(j, &p->cpus);
+				r = jr_string(j, &p->cpus);
 			} else {
-				r = jskip(j);
+				r = jr_skip(j);
 			}
 			free(k);
 			if (r < 0)
 				return r;
-		} while (eat(j, ','));
-		if (!eat(j, '}'))
-			return jerr(j, "expected ',' or '}'");
-	} while (eat(j, ','));
-	if (!eat(j, '}'))
-		return jerr(j, "expected ',' or '}'");
+		} while (jr_eat(j, ','));
+		if (!jr_eat(j, '}'))
+			return jr_fail(j, "expected ',' or '}'");
+	} while (jr_eat(j, ','));
+	if (!jr_eat(j, '}'))
+		return jr_fail(j, "expected ',' or '}'");
 	return 0;
 }
 
@@ -465,59 +229,57 @@ pod_cmp(const void *a, const void *b)
  * the "data" payload (inner) only the payload's fields are known.
  */
 static int
-parse_fields(struct jp *j, struct kstate *ks, bool inner)
+parse_fields(struct jr *j, struct kstate *ks, bool inner)
 {
 	int r = 0;
 
-	if (!eat(j, '{'))
-		return jerr(j, "not a JSON object");
-	if (eat(j, '}'))
+	if (!jr_eat(j, '{'))
+		return jr_fail(j, "not a JSON object");
+	if (jr_eat(j, '}'))
 		return 0;
 	do {
+		struct jr_number n;
 		char *key;
-		bool u;
 
-		if ((r = jstring(j, &key)) < 0)
+		if ((r = jr_key(j, &key)) < 0)
 			return r;
-		if (!eat(j, ':')) {
-			free(key);
-			return jerr(j, "expected ':'");
-		}
-		if (strcasecmp(key, "policyName") == 0) {
+		if (jr_name_fold_eq(key, "policyName")) {
 			free(ks->policy);
 			ks->policy = NULL;
-			r = jstring(j, &ks->policy);
-		} else if (strcasecmp(key, "defaultCpuSet") == 0) {
+			r = jr_string(j, &ks->policy);
+		} else if (jr_name_fold_eq(key, "defaultCpuSet")) {
 			free(ks->default_set);
 			ks->default_set = NULL;
-			r = jstring(j, &ks->default_set);
-		} else if (strcasecmp(key, "entries") == 0) {
+			r = jr_string(j, &ks->default_set);
+		} else if (jr_name_fold_eq(key, "entries")) {
 			free_entries(ks);
 			r = parse_entries(j, ks);
-		} else if (strcasecmp(key, "podEntries") == 0) {
+		} else if (jr_name_fold_eq(key, "podEntries")) {
 			r = parse_pods(j, ks);
-		} else if (!inner && strcasecmp(key, "checksum") == 0) {
-			r = jnumber(j, &ks->checksum, &u);
-			if (r == 0 && (!u || ks->checksum > UINT32_MAX))
-				r = jerr(j, "\"checksum\" is not a 32-bit unsigned number");
+		} else if (!inner && jr_name_fold_eq(key, "checksum")) {
+			r = jr_number(j, &n, NULL);
+			ks->checksum = n.u;
+			if (r == 0 && (!n.is_u64 || n.u > UINT32_MAX))
+				r = jr_fail(j, "\"checksum\" is not a 32-bit unsigned number");
 			ks->have_checksum = true;
-		} else if (!inner && strcasecmp(key, "dataChecksum") == 0) {
-			r = jnumber(j, &ks->data_checksum, &u);
-			if (r == 0 && (!u || ks->data_checksum > UINT32_MAX))
-				r = jerr(j, "\"dataChecksum\" is not a 32-bit unsigned number");
-		} else if (!inner && strcasecmp(key, "data") == 0) {
+		} else if (!inner && jr_name_fold_eq(key, "dataChecksum")) {
+			r = jr_number(j, &n, NULL);
+			ks->data_checksum = n.u;
+			if (r == 0 && (!n.is_u64 || n.u > UINT32_MAX))
+				r = jr_fail(j, "\"dataChecksum\" is not a 32-bit unsigned number");
+		} else if (!inner && jr_name_fold_eq(key, "data")) {
 			free(ks->data);
 			ks->data = NULL;
-			r = jstring(j, &ks->data);
+			r = jr_string(j, &ks->data);
 		} else {
-			r = jskip(j);
+			r = jr_skip(j);
 		}
 		free(key);
 		if (r < 0)
 			return r;
-	} while (eat(j, ','));
-	if (!eat(j, '}'))
-		return jerr(j, "expected ',' or '}'");
+	} while (jr_eat(j, ','));
+	if (!jr_eat(j, '}'))
+		return jr_fail(j, "expected ',' or '}'");
 	return 0;
 }
 
@@ -533,24 +295,22 @@ parse_data(struct kstate *ks, char *err, size_t errlen)
 				  "deserialize cpu manager checkpoint data: ";
 	struct kstate in;
 	char perr[256];
-	struct jp j = { NULL, NULL, NULL, perr, sizeof(perr), 0 };
+	struct jr j;
 	const char *d = ks->data ? ks->data : "";
 	int r;
 
 	memset(&in, 0, sizeof(in));
-	j.start = j.p = d;
-	j.end = d + strlen(d);
-	ws(&j);
-	if (j.p == j.end) {
+	if (jr_init(&j, d, strlen(d), perr, sizeof(perr)) < 0) {
+		snprintf(err, errlen, "%s%s", pfx, perr);
+		return -EINVAL;
+	}
+	if (jr_at_end(&j)) {
 		snprintf(err, errlen, "%sunexpected end of JSON input", pfx);
 		return -EINVAL;
 	}
 	r = parse_fields(&j, &in, true);
-	if (r == 0) {
-		ws(&j);
-		if (j.p != j.end)
-			r = jerr(&j, "trailing data after the JSON object");
-	}
+	if (r == 0 && !jr_at_end(&j))
+		r = jr_fail(&j, "trailing data after the JSON object");
 	if (r < 0) {
 		if (r == -EINVAL)
 			snprintf(err, errlen, "%s%s", pfx, perr);
@@ -580,15 +340,15 @@ int
 kstate_parse(struct kstate *ks, const char *text, size_t len, char *err,
 	     size_t errlen)
 {
-	struct jp j = { text, text, text + len, err, errlen, 0 };
+	struct jr j;
 	int r;
 
 	memset(ks, 0, sizeof(*ks));
-	if ((r = parse_fields(&j, ks, false)) < 0)
+	if ((r = jr_init(&j, text, len, err, errlen)) < 0 ||
+	    (r = parse_fields(&j, ks, false)) < 0)
 		goto fail;
-	ws(&j);
-	if (j.p != j.end) {
-		r = jerr(&j, "trailing data after the JSON object");
+	if (!jr_at_end(&j)) {
+		r = jr_fail(&j, "trailing data after the JSON object");
 		goto fail;
 	}
 	/* As the kubelet: a payload or its checksum makes it the dual

@@ -15,6 +15,7 @@
 #include "cgowner.h"
 #include "err.h"
 #include "fileread.h"
+#include "jsonread.h"
 #include "num.h"
 #include "ocihook.h"
 #include "proc.h"
@@ -23,350 +24,23 @@
 #include "strbuf.h"
 #include "strutils.h"
 
-/*
- * A small JSON reader: the whole document as a tree of values.  The OCI
- * documents are small (a state is a few KB, a config.json rarely more
- * than 100 KB) and read once, so a tree is simplest.
- */
-enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-struct jval {
-	enum jtype type;
-	char *s;		/* J_STR: the text; J_NUM: as written */
-	bool b;
-	size_t n;		/* members or elements */
-	char **keys;		/* J_OBJ */
-	struct jval *v;
-};
-
-struct jp {
-	const char *start, *p, *end;
-	char *err;
-	size_t errlen;
-	int depth;
-};
-
-#define JP_MAX_DEPTH 64
-
+/* The document of len bytes, which must be an object, into v. */
 static int
-jp_fail(struct jp *j, const char *what)
+parse_object(const char *text, size_t len, struct jr_value *v, char *err,
+	     size_t errlen)
 {
-	return err_ret(j->err, j->errlen, -EINVAL, "%s at byte %zu", what,
-		       (size_t)(j->p - j->start));
-}
-
-static void
-jp_ws(struct jp *j)
-{
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' ||
-				 *j->p == '\n' || *j->p == '\r'))
-		j->p++;
-}
-
-static int
-hex4(const char *p, unsigned int *out)
-{
-	unsigned int v = 0;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		char c = p[i];
-
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned int)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned int)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned int)(c - 'A' + 10);
-		else
-			return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static void
-put_utf8(struct strbuf *sb, unsigned int c)
-{
-	char b[4];
-	size_t n;
-
-	if (c < 0x80) {
-		b[0] = (char)c;
-		n = 1;
-	} else if (c < 0x800) {
-		b[0] = (char)(0xc0 | (c >> 6));
-		b[1] = (char)(0x80 | (c & 0x3f));
-		n = 2;
-	} else if (c < 0x10000) {
-		b[0] = (char)(0xe0 | (c >> 12));
-		b[1] = (char)(0x80 | ((c >> 6) & 0x3f));
-		b[2] = (char)(0x80 | (c & 0x3f));
-		n = 3;
-	} else {
-		b[0] = (char)(0xf0 | (c >> 18));
-		b[1] = (char)(0x80 | ((c >> 12) & 0x3f));
-		b[2] = (char)(0x80 | ((c >> 6) & 0x3f));
-		b[3] = (char)(0x80 | (c & 0x3f));
-		n = 4;
-	}
-	strbuf_add(sb, b, n);
-}
-
-/* A string after its opening quote; NUL bytes (\u0000) are refused. */
-static int
-jp_string(struct jp *j, char **out)
-{
-	struct strbuf sb;
-	unsigned int c, lo;
-
-	strbuf_init(&sb);
-	strbuf_puts(&sb, "");
-	for (;;) {
-		if (j->p >= j->end) {
-			strbuf_free(&sb);
-			return jp_fail(j, "unterminated string");
-		}
-		if (*j->p == '"') {
-			j->p++;
-			break;
-		}
-		if ((unsigned char)*j->p < 0x20) {
-			strbuf_free(&sb);
-			return jp_fail(j, "control character in a string");
-		}
-		if (*j->p != '\\') {
-			strbuf_add(&sb, j->p++, 1);
-			continue;
-		}
-		if (j->end - j->p < 2)
-			goto bad;
-		switch (j->p[1]) {
-		case '"': case '\\': case '/':
-			strbuf_add(&sb, j->p + 1, 1);
-			break;
-		case 'b': strbuf_puts(&sb, "\b"); break;
-		case 'f': strbuf_puts(&sb, "\f"); break;
-		case 'n': strbuf_puts(&sb, "\n"); break;
-		case 'r': strbuf_puts(&sb, "\r"); break;
-		case 't': strbuf_puts(&sb, "\t"); break;
-		case 'u':
-			if (j->end - j->p < 6 || hex4(j->p + 2, &c) < 0 ||
-			    c == 0)
-				goto bad;
-			if (c >= 0xd800 && c < 0xdc00) {
-				if (j->end - j->p < 12 || j->p[6] != '\\' ||
-				    j->p[7] != 'u' || hex4(j->p + 8, &lo) < 0 ||
-				    lo < 0xdc00 || lo > 0xdfff)
-					goto bad;
-				c = 0x10000 + ((c - 0xd800) << 10) +
-				    (lo - 0xdc00);
-				j->p += 6;
-			} else if (c >= 0xdc00 && c <= 0xdfff) {
-				goto bad;
-			}
-			put_utf8(&sb, c);
-			j->p += 4;
-			break;
-		default:
-			goto bad;
-		}
-		j->p += 2;
-	}
-	if (!sb.buf) {
-		strbuf_free(&sb);
-		return -ENOMEM;
-	}
-	*out = sb.buf;
-	return 0;
-bad:
-	strbuf_free(&sb);
-	return jp_fail(j, "invalid escape in a string");
-}
-
-static void
-jval_free(struct jval *v)
-{
-	size_t i;
-
-	if (!v)
-		return;
-	free(v->s);
-	for (i = 0; i < v->n; i++) {
-		if (v->keys)
-			free(v->keys[i]);
-		jval_free(&v->v[i]);
-	}
-	free(v->keys);
-	free(v->v);
-	memset(v, 0, sizeof(*v));
-}
-
-static int jp_value(struct jp *j, struct jval *v);
-
-/* Append one element (and key) to a container value. */
-static int
-jp_push(struct jval *v, char *key, struct jval *elem)
-{
-	struct jval *nv = realloc(v->v, (v->n + 1) * sizeof(*nv));
-
-	if (!nv)
-		return -ENOMEM;
-	v->v = nv;
-	if (v->type == J_OBJ) {
-		char **nk = realloc(v->keys, (v->n + 1) * sizeof(*nk));
-
-		if (!nk)
-			return -ENOMEM;
-		v->keys = nk;
-		v->keys[v->n] = key;
-	}
-	v->v[v->n++] = *elem;
-	return 0;
-}
-
-static int
-jp_container(struct jp *j, struct jval *v, bool object)
-{
-	char close = object ? '}' : ']';
+	struct jr j;
 	int r;
 
-	if (++j->depth > JP_MAX_DEPTH)
-		return jp_fail(j, "nested too deeply");
-	v->type = object ? J_OBJ : J_ARR;
-	jp_ws(j);
-	if (j->p < j->end && *j->p == close) {
-		j->p++;
-		j->depth--;
-		return 0;
-	}
-	for (;;) {
-		struct jval elem;
-		char *key = NULL;
-
-		memset(&elem, 0, sizeof(elem));
-		if (object) {
-			jp_ws(j);
-			if (j->p >= j->end || *j->p != '"')
-				return jp_fail(j, "expected a member name");
-			j->p++;
-			if ((r = jp_string(j, &key)) < 0)
-				return r;
-			jp_ws(j);
-			if (j->p >= j->end || *j->p != ':') {
-				free(key);
-				return jp_fail(j, "expected ':'");
-			}
-			j->p++;
-		}
-		r = jp_value(j, &elem);
-		if (r == 0)
-			r = jp_push(v, key, &elem);
-		if (r < 0) {
-			free(key);
-			jval_free(&elem);
-			return r;
-		}
-		jp_ws(j);
-		if (j->p < j->end && *j->p == ',') {
-			j->p++;
-			continue;
-		}
-		if (j->p < j->end && *j->p == close) {
-			j->p++;
-			j->depth--;
-			return 0;
-		}
-		return jp_fail(j, object ? "expected ',' or '}'" :
-			       "expected ',' or ']'");
-	}
-}
-
-static int
-jp_value(struct jp *j, struct jval *v)
-{
-	const char *q;
-
 	memset(v, 0, sizeof(*v));
-	jp_ws(j);
-	if (j->p >= j->end)
-		return jp_fail(j, "unexpected end");
-	switch (*j->p) {
-	case '{':
-		j->p++;
-		return jp_container(j, v, true);
-	case '[':
-		j->p++;
-		return jp_container(j, v, false);
-	case '"':
-		j->p++;
-		v->type = J_STR;
-		return jp_string(j, &v->s);
-	}
-	if (j->end - j->p >= 4 && memcmp(j->p, "true", 4) == 0) {
-		v->type = J_BOOL;
-		v->b = true;
-		j->p += 4;
-		return 0;
-	}
-	if (j->end - j->p >= 5 && memcmp(j->p, "false", 5) == 0) {
-		v->type = J_BOOL;
-		j->p += 5;
-		return 0;
-	}
-	if (j->end - j->p >= 4 && memcmp(j->p, "null", 4) == 0) {
-		v->type = J_NULL;
-		j->p += 4;
-		return 0;
-	}
-	q = j->p;
-	if (q < j->end && *q == '-')
-		q++;
-	while (q < j->end && ((*q >= '0' && *q <= '9') || *q == '.' ||
-			      *q == 'e' || *q == 'E' || *q == '+' ||
-			      *q == '-'))
-		q++;
-	if (q == j->p || (q == j->p + 1 && *j->p == '-'))
-		return jp_fail(j, "invalid value");
-	v->type = J_NUM;
-	if (!(v->s = strndup(j->p, (size_t)(q - j->p))))
-		return -ENOMEM;
-	j->p = q;
-	return 0;
-}
-
-static int
-json_parse_doc(const char *text, size_t len, struct jval *v, char *err,
-	       size_t errlen)
-{
-	struct jp j = { text, text, text + len, err, errlen, 0 };
-	int r = jp_value(&j, v);
-
-	if (r == 0) {
-		jp_ws(&j);
-		if (j.p != j.end)
-			r = jp_fail(&j, "trailing data");
-	}
-	if (r == 0 && v->type != J_OBJ)
+	r = jr_init(&j, text, len, err, errlen);
+	if (r == 0)
+		r = jr_parse(&j, v);
+	if (r == 0 && v->type != JR_OBJ) {
+		jr_value_free(v);
 		r = err_ret(err, errlen, -EINVAL, "not a JSON object");
-	if (r < 0)
-		jval_free(v);
+	}
 	return r;
-}
-
-static const struct jval *
-jmember(const struct jval *o, const char *key)
-{
-	size_t i;
-
-	if (!o || o->type != J_OBJ)
-		return NULL;
-	/* The last of duplicate members, as most readers do. */
-	for (i = o->n; i-- > 0;)
-		if (strcmp(o->keys[i], key) == 0)
-			return &o->v[i];
-	return NULL;
 }
 
 /* The state */
@@ -382,20 +56,20 @@ prefix_err(char *err, size_t errlen, const char *prefix)
 }
 
 static int
-add_annotations(struct oci_state *s, const struct jval *ann, const char *doc,
+add_annotations(struct oci_state *s, const struct jr_value *ann, const char *doc,
 		char *err, size_t errlen)
 {
 	size_t i;
 
-	if (!ann || ann->type == J_NULL)
+	if (!ann || ann->type == JR_NULL)
 		return 0;
-	if (ann->type != J_OBJ)
+	if (ann->type != JR_OBJ)
 		return err_ret(err, errlen, -EINVAL, "%s: \"annotations\" is "
 			       "not an object", doc);
 	for (i = 0; i < ann->n; i++) {
 		struct oci_annotation *na;
 
-		if (ann->v[i].type != J_STR)
+		if (ann->v[i].type != JR_STR)
 			return err_ret(err, errlen, -EINVAL, "%s: annotation "
 				       "'%s' is not a string", doc,
 				       ann->keys[i]);
@@ -415,12 +89,12 @@ add_annotations(struct oci_state *s, const struct jval *ann, const char *doc,
 }
 
 static int
-dup_str(const struct jval *v, const char *doc, const char *name, char **out,
+dup_str(const struct jr_value *v, const char *doc, const char *name, char **out,
 	char *err, size_t errlen)
 {
-	if (!v || v->type == J_NULL)
+	if (!v || v->type == JR_NULL)
 		return 0;
-	if (v->type != J_STR)
+	if (v->type != JR_STR)
 		return err_ret(err, errlen, -EINVAL, "%s: \"%s\" is not a "
 			       "string", doc, name);
 	if (!(*out = strdup(v->s)))
@@ -432,22 +106,21 @@ int
 oci_state_parse(struct oci_state *s, const char *text, size_t len, char *err,
 		size_t errlen)
 {
-	struct jval doc;
-	const struct jval *pid;
-	unsigned int u;
+	struct jr_value doc;
+	const struct jr_value *pid;
 	int r;
 
 	memset(s, 0, sizeof(*s));
-	r = json_parse_doc(text, len, &doc, err, errlen);
+	r = parse_object(text, len, &doc, err, errlen);
 	if (r == -EINVAL)
 		prefix_err(err, errlen, "invalid OCI state on stdin: ");
 	if (r < 0)
 		return r;
-	if ((r = dup_str(jmember(&doc, "id"), "OCI state", "id", &s->id, err,
+	if ((r = dup_str(jr_member(&doc, "id"), "OCI state", "id", &s->id, err,
 			 errlen)) < 0 ||
-	    (r = dup_str(jmember(&doc, "status"), "OCI state", "status",
+	    (r = dup_str(jr_member(&doc, "status"), "OCI state", "status",
 			 &s->status, err, errlen)) < 0 ||
-	    (r = dup_str(jmember(&doc, "bundle"), "OCI state", "bundle",
+	    (r = dup_str(jr_member(&doc, "bundle"), "OCI state", "bundle",
 			 &s->bundle, err, errlen)) < 0)
 		goto out;
 	if (!s->id || !*s->id) {
@@ -455,26 +128,27 @@ oci_state_parse(struct oci_state *s, const char *text, size_t len, char *err,
 			    "\"id\"");
 		goto out;
 	}
-	pid = jmember(&doc, "pid");
-	if (pid && pid->type != J_NULL) {
-		if (pid->type != J_NUM || parse_uint(pid->s, INT_MAX, &u) < 0) {
+	pid = jr_member(&doc, "pid");
+	if (pid && pid->type != JR_NULL) {
+		if (pid->type != JR_NUM || !pid->num.is_u64 ||
+		    pid->num.u > INT_MAX) {
 			r = err_ret(err, errlen, -EINVAL, "OCI state: invalid "
 				    "\"pid\"");
 			goto out;
 		}
-		s->pid = (pid_t)u;
+		s->pid = (pid_t)pid->num.u;
 	}
-	r = add_annotations(s, jmember(&doc, "annotations"), "OCI state", err,
+	r = add_annotations(s, jr_member(&doc, "annotations"), "OCI state", err,
 			    errlen);
 out:
-	jval_free(&doc);
+	jr_value_free(&doc);
 	return r;
 }
 
 int
 oci_config_load(struct oci_state *s, char *err, size_t errlen)
 {
-	struct jval doc;
+	struct jr_value doc;
 	char path[PATH_MAX];
 	char *buf;
 	size_t len;
@@ -493,7 +167,7 @@ oci_config_load(struct oci_state *s, char *err, size_t errlen)
 	if (r < 0)
 		return err_ret(err, errlen, r, "cannot read '%s': %s", path,
 			       read_strerror(r));
-	r = json_parse_doc(buf, len, &doc, err, errlen);
+	r = parse_object(buf, len, &doc, err, errlen);
 	free(buf);
 	if (r == -EINVAL) {
 		char what[PATH_MAX + 16];
@@ -503,12 +177,12 @@ oci_config_load(struct oci_state *s, char *err, size_t errlen)
 	}
 	if (r < 0)
 		return r;
-	r = dup_str(jmember(jmember(&doc, "linux"), "cgroupsPath"), path,
+	r = dup_str(jr_member(jr_member(&doc, "linux"), "cgroupsPath"), path,
 		    "linux.cgroupsPath", &s->cgroups_path, err, errlen);
 	if (r == 0)
-		r = add_annotations(s, jmember(&doc, "annotations"), path, err,
+		r = add_annotations(s, jr_member(&doc, "annotations"), path, err,
 				    errlen);
-	jval_free(&doc);
+	jr_value_free(&doc);
 	return r;
 }
 
