@@ -15,7 +15,7 @@
 #include "cgroup.h"
 #include "proc.h"
 #include "quantity.h"
-#include "state.h"
+#include "hash.h"
 #include "sysroot.h"
 #include "util.h"
 

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 
 #include "irq.h"
-#include "state.h"
+#include "hash.h"
 
 #define IRQ_DIR "proc/irq"
 #define JOURNAL_MAGIC "cpm-irq-journal 1"

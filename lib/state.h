@@ -57,6 +57,7 @@
 #include "kubelet.h"
 #include "statetopo.h"
 #include "topo.h"
+#include "hash.h"
 #include "xxh64.h"
 
 #define STATE_VERSION 3
@@ -426,12 +427,5 @@ void alloc_opts_merge(struct alloc_opts *o, const struct alloc_opts *policy);
 int alloc_shrink_pick(const struct topo *t, const struct cpuset *have, int k,
 		      bool whole_cores, struct cpuset *drop);
 
-
-/* FNV-1a, 64 and 32 bits, continuing from h (start with the offset
- * basis FNV64_INIT / FNV32_INIT). */
-#define FNV64_INIT 0xcbf29ce484222325ULL
-#define FNV32_INIT 0x811c9dc5U
-uint64_t fnv1a64(uint64_t h, const void *data, size_t len);
-uint32_t fnv1a32(uint32_t h, const void *data, size_t len);
 
 #endif
