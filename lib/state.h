@@ -54,10 +54,11 @@
 #include <stdint.h>
 
 #include "cpuset.h"
+#include "hash.h"
 #include "kubelet.h"
 #include "statetopo.h"
 #include "topo.h"
-#include "hash.h"
+#include "topomgr.h"
 #include "xxh64.h"
 
 #define STATE_VERSION 3
@@ -73,11 +74,6 @@ struct alloc_opts {
 				 * from full_cores and threads per core */
 	int numa_policy;	/* enum tm_policy, 0 = none */
 	bool closest;		/* prefer-closest-numa-nodes */
-};
-
-struct mem_booking {
-	int node;
-	uint64_t bytes;
 };
 
 /*

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state.h"
 #include "topomgr.h"
 
 static const char *const policy_names[] = {
