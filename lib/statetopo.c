@@ -16,7 +16,8 @@
 #include <sys/stat.h>
 
 #include "coretype.h"
-#include "state.h"
+#include "hash.h"
+#include "kubelet.h"
 #include "statetopo.h"
 
 #define CPU_DIR  "sys/devices/system/cpu"
