@@ -24,15 +24,3 @@ fnv1a64(uint64_t h, const void *data, size_t len)
 		h = (h ^ *p++) * FNV64_PRIME;
 	return h;
 }
-
-uint32_t
-fnv1a32(uint32_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	while (len--) {
-		h ^= *p++;
-		h *= 0x01000193U;
-	}
-	return h;
-}

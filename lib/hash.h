@@ -15,6 +15,18 @@
 #define FNV64_INIT 0xcbf29ce484222325ULL
 #define FNV32_INIT 0x811c9dc5U
 uint64_t fnv1a64(uint64_t h, const void *data, size_t len);
-uint32_t fnv1a32(uint32_t h, const void *data, size_t len);
+
+/* Inline: the name tables hash a few bytes a call. */
+static inline uint32_t
+fnv1a32(uint32_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len--) {
+		h ^= *p++;
+		h *= 0x01000193U;
+	}
+	return h;
+}
 
 #endif
