@@ -9,27 +9,26 @@
 #include "memtier.h"
 #include "topomgr.h"
 
-/* One alloc_take() within from ∩ type k's CPUs (k < 0: no type bound). */
+/*
+ * One take among avail (the CPUs st has available) within type k's CPUs
+ * (k < 0: no type bound), and rq->from.
+ */
 static int
 take_within(const struct coretypes *ct, const struct alloc_machine *m,
-	    const struct alloc_state *st, const struct alloc_request *rq,
-	    int k, struct alloc_entry *got, struct strbuf *explain, char *err,
-	    size_t errlen)
+	    const struct alloc_state *st, const struct cpuset *avail,
+	    const struct alloc_request *rq, int k, struct alloc_entry *got,
+	    struct strbuf *explain, char *err, size_t errlen)
 {
-	struct alloc_request r2 = *rq;
-	struct cpuset from = CPUSET_INIT;
+	struct cpuset mine = CPUSET_INIT;
 	int r;
 
 	memset(got, 0, sizeof(*got));
-	if (k >= 0) {
-		if (cpuset_copy(&from, &ct->types[k].cpus) < 0)
-			return -ENOMEM;
-		if (rq->from)
-			cpuset_and(&from, rq->from);
-		r2.from = &from;
-	}
-	r = alloc_take(m, st, &r2, got, explain, err, errlen);
-	cpuset_free(&from);
+	if (cpuset_copy(&mine, avail) < 0)
+		return -ENOMEM;
+	if (k >= 0)
+		cpuset_and(&mine, &ct->types[k].cpus);
+	r = alloc_take_avail(m, st, &mine, rq, got, explain, err, errlen);
+	cpuset_free(&mine);
 	if (r < 0)
 		alloc_entry_free(got);
 	return r;
@@ -58,6 +57,58 @@ adopt(struct alloc_entry *e, struct alloc_entry *got)
 	memset(got, 0, sizeof(*got));
 }
 
+/* take_type() on a machine of several core types. */
+static int
+take_hybrid(const struct coretypes *ct, const struct alloc_machine *m,
+	    const struct alloc_state *st, const struct alloc_request *rq,
+	    int only, struct alloc_entry *e, bool *mixed,
+	    struct strbuf *explain, char *err, size_t errlen)
+{
+	struct alloc_entry got;
+	struct cpuset avail = CPUSET_INIT;	/* the state's, once */
+	int k, r = -ENOSPC;
+
+	if (state_available(st, &m->topo->online, NULL, &avail) < 0) {
+		cpuset_free(&avail);
+		return err_ret(err, errlen, -ENOMEM, "out of memory");
+	}
+	for (k = only >= 0 ? only : 0; k < ct->ntypes; k++) {
+		r = take_within(ct, m, st, &avail, rq, k, &got, explain, err,
+				errlen);
+		if (r == 0) {
+			adopt(e, &got);
+			goto out;
+		}
+		if (r != -ENOSPC)
+			goto out;
+		if (only >= 0) {
+			char why[512];
+
+			snprintf(why, sizeof(why), "%s", err);
+			err_set(err, errlen, "%d CPUs do not fit on the %s cores: %s",
+				rq->n, ct->types[only].name, why);
+			goto out;
+		}
+	}
+	/* No type can hold it alone: mix, as the kubelet would. */
+	r = take_within(ct, m, st, &avail, rq, -1, &got, explain, err, errlen);
+	if (r == 0) {
+		struct cpuset types = CPUSET_INIT;
+
+		if (coretype_types_of(ct, &got.cpus, &types) < 0) {
+			alloc_entry_free(&got);
+			r = -ENOMEM;
+			goto out;
+		}
+		*mixed = cpuset_count(&types) > 1;
+		cpuset_free(&types);
+		adopt(e, &got);
+	}
+out:
+	cpuset_free(&avail);
+	return r;
+}
+
 /*
  * An alloc_take() that keeps an allocation to one core type.  On a hybrid
  * machine the request goes to the fastest type that can hold it (each
@@ -70,47 +121,15 @@ adopt(struct alloc_entry *e, struct alloc_entry *got)
  */
 static int
 take_type(const struct coretypes *ct, const struct alloc_machine *m,
-	      const struct alloc_state *st, const struct alloc_request *rq,
-	      int only, struct alloc_entry *e, bool *mixed,
-	      struct strbuf *explain, char *err, size_t errlen)
+	  const struct alloc_state *st, const struct alloc_request *rq,
+	  int only, struct alloc_entry *e, bool *mixed,
+	  struct strbuf *explain, char *err, size_t errlen)
 {
-	struct alloc_entry got;
-	int k, r = -ENOSPC;
-
 	*mixed = false;
 	if (!coretype_hybrid(ct))
 		return alloc_take(m, st, rq, e, explain, err, errlen);
-	for (k = only >= 0 ? only : 0; k < ct->ntypes; k++) {
-		r = take_within(ct, m, st, rq, k, &got, explain, err, errlen);
-		if (r == 0) {
-			adopt(e, &got);
-			return 0;
-		}
-		if (r != -ENOSPC)
-			return r;
-		if (only >= 0) {
-			char why[512];
-
-			snprintf(why, sizeof(why), "%s", err);
-			err_set(err, errlen, "%d CPUs do not fit on the %s cores: %s",
-				rq->n, ct->types[only].name, why);
-			return r;
-		}
-	}
-	/* No type can hold it alone: mix, as the kubelet would. */
-	r = take_within(ct, m, st, rq, -1, &got, explain, err, errlen);
-	if (r == 0) {
-		struct cpuset types = CPUSET_INIT;
-
-		if (coretype_types_of(ct, &got.cpus, &types) < 0) {
-			alloc_entry_free(&got);
-			return -ENOMEM;
-		}
-		*mixed = cpuset_count(&types) > 1;
-		cpuset_free(&types);
-		adopt(e, &got);
-	}
-	return r;
+	return take_hybrid(ct, m, st, rq, only, e, mixed, explain, err,
+			   errlen);
 }
 
 /*
@@ -128,11 +147,14 @@ type_can_hold(const struct coretypes *ct, const struct alloc_machine *m,
 	char err[512];
 	int r;
 
-	if (state_available(st, &m->topo->online, NULL, &avail) < 0)
+	if (state_available(st, &m->topo->online, NULL, &avail) < 0) {
+		cpuset_free(&avail);
 		return -ENOMEM;
+	}
 	*free_cpus = cpuset_count_and(&avail, &ct->types[k].cpus);
+	r = take_within(ct, m, st, &avail, rq, k, &got, NULL, err,
+			sizeof(err));
 	cpuset_free(&avail);
-	r = take_within(ct, m, st, rq, k, &got, NULL, err, sizeof(err));
 	if (r == 0)
 		alloc_entry_free(&got);
 	return r == 0 ? 1 : r == -ENOMEM ? r : 0;
