@@ -465,14 +465,19 @@ book_memory(const struct alloc_machine *m, const struct alloc_request *rq,
 	return -ENOSPC;
 }
 
-int
-alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
-	   const struct alloc_request *rq, struct alloc_entry *e,
-	   struct strbuf *explain, char *err, size_t errlen)
+/*
+ * The body of alloc_take() and alloc_take_avail(), inlined into both: a
+ * take is one call deep whichever of them its caller uses.
+ */
+static inline __attribute__((always_inline)) int
+take_among(const struct alloc_machine *m, const struct alloc_state *st,
+	   struct cpuset *avail, const struct alloc_request *rq,
+	   struct alloc_entry *e, struct strbuf *explain, char *err,
+	   size_t errlen)
 {
 	const struct topo *t = m->topo;
 	const struct alloc_opts *o = &rq->opts;
-	struct cpuset avail = CPUSET_INIT, prefer = CPUSET_INIT;
+	struct cpuset prefer = CPUSET_INIT;
 	struct tm_hints cpu_h = { 0 }, mem_h = { 0 }, *lists = NULL;
 	struct tm_mem_node *mn = NULL;
 	struct tm_hint best = { 0, true };
@@ -481,14 +486,14 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 	bool numa = o->numa_policy != TM_NONE;
 	int r, k, nlists = 2;
 
-	if (!kt || state_available(st, &t->online, NULL, &avail) < 0) {
+	if (!kt) {
 		r = oom(err, errlen);
 		goto out;
 	}
 	if (rq->from)
-		cpuset_and(&avail, rq->from);
+		cpuset_and(avail, rq->from);
 	if (numa || rq->have_mem || explain) {
-		r = request_hints(m, st, &avail, rq->n, o->k.align_socket,
+		r = request_hints(m, st, avail, rq->n, o->k.align_socket,
 				  rq->have_mem, rq->mem, &mn, &cpu_h, &mem_h,
 				  err, errlen);
 		/* Hints asked only for the explanation fail it alone. */
@@ -575,7 +580,7 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 			struct strbuf sb;
 
 			strbuf_init(&sb);
-			explain_refusal(m, rq, &avail, &cpu_h, &mem_h, &best,
+			explain_refusal(m, rq, avail, &cpu_h, &mem_h, &best,
 					&sb);
 			r = sb.oom ? oom(err, errlen) :
 				err_ret(err, errlen, -ENOSPC, "%s", sb.buf);
@@ -590,7 +595,7 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 			prefer_p = &prefer;
 		}
 	}
-	r = kubelet_take(kt, &avail, rq->n, &o->k, prefer_p, &st->reserved,
+	r = kubelet_take(kt, avail, rq->n, &o->k, prefer_p, &st->reserved,
 			 &e->cpus, err, errlen);
 	if (r == -ENOMEM)
 		r = oom(err, errlen);
@@ -600,7 +605,7 @@ alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 		goto out;
 	}
 	if (explain)
-		explain_choice(t, rq, &avail, prefer_p, &e->cpus, explain);
+		explain_choice(t, rq, avail, prefer_p, &e->cpus, explain);
 	/* single-numa-node and restricted promise the hint's nodes. */
 	if ((o->numa_policy == TM_SINGLE_NUMA ||
 	     o->numa_policy == TM_RESTRICTED) && best.mask) {
@@ -641,9 +646,32 @@ out:
 	for (k = 2; k < nlists; k++)
 		tm_hints_free(&lists[k]);
 	free(lists);
-	cpuset_free(&avail);
+	cpuset_free(avail);
 	cpuset_free(&prefer);
 	return r;
+}
+
+int
+alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
+	   const struct alloc_request *rq, struct alloc_entry *e,
+	   struct strbuf *explain, char *err, size_t errlen)
+{
+	struct cpuset avail = CPUSET_INIT;
+
+	if (state_available(st, &m->topo->online, NULL, &avail) < 0) {
+		cpuset_free(&avail);
+		return oom(err, errlen);
+	}
+	return take_among(m, st, &avail, rq, e, explain, err, errlen);
+}
+
+int
+alloc_take_avail(const struct alloc_machine *m, const struct alloc_state *st,
+		 struct cpuset *avail, const struct alloc_request *rq,
+		 struct alloc_entry *e, struct strbuf *explain, char *err,
+		 size_t errlen)
+{
+	return take_among(m, st, avail, rq, e, explain, err, errlen);
 }
 
 int

@@ -100,6 +100,17 @@ int alloc_take(const struct alloc_machine *m, const struct alloc_state *st,
 	       struct strbuf *explain, char *err, size_t errlen);
 
 /*
+ * alloc_take() among avail, the CPUs st has available as
+ * state_available() gives them, for a caller that places several tries
+ * on one state: avail is taken over (narrowed, then freed; *avail is left
+ * empty).  Returns as alloc_take().
+ */
+int alloc_take_avail(const struct alloc_machine *m,
+		     const struct alloc_state *st, struct cpuset *avail,
+		     const struct alloc_request *rq, struct alloc_entry *e,
+		     struct strbuf *explain, char *err, size_t errlen);
+
+/*
  * The NUMA hints for n CPUs (and mem bytes with have_mem) among the CPUs
  * st has available, combined: with memory too, a node set is listed when
  * both providers offer it and preferred when both prefer it.  out is

@@ -2,12 +2,165 @@
 /* Placing a new allocation by name: see alloctake.h. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloctake.h"
+#include "err.h"
 #include "memtier.h"
 #include "strbuf.h"
 #include "topomgr.h"
+
+/*
+ * One take among avail (the CPUs st has available) within type k's CPUs
+ * (k < 0: no type bound), and rq->from.
+ */
+static int
+take_within(const struct coretypes *ct, const struct alloc_machine *m,
+	    const struct alloc_state *st, const struct cpuset *avail,
+	    const struct alloc_request *rq, int k, struct alloc_entry *got,
+	    struct strbuf *explain, char *err, size_t errlen)
+{
+	struct cpuset mine = CPUSET_INIT;
+	int r;
+
+	memset(got, 0, sizeof(*got));
+	if (cpuset_copy(&mine, avail) < 0)
+		return -ENOMEM;
+	if (k >= 0)
+		cpuset_and(&mine, &ct->types[k].cpus);
+	r = alloc_take_avail(m, st, &mine, rq, got, explain, err, errlen);
+	cpuset_free(&mine);
+	if (r < 0)
+		alloc_entry_free(got);
+	return r;
+}
+
+/* Move what a take chose from got into e, keeping e's owner. */
+static void
+adopt(struct alloc_entry *e, struct alloc_entry *got)
+{
+	if (!e->name_kept)
+		free(e->name);
+	if (!e->cpus_kept)
+		cpuset_free(&e->cpus);
+	free(e->mem);
+	e->name = got->name;
+	e->name_kept = got->name_kept;
+	e->n = got->n;
+	e->cpus = got->cpus;
+	e->cpus_kept = got->cpus_kept;
+	e->mode = got->mode;
+	e->nmem = got->nmem;
+	e->mem = got->mem;
+	e->opts = got->opts;
+	free(got->owner);
+	free(got->owner_dir);
+	memset(got, 0, sizeof(*got));
+}
+
+/* take_type() on a machine of several core types. */
+static int
+take_hybrid(const struct coretypes *ct, const struct alloc_machine *m,
+	    const struct alloc_state *st, const struct alloc_request *rq,
+	    int only, struct alloc_entry *e, bool *mixed,
+	    struct strbuf *explain, char *err, size_t errlen)
+{
+	struct alloc_entry got;
+	struct cpuset avail = CPUSET_INIT;	/* the state's, once */
+	int k, r = -ENOSPC;
+
+	if (state_available(st, &m->topo->online, NULL, &avail) < 0) {
+		cpuset_free(&avail);
+		return err_ret(err, errlen, -ENOMEM, "out of memory");
+	}
+	for (k = only >= 0 ? only : 0; k < ct->ntypes; k++) {
+		r = take_within(ct, m, st, &avail, rq, k, &got, explain, err,
+				errlen);
+		if (r == 0) {
+			adopt(e, &got);
+			goto out;
+		}
+		if (r != -ENOSPC)
+			goto out;
+		if (only >= 0) {
+			char why[512];
+
+			snprintf(why, sizeof(why), "%s", err);
+			err_set(err, errlen, "%d CPUs do not fit on the %s cores: %s",
+				rq->n, ct->types[only].name, why);
+			goto out;
+		}
+	}
+	/* No type can hold it alone: mix, as the kubelet would. */
+	r = take_within(ct, m, st, &avail, rq, -1, &got, explain, err, errlen);
+	if (r == 0) {
+		struct cpuset types = CPUSET_INIT;
+
+		if (coretype_types_of(ct, &got.cpus, &types) < 0) {
+			alloc_entry_free(&got);
+			r = -ENOMEM;
+			goto out;
+		}
+		*mixed = cpuset_count(&types) > 1;
+		cpuset_free(&types);
+		adopt(e, &got);
+	}
+out:
+	cpuset_free(&avail);
+	return r;
+}
+
+/*
+ * An alloc_take() that keeps an allocation to one core type.  On a hybrid
+ * machine the request goes to the fastest type that can hold it (each
+ * type is tried in turn, fastest first, with the whole kubelet algorithm
+ * and Topology Manager policy inside that type's CPUs); only when no type
+ * can are types mixed, and *mixed says so.  With only >= 0 the take keeps
+ * to that type or fails with -ENOSPC.  On a machine with one type this is
+ * alloc_take() itself, so kubelet parity is exact there.  e's owner fields
+ * are kept.  Returns as alloc_take().
+ */
+static int
+take_type(const struct coretypes *ct, const struct alloc_machine *m,
+	  const struct alloc_state *st, const struct alloc_request *rq,
+	  int only, struct alloc_entry *e, bool *mixed,
+	  struct strbuf *explain, char *err, size_t errlen)
+{
+	*mixed = false;
+	if (!coretype_hybrid(ct))
+		return alloc_take(m, st, rq, e, explain, err, errlen);
+	return take_hybrid(ct, m, st, rq, only, e, mixed, explain, err,
+			   errlen);
+}
+
+/*
+ * Whether n CPUs would fit within type k (as a take would place them now).
+ * *free_cpus gets the type's CPUs the state has available.  Returns 1 yes,
+ * 0 no, -ENOMEM.
+ */
+static int
+type_can_hold(const struct coretypes *ct, const struct alloc_machine *m,
+	      const struct alloc_state *st, const struct alloc_request *rq,
+	      int k, unsigned int *free_cpus)
+{
+	struct alloc_entry got;
+	struct cpuset avail = CPUSET_INIT;
+	char err[512];
+	int r;
+
+	if (state_available(st, &m->topo->online, NULL, &avail) < 0) {
+		cpuset_free(&avail);
+		return -ENOMEM;
+	}
+	*free_cpus = cpuset_count_and(&avail, &ct->types[k].cpus);
+	r = take_within(ct, m, st, &avail, rq, k, &got, NULL, err,
+			sizeof(err));
+	cpuset_free(&avail);
+	if (r == 0)
+		alloc_entry_free(&got);
+	return r == 0 ? 1 : r == -ENOMEM ? r : 0;
+}
 
 int
 alloc_take_named(const struct coretypes *ct, const struct alloc_machine *m,
@@ -30,8 +183,8 @@ alloc_take_named(const struct coretypes *ct, const struct alloc_machine *m,
 		*held = old;
 		return 0;
 	}
-	return coretype_take(ct, m, st, rq, only, e, mixed, explain, err,
-			     errlen);
+	return take_type(ct, m, st, rq, only, e, mixed, explain, err,
+			 errlen);
 }
 
 /* The core type lines of the hints. */
@@ -51,7 +204,7 @@ type_lines(const struct coretypes *ct, const struct alloc_machine *m,
 
 		if (only >= 0 && k != only)
 			continue;
-		r = coretype_can_hold(ct, m, st, &rq, k, &nfree);
+		r = type_can_hold(ct, m, st, &rq, k, &nfree);
 		if (r < 0) {
 			snprintf(err, errlen, "out of memory");
 			return r;
@@ -144,7 +297,7 @@ alloc_hints_json(const struct coretypes *ct, const struct alloc_machine *m,
 
 			if (only >= 0 && k != only)
 				continue;
-			r = coretype_can_hold(ct, m, st, &trq, k, &nfree);
+			r = type_can_hold(ct, m, st, &trq, k, &nfree);
 			if (r < 0) {
 				snprintf(err, errlen, "out of memory");
 				return r;

@@ -2,9 +2,9 @@
 /*
  * Placing a new allocation by name, as "cpm-alloc take" and "cpm-alloc
  * hints" do: a take that is idempotent for a name the state already
- * holds, on the core type that fits (coretype_take()), and the hints
- * text: the NUMA node sets that can hold a request and, on a hybrid
- * machine, which core types can hold it alone.
+ * holds, on the core type that fits (take_type() in alloctake.c), and
+ * the hints text: the NUMA node sets that can hold a request and, on a
+ * hybrid machine, which core types can hold it alone.
  *
  * Errors come back as -errno with a one-line message in err: -EINVAL bad
  * input, -ENOSPC a request nothing can satisfy, -ENOMEM.
@@ -25,7 +25,9 @@
  * fields), unless st already holds an allocation of that name: then
  * *held points at it and nothing is taken when it has rq->n CPUs, and
  * -EINVAL says to resize it otherwise.  only and *mixed as for
- * coretype_take(); rq->opts must be effective.
+ * the core-type take in alloctake.c: the fastest type that holds the
+ * request, types mixed only when none can (*mixed); rq->opts must be
+ * effective.
  */
 int alloc_take_named(const struct coretypes *ct,
 		     const struct alloc_machine *m,

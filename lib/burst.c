@@ -20,7 +20,7 @@
 #include "num.h"
 #include "proc.h"
 #include "quantity.h"
-#include "state.h"
+#include "hash.h"
 #include "strbuf.h"
 #include "sysroot.h"
 

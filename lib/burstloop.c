@@ -18,7 +18,7 @@
 #include "cgroup.h"
 #include "quantity.h"
 #include "sdapply.h"
-#include "state.h"
+#include "hash.h"
 #include "timeutil.h"
 
 static void

@@ -34,7 +34,6 @@
 
 #include <stdbool.h>
 
-#include "alloc.h"
 #include "cpuset.h"
 #include "strbuf.h"
 #include "sysroot.h"
@@ -130,29 +129,5 @@ int coretype_types_of(const struct coretypes *ct, const struct cpuset *s,
  */
 int coretype_check(const struct coretypes *ct, const struct topo *t,
 		   const struct cpuset *cpus, struct strbuf *out);
-
-/*
- * alloc_take() that keeps an allocation to one core type.  On a hybrid
- * machine the request goes to the fastest type that can hold it (each
- * type is tried in turn, fastest first, with the whole kubelet algorithm
- * and Topology Manager policy inside that type's CPUs); only when no type
- * can are types mixed, and *mixed says so.  With only >= 0 the take keeps
- * to that type or fails with -ENOSPC.  On a machine with one type this is
- * alloc_take() itself, so kubelet parity is exact there.  e's owner fields
- * are kept.  Returns as alloc_take().
- */
-int coretype_take(const struct coretypes *ct, const struct alloc_machine *m,
-		  const struct alloc_state *st, const struct alloc_request *rq,
-		  int only, struct alloc_entry *e, bool *mixed,
-		  struct strbuf *explain, char *err, size_t errlen);
-
-/*
- * Whether n CPUs would fit within type k (as a take would place them now).
- * *free_cpus gets the type's CPUs the state has available.  Returns 1 yes,
- * 0 no, -ENOMEM.
- */
-int coretype_can_hold(const struct coretypes *ct, const struct alloc_machine *m,
-		      const struct alloc_state *st, const struct alloc_request *rq,
-		      int k, unsigned int *free_cpus);
 
 #endif

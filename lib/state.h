@@ -56,10 +56,12 @@
 #include "arena.h"
 #include "cpuset.h"
 #include "fileread.h"
+#include "hash.h"
 #include "kubelet.h"
 #include "statetopo.h"
 #include "strbuf.h"
 #include "topo.h"
+#include "topomgr.h"
 #include "xxh64.h"
 
 #define STATE_VERSION 3
@@ -75,11 +77,6 @@ struct alloc_opts {
 				 * from full_cores and threads per core */
 	int numa_policy;	/* enum tm_policy, 0 = none */
 	bool closest;		/* prefer-closest-numa-nodes */
-};
-
-struct mem_booking {
-	int node;
-	uint64_t bytes;
 };
 
 /*
@@ -429,12 +426,5 @@ void alloc_opts_merge(struct alloc_opts *o, const struct alloc_opts *policy);
 int alloc_shrink_pick(const struct topo *t, const struct cpuset *have, int k,
 		      bool whole_cores, struct cpuset *drop);
 
-
-/* FNV-1a, 64 and 32 bits, continuing from h (start with the offset
- * basis FNV64_INIT / FNV32_INIT). */
-#define FNV64_INIT 0xcbf29ce484222325ULL
-#define FNV32_INIT 0x811c9dc5U
-uint64_t fnv1a64(uint64_t h, const void *data, size_t len);
-uint32_t fnv1a32(uint32_t h, const void *data, size_t len);
 
 #endif

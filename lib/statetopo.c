@@ -16,8 +16,9 @@
 #include <sys/stat.h>
 
 #include "coretype.h"
+#include "hash.h"
+#include "kubelet.h"
 #include "num.h"
-#include "state.h"
 #include "statetopo.h"
 #include "strbuf.h"
 #include "strutils.h"

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "macros.h"
-#include "state.h"
 #include "strbuf.h"
 #include "topomgr.h"
 

@@ -109,6 +109,12 @@ bool tm_merge(int policy, uint64_t all, const struct tm_hints *lists,
 bool tm_merge_closest(int policy, uint64_t all, const struct tm_hints *lists,
 		      int nlists, const int *dist, struct tm_hint *best);
 
+/* Bytes booked on one NUMA node. */
+struct mem_booking {
+	int node;
+	uint64_t bytes;
+};
+
 /*
  * Book req bytes on the nodes of mask, filling each node in id order
  * before the next (the Memory Manager's order).  Every node of mask gets
@@ -116,7 +122,6 @@ bool tm_merge_closest(int policy, uint64_t all, const struct tm_hints *lists,
  * must have room for one booking per node; *nout gets the count.  Returns 0, or -ENOSPC when
  * the nodes lack the free memory.
  */
-struct mem_booking;
 int tm_mem_book(const struct tm_mem_node *nodes, int nn, uint64_t mask,
 		uint64_t req, struct mem_booking *out, int *nout);
 
