@@ -8,9 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgcpuset.h"
+#include "cgfiles.h"
 #include "cgctrl.h"
-#include "quantity.h"
 #include "util.h"
 
 /* ---- CPU helpers ---- */

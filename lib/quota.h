@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cgctrl.h"
 #include "cgroup.h"
 #include "quantity.h"
 
@@ -32,19 +33,6 @@ struct quota_request {
 	enum weight_formula formula;	/* v2: shares to weight */
 };
 
-struct quota_write {
-	const char *file;
-	char value[64];
-	char old[64];		/* put back if a later write is refused */
-};
-
-/* The writes, in order. */
-struct quota_plan {
-	struct quota_write op[8];
-	int n;
-	bool request_clamped;	/* the request is above the kernel's
-				 * maximum shares and was clamped */
-};
 
 /*
  * Refuse what no group can be set to, before anything is read: limits

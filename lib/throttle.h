@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cgctrl.h"
 #include "cgroup.h"
 #include "util.h"
 

@@ -17,9 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgcpuset.h"
+#include "cgfiles.h"
 #include "proc.h"
-#include "quantity.h"
 #include "topo.h"
 
 #define CPU_DIR  "sys/devices/system/cpu"

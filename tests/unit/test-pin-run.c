@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cgcpuset.h"
+#include "pingroup.h"
 #include "pin.h"
 #include "machine.h"
 #include "unit.h"
