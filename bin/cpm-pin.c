@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cgcpuset.h"
+#include "pingroup.h"
 #include "cgowner.h"
 #include "cgroup.h"
 #include "cli.h"

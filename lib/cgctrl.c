@@ -8,13 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgcpuset.h"
+#include "cgfiles.h"
 #include "cgctrl.h"
 #include "err.h"
 #include "fileread.h"
 #include "num.h"
 #include "path.h"
-#include "quantity.h"
 #include "strutils.h"
 #include "treefile.h"
 

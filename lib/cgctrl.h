@@ -23,6 +23,27 @@ struct cg_cpu_limit {
 };
 
 /*
+ * Writes that set a group's CPU controller, in the order the kernel
+ * accepts them (quota.h plans them; the writer, or systemd through
+ * sdapply.h, carries them out).
+ */
+struct quota_write {
+	const char *file;
+	char value[64];
+	char old[64];		/* put back if a later write is refused */
+};
+
+/* The writes, in order. */
+struct quota_plan {
+	struct quota_write op[8];
+	int n;
+	bool request_clamped;	/* the request is above the kernel's
+				 * maximum shares and was clamped */
+	bool period_asked;	/* --period was given: the period is the
+				 * caller's, not the group's kept one */
+};
+
+/*
  * Read the group's limits: v1 cpu.cfs_quota_us, cpu.cfs_period_us,
  * cpu.cfs_burst_us, cpu.shares; v2 cpu.max, cpu.max.burst, cpu.weight.
  * The root group has none of them on v2: it reads as unlimited, period

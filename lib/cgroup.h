@@ -262,7 +262,4 @@ typedef int (*cg_walk_fn)(const char *group, const struct cg_at *at,
 int cg_walk(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	    cg_walk_fn fn, void *arg, char *err, size_t errlen);
 
-/* The controllers' files (CPU bandwidth and usage, cpuset exclusivity). */
-#include "cgctrl.h"
-
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cgcpuset.h"
+#include "pingroup.h"
 #include "cgowner.h"
 #include "err.h"
 #include "fileread.h"

@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cgfiles.h"
+
 /* The kernel's and the kubelet's limits (reference: kubelet helpers_linux.go). */
 #define CPU_SHARES_MIN		2
 #define CPU_SHARES_MAX		262144
@@ -41,8 +43,6 @@
 
 /* A CPU quantity of "max": no limit. */
 #define MILLICPU_MAX		INT64_C(-1)
-/* A quota of -1: no limit (the v1 file's value). */
-#define CFS_QUOTA_UNLIMITED	INT64_C(-1)
 
 enum weight_formula {
 	WEIGHT_RUNC,		/* log-quadratic: runc >= 1.3.2, crun >= 1.23 */
@@ -122,20 +122,6 @@ int64_t millicpu_to_quota_exact(int64_t millicpu, uint64_t period_us);
  * else quota*1000/period (truncating).  period 0 gives 0.
  */
 int64_t quota_to_millicpu(int64_t quota_us, uint64_t period_us);
-
-/*
- * Format the cgroup v2 cpu.max text, "QUOTA PERIOD" or "max PERIOD" when
- * quota is negative or 0 (unset).  Returns the snprintf length.
- */
-int cpu_max_format(int64_t quota_us, uint64_t period_us, char *buf,
-		   size_t len);
-
-/*
- * Parse cpu.max text ("max 100000", "50000 100000", one optional trailing
- * newline).  quota is CFS_QUOTA_UNLIMITED for "max".  Returns 0 or
- * -EINVAL.
- */
-int cpu_max_parse(const char *text, int64_t *quota_us, uint64_t *period_us);
 
 /*
  * Format millicpu in CPUs: 250 -> "0.25", 1500 -> "1.5", 2000 -> "2",

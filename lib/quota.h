@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cgctrl.h"
 #include "cgroup.h"
 #include "quantity.h"
 
@@ -30,22 +31,6 @@ struct quota_request {
 	const char *limit_text;		/* the limit as given, for messages */
 	uint64_t period_us;		/* 0: keep the group's */
 	enum weight_formula formula;	/* v2: shares to weight */
-};
-
-struct quota_write {
-	const char *file;
-	char value[64];
-	char old[64];		/* put back if a later write is refused */
-};
-
-/* The writes, in order. */
-struct quota_plan {
-	struct quota_write op[8];
-	int n;
-	bool request_clamped;	/* the request is above the kernel's
-				 * maximum shares and was clamped */
-	bool period_asked;	/* --period was given: the period is the
-				 * caller's, not the group's kept one */
 };
 
 /*

@@ -18,7 +18,7 @@
 #include "cgowner.h"
 #include "cgroup.h"
 #include "cpuset.h"
-#include "quota.h"
+#include "cgctrl.h"
 #include "sdbus.h"
 
 /*

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "cgctrl.h"
 #include "cgroup.h"
 #include "strbuf.h"
 

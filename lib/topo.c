@@ -17,11 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgcpuset.h"
+#include "cgfiles.h"
 #include "err.h"
 #include "num.h"
 #include "proc.h"
-#include "quantity.h"
 #include "strutils.h"
 #include "topo.h"
 

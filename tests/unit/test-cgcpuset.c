@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cgcpuset.h"
+#include "pingroup.h"
 #include "machine.h"
 #include "unit.h"
 

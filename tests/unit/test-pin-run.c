@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "cgcpuset.h"
+#include "pin.h"
+#include "pingroup.h"
 #include "machine.h"
 #include "pin.h"
 #include "strbuf.h"
