@@ -33,8 +33,8 @@ CPPFLAGS_CPM = -D_GNU_SOURCE -DCPM_VERSION=\"$(VERSION)\" -Ilib
 # libcgroup is linked statically when its archive is installed (Debian's
 # -dev package ships it): loading one more shared object and resolving its
 # symbols cost cpm-pin more than all its own work before exec.  libnuma
-# and libsystemd are not linked at all: lib/numaload.c opens libnuma when
-# a memory policy is first set, lib/sdload.c opens libsystemd on the first
+# and libsystemd are not linked at all: lib/pin/numaload.c opens libnuma when
+# a memory policy is first set, lib/cgroup/sdload.c opens libsystemd on the first
 # sd-bus call.  libnuma calls its numa_error() and numa_warn() hooks by
 # name, so the programs export cpm's own (LDFLAGS_CPM).
 # 'make LIBS="-lcgroup -lm"' links libcgroup dynamically.
@@ -46,9 +46,9 @@ LIBS    = $(if $(HAVE_STATIC),$(LIBS_STATIC),$(LIBS_SHARED))
 LDFLAGS_CPM = -Wl,--export-dynamic-symbol=numa_error \
 	      -Wl,--export-dynamic-symbol=numa_warn
 
-LIB_SRC  = $(sort $(wildcard lib/*.c))
+LIB_SRC  = $(sort $(wildcard lib/*/*.c))
 LIB_OBJ  = $(LIB_SRC:.c=.o)
-LIB_HDR  = $(wildcard lib/*.h)
+LIB_HDR  = $(wildcard lib/*/*.h)
 TOOLS    = $(patsubst %.c,%,$(sort $(wildcard bin/cpm-*.c)))
 UNIT_SRC = $(sort $(wildcard tests/unit/*.c))
 UNITS    = $(UNIT_SRC:.c=)
@@ -173,7 +173,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(DOCDIR)/examples/oci-hooks.d $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
-	rm -f lib/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS) $(BENCH) $(FUZZ_SRC:.c=)
+	rm -f lib/*/*.o lib/libcpm.a $(TOOLS) $(UNITS) $(HELPERS) $(BENCH) $(FUZZ_SRC:.c=)
 	rm -rf tests/out
 
 .PHONY: all deps have-deps demo-deps check-deps demo check test-progs check-vm check-deb bench fuzz install uninstall clean

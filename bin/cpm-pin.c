@@ -15,29 +15,29 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgcpuset.h"
-#include "pingroup.h"
-#include "cgowner.h"
-#include "cgroup.h"
-#include "cli.h"
-#include "coretype.h"
-#include "cpuset.h"
-#include "device.h"
-#include "err.h"
-#include "irq.h"
-#include "json.h"
-#include "lock.h"
-#include "mempolicy.h"
-#include "num.h"
-#include "numamaps.h"
-#include "pin.h"
-#include "pintable.h"
-#include "repin.h"
-#include "sdapply.h"
-#include "select.h"
-#include "strbuf.h"
-#include "sysroot.h"
-#include "topo.h"
+#include "base/cpuset.h"
+#include "base/err.h"
+#include "base/json.h"
+#include "base/lock.h"
+#include "base/num.h"
+#include "base/strbuf.h"
+#include "cgroup/cgcpuset.h"
+#include "cgroup/cgowner.h"
+#include "cgroup/cgroup.h"
+#include "cgroup/sdapply.h"
+#include "machine/coretype.h"
+#include "machine/device.h"
+#include "machine/irq.h"
+#include "machine/select.h"
+#include "machine/sysroot.h"
+#include "machine/topo.h"
+#include "pin/mempolicy.h"
+#include "pin/numamaps.h"
+#include "pin/pin.h"
+#include "pin/pingroup.h"
+#include "pin/pintable.h"
+#include "pin/repin.h"
+#include "tool/cli.h"
 
 enum form { FORM_RUN, FORM_PID, FORM_CGROUP, FORM_IRQS, FORM_WEIGHTS };
 
@@ -1052,7 +1052,7 @@ process_memory(struct pin_ctx *c, const struct pin_proc_view *v,
  * its memory policy, its allowed memory nodes, where its pages are
  * (with warnings when they do not fit), and the threads whose
  * affinity differs; or all of it, every thread, as one JSON object
- * (lib/pintable.c defines both).
+ * (lib/pin/pintable.c defines both).
  */
 static void
 print_process(struct pin_ctx *c)

@@ -17,21 +17,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "burst.h"
-#include "burstloop.h"
-#include "cgowner.h"
-#include "cgroup.h"
-#include "cli.h"
-#include "json.h"
-#include "lock.h"
-#include "num.h"
-#include "qos.h"
-#include "quantity.h"
-#include "quota.h"
-#include "quotatable.h"
-#include "sdapply.h"
-#include "strbuf.h"
-#include "timeutil.h"
+#include "base/json.h"
+#include "base/lock.h"
+#include "base/num.h"
+#include "base/strbuf.h"
+#include "base/timeutil.h"
+#include "cgroup/cgowner.h"
+#include "cgroup/cgroup.h"
+#include "cgroup/sdapply.h"
+#include "kube/qos.h"
+#include "kube/quantity.h"
+#include "quota/burst.h"
+#include "quota/burstloop.h"
+#include "quota/quota.h"
+#include "quota/quotatable.h"
+#include "tool/cli.h"
 
 enum opt_id {
 	O_PERIOD = 0, O_JSON, O_REQUEST, O_LIMIT, O_MEM_REQUEST, O_MEM_LIMIT,

@@ -16,20 +16,20 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-#include "cgowner.h"
-#include "cgroup.h"
-#include "cli.h"
-#include "err.h"
-#include "filewrite.h"
-#include "json.h"
-#include "lock.h"
-#include "num.h"
-#include "strbuf.h"
-#include "threport.h"
-#include "throttle.h"
-#include "thrtable.h"
-#include "thrwatch.h"
-#include "timeutil.h"
+#include "base/err.h"
+#include "base/filewrite.h"
+#include "base/json.h"
+#include "base/lock.h"
+#include "base/num.h"
+#include "base/strbuf.h"
+#include "base/timeutil.h"
+#include "cgroup/cgowner.h"
+#include "cgroup/cgroup.h"
+#include "throttle/threport.h"
+#include "throttle/throttle.h"
+#include "throttle/thrtable.h"
+#include "throttle/thrwatch.h"
+#include "tool/cli.h"
 
 enum out_fmt { OUT_TABLE, OUT_TSV, OUT_JSON, OUT_PROM, OUT_NAMES };
 

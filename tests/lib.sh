@@ -116,10 +116,10 @@ tool_long_options() {
 	{
 		sed -nE 's/^[[:space:]]*\{ *"([a-z][a-z0-9-]*)", *([a-z_]*_argument|0|'"'"'.'"'"'), .*/\1/p' \
 		    "$CPM_TOP/bin/$1.c"
-		# the shared rows of lib/cli.h's CLI_TABLE_OPTIONS()
+		# the shared rows of lib/tool/cli.h's CLI_TABLE_OPTIONS()
 		grep -q 'CLI_TABLE_OPTIONS(' "$CPM_TOP/bin/$1.c" &&
 		    sed -nE 's/^[[:space:]]*\{ *"([a-z][a-z0-9-]*)", *no_argument, CLI_OPT_.*/\1/p' \
-		    "$CPM_TOP/lib/cli.h"
+		    "$CPM_TOP/lib/tool/cli.h"
 	} | sort -u
 }
 

@@ -76,8 +76,8 @@ assert "the check passes options listed after one Fl, apostrophes and quotes in 
 
 # cpm(7)'s ENVIRONMENT names every variable the tools read, and its FILES
 # every default file below /var/lib/cpm with its lock.
-vars=$(cat "$CPM_TOP"/lib/*.[ch] "$CPM_TOP"/bin/*.c | grep -oE '"CPM_[A-Z_]+"' | tr -d '"' | sort -u)
-files=$(cat "$CPM_TOP"/lib/*.[ch] "$CPM_TOP"/bin/*.c | grep -oE '"/var/lib/cpm/[a-z._]+"' | tr -d '"' | sort -u)
+vars=$(cat "$CPM_TOP"/lib/*/*.[ch] "$CPM_TOP"/bin/*.c | grep -oE '"CPM_[A-Z_]+"' | tr -d '"' | sort -u)
+files=$(cat "$CPM_TOP"/lib/*/*.[ch] "$CPM_TOP"/bin/*.c | grep -oE '"/var/lib/cpm/[a-z._]+"' | tr -d '"' | sort -u)
 render "$CPM_TOP/man/cpm.7"
 sed -n '/^ENVIRONMENT/,/^[A-Z]/p' "$T_TMP/rendered" >"$T_TMP/env"
 sed -n '/^FILES/,/^[A-Z]/p' "$T_TMP/rendered" >"$T_TMP/files"

@@ -82,14 +82,14 @@ done
 
 # The --json output is documented field by field: every key the tool's
 # JSON writer names appears as a tagged item (".It Li key") in its page.
-# Keys of the tool's tables (lib/*table.c column definitions and JSON
+# Keys of the tool's tables (lib/*/*table.c column definitions and JSON
 # writers) count too.
 json_keys() {
 	case $1 in
-	cpm-topo) _tab=topotable ;;
-	cpm-alloc) _tab=alloctable ;;
-	cpm-throttle) _tab=thrtable ;;
-	cpm-quota) _tab=quotatable ;;
+	cpm-topo) _tab=view/topotable ;;
+	cpm-alloc) _tab=alloc/alloctable ;;
+	cpm-throttle) _tab=throttle/thrtable ;;
+	cpm-quota) _tab=quota/quotatable ;;
 	*) _tab= ;;
 	esac
 	{

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgmount.h"
-#include "cgroup.h"
-#include "throttle.h"
+#include "cgroup/cgmount.h"
+#include "cgroup/cgroup.h"
+#include "throttle/throttle.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

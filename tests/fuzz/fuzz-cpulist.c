@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpuset.h"
+#include "base/cpuset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "burst.h"
-#include "quantity.h"
-#include "state.h"
-#include "strbuf.h"
+#include "alloc/state.h"
+#include "base/strbuf.h"
+#include "kube/quantity.h"
+#include "quota/burst.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

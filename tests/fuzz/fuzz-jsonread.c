@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "jsonread.h"
+#include "base/json.h"
+#include "base/jsonread.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

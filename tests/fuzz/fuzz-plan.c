@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
-#include "state.h"
+#include "alloc/plan.h"
+#include "alloc/state.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

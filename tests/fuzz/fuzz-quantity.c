@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quantity.h"
+#include "kube/quantity.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strbuf.h"
-#include "throttle.h"
+#include "base/strbuf.h"
+#include "throttle/throttle.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

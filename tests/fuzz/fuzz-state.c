@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kstate.h"
-#include "state.h"
-#include "strbuf.h"
+#include "alloc/kstate.h"
+#include "alloc/state.h"
+#include "base/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -17,9 +17,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "filewrite.h"
-#include "sysroot.h"
-#include "topo.h"
+#include "base/filewrite.h"
+#include "machine/sysroot.h"
+#include "machine/topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "alloc.h"
+#include "alloc/alloc.h"
 #include "machine.h"
 
 #define UNIT_ALLOC_SPEC							\

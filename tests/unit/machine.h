@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kubelet.h"
-#include "sysroot.h"
-#include "topo.h"
+#include "kube/kubelet.h"
+#include "machine/sysroot.h"
+#include "machine/topo.h"
 
 static char unit_tmp[] = "/tmp/cpm-test-machine-XXXXXX";
 

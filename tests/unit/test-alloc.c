@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "alloc.h"
+#include "alloc/alloc.h"
 #include "allocmachine.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
 #include "unit.h"
 
 #define tmp unit_tmp

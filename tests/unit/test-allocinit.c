@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "allocinit.h"
+#include "alloc/allocinit.h"
 #include "allocmachine.h"
 #include "unit.h"
 

@@ -2,9 +2,9 @@
 /* The table of cpm-alloc list: text and JSON of each column. */
 #include <string.h>
 
-#include "alloctable.h"
+#include "alloc/alloctable.h"
 #include "machine.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
 #include "unit.h"
 
 static const char spec[] =

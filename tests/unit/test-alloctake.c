@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "allocmachine.h"
-#include "alloctake.h"
-#include "strbuf.h"
+#include "alloc/alloctake.h"
+#include "base/strbuf.h"
 #include "unit.h"
 
 static const char spec[] =

@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "burstloop.h"
-#include "cgroup.h"
-#include "timeutil.h"
+#include "base/timeutil.h"
+#include "cgroup/cgroup.h"
+#include "quota/burstloop.h"
 #include "unit.h"
 
 static char tmp[] = "/tmp/cpm-test-burstloop-XXXXXX";

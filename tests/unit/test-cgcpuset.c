@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cgcpuset.h"
-#include "pingroup.h"
+#include "cgroup/cgcpuset.h"
+#include "pin/pingroup.h"
 #include "machine.h"
 #include "unit.h"
 

@@ -16,8 +16,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "cgowner.h"
-#include "sdapply.h"
+#include "cgroup/cgowner.h"
+#include "cgroup/sdapply.h"
 #include "unit.h"
 
 static char tmp[] = "/tmp/cpm-test-cgowner-XXXXXX";

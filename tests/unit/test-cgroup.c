@@ -16,11 +16,11 @@
 #include <linux/openat2.h>
 
 #include "../helpers/deny-openat2.h"
-#include "cgmount.h"
-#include "cgroup.h"
-#include "macros.h"
-#include "num.h"
-#include "throttle.h"
+#include "base/macros.h"
+#include "base/num.h"
+#include "cgroup/cgmount.h"
+#include "cgroup/cgroup.h"
+#include "throttle/throttle.h"
 #include "unit.h"
 
 static char tmpdir[] = "/tmp/cpm-unit-cgroup.XXXXXX";

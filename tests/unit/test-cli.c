@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroup.h"
-#include "cli.h"
-#include "sysroot.h"
+#include "cgroup/cgroup.h"
+#include "machine/sysroot.h"
+#include "tool/cli.h"
 #include "unit.h"
 
 int

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "cli.h"
+#include "tool/cli.h"
 #include "unit.h"
 
 enum { CMD_LIST, CMD_TAKE };

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coretype.h"
-#include "select.h"
+#include "machine/coretype.h"
+#include "machine/select.h"
 #include "unit.h"
 
 static const char *top = ".";

@@ -8,7 +8,7 @@
 #include <sched.h>
 #include <string.h>
 
-#include "cpuset.h"
+#include "base/cpuset.h"
 #include "unit.h"
 
 static char *

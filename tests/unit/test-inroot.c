@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 
 #include "../helpers/deny-openat2.h"
-#include "path.h"
+#include "base/path.h"
 #include "unit.h"
 
 static char tmp[] = "/tmp/cpm-test-inroot-XXXXXX";

@@ -3,8 +3,8 @@
  * out as the kernel prints them. */
 #include <string.h>
 
-#include "irq.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
+#include "machine/irq.h"
 #include "unit.h"
 
 /* CPU 2 is offline: the kernel prints no column for it. */

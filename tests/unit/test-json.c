@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "json.h"
-#include "strbuf.h"
+#include "base/json.h"
+#include "base/strbuf.h"
 #include "unit.h"
 
 /* The JSON text json_str() writes for s. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "unit.h"
-#include "jsonread.h"
+#include "base/jsonread.h"
 
 /* The string the document text (a JSON string) holds, or the error. */
 static char *

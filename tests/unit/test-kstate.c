@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kstate.h"
+#include "alloc/kstate.h"
 #include "unit.h"
 
 static char dir[] = "/tmp/cpm-test-kstate-XXXXXX";

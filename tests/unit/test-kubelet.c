@@ -20,10 +20,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kubelet.h"
-#include "macros.h"
-#include "sysroot.h"
-#include "topo.h"
+#include "base/macros.h"
+#include "kube/kubelet.h"
+#include "machine/sysroot.h"
+#include "machine/topo.h"
 #include "unit.h"
 
 static const char *top = ".";

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "unit.h"
-#include "numfmt.h"
+#include "base/numfmt.h"
 
 static uint64_t seed = 88172645463325252ULL;
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "partition.h"
+#include "cgroup/partition.h"
 #include "machine.h"
 #include "unit.h"
 

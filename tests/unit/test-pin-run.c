@@ -11,12 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgcpuset.h"
-#include "pin.h"
-#include "pingroup.h"
+#include "cgroup/cgcpuset.h"
+#include "pin/pin.h"
+#include "pin/pingroup.h"
 #include "machine.h"
-#include "pin.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
+#include "pin/pin.h"
 #include "unit.h"
 
 static const char spec[] =

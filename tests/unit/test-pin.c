@@ -10,9 +10,9 @@
 
 #include <numaif.h>
 
-#include "numaload.h"
-#include "pin.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
+#include "pin/numaload.h"
+#include "pin/pin.h"
 #include "unit.h"
 
 /* A machine of one NUMA node (or none): node 1 does not exist. */

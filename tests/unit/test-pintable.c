@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lib/pintable.c: what cpm-pin -p PID prints of a process, as text and
+ * lib/pin/pintable.c: what cpm-pin -p PID prints of a process, as text and
  * as JSON, from a view filled here; the thread table from this process's
  * own thread, read from the kernel.
  */
 #include <string.h>
 #include <unistd.h>
 
-#include "pintable.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
+#include "pin/pintable.h"
 #include "unit.h"
 
 static void

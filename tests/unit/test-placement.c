@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "coretype.h"
+#include "machine/coretype.h"
 #include "machine.h"
-#include "placement.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
+#include "view/placement.h"
 #include "unit.h"
 
 static const char spec[] =

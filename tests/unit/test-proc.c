@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "proc.h"
+#include "machine/proc.h"
 #include "unit.h"
 
 static char tmp[] = "/tmp/cpm-test-proc-XXXXXX";

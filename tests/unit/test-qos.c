@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "qos.h"
+#include "kube/qos.h"
 #include "unit.h"
 
 #define CPU(m) ((int64_t)(m) * 1000000)	/* millicpu to nanocpu */

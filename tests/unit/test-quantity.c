@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "quantity.h"
+#include "kube/quantity.h"
 #include "unit.h"
 
 static void

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "quota.h"
+#include "quota/quota.h"
 #include "unit.h"
 
 static char tmp[] = "/tmp/cpm-test-quota-XXXXXX";

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "quotatable.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
+#include "quota/quotatable.h"
 #include "unit.h"
 
 /* The table as key=value lines, or as its row's JSON object; freed. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lib/repin.c: when re-pinning a process's threads may stop (the rule on
+ * lib/pin/repin.c: when re-pinning a process's threads may stop (the rule on
  * its own, pass by pass), then this process's own threads re-pinned on
  * the live kernel, read back with sched_getaffinity() directly.
  */
@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pin.h"
-#include "repin.h"
+#include "pin/pin.h"
+#include "pin/repin.h"
 #include "unit.h"
 
 /* ---- the stopping rule ---- */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* lib/sdload.c: libsystemd is opened on the first sd-bus call, not at start. */
+/* lib/cgroup/sdload.c: libsystemd is opened on the first sd-bus call, not at start. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

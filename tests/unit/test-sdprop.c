@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sdapply.h"
-#include "sdprop.h"
+#include "cgroup/sdapply.h"
+#include "cgroup/sdprop.h"
 #include "unit.h"
 
 static void

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "select.h"
+#include "machine/select.h"
 #include "machine.h"
 #include "unit.h"
 

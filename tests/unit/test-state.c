@@ -11,11 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fileread.h"
-#include "filewrite.h"
-#include "state.h"
-#include "strbuf.h"
-#include "topomgr.h"
+#include "alloc/state.h"
+#include "base/fileread.h"
+#include "base/filewrite.h"
+#include "base/strbuf.h"
+#include "kube/topomgr.h"
 #include "unit.h"
 
 static const struct write_opts mode_0644 = { .mode = 0644 };

@@ -14,11 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "coretype.h"
-#include "kubelet.h"
-#include "state.h"
-#include "statetopo.h"
-#include "strbuf.h"
+#include "alloc/state.h"
+#include "alloc/statetopo.h"
+#include "base/strbuf.h"
+#include "kube/kubelet.h"
+#include "machine/coretype.h"
 #include "unit.h"
 
 static char tmp[] = "/tmp/cpm-test-statetopo-XXXXXX";

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "strbuf.h"
-#include "table.h"
+#include "base/strbuf.h"
+#include "base/table.h"
 #include "unit.h"
 
 static const struct table_column cols[] = {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "threport.h"
+#include "throttle/threport.h"
 #include "unit.h"
 
 static char tmp[] = "/tmp/cpm-test-threport-XXXXXX";

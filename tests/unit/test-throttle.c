@@ -7,11 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "err.h"
-#include "fileread.h"
-#include "macros.h"
-#include "strbuf.h"
-#include "throttle.h"
+#include "base/err.h"
+#include "base/fileread.h"
+#include "base/macros.h"
+#include "base/strbuf.h"
+#include "throttle/throttle.h"
 #include "unit.h"
 
 static struct thr_sample *

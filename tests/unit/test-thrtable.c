@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "strbuf.h"
-#include "thrtable.h"
+#include "base/strbuf.h"
+#include "throttle/thrtable.h"
 #include "unit.h"
 
 static char *

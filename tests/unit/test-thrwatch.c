@@ -13,9 +13,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "cgroup.h"
-#include "throttle.h"
-#include "thrwatch.h"
+#include "cgroup/cgroup.h"
+#include "throttle/throttle.h"
+#include "throttle/thrwatch.h"
 #include "unit.h"
 
 static char tmp[] = "/tmp/cpm-unit-thrwatch.XXXXXX";

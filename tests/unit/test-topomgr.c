@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "state.h"
-#include "topomgr.h"
+#include "alloc/state.h"
+#include "kube/topomgr.h"
 #include "unit.h"
 
 #define N0 1ULL

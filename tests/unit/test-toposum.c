@@ -7,11 +7,11 @@
  */
 #include <string.h>
 
-#include "coretype.h"
+#include "machine/coretype.h"
 #include "machine.h"
-#include "strbuf.h"
-#include "toposum.h"
-#include "topotable.h"
+#include "base/strbuf.h"
+#include "view/toposum.h"
+#include "view/topotable.h"
 #include "unit.h"
 
 static const char spec[] =

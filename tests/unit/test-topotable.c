@@ -2,10 +2,10 @@
 /* The per-CPU table of cpm-topo -e and of the JSON "cpus" array. */
 #include <string.h>
 
-#include "coretype.h"
+#include "machine/coretype.h"
 #include "machine.h"
-#include "strbuf.h"
-#include "topotable.h"
+#include "base/strbuf.h"
+#include "view/topotable.h"
 #include "unit.h"
 
 /*

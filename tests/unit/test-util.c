@@ -14,14 +14,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "fileread.h"
-#include "filewrite.h"
-#include "lock.h"
-#include "num.h"
-#include "path.h"
-#include "sort.h"
-#include "strbuf.h"
+#include "base/err.h"
+#include "base/fileread.h"
+#include "base/filewrite.h"
+#include "base/lock.h"
+#include "base/num.h"
+#include "base/path.h"
+#include "base/sort.h"
+#include "base/strbuf.h"
 #include "unit.h"
 
 static const struct read_opts read_text = { .flags = READ_TEXT };

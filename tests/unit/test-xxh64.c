@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "unit.h"
-#include "xxh64.h"
+#include "base/xxh64.h"
 
 static const struct {
 	size_t len;

@@ -1,0 +1,784 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Plans, parsed and checked: see plan.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc/plan.h"
+#include "alloc/state.h"
+#include "base/err.h"
+#include "base/fileread.h"
+#include "base/num.h"
+#include "base/strbuf.h"
+#include "kube/topomgr.h"
+
+#define KEYS "cpus, nodes, affinity, numa-policy, mem, mem-policy, mode, devices"
+
+const char *
+plan_affinity_name(enum plan_affinity a)
+{
+	static const char *const names[] = { "none", "compact", "spread",
+					     "local" };
+
+	return names[a];
+}
+
+const char *
+plan_mem_policy_name(enum plan_mem_policy m)
+{
+	static const char *const names[] = { "none", "local", "interleave",
+					     "bind" };
+
+	return names[m];
+}
+
+static void
+instance_free(struct plan_instance *in)
+{
+	int i;
+
+	free(in->name);
+	cpuset_free(&in->cpus);
+	cpuset_free(&in->nodes);
+	for (i = 0; i < in->ndevices; i++)
+		free(in->devices[i]);
+	free(in->devices);
+}
+
+void
+plan_free(struct plan *p)
+{
+	int i;
+
+	for (i = 0; i < p->n; i++)
+		instance_free(&p->inst[i]);
+	free(p->inst);
+	memset(p, 0, sizeof(*p));
+}
+
+const struct plan_instance *
+plan_find(const struct plan *p, const char *name)
+{
+	int i;
+
+	for (i = 0; i < p->n; i++)
+		if (strcmp(p->inst[i].name, name) == 0)
+			return &p->inst[i];
+	return NULL;
+}
+
+/* devices=a,b,c: names kept as written, for whoever knows devices. */
+static int
+parse_devices(char *v, struct plan_instance *in)
+{
+	char *save = NULL, *d;
+
+	if (*v == '\0' || *v == ',' || v[strlen(v) - 1] == ',' ||
+	    strstr(v, ",,"))
+		return -EINVAL;
+	for (d = strtok_r(v, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
+		char **nd = realloc(in->devices, ((size_t)in->ndevices + 1) *
+				    sizeof(*nd));
+
+		if (nd == NULL)
+			return -ENOMEM;
+		in->devices = nd;
+		if ((nd[in->ndevices] = strdup(d)) == NULL)
+			return -ENOMEM;
+		in->ndevices++;
+	}
+	return 0;
+}
+
+/*
+ * One "key=value" of the instance on line ln.  Returns 0, -EINVAL (err
+ * set) or -ENOMEM.
+ */
+static int
+parse_field(char *tok, struct plan_instance *in, unsigned int *seen,
+	    int ln, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "cpus", "nodes", "affinity",
+		"numa-policy", "mem", "mem-policy", "mode", "devices" };
+	char *v = strchr(tok, '='), perr[160];
+	unsigned int k, u;
+	int r = 0;
+
+	if (v == NULL)
+		return err_ret(err, errlen, -EINVAL, "line %d: '%s' is not "
+			       "key=value", ln, tok);
+	*v++ = '\0';
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (strcmp(tok, keys[k]) == 0)
+			break;
+	if (k == sizeof(keys) / sizeof(keys[0]))
+		return err_ret(err, errlen, -EINVAL, "line %d: unknown key '%s' "
+			       "(" KEYS ")", ln, tok);
+	if (*seen & (1u << k))
+		return err_ret(err, errlen, -EINVAL, "line %d: %s= given twice",
+			       ln, tok);
+	*seen |= 1u << k;
+	if (*v == '\0')
+		return err_ret(err, errlen, -EINVAL, "line %d: %s= has no value",
+			       ln, tok);
+	switch (k) {
+	case 0:		/* cpus */
+		if (strspn(v, "0123456789") == strlen(v)) {
+			if (parse_uint(v, CPUSET_MAX_CPUS, &u) < 0 || u == 0)
+				return err_ret(err, errlen, -EINVAL, "line %d: "
+					       "invalid CPU count '%s' (1 to %d; "
+					       "a single CPU is written N-N)",
+					       ln, v, CPUSET_MAX_CPUS);
+			in->count = (int)u;
+			return 0;
+		}
+		r = cpuset_parse_list(v, &in->cpus, perr, sizeof(perr));
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0 || cpuset_empty(&in->cpus))
+			return err_ret(err, errlen, -EINVAL, "line %d: invalid "
+				       "cpulist '%s'%s%s", ln, v, r < 0 ? ": " : "",
+				       r < 0 ? perr : "");
+		in->exact = true;
+		in->count = (int)cpuset_count(&in->cpus);
+		return 0;
+	case 1:		/* nodes */
+		r = cpuset_parse_list(v, &in->nodes, perr, sizeof(perr));
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0 || cpuset_empty(&in->nodes))
+			return err_ret(err, errlen, -EINVAL, "line %d: invalid "
+				       "nodelist '%s'%s%s", ln, v, r < 0 ? ": " : "",
+				       r < 0 ? perr : "");
+		in->have_nodes = true;
+		return 0;
+	case 2:		/* affinity */
+		for (u = PLAN_AFF_COMPACT; u <= PLAN_AFF_LOCAL; u++)
+			if (strcmp(v, plan_affinity_name(u)) == 0) {
+				in->affinity = u;
+				return 0;
+			}
+		return err_ret(err, errlen, -EINVAL, "line %d: invalid affinity "
+			       "'%s' (compact, spread or local)", ln, v);
+	case 3:		/* numa-policy */
+		if (tm_policy_parse(v, &in->numa_policy) < 0)
+			return err_ret(err, errlen, -EINVAL, "line %d: invalid "
+				       "numa-policy '%s' (none, best-effort, "
+				       "restricted or single-numa-node)", ln, v);
+		return 0;
+	case 4:		/* mem */
+		if (parse_size_bytes(v, &in->mem) < 0 || in->mem == 0)
+			return err_ret(err, errlen, -EINVAL, "line %d: invalid "
+				       "memory size '%s' (such as 512M or 8G)",
+				       ln, v);
+		in->have_mem = true;
+		return 0;
+	case 5:		/* mem-policy */
+		for (u = PLAN_MEM_LOCAL; u <= PLAN_MEM_BIND; u++)
+			if (strcmp(v, plan_mem_policy_name(u)) == 0) {
+				in->mem_policy = u;
+				return 0;
+			}
+		return err_ret(err, errlen, -EINVAL, "line %d: invalid "
+			       "mem-policy '%s' (local, interleave or bind)",
+			       ln, v);
+	case 6:		/* mode */
+		if (strcmp(v, "exclusive") == 0 || strcmp(v, "share") == 0) {
+			in->share = v[0] == 's';
+			return 0;
+		}
+		return err_ret(err, errlen, -EINVAL, "line %d: invalid mode '%s' "
+			       "(exclusive or share)", ln, v);
+	default:	/* devices */
+		r = parse_devices(v, in);
+		if (r == -EINVAL)
+			return err_ret(err, errlen, r, "line %d: invalid devices "
+				       "'%s' (names separated by commas)", ln, v);
+		return r;
+	}
+}
+
+/* One line (NUL-terminated, changed in place); blank ones add nothing. */
+static int
+parse_line(char *line, int ln, struct plan *p, char *err, size_t errlen)
+{
+	struct plan_instance *in, *ni;
+	char *save = NULL, *tok, *hash = strchr(line, '#');
+	unsigned int seen = 0;
+	int r;
+
+	if (hash)
+		*hash = '\0';
+	tok = strtok_r(line, " \t\r\v\f", &save);
+	if (tok == NULL)
+		return 0;
+	if (strchr(tok, '=') != NULL)
+		return err_ret(err, errlen, -EINVAL, "line %d: the line begins "
+			       "with '%s', not with the instance's name", ln, tok);
+	if (!state_name_valid(tok))
+		return err_ret(err, errlen, -EINVAL, "line %d: invalid name '%s' "
+			       "(use 1 to %d of A-Z a-z 0-9 . _ : / @ -)", ln,
+			       tok, STATE_NAME_MAX);
+	if (plan_find(p, tok))
+		return err_ret(err, errlen, -EINVAL, "line %d: instance '%s' is "
+			       "named twice (first on line %d)", ln, tok,
+			       plan_find(p, tok)->line);
+	ni = realloc(p->inst, ((size_t)p->n + 1) * sizeof(*ni));
+	if (ni == NULL)
+		return -ENOMEM;
+	p->inst = ni;
+	in = &p->inst[p->n++];
+	memset(in, 0, sizeof(*in));
+	in->line = ln;
+	in->numa_policy = -1;
+	cpuset_init(&in->cpus);
+	cpuset_init(&in->nodes);
+	if ((in->name = strdup(tok)) == NULL)
+		return -ENOMEM;
+	while ((tok = strtok_r(NULL, " \t\r\v\f", &save)) != NULL)
+		if ((r = parse_field(tok, in, &seen, ln, err, errlen)) < 0)
+			return r;
+	if (!(seen & 1))
+		return err_ret(err, errlen, -EINVAL, "line %d: instance '%s' has "
+			       "no cpus= (a count or a cpulist)", ln, in->name);
+	return 0;
+}
+
+int
+plan_parse(const char *text, size_t len, struct plan *p, char *err,
+	   size_t errlen)
+{
+	const char *s = text, *end = text + len;
+	char *line = NULL;
+	int ln = 0, r = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (memchr(text, '\0', len)) {
+		const char *nul = memchr(text, '\0', len);
+
+		for (s = text; s < nul; s++)
+			ln += *s == '\n';
+		return err_ret(err, errlen, -EINVAL, "line %d: a NUL byte",
+			       ln + 1);
+	}
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+
+		ln++;
+		free(line);
+		if ((line = strndup(s, n)) == NULL) {
+			r = -ENOMEM;
+			break;
+		}
+		if ((r = parse_line(line, ln, p, err, errlen)) < 0)
+			break;
+		s += n + (nl != NULL);
+	}
+	free(line);
+	if (r < 0)
+		plan_free(p);
+	return r;
+}
+
+/* ---- checking ---- */
+
+static void __attribute__((format(printf, 4, 5)))
+finding(struct plan_findings *out, bool error, const char *inst,
+	const char *fmt, ...)
+{
+	struct plan_finding *nf;
+	va_list ap;
+	char *msg;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		out->oom = true;
+		return;
+	}
+	nf = realloc(out->f, ((size_t)out->n + 1) * sizeof(*nf));
+	if (nf == NULL) {
+		out->oom = true;
+		free(msg);
+		return;
+	}
+	out->f = nf;
+	nf[out->n].error = error;
+	nf[out->n].message = msg;
+	if ((nf[out->n].instance = strdup(inst)) == NULL)
+		out->oom = true;
+	out->n++;
+	out->nerrors += error;
+}
+
+/* Up to four cpulists kept for the current message. */
+struct lists {
+	char *s[4];
+};
+
+static const char *
+lst(struct lists *l, int slot, const struct cpuset *s)
+{
+	free(l->s[slot]);
+	l->s[slot] = cpuset_to_list(s);
+	return l->s[slot] ? l->s[slot] : "?";
+}
+
+/* Where an instance's CPUs and memory go, as far as the plan says. */
+struct where {
+	struct cpuset cpus;	/* exact: its CPUs on the machine */
+	struct cpuset nodes;	/* the nodes it uses: its CPUs' (exact),
+				 * else nodes= (existing ones), else none */
+};
+
+/* The instance's own findings; w gets where it goes. */
+static void
+check_instance(const struct plan_instance *in, const struct topo *t,
+	       const struct cpuset *reserved, struct where *w,
+	       struct plan_findings *out, struct lists *l)
+{
+	struct cpuset tmp = CPUSET_INIT, on = CPUSET_INIT, cnodes = CPUSET_INIT;
+	const char *name = in->name;
+	unsigned int avail;
+	bool fits = true;	/* a count its nodes can hold */
+	int n, k;
+
+	cpuset_for_each(n, &in->nodes)
+		if (topo_node_by_id(t, n) == NULL)
+			finding(out, true, name, "NUMA node %d does not exist", n);
+	/* The nodes that exist, as the instance's memory and CPU nodes. */
+	cpuset_for_each(n, &in->nodes)
+		if (topo_node_by_id(t, n) != NULL)
+			cpuset_set(&w->nodes, (unsigned int)n);
+	topo_cpus_of_nodes(t, &w->nodes, &on);
+	if (in->exact) {
+		cpuset_copy(&tmp, &in->cpus);
+		cpuset_andnot(&tmp, &t->possible);
+		if (!cpuset_empty(&tmp))
+			finding(out, true, name, "CPUs %s do not exist (the "
+				"machine has %s)", lst(l, 0, &tmp),
+				lst(l, 1, &t->possible));
+		cpuset_copy(&w->cpus, &in->cpus);
+		cpuset_and(&w->cpus, &t->possible);
+		cpuset_copy(&tmp, &w->cpus);
+		cpuset_and(&tmp, &t->offline);
+		if (!cpuset_empty(&tmp))
+			finding(out, true, name, "CPUs %s are offline",
+				lst(l, 0, &tmp));
+		if (reserved) {
+			cpuset_copy(&tmp, &w->cpus);
+			cpuset_and(&tmp, reserved);
+			if (!cpuset_empty(&tmp))
+				finding(out, true, name, "CPUs %s are reserved "
+					"for the host", lst(l, 0, &tmp));
+		}
+		if (in->have_nodes && !cpuset_empty(&w->nodes)) {
+			cpuset_copy(&tmp, &w->cpus);
+			cpuset_andnot(&tmp, &on);
+			if (!cpuset_empty(&tmp))
+				finding(out, true, name, "CPUs %s are outside "
+					"NUMA nodes %s", lst(l, 0, &tmp),
+					lst(l, 1, &in->nodes));
+		}
+		topo_nodes_of(t, &w->cpus, &cnodes);
+		k = (int)cpuset_count(&cnodes);
+		if (in->affinity == PLAN_AFF_LOCAL && k > 1)
+			finding(out, true, name, "local affinity but CPUs %s "
+				"span NUMA nodes %s", lst(l, 0, &w->cpus),
+				lst(l, 1, &cnodes));
+		else if (in->affinity == PLAN_AFF_COMPACT && k > 1)
+			finding(out, false, name, "compact affinity but CPUs "
+				"%s span NUMA nodes %s", lst(l, 0, &w->cpus),
+				lst(l, 1, &cnodes));
+		else if (in->affinity == PLAN_AFF_SPREAD && k == 1 &&
+			 t->nnodes > 1 && in->count > 1)
+			finding(out, false, name, "spread affinity but CPUs %s "
+				"are all on node %d", lst(l, 0, &w->cpus),
+				cpuset_first(&cnodes));
+		if (in->numa_policy == TM_SINGLE_NUMA && k > 1)
+			finding(out, true, name, "single-numa-node policy but "
+				"CPUs %s span NUMA nodes %s", lst(l, 0, &w->cpus),
+				lst(l, 1, &cnodes));
+		/* Memory follows the CPUs when no nodes are named. */
+		if (!in->have_nodes)
+			cpuset_copy(&w->nodes, &cnodes);
+	} else {
+		/* A count: what its nodes (or the machine) can give. */
+		if (!in->have_nodes)
+			cpuset_copy(&on, &t->online);
+		cpuset_and(&on, &t->online);
+		if (reserved)
+			cpuset_andnot(&on, reserved);
+		avail = cpuset_count(&on);
+		if (cpuset_empty(&in->nodes) || !cpuset_empty(&w->nodes)) {
+			fits = (unsigned int)in->count <= avail;
+			if (!fits)
+				finding(out, true, name, "%d CPUs asked for, but "
+					"%s%s %s only %u outside the reserved "
+					"ones", in->count, in->have_nodes ?
+					"NUMA nodes " : "the machine",
+					in->have_nodes ? lst(l, 0, &w->nodes) : "",
+					in->have_nodes ? "have" : "has", avail);
+		}
+		k = (int)cpuset_count(&w->nodes);
+		if (in->affinity == PLAN_AFF_LOCAL && k > 1)
+			finding(out, true, name, "local affinity but nodes=%s "
+				"names %d NUMA nodes", lst(l, 0, &in->nodes), k);
+		else if (in->affinity == PLAN_AFF_COMPACT && k > 1)
+			finding(out, false, name, "compact affinity but nodes=%s "
+				"names %d NUMA nodes", lst(l, 0, &in->nodes), k);
+		else if (in->affinity == PLAN_AFF_SPREAD && in->have_nodes &&
+			 k == 1 && t->nnodes > 1 && in->count > 1)
+			finding(out, false, name, "spread affinity but nodes=%s "
+				"is one NUMA node", lst(l, 0, &in->nodes));
+		if ((in->numa_policy == TM_SINGLE_NUMA ||
+		     in->affinity == PLAN_AFF_LOCAL)) {
+			unsigned int most = 0, c;
+
+			for (k = 0; k < t->nnodes; k++) {
+				if (in->have_nodes &&
+				    !cpuset_isset(&w->nodes,
+						  (unsigned int)t->nodes[k].id))
+					continue;
+				cpuset_copy(&tmp, &t->nodes[k].cpus);
+				cpuset_and(&tmp, &t->online);
+				if (reserved)
+					cpuset_andnot(&tmp, reserved);
+				if ((c = cpuset_count(&tmp)) > most)
+					most = c;
+			}
+			if ((unsigned int)in->count > most && most > 0 && fits)
+				finding(out, true, name, "%d CPUs do not fit in "
+					"one NUMA node (the largest has %u "
+					"outside the reserved ones)",
+					in->count, most);
+		}
+	}
+	/* Memory. */
+	if (in->mem_policy == PLAN_MEM_LOCAL && in->exact && in->have_nodes) {
+		cpuset_copy(&tmp, &w->nodes);
+		cpuset_andnot(&tmp, &cnodes);
+		if (!cpuset_empty(&tmp))
+			finding(out, true, name, "local memory on NUMA node%s "
+				"%s, where none of its CPUs are: the memory is "
+				"remote", cpuset_count(&tmp) > 1 ? "s" : "",
+				lst(l, 0, &tmp));
+	}
+	if (in->mem_policy == PLAN_MEM_INTERLEAVE &&
+	    cpuset_count(&w->nodes) == 1 && t->nnodes > 1)
+		finding(out, false, name, "interleave memory policy over one "
+			"NUMA node (%s)", lst(l, 0, &w->nodes));
+	cpuset_free(&tmp);
+	cpuset_free(&on);
+	cpuset_free(&cnodes);
+}
+
+/*
+ * Devices: cpm keeps their names as they are.  Where cpm knows the
+ * machine's devices, each name is looked up here, and a device on a
+ * node other than the instance's is a finding.
+ */
+static void
+check_devices(const struct plan_instance *in, const struct topo *t,
+	      struct plan_findings *out)
+{
+	(void)in;
+	(void)t;
+	(void)out;
+}
+
+/* "a, b and c" of the instances in idx[n], into sb. */
+static void
+names_of(const struct plan *p, const int *idx, int n, struct strbuf *sb)
+{
+	int i;
+
+	sb->len = 0;
+	for (i = 0; i < n; i++) {
+		if (i)
+			strbuf_puts(sb, i == n - 1 ? " and " : ", ");
+		strbuf_puts(sb, p->inst[idx[i]].name);
+	}
+	strbuf_add(sb, "", 0);
+}
+
+/* "64 GiB", "1.5 GiB", "512 MiB": for messages. */
+static void
+size_text(uint64_t bytes, char *buf, size_t size)
+{
+	if (bytes >= (1ULL << 30) && bytes % (1ULL << 30) == 0)
+		snprintf(buf, size, "%llu GiB", (unsigned long long)(bytes >> 30));
+	else if (bytes >= (1ULL << 30))
+		snprintf(buf, size, "%.1f GiB", (double)bytes / (1ULL << 30));
+	else
+		snprintf(buf, size, "%llu MiB", (unsigned long long)(bytes >> 20));
+}
+
+/* CPUs and memory asked of each node, and of the machine. */
+static void
+check_crowding(const struct plan *p, const struct topo *t,
+	       const struct cpuset *reserved, const struct where *w,
+	       struct plan_findings *out, struct lists *l)
+{
+	struct cpuset tmp = CPUSET_INIT;
+	struct strbuf sb;
+	int *idx = calloc((size_t)p->n + 1, sizeof(int));
+	int k, i, nidx, total = 0, ntotal = 0, over = -1;
+	unsigned int have;
+
+	strbuf_init(&sb);
+	if (idx == NULL) {
+		out->oom = true;
+		return;
+	}
+	for (k = 0; k < t->nnodes; k++) {
+		const struct topo_node *nd = &t->nodes[k];
+		uint64_t mem = 0;
+		int cpus = 0, cpu_over = -1, mem_over = -1, nm = 0;
+		int *midx = idx;
+
+		cpuset_copy(&tmp, &nd->cpus);
+		cpuset_and(&tmp, &t->online);
+		if (reserved)
+			cpuset_andnot(&tmp, reserved);
+		have = cpuset_count(&tmp);
+		nidx = 0;
+		for (i = 0; i < p->n; i++) {
+			const struct plan_instance *in = &p->inst[i];
+			bool on = cpuset_isset(&w[i].nodes, (unsigned int)nd->id);
+			int mine = 0;
+
+			if (!on)
+				continue;
+			if (in->exact) {
+				cpuset_copy(&tmp, &w[i].cpus);
+				cpuset_and(&tmp, &nd->cpus);
+				if (reserved)
+					cpuset_andnot(&tmp, reserved);
+				mine = (int)cpuset_count(&tmp);
+			} else if (cpuset_count(&w[i].nodes) == 1 && !in->share) {
+				mine = in->count;
+			}
+			if (in->share && in->exact)
+				mine = 0;
+			if (mine > 0) {
+				idx[nidx++] = i;
+				cpus += mine;
+				if (cpus > (int)have && cpu_over < 0)
+					cpu_over = i;
+			}
+			if (in->have_mem) {
+				mem += in->mem / cpuset_count(&w[i].nodes);
+				nm++;
+				if (nd->mem_total_kb >= 0 &&
+				    mem > (uint64_t)nd->mem_total_kb * 1024 &&
+				    mem_over < 0)
+					mem_over = i;
+			}
+		}
+		if (cpu_over >= 0) {
+			names_of(p, idx, nidx, &sb);
+			finding(out, true, p->inst[cpu_over].name, "NUMA node %d "
+				"is crowded: %s ask for %d of its CPUs, it has %u "
+				"outside the reserved ones", nd->id,
+				sb.buf ? sb.buf : "", cpus, have);
+		}
+		if (mem_over >= 0) {
+			nidx = 0;
+			for (i = 0; i < p->n; i++)
+				if (p->inst[i].have_mem &&
+				    cpuset_isset(&w[i].nodes, (unsigned int)nd->id))
+					midx[nidx++] = i;
+			names_of(p, midx, nidx, &sb);
+			char want[32], has[32];
+
+			size_text(mem, want, sizeof(want));
+			size_text((uint64_t)nd->mem_total_kb << 10, has,
+				  sizeof(has));
+			finding(out, true, p->inst[mem_over].name, "NUMA node %d "
+				"is crowded: %s ask for %s of its memory, it has %s",
+				nd->id, sb.buf ? sb.buf : "", want, has);
+		}
+		(void)nm;
+	}
+	/* The machine as a whole: every exclusive CPU asked for. */
+	cpuset_copy(&tmp, &t->online);
+	if (reserved)
+		cpuset_andnot(&tmp, reserved);
+	have = cpuset_count(&tmp);
+	cpuset_zero(&tmp);
+	for (i = 0; i < p->n; i++) {
+		if (p->inst[i].share)
+			continue;
+		if (p->inst[i].exact) {
+			/* Reserved CPUs are a finding of their own. */
+			cpuset_copy(&tmp, &w[i].cpus);
+			if (reserved)
+				cpuset_andnot(&tmp, reserved);
+			total += (int)cpuset_count(&tmp);
+		} else {
+			total += p->inst[i].count;
+		}
+		ntotal++;
+		if (total > (int)have && over < 0)
+			over = i;
+	}
+	if (over >= 0)
+		finding(out, true, p->inst[over].name, "the instances ask for %d "
+			"CPUs, the machine has %u%s%s", total, have,
+			reserved ? " outside the reserved CPUs " : "",
+			reserved ? lst(l, 0, reserved) : "");
+	cpuset_free(&tmp);
+	strbuf_free(&sb);
+	free(idx);
+}
+
+int
+plan_check(const struct plan *p, const struct topo *t,
+	   const struct cpuset *reserved, struct plan_findings *out)
+{
+	struct where *w = calloc((size_t)p->n + 1, sizeof(*w));
+	struct cpuset tmp = CPUSET_INIT;
+	struct lists l = { { NULL } };
+	int i, j, before = out->n;
+
+	if (w == NULL)
+		return -ENOMEM;
+	for (i = 0; i < p->n; i++) {
+		check_instance(&p->inst[i], t, reserved, &w[i], out, &l);
+		check_devices(&p->inst[i], t, out);
+		/* Overlaps with the instances before it. */
+		for (j = 0; j < i && p->inst[i].exact; j++) {
+			if (!p->inst[j].exact ||
+			    (p->inst[i].share && p->inst[j].share))
+				continue;
+			cpuset_copy(&tmp, &w[i].cpus);
+			cpuset_and(&tmp, &w[j].cpus);
+			if (!cpuset_empty(&tmp))
+				finding(out, true, p->inst[i].name, "CPUs %s are "
+					"also %s's", lst(&l, 0, &tmp),
+					p->inst[j].name);
+		}
+	}
+	check_crowding(p, t, reserved, w, out, &l);
+	for (i = 0; i < p->n; i++) {
+		cpuset_free(&w[i].cpus);
+		cpuset_free(&w[i].nodes);
+	}
+	for (i = 0; i < 4; i++)
+		free(l.s[i]);
+	cpuset_free(&tmp);
+	free(w);
+	return out->oom ? -ENOMEM : out->n - before;
+}
+
+void
+plan_findings_free(struct plan_findings *f)
+{
+	int i;
+
+	for (i = 0; i < f->n; i++) {
+		free(f->f[i].instance);
+		free(f->f[i].message);
+	}
+	free(f->f);
+	memset(f, 0, sizeof(*f));
+}
+
+void
+plan_findings_text(const struct plan_findings *f, struct strbuf *sb)
+{
+	int i;
+
+	for (i = 0; i < f->n; i++)
+		strbuf_printf(sb, "%s: %s: %s\n", f->f[i].error ? "error" :
+			      "warning", f->f[i].instance ? f->f[i].instance : "",
+			      f->f[i].message);
+}
+
+void
+plan_findings_json(const struct plan_findings *f, struct json *j)
+{
+	int i;
+
+	json_key(j, "findings");
+	json_arr_begin(j);
+	for (i = 0; i < f->n; i++) {
+		json_obj_begin(j);
+		json_key(j, "level");
+		json_str(j, f->f[i].error ? "error" : "warning");
+		json_key(j, "instance");
+		json_str(j, f->f[i].instance);
+		json_key(j, "message");
+		json_str(j, f->f[i].message);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "errors");
+	json_int(j, f->nerrors);
+	json_key(j, "warnings");
+	json_int(j, f->n - f->nerrors);
+}
+
+int
+plan_read(const char *path, struct plan *p, char *err, size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	if (strcmp(path, "-") == 0) {
+		/* Standard input, whatever it is (a pipe from a template). */
+		for (;;) {
+			ssize_t n;
+
+			if (len + 4096 > cap) {
+				char *nt;
+
+				if (cap >= READ_FILE_MAX) {
+					free(text);
+					return err_ret(err, errlen, -EFBIG, "the "
+						       "plan on standard input is "
+						       "too long");
+				}
+				cap = cap ? cap * 2 : 8192;
+				if ((nt = realloc(text, cap)) == NULL) {
+					free(text);
+					return -ENOMEM;
+				}
+				text = nt;
+			}
+			n = read(0, text + len, cap - len);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				r = -errno;
+				free(text);
+				return err_ret(err, errlen, r, "cannot read the "
+					       "plan on standard input: %s",
+					       strerror(-r));
+			}
+			if (n == 0)
+				break;
+			len += (size_t)n;
+		}
+	} else {
+		r = read_file_at(AT_FDCWD, path, NULL, &text, &len);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			return err_ret(err, errlen, r, "cannot read plan '%s': %s",
+				       path, read_strerror(r));
+	}
+	r = plan_parse(text ? text : "", len, p, err, errlen);
+	free(text);
+	return r;
+}

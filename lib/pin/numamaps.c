@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "base/strutils.h"
+#include "machine/proc.h"
+#include "pin/numamaps.h"
+
+#define MIN_JUDGED_KB 1024
+
+void
+numa_pages_init(struct numa_pages *np)
+{
+	memset(np, 0, sizeof(*np));
+}
+
+void
+numa_pages_free(struct numa_pages *np)
+{
+	free(np->kb);
+	memset(np, 0, sizeof(*np));
+}
+
+static int
+add_kb(struct numa_pages *np, unsigned long node, uint64_t kb)
+{
+	if (node >= CPUSET_MAX_CPUS)
+		return 0;
+	if ((int)node >= np->n) {
+		int n = (int)node + 1;
+		uint64_t *p = realloc(np->kb, (size_t)n * sizeof(*p));
+
+		if (p == NULL)
+			return -ENOMEM;
+		memset(p + np->n, 0, (size_t)(n - np->n) * sizeof(*p));
+		np->kb = p;
+		np->n = n;
+	}
+	np->kb[node] += kb;
+	np->total_kb += kb;
+	return 0;
+}
+
+/* The "N<node>=<count>" fields of one line, each times mul/div. */
+static int
+add_line(struct numa_pages *np, const char *line, const char *end,
+	 uint64_t mul, uint64_t div)
+{
+	const char *p;
+
+	for (p = line; p < end && (p = memchr(p, 'N', (size_t)(end - p)));
+	     p++) {
+		char *e;
+		unsigned long node;
+		unsigned long long v;
+
+		if ((p != line && p[-1] != ' ') || p[1] < '0' || p[1] > '9')
+			continue;
+		node = strtoul(p + 1, &e, 10);
+		if (*e != '=' || e[1] < '0' || e[1] > '9')
+			continue;
+		v = strtoull(e + 1, &e, 10);
+		if (add_kb(np, node, v * mul / div) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int
+numamaps_parse(const char *text, struct numa_pages *np)
+{
+	const char *line = text;
+
+	while (*line) {
+		const char *end = strchr(line, '\n'), *ps;
+		uint64_t page_kb = 4;
+
+		if (end == NULL)
+			end = line + strlen(line);
+		ps = strstr(line, "kernelpagesize_kB=");
+		if (ps && ps < end)
+			page_kb = strtoull(ps + 18, NULL, 10);
+		if (add_line(np, line, end, page_kb, 1) < 0)
+			return -ENOMEM;
+		line = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+int
+numamaps_read_pid(const struct sysroot *r, pid_t pid, struct numa_pages *np)
+{
+	char path[64], *text;
+	int ret;
+
+	proc_path(path, sizeof(path), pid, "numa_maps");
+	ret = sysroot_read_file(r, path, &text, NULL);
+	if (ret == -ENOENT)
+		return -ESRCH;
+	if (ret < 0)
+		return ret;
+	ret = numamaps_parse(text, np);
+	free(text);
+	return ret;
+}
+
+int
+numastat_parse(const char *text, int version, unsigned int page_kb,
+	       struct numa_pages *np)
+{
+	const char *line = text;
+	bool found = false;
+
+	while (*line) {
+		const char *end = strchr(line, '\n');
+
+		if (end == NULL)
+			end = line + strlen(line);
+		if (version == 2 && (startswith(line, "anon ") ||
+				     startswith(line, "file "))) {
+			found = true;
+			if (add_line(np, line, end, 1, 1024) < 0)
+				return -ENOMEM;
+		} else if (version == 1 && startswith(line, "total=")) {
+			found = true;
+			if (add_line(np, line, end, page_kb, 1) < 0)
+				return -ENOMEM;
+		}
+		line = *end ? end + 1 : end;
+	}
+	return found ? 0 : -EINVAL;
+}
+
+static double
+pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void
+put_mib(struct strbuf *sb, uint64_t kb)
+{
+	strbuf_printf(sb, "%.1f MiB", (double)kb / 1024.0);
+}
+
+void
+numa_pages_format(const struct numa_pages *np, struct strbuf *sb)
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i < np->n; i++) {
+		if (np->kb[i] == 0)
+			continue;
+		strbuf_printf(sb, "%snode %d ", any ? ", " : "", i);
+		put_mib(sb, np->kb[i]);
+		strbuf_printf(sb, " (%.0f%%)", pct(np->kb[i], np->total_kb));
+		any = true;
+	}
+	if (!any)
+		strbuf_puts(sb, "none");
+}
+
+void
+numa_pages_json(const struct numa_pages *np, struct json *j)
+{
+	int i;
+
+	json_obj_begin(j);
+	json_key(j, "total_kb");
+	json_uint(j, np->total_kb);
+	json_key(j, "nodes");
+	json_arr_begin(j);
+	for (i = 0; i < np->n; i++) {
+		if (np->kb[i] == 0)
+			continue;
+		json_obj_begin(j);
+		json_key(j, "node");
+		json_int(j, i);
+		json_key(j, "kb");
+		json_uint(j, np->kb[i]);
+		json_key(j, "percent");
+		json_double(j, pct(np->kb[i], np->total_kb), 1);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/* kB on the nodes of s, and the set of the others that hold any. */
+static uint64_t
+kb_on(const struct numa_pages *np, const struct cpuset *s,
+      struct cpuset *others)
+{
+	uint64_t kb = 0;
+	int i;
+
+	if (others)
+		cpuset_zero(others);
+	for (i = 0; i < np->n; i++) {
+		if (cpuset_isset(s, (unsigned int)i))
+			kb += np->kb[i];
+		else if (np->kb[i] && others)
+			(void)cpuset_set(others, (unsigned int)i);
+	}
+	return kb;
+}
+
+static void
+finding(struct strbuf *sb, struct json *j, const char *kind,
+	const struct strbuf *msg, uint64_t kb, double percent)
+{
+	strbuf_printf(sb, "warning: %s\n", msg->buf ? msg->buf : "");
+	if (j == NULL)
+		return;
+	json_obj_begin(j);
+	json_key(j, "kind");
+	json_str(j, kind);
+	json_key(j, "message");
+	json_str(j, msg->buf ? msg->buf : "");
+	json_key(j, "kb");
+	json_uint(j, kb);
+	json_key(j, "percent");
+	json_double(j, percent, 1);
+	json_obj_end(j);
+}
+
+static void
+put_list(struct strbuf *sb, const char *one, const char *many,
+	 const struct cpuset *s)
+{
+	strbuf_puts(sb, cpuset_count(s) == 1 ? one : many);
+	cpuset_format(s, sb);
+}
+
+int
+numamaps_findings(const struct topo *t, const struct numa_pages *np,
+		  const struct cpuset *cpus, const struct numa_policy *pol,
+		  const char *whose, struct strbuf *sb, struct json *j)
+{
+	struct cpuset cn = CPUSET_INIT, others = CPUSET_INIT;
+	struct strbuf msg;
+	uint64_t local, remote;
+	int count = 0, i;
+	bool far = false;
+
+	if (np->total_kb < MIN_JUDGED_KB)
+		return 0;
+	strbuf_init(&msg);
+	if (cpus && topo_nodes_of(t, cpus, &cn) == 0 && !cpuset_empty(&cn)) {
+		local = kb_on(np, &cn, &others);
+		remote = np->total_kb - local;
+		if (remote * 2 > np->total_kb) {
+			msg.len = 0;
+			strbuf_printf(&msg, "%s runs on CPUs ", whose);
+			cpuset_format(cpus, &msg);
+			put_list(&msg, " (node ", " (nodes ", &cn);
+			strbuf_puts(&msg, ") but ");
+			put_mib(&msg, remote);
+			strbuf_printf(&msg, " of its %.1f MiB (%.0f%%) is on ",
+				      (double)np->total_kb / 1024.0,
+				      pct(remote, np->total_kb));
+			put_list(&msg, "node ", "nodes ", &others);
+			finding(sb, j, "far", &msg, remote,
+				pct(remote, np->total_kb));
+			count++;
+			far = true;
+		}
+		if (!far && pol && (pol->mode == PIN_MEM_LOCAL ||
+				    pol->mode == PIN_MEM_DEFAULT) &&
+		    remote * 10 >= np->total_kb) {
+			msg.len = 0;
+			strbuf_printf(&msg, "%s has a %s policy but ", whose,
+				      pin_mem_name(pol->mode));
+			put_mib(&msg, remote);
+			strbuf_printf(&msg, " (%.0f%%) of its memory is on ",
+				      pct(remote, np->total_kb));
+			put_list(&msg, "node ", "nodes ", &others);
+			put_list(&msg, ", not on its CPUs' node ",
+				 ", not on its CPUs' nodes ", &cn);
+			finding(sb, j, "remote", &msg, remote,
+				pct(remote, np->total_kb));
+			count++;
+		}
+	}
+	if (pol && pol->nodes && !cpuset_empty(pol->nodes) &&
+	    (pol->mode == PIN_MEM_BIND || pol->mode == PIN_MEM_INTERLEAVE ||
+	     pol->mode == PIN_MEM_WEIGHTED)) {
+		uint64_t in = kb_on(np, pol->nodes, &others);
+
+		if (in < np->total_kb) {
+			msg.len = 0;
+			strbuf_printf(&msg, "%s: ", whose);
+			put_mib(&msg, np->total_kb - in);
+			strbuf_printf(&msg, " (%.0f%%) is on ",
+				      pct(np->total_kb - in, np->total_kb));
+			put_list(&msg, "node ", "nodes ", &others);
+			strbuf_printf(&msg, ", outside the %s policy's ",
+				      pin_mem_name(pol->mode));
+			put_list(&msg, "node ", "nodes ", pol->nodes);
+			finding(sb, j, "outside", &msg, np->total_kb - in,
+				pct(np->total_kb - in, np->total_kb));
+			count++;
+		}
+		if (pol->mode != PIN_MEM_BIND && cpuset_count(pol->nodes) > 1 &&
+		    in >= MIN_JUDGED_KB) {
+			uint64_t wsum = 0;
+			bool bad = false;
+
+			cpuset_for_each(i, pol->nodes)
+				wsum += pol->weights && i < pol->nweights &&
+					pol->weights[i] > 0 ?
+					(uint64_t)pol->weights[i] : 1;
+			cpuset_for_each(i, pol->nodes) {
+				uint64_t w = pol->weights && i < pol->nweights &&
+					     pol->weights[i] > 0 ?
+					     (uint64_t)pol->weights[i] : 1;
+				uint64_t have = i < np->n ? np->kb[i] : 0;
+
+				/* less than half its share */
+				if (have * wsum * 2 < in * w)
+					bad = true;
+			}
+			if (bad) {
+				msg.len = 0;
+				strbuf_printf(&msg, "%s: %s over ", whose,
+					      pin_mem_name(pol->mode));
+				put_list(&msg, "node ", "nodes ", pol->nodes);
+				strbuf_puts(&msg, " is not spread: ");
+				cpuset_for_each(i, pol->nodes) {
+					uint64_t have = i < np->n ? np->kb[i] : 0;
+
+					strbuf_printf(&msg, "%snode %d ",
+						      i == cpuset_first(pol->nodes) ?
+						      "" : ", ", i);
+					put_mib(&msg, have);
+					strbuf_printf(&msg, " (%.0f%%)",
+						      pct(have, in));
+				}
+				finding(sb, j, "spread", &msg, in, 100.0);
+				count++;
+			}
+		}
+	}
+	strbuf_free(&msg);
+	cpuset_free(&cn);
+	cpuset_free(&others);
+	return count;
+}

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The OCI state and config.json a hook is given, the cpm.io/ annotations,
+ * and the container's cpuset group.  See ocihook.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "base/fileread.h"
+#include "base/jsonread.h"
+#include "base/num.h"
+#include "base/strbuf.h"
+#include "base/strutils.h"
+#include "cgroup/cgcpuset.h"
+#include "cgroup/cgowner.h"
+#include "cgroup/sdapply.h"
+#include "cgroup/sdbus.h"
+#include "machine/proc.h"
+#include "pin/ocihook.h"
+#include "pin/pingroup.h"
+
+/* The document of len bytes, which must be an object, into v. */
+static int
+parse_object(const char *text, size_t len, struct jr_value *v, char *err,
+	     size_t errlen)
+{
+	struct jr j;
+	int r;
+
+	memset(v, 0, sizeof(*v));
+	r = jr_init(&j, text, len, err, errlen);
+	if (r == 0)
+		r = jr_parse(&j, v);
+	if (r == 0 && v->type != JR_OBJ) {
+		jr_value_free(v);
+		r = err_ret(err, errlen, -EINVAL, "not a JSON object");
+	}
+	return r;
+}
+
+/* The state */
+
+/* Put prefix before the message in err. */
+static void
+prefix_err(char *err, size_t errlen, const char *prefix)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s", err);
+	snprintf(err, errlen, "%s%s", prefix, msg);
+}
+
+static int
+add_annotations(struct oci_state *s, const struct jr_value *ann, const char *doc,
+		char *err, size_t errlen)
+{
+	size_t i;
+
+	if (!ann || ann->type == JR_NULL)
+		return 0;
+	if (ann->type != JR_OBJ)
+		return err_ret(err, errlen, -EINVAL, "%s: \"annotations\" is "
+			       "not an object", doc);
+	for (i = 0; i < ann->n; i++) {
+		struct oci_annotation *na;
+
+		if (ann->v[i].type != JR_STR)
+			return err_ret(err, errlen, -EINVAL, "%s: annotation "
+				       "'%s' is not a string", doc,
+				       ann->keys[i]);
+		if (oci_annotation(s, ann->keys[i]))
+			continue;
+		na = realloc(s->ann, (s->nann + 1) * sizeof(*na));
+		if (!na)
+			return -ENOMEM;
+		s->ann = na;
+		na[s->nann].key = strdup(ann->keys[i]);
+		na[s->nann].value = strdup(ann->v[i].s);
+		s->nann++;
+		if (!na[s->nann - 1].key || !na[s->nann - 1].value)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int
+dup_str(const struct jr_value *v, const char *doc, const char *name, char **out,
+	char *err, size_t errlen)
+{
+	if (!v || v->type == JR_NULL)
+		return 0;
+	if (v->type != JR_STR)
+		return err_ret(err, errlen, -EINVAL, "%s: \"%s\" is not a "
+			       "string", doc, name);
+	if (!(*out = strdup(v->s)))
+		return -ENOMEM;
+	return 0;
+}
+
+int
+oci_state_parse(struct oci_state *s, const char *text, size_t len, char *err,
+		size_t errlen)
+{
+	struct jr_value doc;
+	const struct jr_value *pid;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	r = parse_object(text, len, &doc, err, errlen);
+	if (r == -EINVAL)
+		prefix_err(err, errlen, "invalid OCI state on stdin: ");
+	if (r < 0)
+		return r;
+	if ((r = dup_str(jr_member(&doc, "id"), "OCI state", "id", &s->id, err,
+			 errlen)) < 0 ||
+	    (r = dup_str(jr_member(&doc, "status"), "OCI state", "status",
+			 &s->status, err, errlen)) < 0 ||
+	    (r = dup_str(jr_member(&doc, "bundle"), "OCI state", "bundle",
+			 &s->bundle, err, errlen)) < 0)
+		goto out;
+	if (!s->id || !*s->id) {
+		r = err_ret(err, errlen, -EINVAL, "OCI state has no container "
+			    "\"id\"");
+		goto out;
+	}
+	pid = jr_member(&doc, "pid");
+	if (pid && pid->type != JR_NULL) {
+		if (pid->type != JR_NUM || !pid->num.is_u64 ||
+		    pid->num.u > INT_MAX) {
+			r = err_ret(err, errlen, -EINVAL, "OCI state: invalid "
+				    "\"pid\"");
+			goto out;
+		}
+		s->pid = (pid_t)pid->num.u;
+	}
+	r = add_annotations(s, jr_member(&doc, "annotations"), "OCI state", err,
+			    errlen);
+out:
+	jr_value_free(&doc);
+	return r;
+}
+
+int
+oci_config_load(struct oci_state *s, char *err, size_t errlen)
+{
+	struct jr_value doc;
+	char path[PATH_MAX];
+	char *buf;
+	size_t len;
+	int r;
+
+	if (!s->bundle || !*s->bundle)
+		return 0;
+	if ((size_t)snprintf(path, sizeof(path), "%s/config.json", s->bundle) >=
+	    sizeof(path))
+		return err_ret(err, errlen, -EINVAL, "bundle path too long");
+	r = read_file_at(AT_FDCWD, path, &(struct read_opts){
+				.flags = READ_TEXT, .max = OCI_CONFIG_MAX,
+			 }, &buf, &len);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return err_ret(err, errlen, r, "cannot read '%s': %s", path,
+			       read_strerror(r));
+	r = parse_object(buf, len, &doc, err, errlen);
+	free(buf);
+	if (r == -EINVAL) {
+		char what[PATH_MAX + 16];
+
+		snprintf(what, sizeof(what), "invalid '%s': ", path);
+		prefix_err(err, errlen, what);
+	}
+	if (r < 0)
+		return r;
+	r = dup_str(jr_member(jr_member(&doc, "linux"), "cgroupsPath"), path,
+		    "linux.cgroupsPath", &s->cgroups_path, err, errlen);
+	if (r == 0)
+		r = add_annotations(s, jr_member(&doc, "annotations"), path, err,
+				    errlen);
+	jr_value_free(&doc);
+	return r;
+}
+
+void
+oci_state_free(struct oci_state *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nann; i++) {
+		free(s->ann[i].key);
+		free(s->ann[i].value);
+	}
+	free(s->ann);
+	free(s->id);
+	free(s->status);
+	free(s->bundle);
+	free(s->cgroups_path);
+	memset(s, 0, sizeof(*s));
+}
+
+const char *
+oci_annotation(const struct oci_state *s, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < s->nann; i++)
+		if (s->ann[i].key && strcmp(s->ann[i].key, key) == 0)
+			return s->ann[i].value;
+	return NULL;
+}
+
+/* The request */
+
+static int
+bad_annotation(const char *key, const char *value, const char *takes,
+	       char *err, size_t errlen)
+{
+	return err_ret(err, errlen, -EINVAL, "invalid annotation %s='%s' "
+		       "(%s)", key, value, takes);
+}
+
+int
+oci_request_parse(const struct oci_state *s, struct oci_request *rq,
+		  char *err, size_t errlen)
+{
+	const char *other = NULL;
+	size_t i;
+
+	memset(rq, 0, sizeof(*rq));
+	for (i = 0; i < s->nann; i++) {
+		const char *k = s->ann[i].key, *v = s->ann[i].value;
+		const char *name = k + strlen(OCI_ANNOTATION_PREFIX);
+
+		if (!startswith(k, OCI_ANNOTATION_PREFIX))
+			continue;
+		if (strcmp(name, "cpus") == 0) {
+			if (parse_uint(v, CPUSET_MAX_CPUS, &rq->n) < 0)
+				return bad_annotation(k, v, "a CPU count",
+						      err, errlen);
+			rq->have_cpus = true;
+			continue;
+		}
+		if (strcmp(name, "mode") == 0) {
+			if (strcmp(v, "share") == 0)
+				rq->share = true;
+			else if (strcmp(v, "exclusive") != 0)
+				return bad_annotation(k, v, "exclusive or "
+						      "share", err, errlen);
+		} else if (strcmp(name, "numa-policy") == 0) {
+			if (tm_policy_parse(v, &rq->policy) < 0)
+				return bad_annotation(k, v, "none, "
+						      "best-effort, restricted "
+						      "or single-numa-node",
+						      err, errlen);
+			rq->have_policy = true;
+		} else if (strcmp(name, "mem") == 0) {
+			if (parse_size_bytes(v, &rq->mem) < 0)
+				return bad_annotation(k, v, "a size such as "
+						      "512M or 2G", err,
+						      errlen);
+			rq->have_mem = true;
+		} else if (strcmp(name, "core-type") == 0) {
+			if (!*v)
+				return bad_annotation(k, v, "a core type",
+						      err, errlen);
+			rq->core_type = v;
+		} else if (strcmp(name, "isolate-irqs") == 0) {
+			if (strcmp(v, "true") == 0)
+				rq->isolate_irqs = true;
+			else if (strcmp(v, "false") != 0)
+				return bad_annotation(k, v, "true or false",
+						      err, errlen);
+		} else {
+			return err_ret(err, errlen, -EINVAL, "unknown "
+				       "annotation '%s' (cpm.io/cpus, mode, "
+				       "numa-policy, mem, core-type, "
+				       "isolate-irqs)", k);
+		}
+		other = k;
+	}
+	if (other && !rq->have_cpus)
+		return err_ret(err, errlen, -EINVAL, "annotation %s needs "
+			       "cpm.io/cpus", other);
+	if (rq->have_cpus && rq->n == 0 && other)
+		return err_ret(err, errlen, -EINVAL, "annotation %s needs "
+			       "cpm.io/cpus of at least 1", other);
+	return 0;
+}
+
+/* The group */
+
+/*
+ * systemd's "SLICE:PREFIX:NAME" as the group runc and crun make: the
+ * slice's path (each '-' a level: "a-b.slice" is "a.slice/a-b.slice"),
+ * then "PREFIX-NAME.scope".  Returns 0 or -EINVAL.
+ */
+static int
+systemd_group(const char *path, char *out, size_t outlen)
+{
+	const char *c1 = strchr(path, ':'), *c2;
+	char slice[NAME_MAX + 1];
+	struct strbuf sb;
+	size_t n, i;
+	int r = 0;
+
+	if (!c1 || !(c2 = strchr(c1 + 1, ':')) || strchr(c2 + 1, ':'))
+		return -EINVAL;
+	n = (size_t)(c1 - path);
+	if (n == 0) {
+		strcpy(slice, "system.slice");
+	} else {
+		if (n >= sizeof(slice))
+			return -EINVAL;
+		memcpy(slice, path, n);
+		slice[n] = '\0';
+	}
+	if (strlen(slice) < 7 ||
+	    strcmp(slice + strlen(slice) - 6, ".slice") != 0)
+		return -EINVAL;
+	strbuf_init(&sb);
+	if (strcmp(slice, "-.slice") != 0) {
+		/* Each prefix ending before a '-' is a parent slice. */
+		for (i = 0; slice[i] && slice[i] != '.'; i++)
+			if (slice[i] == '-' && i > 0)
+				strbuf_printf(&sb, "%.*s.slice/", (int)i,
+					      slice);
+		strbuf_printf(&sb, "%s/", slice);
+	}
+	if (c2 - c1 - 1 > 0)
+		strbuf_printf(&sb, "%.*s-%s.scope", (int)(c2 - c1 - 1), c1 + 1,
+			      c2 + 1);
+	else
+		strbuf_printf(&sb, "%s", c2 + 1);
+	if (!sb.buf)
+		r = -ENOMEM;
+	else if (sb.len >= outlen)
+		r = -EINVAL;
+	else
+		memcpy(out, sb.buf, sb.len + 1);
+	strbuf_free(&sb);
+	return r;
+}
+
+int
+oci_container_group(const struct oci_state *s, const struct cg_hier *h,
+		    const struct sysroot *live, char *out, size_t outlen,
+		    char *err, size_t errlen)
+{
+	char raw[CG_PATH_MAX];
+	bool v2 = cg_version(h, CG_CPUSET) == 2;
+	int r;
+
+	if (s->pid > 0) {
+		char path[64], *text;
+		size_t len;
+
+		snprintf(path, sizeof(path), "proc/%d/cgroup", (int)s->pid);
+		r = sysroot_read_file(live, path, &text, &len);
+		if (r == 0) {
+			r = proc_cgroup_group(text, v2 ? "" : "cpuset", raw,
+					      sizeof(raw));
+			free(text);
+			if (r == 0 &&
+			    cg_path_check(raw, out, outlen, err, errlen) == 0 &&
+			    *out && cg_exists(h, CG_CPUSET, out))
+				return 0;
+		}
+	}
+	if (s->cgroups_path && *s->cgroups_path) {
+		const char *p = s->cgroups_path;
+
+		if (*p != '/' && strchr(p, ':')) {
+			if (systemd_group(p, raw, sizeof(raw)) < 0)
+				return err_ret(err, errlen, -EINVAL, "invalid "
+					       "linux.cgroupsPath '%s'", p);
+			p = raw;
+		}
+		r = cg_path_check(p, out, outlen, err, errlen);
+		if (r < 0)
+			return r;
+		if (*out && cg_exists(h, CG_CPUSET, out))
+			return 0;
+		return err_ret(err, errlen, -ENOENT, "container %s: its cgroup "
+			       "'%s' does not exist", s->id, cg_display(out));
+	}
+	return err_ret(err, errlen, -ENOENT, "container %s has no cgroup of "
+		       "its own (no process in one, no linux.cgroupsPath)",
+		       s->id);
+}
+
+/* The cpuset */
+
+int
+oci_cpuset_apply(const struct cg_hier *h, const struct sysroot *live,
+		 const struct topo *t, const char *group,
+		 const struct cpuset *cpus, const struct cpuset *mems,
+		 char *err, size_t errlen)
+{
+	struct cgcpuset_request rq;
+	struct cgcpuset_plan plan;
+	struct cgowner o;
+	struct sdbus *bus = NULL;
+	int r;
+
+	memset(&rq, 0, sizeof(rq));
+	rq.group = group;
+	rq.cpus = cpus;
+	rq.mems = mems;
+	r = cgcpuset_plan(h, t, &rq, &plan, err, errlen);
+	if (r == 0) {
+		r = sdapply_route(h, group, NULL, false, &o, &bus, err,
+				  errlen);
+		if (r == CGOWNER_VIA_SYSTEMD) {
+			r = sdapply_cpuset(h, bus, o.unit, group, &plan.cpus,
+					   &plan.mems, err, errlen);
+			sdbus_close(bus);
+		} else if (r >= 0) {
+			r = cgcpuset_apply(h, live, &plan, err, errlen);
+		}
+	}
+	cgcpuset_plan_free(&plan);
+	return r;
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cpm as an OCI runtime hook (oci-hooks(5)): what podman, CRI-O and the
+ * runtimes they drive hand a hook, and the container's request read from
+ * its annotations.
+ *
+ * Terminology:
+ *   state      the container's OCI state, the JSON document a hook reads
+ *              on stdin: ociVersion, id, status, pid, bundle, annotations
+ *   bundle     the directory holding the container's config.json
+ *   cgroupsPath  config.json's linux.cgroupsPath: a group path
+ *              ("/machine/libpod-ID", cgroupfs managers) or systemd's
+ *              "SLICE:PREFIX:NAME" (the scope PREFIX-NAME.scope in SLICE)
+ *   follower   a container without a CPU request: its cpuset follows the
+ *              shared pool (an allocation of 0 CPUs owned by its group)
+ *
+ * Nothing here prints or changes the state file; errors come back as
+ * -errno with a one-line message in err.
+ */
+#ifndef CPM_OCIHOOK_H
+#define CPM_OCIHOOK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/cpuset.h"
+#include "cgroup/cgroup.h"
+#include "kube/topomgr.h"
+#include "machine/sysroot.h"
+#include "machine/topo.h"
+
+/* The largest state and config.json a hook reads. */
+#define OCI_STATE_MAX (1u << 20)
+#define OCI_CONFIG_MAX (16u << 20)
+
+/* The annotation prefix cpm reads; any other cpm.io/ key is refused. */
+#define OCI_ANNOTATION_PREFIX "cpm.io/"
+
+struct oci_annotation {
+	char *key, *value;
+};
+
+struct oci_state {
+	char *id;
+	char *status;		/* "creating", "created", "running", "stopped" */
+	pid_t pid;		/* 0 when absent (poststop) */
+	char *bundle;		/* NULL when absent */
+	char *cgroups_path;	/* from config.json, NULL when none */
+	size_t nann;
+	struct oci_annotation *ann;	/* the state's, then config.json's
+					 * keys the state lacks */
+};
+
+/*
+ * Parse an OCI state document of len bytes.  Returns 0; -EINVAL when it
+ * is no JSON object, lacks a valid "id" or has a field of the wrong type
+ * (err says which); -ENOMEM.  Free with oci_state_free() either way.
+ */
+int oci_state_parse(struct oci_state *s, const char *text, size_t len,
+		    char *err, size_t errlen);
+
+/*
+ * Read s->bundle's config.json (when s->bundle is set): linux.cgroupsPath
+ * into s->cgroups_path, and its annotations the state did not carry.
+ * Returns 0 (also when there is no bundle or no config.json); -EINVAL for
+ * a config.json that is no valid JSON (err says why); -ENOMEM; another
+ * -errno of reading it.
+ */
+int oci_config_load(struct oci_state *s, char *err, size_t errlen);
+void oci_state_free(struct oci_state *s);
+
+/* The value of annotation key, or NULL. */
+const char *oci_annotation(const struct oci_state *s, const char *key);
+
+/* What a container's cpm.io/ annotations ask for. */
+struct oci_request {
+	bool have_cpus;			/* cpm.io/cpus given */
+	unsigned int n;
+	bool share;			/* cpm.io/mode=share */
+	bool have_policy;
+	int policy;			/* enum tm_policy: cpm.io/numa-policy */
+	bool have_mem;
+	uint64_t mem;			/* cpm.io/mem, bytes */
+	const char *core_type;		/* cpm.io/core-type, or NULL */
+	bool isolate_irqs;		/* cpm.io/isolate-irqs=true */
+};
+
+/*
+ * Read the request from s's annotations.  Returns 0; -EINVAL for a value
+ * that is not valid, an unknown cpm.io/ key, or options without
+ * cpm.io/cpus (err names the annotation and what it takes).
+ */
+int oci_request_parse(const struct oci_state *s, struct oci_request *rq,
+		      char *err, size_t errlen);
+
+/*
+ * The container's cpuset group in h, canonical (cg_path_check()), into
+ * out: the group of its process (proc/PID/cgroup below live: the v1
+ * cpuset line, or the v2 line), else the one config.json's cgroupsPath
+ * names (systemd's "SLICE:PREFIX:NAME" expanded as systemd does).
+ * Returns 0; -ENOENT when neither names a group that exists (err says
+ * so); -EINVAL for a path that is not one.
+ */
+int oci_container_group(const struct oci_state *s, const struct cg_hier *h,
+			const struct sysroot *live, char *out, size_t outlen,
+			char *err, size_t errlen);
+
+/*
+ * Give group the CPUs and memory nodes: through systemd when it is a
+ * unit's own group (a scope of the systemd cgroup manager), else by
+ * writing its cpuset files, and read back (see cgcpuset_apply() and
+ * sdapply_cpuset()).  Returns 0 or -errno (err says why); -ENOENT when
+ * the group is gone.
+ */
+int oci_cpuset_apply(const struct cg_hier *h, const struct sysroot *live,
+		     const struct topo *t, const char *group,
+		     const struct cpuset *cpus, const struct cpuset *mems,
+		     char *err, size_t errlen);
+
+#endif
