@@ -28,14 +28,11 @@ static int
 jparse(const char *text, size_t len, struct jr_value *v, char *err,
        size_t errlen)
 {
-	struct jr j;
+	size_t at;
 	int r;
 
-	memset(v, 0, sizeof(*v));
-	r = jr_init(&j, text, len, err, errlen);
-	if (r == 0)
-		r = jr_parse(&j, v);
-	if (r == -EINVAL && j.err_at == len)
+	r = jr_parse_text(text, len, v, &at, err, errlen);
+	if (r == -EINVAL && at == len)
 		snprintf(err, errlen, "unexpected end of JSON input");
 	return r;
 }

@@ -2,10 +2,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/json.h"
 #include "base/strbuf.h"
+#include "base/strutils.h"
 
 void
 json_init(struct json *j, struct strbuf *sb)
@@ -72,42 +74,6 @@ void json_obj_end(struct json *j) { json_close(j, '}'); }
 void json_arr_begin(struct json *j) { json_open(j, '['); }
 void json_arr_end(struct json *j) { json_close(j, ']'); }
 
-/*
- * Length of the well-formed UTF-8 sequence at p (Unicode table 3-7: no
- * overlong forms, no surrogates, nothing above U+10FFFF), or 0.
- */
-static size_t
-utf8_len(const unsigned char *p)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t n, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (p[0] == 0xe0)
-		lo = 0xa0;
-	else if (p[0] == 0xed)
-		hi = 0x9f;
-	else if (p[0] == 0xf0)
-		lo = 0x90;
-	else if (p[0] == 0xf4)
-		hi = 0x8f;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 void
 json_quote(struct strbuf *sb, const char *s)
 {
@@ -122,7 +88,7 @@ json_quote(struct strbuf *sb, const char *s)
 		strbuf_add(sb, (const char *)run, (size_t)(p - run));
 		run = p + 1;
 		if (*p >= 0x80) {
-			n = utf8_len(p);
+			n = utf8_seq_len(p, SIZE_MAX);
 			if (n == 0) {
 				strbuf_add(sb, "\\ufffd", 6);
 			} else {

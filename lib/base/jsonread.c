@@ -6,11 +6,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/err.h"
 #include "base/jsonread.h"
 #include "base/strbuf.h"
+#include "base/strutils.h"
 
 int
 jr_init(struct jr *j, const char *text, size_t len, char *err, size_t errlen)
@@ -129,42 +131,6 @@ put_utf8(struct strbuf *sb, unsigned int c)
 	strbuf_add(sb, b, n);
 }
 
-/*
- * The length of the well-formed UTF-8 sequence at p (RFC 3629: no
- * overlong forms, no surrogates, nothing above U+10FFFF), or 0.
- */
-static size_t
-utf8_len(const unsigned char *p, const unsigned char *end)
-{
-	size_t n, i;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if ((size_t)(end - p) < n)
-		return 0;
-	if (p[0] == 0xe0)
-		lo = 0xa0;
-	else if (p[0] == 0xed)
-		hi = 0x9f;
-	else if (p[0] == 0xf0)
-		lo = 0x90;
-	else if (p[0] == 0xf4)
-		hi = 0x8f;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 /* One escape after its backslash (at j->p) into sb (when not NULL). */
 static int
 escape(struct jr *j, struct strbuf *sb)
@@ -227,8 +193,9 @@ string_at(struct jr *j, char **out)
 			if ((unsigned char)*j->p < 0x80) {
 				j->p++;
 			} else {
-				size_t n = utf8_len((const unsigned char *)j->p,
-						    (const unsigned char *)j->end);
+				size_t n = utf8_seq_len(
+				    (const unsigned char *)j->p,
+				    (size_t)(j->end - j->p));
 
 				if (n == 0) {
 					r = jr_fail(j, "invalid UTF-8 in a string");
@@ -501,6 +468,22 @@ jr_parse(struct jr *j, struct jr_value *v)
 		r = jr_fail(j, "trailing data");
 	if (r < 0)
 		jr_value_free(v);
+	return r;
+}
+
+int
+jr_parse_text(const char *text, size_t len, struct jr_value *v,
+	      size_t *err_at, char *err, size_t errlen)
+{
+	struct jr j;
+	int r;
+
+	memset(v, 0, sizeof(*v));
+	r = jr_init(&j, text, len, err, errlen);
+	if (r == 0)
+		r = jr_parse(&j, v);
+	if (err_at)
+		*err_at = r == 0 ? 0 : j.err_at;
 	return r;
 }
 

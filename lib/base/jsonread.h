@@ -118,6 +118,14 @@ struct jr_value {
 int jr_parse(struct jr *j, struct jr_value *v);
 void jr_value_free(struct jr_value *v);
 
+/*
+ * A whole document of len bytes into v: jr_init() and jr_parse() in one.
+ * *err_at (may be NULL) gets the byte a refusal was at, so that a caller
+ * can word a text cut short as its peers do.
+ */
+int jr_parse_text(const char *text, size_t len, struct jr_value *v,
+		  size_t *err_at, char *err, size_t errlen);
+
 /* The last member of o named key; NULL when none or o is no object. */
 const struct jr_value *jr_member(const struct jr_value *o, const char *key);
 

@@ -30,13 +30,9 @@ static int
 parse_object(const char *text, size_t len, struct jr_value *v, char *err,
 	     size_t errlen)
 {
-	struct jr j;
 	int r;
 
-	memset(v, 0, sizeof(*v));
-	r = jr_init(&j, text, len, err, errlen);
-	if (r == 0)
-		r = jr_parse(&j, v);
+	r = jr_parse_text(text, len, v, NULL, err, errlen);
 	if (r == 0 && v->type != JR_OBJ) {
 		jr_value_free(v);
 		r = err_ret(err, errlen, -EINVAL, "not a JSON object");
