@@ -697,8 +697,9 @@ check_online_cpus(struct loader *ld)
 	struct topo *t = ld->t;
 	int c;
 
-	cpuset_for_each(c, &t->online) {
-		if (c >= t->ncpus || t->cpus[c].core >= 0)
+	/* The array, not the online set: one test a CPU. */
+	for (c = 0; c < t->ncpus; c++) {
+		if (!t->cpus[c].online || t->cpus[c].core >= 0)
 			continue;
 		snprintf(ld->path, sizeof(ld->path), CPU_DIR "/cpu%d", c);
 		if (!sysroot_exists(ld->root, ld->path))
