@@ -172,11 +172,10 @@ linked_in(const struct cg_at *at, const char *file)
 			return true;
 		file = sub;
 	}
-	if (fstatat(at->fd, file, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    st.st_nlink > 1)
+	if (fstatat(at->fd, file, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return true;
-	/* One link, but another owner than the group's directory: the
-	 * last name of a file linked in, its other names since removed. */
+	/* More than one link, or another owner than the group's directory
+	 * (the last name of a file linked in, its other names removed). */
 	if (at->sub == NULL)
 		return tree_file_check(at->fd, &st) < 0;
 	{

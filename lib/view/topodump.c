@@ -34,30 +34,18 @@ static int
 read_for_copy(const struct sysroot *root, const char *path, char **bufp,
 	      size_t *lenp, mode_t *modep)
 {
+	struct read_opts o = { .max = (size_t)64 << 20 };
 	struct stat st;
 	int fd, r;
 
-	if (root->live) {
-		r = sysroot_read_file(root, path, bufp, lenp);
-		if (r < 0)
-			return r;
-		if (fstatat(root->fd, path, &st, 0) < 0) {
-			r = -errno;
-			free(*bufp);
-			return r;
-		}
-		*modep = st.st_mode & 0644;
-		return 0;
-	}
-	fd = open_regular_at(root->fd, path, &st, READ_IN_ROOT);
+	fd = open_regular_at(root->fd, path, &st,
+			     root->live ? 0 : READ_IN_ROOT);
 	if (fd < 0)
 		return fd;
-	r = tree_file_check(root->fd, &st);
-	if (r == 0) {
-		struct read_opts o = { .max = (size_t)64 << 20 };
-
+	/* The kernel's own files are one name each, root's. */
+	r = root->live ? 0 : tree_file_check(root->fd, &st);
+	if (r == 0)
 		r = read_fd(fd, &st, &o, bufp, lenp);
-	}
 	close(fd);
 	*modep = st.st_mode & 0644;
 	return r < 0 ? r : 0;
