@@ -35,6 +35,29 @@ def fl_words(page):
     return bad
 
 
+def synopsis_forms(page):
+    """SYNOPSIS forms that ran together: a form (from one Nm to the
+    next) that requires two options, as when an Nm is missing between
+    them ("--irqs-to device cpulist --set-weights weights")."""
+    bad = []
+    form, insyn, req = None, False, []
+    with open(page, encoding="utf-8") as f:
+        lines = f.read().split("\n") + [".Sh END"]
+    for no, line in enumerate(lines, 1):
+        if line.startswith(".Sh ") or line.strip() == ".Nm":
+            if len(req) > 1:
+                bad.append("%d: synopsis forms run together: %s"
+                           % (form, " ".join(req)))
+            form, req = no, []
+            if line.startswith(".Sh "):
+                insyn = line.strip() == ".Sh SYNOPSIS"
+            continue
+        w = line.split()
+        if insyn and len(w) > 1 and w[0] == ".Fl" and w[1] != "-":
+            req.append(w[1])
+    return bad
+
+
 def paragraphs(text):
     para = []
     for line in text.splitlines():
@@ -82,7 +105,7 @@ def main():
         text = f.read()
     # col -b leaves no overstrikes; tolerate them anyway
     text = re.sub(".\b", "", text)
-    bad = fl_words(page) + balance(text)
+    bad = fl_words(page) + synopsis_forms(page) + balance(text)
     for b in bad:
         print("%s: %s" % (page, b))
     return 1 if bad else 0

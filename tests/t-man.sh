@@ -66,6 +66,23 @@ caught "a quote left open" "‘ left open" \
     "Run
 .Ql cpm-topo
 and \\(oqcpm-alloc list."
+page2() {
+	printf '.Dd May 1, 2026\n.Dt CPM-X 1\n.Os\n.Sh NAME\n.Nm cpm-x\n.Nd x\n.Sh SYNOPSIS\n%s\n.Sh DESCRIPTION\nx\n' "$1" >"$T_TMP/x.1"
+}
+page2 ".Nm
+.Fl -irqs-to Ar device cpulist
+.Fl -set-weights Ar weights | Fl -restore-weights
+.Nm
+.Fl -scope
+.Ar cpulist
+.Fl -
+.Ar command"
+render "$T_TMP/x.1"
+run python3 "$CPM_TOP/tests/man-check.py" "$T_TMP/x.1" "$T_TMP/rendered"
+case $rc:$out in
+1:*"synopsis forms run together: -irqs-to -set-weights"*) ok "the check finds two synopsis forms run together, and not a form's --" ;;
+*) not_ok "the check finds two synopsis forms run together, and not a form's --" "$(show)" ;;
+esac
 page ".Fl -top , -prom-file , -min-ratio ;
 don\\(cqt (or do) say
 .Ql it
@@ -110,3 +127,18 @@ if grep -q "for the state's lock (its path with .lock appended)" "$T_TMP/flat" &
 else
 	not_ok "cpm-alloc(1) --wait names the state's lock" "$(grep -o '.\{80\}file.lock.\{40\}' "$T_TMP/flat")"
 fi
+
+# The FILES entry for the device classes ends where it should, and the
+# node entry says what the memory report reads there (they ran together).
+render "$CPM_TOP/man/cpm-topo.1"
+sed -n '/^FILES/,/^[A-Z]/p' "$T_TMP/rendered" | tr -s ' \t\n' '   ' >"$T_TMP/files"
+if grep -q 'each a link into its PCI device /sys/devices/' "$T_TMP/files" &&
+    grep -q '/sys/devices/system/node/ NUMA nodes, their CPUs, memory and distances; with memory' "$T_TMP/files"; then
+	ok "cpm-topo(1) FILES: one entry a path, none run into the next"
+else
+	not_ok "cpm-topo(1) FILES: one entry a path, none run into the next" "$(cat "$T_TMP/files")"
+fi
+# cpm-pin(1) counts its forms as its sections describe them.
+render "$CPM_TOP/man/cpm-pin.1"
+if grep -q 'has six forms' "$T_TMP/rendered"; then ok "cpm-pin(1) says how many forms it has"
+else not_ok "cpm-pin(1) says how many forms it has" "$(grep -n forms "$T_TMP/rendered")"; fi
