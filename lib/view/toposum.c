@@ -5,6 +5,7 @@
  * are built by hand, like the numbers.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,16 +48,23 @@ int_field(struct strbuf *sb, const char *label, long long v)
 }
 
 static void
-put_kb(struct strbuf *sb, int64_t kb)
+put_kb_in(struct strbuf *sb, int64_t kb, bool gib)
 {
 	if (kb < 0) {
 		strbuf_add(sb, "?", 1);
-	} else if (kb >= 10 * 1024 * 1024) {
+	} else if (gib) {
 		strbuf_printf(sb, "%.1f GiB", (double)kb / (1024.0 * 1024.0));
 	} else {
 		strbuf_putint(sb, (long long)(kb / 1024));
 		strbuf_add(sb, " MiB", 4);
 	}
+}
+
+/* GiB from 10 GiB up, else MiB. */
+static bool
+kb_in_gib(int64_t kb)
+{
+	return kb >= 10 * 1024 * 1024;
 }
 
 /* The most dies and cores any socket has (over its online CPUs). */
@@ -124,6 +132,7 @@ static void
 nodes(struct strbuf *sb, const struct topo *t)
 {
 	int i, j;
+	bool gib;
 
 	int_field(sb, "NUMA nodes:", t->nnodes);
 	for (i = 0; i < t->nnodes; i++) {
@@ -143,10 +152,13 @@ nodes(struct strbuf *sb, const struct topo *t)
 			cpuset_format(&n->cpulist, sb);
 			strbuf_add(sb, ")", 1);
 		}
+		/* Both in one unit, so that they compare at a glance
+		 * ("16.0 GiB total, 1.0 GiB free"). */
+		gib = kb_in_gib(n->mem_total_kb) || kb_in_gib(n->mem_free_kb);
 		strbuf_add(sb, ", memory ", 9);
-		put_kb(sb, n->mem_total_kb);
+		put_kb_in(sb, n->mem_total_kb, gib);
 		strbuf_add(sb, " total, ", 8);
-		put_kb(sb, n->mem_free_kb);
+		put_kb_in(sb, n->mem_free_kb, gib);
 		strbuf_add(sb, " free\n", 6);
 	}
 	if (t->nnodes == 0 || t->nodes[0].distance == NULL)

@@ -40,7 +40,7 @@ static const char want[] =
 	"Socket 0 CPUs:        0-1,3\n"
 	"Socket 1 CPUs:        100-101\n"
 	"NUMA nodes:           2\n"
-	"NUMA node 0:          CPUs 0-1,3, memory 16.0 GiB total, 1024 MiB free\n"
+	"NUMA node 0:          CPUs 0-1,3, memory 16.0 GiB total, 1.0 GiB free\n"
 	"NUMA node 1:          CPUs 100-101, memory 8192 MiB total, 4096 MiB free\n"
 	"NUMA distances:\n"
 	"  node     0     1\n"
@@ -129,8 +129,8 @@ main(void)
 	CHECK("no core types without them", strstr(sb.buf, "Core types") == NULL);
 	CHECK("unknown memory is '?'",
 	      strstr(sb.buf, "memory ? total, 1024 MiB free\n") != NULL);
-	CHECK("10.5 GiB with one decimal",
-	      strstr(sb.buf, "memory 8192 MiB total, 10.5 GiB free\n") != NULL);
+	CHECK("10.5 GiB with one decimal, the total in the same unit",
+	      strstr(sb.buf, "memory 8.0 GiB total, 10.5 GiB free\n") != NULL);
 	CHECK("no distance table without the first row",
 	      strstr(sb.buf, "NUMA distances") == NULL);
 	CHECK("an L3 size in KiB", strstr(sb.buf, "CPUs 100-101, size 1536 KiB\n") != NULL);
