@@ -71,7 +71,9 @@ assert "gen-sysfs writes x86 cpuinfo records" "$rc" 0
 check "each x86 record has a vendor" 0 "32" grep -c '^vendor_id' "$x/proc/cpuinfo"
 check "each x86 record has its apicid" 0 "apicid		: 17" \
     sed -n '/^processor	: 17$/,/^$/{/^apicid/p}' "$x/proc/cpuinfo"
-check "the default cpuinfo has no vendor" 1 "" grep -q '^vendor_id' "$a/proc/cpuinfo"
+grep -v '^cpuinfo' "$CPM_TOP/tests/topologies/2s4n-smt.spec" >"$T_TMP/plain.spec"
+run python3 "$gen" "$T_TMP/plain.spec" "$T_TMP/plain"
+check "the default cpuinfo has no vendor" 1 "" grep -q '^vendor_id' "$T_TMP/plain/proc/cpuinfo"
 if command -v lscpu >/dev/null 2>&1; then
 	for f in "Socket(s):2" "Core(s) per socket:8" "Thread(s) per core:2" \
 	    "L3 cache:64 MiB (4 instances)"; do
@@ -80,6 +82,21 @@ if command -v lscpu >/dev/null 2>&1; then
 	done
 else
 	skip "lscpu reads the x86 tree" "lscpu is missing"
+fi
+# The machines the tests ship imitate x86 ones (all but those with
+# part= or "arch arm64"): lscpu -C lists their caches as on such a host.
+if command -v lscpu >/dev/null 2>&1; then
+	for spec in "$CPM_TOP"/tests/topologies/*.spec; do
+		grep -q -e 'part=' -e '^arch arm64' "$spec" && continue
+		n=${spec##*/}
+		rm -rf "$T_TMP/shipped"
+		run python3 "$gen" "$spec" "$T_TMP/shipped"
+		run lscpu --sysroot "$T_TMP/shipped" -C
+		case $out in
+		*L3*) ok "lscpu -C lists the caches of $n" ;;
+		*) not_ok "lscpu -C lists the caches of $n" "$(show)" ;;
+		esac
+	done
 fi
 
 T_IN='cpu 0 core=0 socket=0'
