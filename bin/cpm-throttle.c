@@ -44,6 +44,11 @@ struct ctx {
 	size_t top;			/* 0: no limit */
 	double min_ratio;		/* < 0: not given */
 	double fail_above;		/* < 0: not given */
+	double min_pressure;		/* < 0: not given */
+	double fail_pressure;		/* < 0: not given */
+	unsigned int psi;		/* --pressure: resources to read */
+	bool psi_given;
+	bool dry_run;			/* --since FILE left as it is */
 	bool k8s;
 	bool systemd;			/* --systemd, or systemd's v2 tree */
 	enum out_fmt fmt;
@@ -67,7 +72,8 @@ usage(void)
 	printf(
 "Usage: cpm-throttle [GROUP...] [--interval D | --since FILE] [--all]\n"
 "                    [--top N] [--min-ratio R] [--fail-above R] [--k8s]\n"
-"                    [--systemd]\n"
+"                    [--systemd] [--dry-run] [--min-pressure P]\n"
+"                    [--pressure LIST]\n"
 "                    [-o table|tsv|json|prom|names] [-O LIST] [--raw]\n"
 "                    [--noheadings] [--prom-file PATH] [--watch]\n"
 "\n"
@@ -87,6 +93,12 @@ usage(void)
 "  counters have no wall time to divide by.  On cgroup v1 with cpuacct\n"
 "  mounted apart from cpu it comes from the cpuacct group of the same\n"
 "  path, and is '-' for a group that has none there.\n"
+"More columns (-O): BURSTS BURST_S (cpu.stat's nr_bursts and burst time\n"
+"  in the window, Linux 5.14), PSI_SOME PSI_FULL (cpu.pressure: the share\n"
+"  of the window in which some or all of the group's tasks waited for a\n"
+"  CPU, from the kernel's totals; without a window the kernel's avg10),\n"
+"  PSI_MEM_SOME PSI_MEM_FULL PSI_IO_SOME PSI_IO_FULL (memory.pressure and\n"
+"  io.pressure); '-' where the kernel has no such file or line.\n"
 "\n"
 "Options:\n"
 "  -i, --interval D      sample twice, D apart (e.g. 500ms, 2s), and report\n"
@@ -103,12 +115,23 @@ usage(void)
 "                        FILE.lock\n"
 "      --wait SECONDS    with --since: wait at most this long for the\n"
 "                        snapshot's lock (default: forever); then exit 1\n"
+"      --dry-run         with --since: report since the snapshot but leave\n"
+"                        FILE as it is (no lock, no file written): a look\n"
+"                        that does not use up a cron job's window\n"
 "  -a, --all             every group, limited or not (GROUPs imply it)\n"
 "  -n, --top N           only the N highest rows\n"
 "  -m, --min-ratio R     hide groups whose RATIO is below R (0..1 or N%%)\n"
 "  -f, --fail-above R    exit 3 when any reported group's RATIO is above R,\n"
 "                        naming them on stderr (with --watch: after the\n"
-"                        first such round)\n"
+"                        first such round); a comma-separated list of R,\n"
+"                        ratio=R and pressure=P also checks PSI_SOME\n"
+"      --min-pressure P  hide groups whose PSI_SOME (cpu) is below P (0..1\n"
+"                        or N%%); groups without cpu.pressure are hidden\n"
+"      --pressure LIST   the groups' pressure files to read: cpu, memory,\n"
+"                        io (comma-separated), all or none.  Default: cpu\n"
+"                        for JSON (without -O), Prometheus, --since and\n"
+"                        the pressure options, and what -O names; none\n"
+"                        for a table without pressure columns\n"
 "  -k, --k8s             recognise kubepods paths (cgroupfs and systemd\n"
 "                        drivers) and add QOS, POD (UID) and CONTAINER (ID)\n"
 "                        columns, JSON keys and Prometheus labels\n"
@@ -145,6 +168,14 @@ usage(void)
 "the kernel's 32-bit period counters are unwrapped: never negative or huge.\n"
 "Prometheus counters are the kernel's cumulative values; the ratio gauge\n"
 "(cpm_cpu_cfs_throttled_ratio) is only written when there is a window.\n"
+"Bursts: cpm_cpu_cfs_bursts_total, cpm_cpu_cfs_burst_seconds_total.\n"
+"Pressure: cpm_pressure_RES_waiting_seconds_total (some) and\n"
+"cpm_pressure_RES_stalled_seconds_total (full), RES cpu, memory or io,\n"
+"as cAdvisor's container_pressure_*; the node's /proc/pressure (below\n"
+"CPM_SYSROOT when set) as cpm_node_pressure_RES_*_seconds_total.  Every\n"
+"report ends with cpm_throttle_last_run_timestamp_seconds and, with a\n"
+"window, cpm_throttle_window_seconds.  JSON carries the node's pressure\n"
+"as \"node_pressure\".\n"
 "\n"
 "A group that has an exclusive cpuset (v1 cpuset.cpu_exclusive=1, v2 a\n"
 "partition root) and a CPU quota and is still throttled gets a warning on\n"
@@ -165,7 +196,8 @@ static size_t
 select_rows(struct ctx *c, struct thr_row *rows, size_t n,
 	    struct thr_ident **identp)
 {
-	size_t w = thr_filter(rows, n, c->min_ratio, c->top);
+	size_t w = thr_filter_psi(rows, n, c->min_ratio, c->min_pressure,
+				  c->top);
 	struct thr_pins pins = { 0 };
 	struct thr_ident *ident = NULL;
 
@@ -210,11 +242,13 @@ static void
 report_table(const struct ctx *c, const struct thr_row *rows, size_t n,
 	     bool json, struct table *tab)
 {
-	char err[512];
+	char err[512], cols[512];
 	int r;
 
-	r = thr_table_select(rows, n, c->columns ? c->columns :
-			     thr_default_columns(c->k8s, c->systemd, json), json,
+	r = thr_table_select(rows, n, c->columns ? c->columns : json ?
+			     thr_json_columns(c->k8s, c->systemd, c->sel.psi,
+					      cols, sizeof(cols)) :
+			     thr_default_columns(c->k8s, c->systemd, false), json,
 			     tab, err, sizeof(err));
 	if (r == -EINVAL)
 		cli_usage_error("%s", err);
@@ -255,11 +289,48 @@ render_text(const struct ctx *c, const struct thr_row *rows, size_t n,
 		cli_die(EXIT_FAIL, "cannot write to stdout: %s", strerror(-r));
 }
 
+/*
+ * "node_pressure": {"cpu": {"some": SHARE, "full": SHARE,
+ * "some_total_s": S, "full_total_s": S}, ...}, shares as PSI_SOME's.
+ */
 static void
-render_json(const struct ctx *c, const struct thr_row *rows, size_t n,
-	    bool windowed, uint64_t window_us, bool cumulative,
-	    struct strbuf *sb)
+json_node(struct json *j, const struct thr_snap *old,
+	  const struct thr_snap *cur, uint64_t window_us)
 {
+	if (!cur->node[0].has && !cur->node[1].has && !cur->node[2].has)
+		return;		/* none: no member */
+	json_key(j, "node_pressure");
+	json_obj_begin(j);
+	for (int k = 0; k < THR_PSI_NRES; k++) {
+		const struct thr_psi *p = &cur->node[k];
+
+		if (!p->has)
+			continue;
+		json_key(j, thr_psi_name[k]);
+		json_obj_begin(j);
+		for (int full = 0; full < 2; full++) {
+			double v = thr_psi_share(old ? &old->node[k] : NULL, p,
+						 full, window_us);
+
+			if (v < 0)
+				continue;
+			json_key(j, full ? "full" : "some");
+			json_double(j, v, 6);
+			json_key(j, full ? "full_total_s" : "some_total_s");
+			json_double(j, (double)(full ? p->full_us : p->some_us) /
+					       1e6, 6);
+		}
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+}
+
+static void
+render_json(const struct ctx *c, const struct thr_snap *old,
+	    const struct thr_snap *cur, const struct thr_row *rows, size_t n,
+	    uint64_t window_us, struct strbuf *sb)
+{
+	bool windowed = old != NULL, cumulative = old == NULL;
 	struct table tab;
 	struct json j;
 
@@ -278,6 +349,8 @@ render_json(const struct ctx *c, const struct thr_row *rows, size_t n,
 		json_key(&j, "time");
 		json_str(&j, c->stamp);
 	}
+	if (c->sel.psi)
+		json_node(&j, old, cur, windowed ? window_us : 0);
 	json_key(&j, "groups");
 	report_table(c, rows, n, true, &tab);
 	table_json(&tab, &j);
@@ -300,22 +373,34 @@ warn_crossed(const struct ctx *c, const struct thr_row *rows, size_t n)
 
 	strbuf_init(&sb);
 	for (i = 0; i < n; i++) {
-		if (!(rows[i].ratio > c->fail_above))
+		bool ratio = c->fail_above >= 0 && rows[i].ratio > c->fail_above;
+		double psi = rows[i].psi_some[THR_PSI_CPU];
+
+		if (!ratio && !(c->fail_pressure >= 0 && psi > c->fail_pressure))
 			continue;
 		if (shown == 10) {
 			more++;
 			continue;
 		}
-		strbuf_printf(&sb, "%s%s (%.3f)", shown ? ", " : "",
-			      cg_display(rows[i].group), rows[i].ratio);
+		if (ratio)
+			strbuf_printf(&sb, "%s%s (%.3f)", shown ? ", " : "",
+				      cg_display(rows[i].group), rows[i].ratio);
+		else
+			strbuf_printf(&sb, "%s%s (pressure %.3f)",
+				      shown ? ", " : "",
+				      cg_display(rows[i].group), psi);
 		shown++;
 	}
 	if (more)
 		strbuf_printf(&sb, " and %zu more", more);
 	if (sb.oom)
 		cli_die(EXIT_FAIL, "out of memory");
-	cli_warn("throttled above --fail-above %g: %s", c->fail_above,
-		 sb.buf ? sb.buf : "");
+	if (c->fail_above >= 0)
+		cli_warn("throttled above --fail-above %g: %s", c->fail_above,
+			 sb.buf ? sb.buf : "");
+	else
+		cli_warn("pressure above --fail-above pressure=%g: %s",
+			 c->fail_pressure, sb.buf ? sb.buf : "");
 	strbuf_free(&sb);
 }
 
@@ -337,7 +422,7 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 	if (thr_rows(old, cur, window_us, &rows, &n) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	n = select_rows(c, rows, n, &ident);
-	crossed = thr_crossed(rows, n, c->fail_above);
+	crossed = thr_crossed_psi(rows, n, c->fail_above, c->fail_pressure);
 	strbuf_init(&sb);
 	if (!c->prom_file || c->fmt_given) {
 		switch (c->fmt) {
@@ -352,11 +437,11 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 			render_text(c, rows, n, TABLE_TSV, &sb);
 			break;
 		case OUT_JSON:
-			render_json(c, rows, n, windowed, window_us, old == NULL,
-				    &sb);
+			render_json(c, old, cur, rows, n, window_us, &sb);
 			break;
 		case OUT_PROM:
 			thr_prom(rows, n, windowed, c->k8s, &sb);
+			thr_prom_node(cur, window_us, &sb);
 			break;
 		case OUT_NAMES:
 			for (size_t i = 0; i < n; i++)
@@ -374,6 +459,7 @@ report(struct ctx *c, const struct thr_snap *old, const struct thr_snap *cur,
 	if (c->prom_file) {
 		strbuf_init(&sb);
 		thr_prom(rows, n, windowed, c->k8s, &sb);
+		thr_prom_node(cur, window_us, &sb);
 		if (sb.oom)
 			cli_die(EXIT_FAIL, "out of memory");
 		r = write_file_atomic(c->prom_file, sb.buf ? sb.buf : "",
@@ -512,7 +598,14 @@ run_once(struct ctx *c)
 
 	thr_snap_init(&old);
 	thr_snap_init(&cur);
-	if (c->since) {
+	if (c->since && c->dry_run) {
+		/* replaced by rename: read whole without the lock */
+		have_old = load_since(c, &old);
+		if (have_old && !thr_snap_of(&old, &c->h))
+			cli_die(EXIT_USAGE,
+				"snapshot '%s' was taken of another cgroup hierarchy ('%s', v%d)",
+				c->since, old.hier, old.version);
+	} else if (c->since) {
 		char lock[4096], err[4200];
 
 		/*
@@ -553,7 +646,7 @@ run_once(struct ctx *c)
 	if (have_old)
 		window = thr_window_us(&old, &cur, c->interval_us > 0);
 	crossed = report(c, have_old ? &old : NULL, &cur, window);
-	if (c->since) {
+	if (c->since && !c->dry_run) {
 		int r;
 
 		if (have_old && c->ngroups > 0 &&
@@ -639,6 +732,26 @@ run_watch(struct ctx *c)
 }
 
 /*
+ * The pressure files to read: --pressure, else cpu where a report
+ * shows or keeps pressure (JSON, Prometheus, a snapshot, a pressure
+ * threshold); and what -O names.
+ */
+static unsigned int
+psi_wanted(const struct ctx *c)
+{
+	unsigned int m = thr_columns_psi(c->columns);
+
+	if (c->psi_given)
+		return c->psi | m;
+	/* -O with JSON: the members named alone */
+	if ((c->fmt == OUT_JSON && !c->columns) || c->fmt == OUT_PROM ||
+	    c->prom_file || c->since || c->min_pressure >= 0 ||
+	    c->fail_pressure >= 0)
+		m |= 1u << THR_PSI_CPU;
+	return m;
+}
+
+/*
  * The groups named on the command line, canonical, and the hierarchy
  * they are in, opened; a bad name or root exits 2, a missing group 1.
  */
@@ -687,9 +800,12 @@ open_groups(struct ctx *c, char **names, int n)
 	c->sel.ngroups = c->ngroups;
 	c->sel.all = c->all;
 	c->sel.cumulative = !c->since && !c->interval_us && !c->watch;
+	c->sel.psi = psi_wanted(c);
+	c->sel.proc_root = cli_sysroot_dir(NULL);
 }
 
-enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT, OPT_SYSTEMD };
+enum { OPT_ROOT = 256, OPT_JSON, OPT_WAIT, OPT_SYSTEMD, OPT_MIN_PRESSURE,
+       OPT_PRESSURE, OPT_DRY_RUN };
 static const struct cli_option opts[] = {
 	{ "interval", required_argument, 'i', CLI_ALL_COMMANDS },
 	{ "since", required_argument, 's', CLI_ALL_COMMANDS },
@@ -697,6 +813,9 @@ static const struct cli_option opts[] = {
 	{ "top", required_argument, 'n', CLI_ALL_COMMANDS },
 	{ "min-ratio", required_argument, 'm', CLI_ALL_COMMANDS },
 	{ "fail-above", required_argument, 'f', CLI_ALL_COMMANDS },
+	{ "min-pressure", required_argument, OPT_MIN_PRESSURE, CLI_ALL_COMMANDS },
+	{ "pressure", required_argument, OPT_PRESSURE, CLI_ALL_COMMANDS },
+	{ "dry-run", no_argument, OPT_DRY_RUN, CLI_ALL_COMMANDS },
 	{ "k8s", no_argument, 'k', CLI_ALL_COMMANDS },
 	{ "systemd", no_argument, OPT_SYSTEMD, CLI_ALL_COMMANDS },
 	{ "output", required_argument, 'o', CLI_ALL_COMMANDS },
@@ -766,9 +885,36 @@ check_args(const struct ctx *c, const struct cli_parser *p)
 	}
 	if (cli_option_given(p, OPT_WAIT) && !c->since)
 		cli_usage_error("--wait needs --since");
+	if (c->dry_run && !c->since)
+		cli_usage_error("--dry-run needs --since");
+	if (c->dry_run && c->prom_file)
+		cli_usage_error("--dry-run writes no file: not with --prom-file");
 	if (c->prom_file && c->since && strcmp(c->prom_file, c->since) == 0)
 		cli_usage_error("--prom-file and --since name the same file");
 	check_output_dir("--prom-file", c->prom_file);
+}
+
+/* The pressure options and --dry-run: true when opt was one. */
+static bool
+parse_more(struct ctx *c, int opt)
+{
+	switch (opt) {
+	case OPT_MIN_PRESSURE:
+		if (thr_ratio_parse(optarg, &c->min_pressure) < 0)
+			cli_usage_error("invalid pressure '%s' (want 0 to 1, or a percentage)",
+					optarg);
+		return true;
+	case OPT_PRESSURE:
+		if (thr_psi_mask_parse(optarg, &c->psi) < 0)
+			cli_usage_error("invalid --pressure '%s' (want cpu, memory, io, comma-separated, or all or none)",
+					optarg);
+		c->psi_given = true;
+		return true;
+	case OPT_DRY_RUN:
+		c->dry_run = true;
+		return true;
+	}
+	return false;
 }
 
 static void
@@ -779,7 +925,7 @@ parse_args(struct ctx *c, struct cli_parser *p, int argc, char **argv)
 
 	cli_parser_init(p, opts, excl, NULL, false);
 	while ((opt = cli_next_option(p, argc, argv)) != -1) {
-		if (cli_table_option(opt, &c->table))
+		if (cli_table_option(opt, &c->table) || parse_more(c, opt))
 			continue;
 		switch (opt) {
 		case 'i':
@@ -809,8 +955,9 @@ parse_args(struct ctx *c, struct cli_parser *p, int argc, char **argv)
 						optarg);
 			break;
 		case 'f':
-			if (thr_ratio_parse(optarg, &c->fail_above) < 0)
-				cli_usage_error("invalid ratio '%s' (want 0 to 1, or a percentage)",
+			if (thr_fail_parse(optarg, &c->fail_above,
+					   &c->fail_pressure) < 0)
+				cli_usage_error("invalid ratio '%s' for --fail-above (want R, ratio=R or pressure=P, comma-separated; each 0 to 1, or a percentage)",
 						optarg);
 			break;
 		case 'k':
@@ -868,6 +1015,8 @@ main(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.min_ratio = -1;
 	c.fail_above = -1;
+	c.min_pressure = -1;
+	c.fail_pressure = -1;
 	c.wait_ms = -1;
 	parse_args(&c, &p, argc, argv);
 	open_groups(&c, argv + optind, argc - optind);

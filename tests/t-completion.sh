@@ -131,7 +131,9 @@ for sh in bash zsh; do
 	[ $sh = bash ] && offers_only $sh 'cpm-topo --output cpu,N' cpu,NODE
 	offers_only $sh 'cpm-throttle -O ' GROUP PERIODS THROTTLED RATIO \
 	    THROTTLED_S LIMIT USAGE RESET PINNED_THROTTLED QOS POD CONTAINER \
-	    UNIT
+	    UNIT BURSTS BURST_S PSI_SOME PSI_FULL PSI_MEM_SOME PSI_MEM_FULL \
+	    PSI_IO_SOME PSI_IO_FULL
+	offers_only $sh 'cpm-throttle --pressure ' cpu memory io all none
 	offers_only $sh "cpm-pin --cgroup-root $cg --cgroup " pinned$s
 	offers_only $sh "cpm-pin --sysroot $sr --nodes " 0 2
 	offers_only $sh 'cpm-pin --mem ' local bind interleave preferred \

@@ -121,6 +121,47 @@ else
 	skip "live -o prom passes promtool check metrics" "promtool not installed"
 fi
 
+# Pressure and bursts.  Per-group pressure files exist on v2 and on v1
+# where the kernel offers cgroup1 PSI; elsewhere (this host's v1) they are
+# absent and must show as "-" and null, never an error.  The node's
+# pressure comes from /proc/pressure when the kernel has PSI.
+run cpm-throttle "$G" -o tsv -O group,psi_some,bursts,burst_s
+got=$(printf '%s' "$out" | awk -F'\t' -v g="$G" '$1 == g { print $2 != "-", $3, $4 }')
+burst_ns=$(stat_of burst_time)
+[ -n "$burst_ns" ] || burst_ns=$(( $(stat_of burst_usec) * 1000 ))
+want_burst=$(awk -v n="$burst_ns" 'BEGIN { printf "%.3f", n / 1e9 }')
+if [ -r "$CPUDIR/cpu.pressure" ] && cat "$CPUDIR/cpu.pressure" >/dev/null 2>&1; then
+	has_psi=1
+else
+	has_psi=0
+fi
+if grep -q '^nr_bursts' "$CPUDIR/cpu.stat"; then
+	assert "live: PSI_SOME where the group has cpu.pressure, bursts from cpu.stat" \
+	    "$rc:$got" "0:$has_psi $(stat_of nr_bursts) $want_burst"
+else
+	assert "live: PSI_SOME where the group has cpu.pressure, no bursts before 5.14" \
+	    "$rc:$got" "0:$has_psi - -"
+fi
+run cpm-throttle "$G" -o prom
+ngrp=$(printf '%s' "$out" | grep -c "^cpm_pressure_cpu_waiting_seconds_total{cgroup=\"$G\"")
+nnode=$(printf '%s' "$out" | grep -c '^cpm_node_pressure_cpu_waiting_seconds_total ')
+if [ -r /proc/pressure/cpu ]; then has_node=1; else has_node=0; fi
+assert "live: pressure metrics for the group where it has the file, the node's where /proc/pressure is" \
+    "$rc:$ngrp:$nnode" "0:$has_psi:$has_node"
+if [ $has_node = 1 ]; then
+	before=$(sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu)
+	run cpm-throttle "$G" --json
+	node=$(printf '%s' "$out" | sed -n 's/.*"node_pressure":{"cpu":{"some":[0-9.]*,"some_total_s":\([0-9.]*\).*/\1/p')
+	if [ "$rc" = 0 ] && [ -n "$node" ] &&
+	    awk -v n="$node" -v b="$before" 'BEGIN { exit !(n * 1e6 >= b - 1) }'; then
+		ok "live: JSON has the node's cpu pressure from /proc/pressure/cpu"
+	else
+		not_ok "live: JSON has the node's cpu pressure from /proc/pressure/cpu" "$(show)"
+	fi
+else
+	skip "live: JSON has the node's cpu pressure" "no /proc/pressure on this kernel"
+fi
+
 # --since twice: cumulative, then exactly what happened in between.
 SNAP=$T_TMP/throttle.snap
 run cpm-throttle "$G" --since "$SNAP" -o tsv

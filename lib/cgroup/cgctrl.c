@@ -437,6 +437,7 @@ cg_cpu_stat_parse(const char *text, int version, struct cg_cpu_stat *st)
 			iv = &st->nr_throttled;
 		} else if (KEY("nr_bursts")) {
 			iv = &st->nr_bursts;
+			flag = &st->has_burst;
 		} else if (version == 2) {
 			m = 1000;
 			if (KEY("throttled_usec")) {

@@ -108,6 +108,7 @@ struct cg_cpu_stat {
 	uint64_t throttled_ns;
 	int64_t nr_bursts;
 	uint64_t burst_ns;
+	bool has_burst;		/* nr_bursts was present (Linux 5.14) */
 	bool has_usage;
 	uint64_t usage_ns;	/* v2 usage_usec, v1 cpuacct.usage */
 };

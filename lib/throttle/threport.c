@@ -120,3 +120,41 @@ thr_crossed(const struct thr_row *rows, size_t n, double fail_above)
 			return true;
 	return false;
 }
+
+bool
+thr_crossed_psi(const struct thr_row *rows, size_t n, double fail_above,
+		double fail_pressure)
+{
+	if (thr_crossed(rows, n, fail_above))
+		return true;
+	for (size_t i = 0; i < n && fail_pressure >= 0; i++)
+		if (rows[i].psi_some[THR_PSI_CPU] > fail_pressure)
+			return true;
+	return false;
+}
+
+int
+thr_fail_parse(const char *s, double *ratio, double *pressure)
+{
+	char buf[256], *save = NULL, *item;
+	double r = *ratio, p = *pressure;
+
+	if (strlen(s) >= sizeof(buf) || *s == '\0')
+		return -EINVAL;
+	strcpy(buf, s);
+	if (buf[strlen(buf) - 1] == ',' || buf[0] == ',' || strstr(buf, ",,"))
+		return -EINVAL;
+	for (item = strtok_r(buf, ",", &save); item != NULL;
+	     item = strtok_r(NULL, ",", &save)) {
+		if (strncmp(item, "pressure=", 9) == 0) {
+			if (thr_ratio_parse(item + 9, &p) < 0)
+				return -EINVAL;
+		} else if (thr_ratio_parse(strncmp(item, "ratio=", 6) == 0
+					   ? item + 6 : item, &r) < 0) {
+			return -EINVAL;
+		}
+	}
+	*ratio = r;
+	*pressure = p;
+	return 0;
+}

@@ -53,4 +53,16 @@ bool thr_pinned_throttled(const struct cg_hier *h, const struct thr_row *r,
 /* True when a row's ratio is above fail_above (negative: no threshold). */
 bool thr_crossed(const struct thr_row *rows, size_t n, double fail_above);
 
+/* The same, or a row's cpu pressure (PSI_SOME) above fail_pressure. */
+bool thr_crossed_psi(const struct thr_row *rows, size_t n, double fail_above,
+		     double fail_pressure);
+
+/*
+ * A --fail-above argument: a comma-separated list of R or ratio=R (the
+ * throttling ratio) and pressure=P (cpu PSI_SOME), each as
+ * thr_ratio_parse() takes it; what is not named is left as it was.
+ * Returns 0 or -EINVAL.
+ */
+int thr_fail_parse(const char *s, double *ratio, double *pressure);
+
 #endif

@@ -11,6 +11,7 @@
 #include "base/arena.h"
 #include "base/err.h"
 #include "base/macros.h"
+#include "base/numfmt.h"
 #include "base/strbuf.h"
 #include "base/timeutil.h"
 #include "throttle/throttle.h"
@@ -212,7 +213,35 @@ thr_sample(const struct cg_hier *h, const struct thr_select *sel,
 	x->throttled_ns = st.throttled_ns;
 	x->has_usage = st.has_usage;
 	x->usage_ns = st.usage_ns;
+	x->has_burst = st.has_burst;
+	x->nr_bursts = st.nr_bursts;
+	x->burst_ns = st.burst_ns;
+	for (int i = 0; i < THR_PSI_NRES; i++) {
+		if (!(sel->psi & (1u << i)))
+			continue;
+		r = thr_psi_read_at(at, (enum thr_psi_res)i, group, &x->psi[i],
+				    err, errlen);
+		/* vanished, or none: no pressure to report */
+		if (r == -EBADMSG) {
+			s->n--;
+			return r;
+		}
+	}
 	return 0;
+}
+
+int
+thr_snap_node(const struct thr_select *sel, struct thr_snap *s, char *err,
+	      size_t errlen)
+{
+	int r;
+
+	if (sel->psi == 0) {
+		memset(s->node, 0, sizeof(s->node));
+		return 0;
+	}
+	r = thr_psi_read_node(sel->proc_root, s->node, err, errlen);
+	return r == -EBADMSG ? r : 0;
 }
 
 static int
@@ -295,6 +324,9 @@ thr_collect(const struct cg_hier *h, const struct thr_select *sel,
 		       !cg_same_hier(h, CG_CPU, CG_CPUACCT);
 
 	thr_snap_start(h, s);
+	r = thr_snap_node(sel, s, err, errlen);
+	if (r < 0)
+		return r;
 	r = thr_walk(h, sel, collect_one, &c, err, errlen);
 	if (r < 0)
 		return r;
@@ -469,6 +501,48 @@ rows_sorted(const struct thr_row *rows, size_t n)
 	return true;
 }
 
+/*
+ * The burst counters and pressure of row r, sample x against o (NULL:
+ * none, or reset: cumulative).  A burst counter that went backwards
+ * counts from 0, as a reset does.
+ */
+static void
+rows_extra(struct thr_row *r, const struct thr_sample *o,
+	   const struct thr_sample *x, bool reset, uint64_t bound,
+	   uint64_t window_us)
+{
+	uint64_t db;
+
+	r->has_burst = x->has_burst;
+	r->cum_bursts = cum32(x->nr_bursts);
+	r->cum_burst_s = (double)x->burst_ns / 1e9;
+	if (o != NULL && !reset && o->has_burst && x->has_burst &&
+	    delta32(o->nr_bursts, x->nr_bursts, bound, &db) &&
+	    x->burst_ns >= o->burst_ns) {
+		r->bursts = db;
+		r->burst_s = (double)(x->burst_ns - o->burst_ns) / 1e9;
+	} else {
+		r->bursts = r->cum_bursts;
+		r->burst_s = r->cum_burst_s;
+	}
+	for (int k = 0; k < THR_PSI_NRES; k++) {
+		const struct thr_psi *p = &x->psi[k];
+		const struct thr_psi *op = o != NULL && !reset ? &o->psi[k]
+							       : NULL;
+		/* a reset inside the window: the totals since it */
+		static const struct thr_psi zero = {
+			.has = THR_PSI_SOME | THR_PSI_FULL
+		};
+
+		if (o != NULL && reset && window_us > 0)
+			op = &zero;
+		r->psi_some[k] = thr_psi_share(op, p, false, window_us);
+		r->psi_full[k] = thr_psi_share(op, p, true, window_us);
+		r->psi_some_s[k] = (double)p->some_us / 1e6;
+		r->psi_full_s[k] = (double)p->full_us / 1e6;
+	}
+}
+
 int
 thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
 	 uint64_t window_us, struct thr_row **rowsp, size_t *nrows)
@@ -536,6 +610,7 @@ thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
 			dns = x->throttled_ns;
 			du = x->usage_ns;
 		}
+		rows_extra(r, o, x, reset, bound, window_us);
 		r->reset = old != NULL && reset;
 		r->periods = dp;
 		r->throttled = dt;
@@ -626,26 +701,107 @@ cmp_row_name(const void *a, const void *b)
 		      (*(const struct thr_row *const *)b)->group);
 }
 
-enum prom_what { P_PERIODS, P_THROTTLED, P_SECONDS, P_LIMIT, P_RATIO };
+enum prom_what { P_PERIODS, P_THROTTLED, P_SECONDS, P_LIMIT, P_RATIO,
+		 P_BURSTS, P_BURST_S, P_PSI };
+
+static const struct {
+	const char *name, *type, *help;
+} prom_m[] = {
+	[P_PERIODS] = { "cpm_cpu_cfs_periods_total", "counter",
+			"Elapsed CFS enforcement periods of the cgroup." },
+	[P_THROTTLED] = { "cpm_cpu_cfs_throttled_periods_total", "counter",
+			  "CFS enforcement periods in which the cgroup was throttled." },
+	[P_SECONDS] = { "cpm_cpu_cfs_throttled_seconds_total", "counter",
+			"Total time the cgroup's runqueues were throttled, summed over CPUs." },
+	[P_LIMIT] = { "cpm_cpu_cfs_limit_cpus", "gauge",
+		      "CPU limit of the cgroup (CFS quota / period) in CPUs." },
+	[P_RATIO] = { "cpm_cpu_cfs_throttled_ratio", "gauge",
+		      "Throttled periods / periods over the last sampling window." },
+	[P_BURSTS] = { "cpm_cpu_cfs_bursts_total", "counter",
+		       "CFS enforcement periods in which the cgroup used its burst." },
+	[P_BURST_S] = { "cpm_cpu_cfs_burst_seconds_total", "counter",
+			"Total CPU time the cgroup ran beyond its quota on its burst." },
+};
+
+/* The pressure families: RES x waiting ("some") and stalled ("full"). */
+static void
+psi_family(char *name, size_t size, const char *prefix, int res, bool full)
+{
+	snprintf(name, size, "%s_pressure_%s_%s_seconds_total", prefix,
+		 thr_psi_name[res], full ? "stalled" : "waiting");
+}
+
+static void
+psi_help(struct strbuf *sb, const char *name, int res, bool full,
+	 const char *whose)
+{
+	strbuf_printf(sb, "# HELP %s Total time in which %s tasks of %s waited for %s (PSI %s).\n# TYPE %s counter\n",
+		      name, full ? "all non-idle" : "some", whose,
+		      res == THR_PSI_CPU ? "CPU" : res == THR_PSI_MEMORY
+		      ? "memory" : "I/O", full ? "full" : "some", name);
+}
+
+/* Whether row r has what family w (P_PSI + 2 * res + full) shows. */
+static bool
+prom_has(const struct thr_row *r, size_t w)
+{
+	size_t k;
+
+	if (w == P_LIMIT)
+		return r->limit >= 0;
+	if (w == P_BURSTS || w == P_BURST_S)
+		return r->has_burst;
+	if (w < P_PSI)
+		return true;
+	k = (w - P_PSI) / 2;
+	return ((w - P_PSI) % 2 ? r->psi_full[k] : r->psi_some[k]) >= 0;
+}
+
+static void
+prom_value_of(struct strbuf *sb, const struct thr_row *r, size_t w)
+{
+	char num[NUMFMT_MAX + 2];
+
+	switch (w) {
+	case P_PERIODS:
+		num[0] = ' ';
+		numfmt_u64(num + 1, r->cum_periods);
+		strbuf_puts(sb, num);
+		break;
+	case P_THROTTLED:
+		num[0] = ' ';
+		numfmt_u64(num + 1, r->cum_throttled);
+		strbuf_puts(sb, num);
+		break;
+	case P_SECONDS:
+		strbuf_printf(sb, " %.9f", r->cum_throttled_s);
+		break;
+	case P_LIMIT:
+		strbuf_printf(sb, " %.6g", r->limit);
+		break;
+	case P_RATIO:
+		strbuf_printf(sb, " %.6f", r->ratio);
+		break;
+	case P_BURSTS:
+		num[0] = ' ';
+		numfmt_u64(num + 1, r->cum_bursts);
+		strbuf_puts(sb, num);
+		break;
+	case P_BURST_S:
+		strbuf_printf(sb, " %.9f", r->cum_burst_s);
+		break;
+	default:
+		strbuf_printf(sb, " %.6f", (w - P_PSI) % 2
+			      ? r->psi_full_s[(w - P_PSI) / 2]
+			      : r->psi_some_s[(w - P_PSI) / 2]);
+	}
+	strbuf_puts(sb, "\n");
+}
 
 void
 thr_prom(const struct thr_row *rows, size_t n, bool windowed, bool k8s,
 	 struct strbuf *sb)
 {
-	static const struct {
-		const char *name, *type, *help;
-	} m[] = {
-		[P_PERIODS] = { "cpm_cpu_cfs_periods_total", "counter",
-				"Elapsed CFS enforcement periods of the cgroup." },
-		[P_THROTTLED] = { "cpm_cpu_cfs_throttled_periods_total", "counter",
-				  "CFS enforcement periods in which the cgroup was throttled." },
-		[P_SECONDS] = { "cpm_cpu_cfs_throttled_seconds_total", "counter",
-				"Total time the cgroup's runqueues were throttled, summed over CPUs." },
-		[P_LIMIT] = { "cpm_cpu_cfs_limit_cpus", "gauge",
-			      "CPU limit of the cgroup (CFS quota / period) in CPUs." },
-		[P_RATIO] = { "cpm_cpu_cfs_throttled_ratio", "gauge",
-			      "Throttled periods / periods over the last sampling window." },
-	};
 	const struct thr_row **v;
 
 	v = malloc((n ? n : 1) * sizeof(*v));
@@ -657,45 +813,66 @@ thr_prom(const struct thr_row *rows, size_t n, bool windowed, bool k8s,
 		v[i] = &rows[i];
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_row_name);
-	for (size_t w = 0; w < ARRAY_SIZE(m); w++) {
+	for (size_t w = 0; w < P_PSI + 2 * THR_PSI_NRES; w++) {
+		char psi[96];
+		const char *name = psi;
 		bool any = false;
 
 		if (w == P_RATIO && !windowed)
 			continue;
+		if (w < P_PSI)
+			name = prom_m[w].name;
+		else
+			psi_family(psi, sizeof(psi), "cpm",
+				   (int)(w - P_PSI) / 2, (w - P_PSI) % 2);
 		for (size_t i = 0; i < n; i++) {
 			const struct thr_row *r = v[i];
 
-			if (w == P_LIMIT && r->limit < 0)
+			if (!prom_has(r, w))
 				continue;
-			if (!any) {
+			if (!any && w < P_PSI)
 				strbuf_printf(sb, "# HELP %s %s\n# TYPE %s %s\n",
-					      m[w].name, m[w].help, m[w].name,
-					      m[w].type);
-				any = true;
-			}
-			strbuf_puts(sb, m[w].name);
+					      name, prom_m[w].help, name,
+					      prom_m[w].type);
+			else if (!any)
+				psi_help(sb, name, (int)(w - P_PSI) / 2,
+					 (w - P_PSI) % 2, "the cgroup");
+			any = true;
+			strbuf_puts(sb, name);
 			prom_labels(sb, r, k8s);
-			switch (w) {
-			case P_PERIODS:
-				strbuf_printf(sb, " %llu\n",
-					      (unsigned long long)r->cum_periods);
-				break;
-			case P_THROTTLED:
-				strbuf_printf(sb, " %llu\n",
-					      (unsigned long long)r->cum_throttled);
-				break;
-			case P_SECONDS:
-				strbuf_printf(sb, " %.9f\n", r->cum_throttled_s);
-				break;
-			case P_LIMIT:
-				strbuf_printf(sb, " %.6g\n", r->limit);
-				break;
-			default:
-				strbuf_printf(sb, " %.6f\n", r->ratio);
-			}
+			prom_value_of(sb, r, w);
 		}
 	}
 	free(v);
+}
+
+void
+thr_prom_node(const struct thr_snap *cur, uint64_t window_us,
+	      struct strbuf *sb)
+{
+	for (int k = 0; k < THR_PSI_NRES; k++)
+		for (int full = 0; full < 2; full++) {
+			const struct thr_psi *p = &cur->node[k];
+			char name[96];
+
+			if (!(p->has & (full ? THR_PSI_FULL : THR_PSI_SOME)))
+				continue;
+			psi_family(name, sizeof(name), "cpm_node", k, full);
+			psi_help(sb, name, k, full, "the node");
+			strbuf_printf(sb, "%s %.6f\n", name,
+				      (double)(full ? p->full_us : p->some_us) /
+				      1e6);
+		}
+	strbuf_puts(sb, "# HELP cpm_throttle_last_run_timestamp_seconds When cpm-throttle took this report, in seconds since the epoch.\n"
+		    "# TYPE cpm_throttle_last_run_timestamp_seconds gauge\n");
+	strbuf_printf(sb, "cpm_throttle_last_run_timestamp_seconds %.6f\n",
+		      (double)cur->realtime_us / 1e6);
+	if (window_us > 0) {
+		strbuf_puts(sb, "# HELP cpm_throttle_window_seconds The window this report covers: the time since the previous snapshot or sample.\n"
+			    "# TYPE cpm_throttle_window_seconds gauge\n");
+		strbuf_printf(sb, "cpm_throttle_window_seconds %.6f\n",
+			      (double)window_us / 1e6);
+	}
 }
 
 bool
@@ -772,10 +949,20 @@ thr_ratio_parse(const char *s, double *out)
 size_t
 thr_filter(struct thr_row *rows, size_t n, double min_ratio, size_t top)
 {
+	return thr_filter_psi(rows, n, min_ratio, -1.0, top);
+}
+
+size_t
+thr_filter_psi(struct thr_row *rows, size_t n, double min_ratio,
+	       double min_pressure, size_t top)
+{
 	size_t w = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		if (min_ratio >= 0 && rows[i].ratio < min_ratio)
+			continue;
+		if (min_pressure >= 0 &&
+		    !(rows[i].psi_some[THR_PSI_CPU] >= min_pressure))
 			continue;
 		rows[w++] = rows[i];
 	}

@@ -25,6 +25,7 @@
 #include "base/strbuf.h"
 #include "cgroup/cgctrl.h"
 #include "cgroup/cgroup.h"
+#include "throttle/thrpsi.h"
 
 struct thr_sample {
 	char *group;		/* canonical path, "" for the root */
@@ -35,10 +36,14 @@ struct thr_sample {
 	int64_t nr_throttled;
 	uint64_t throttled_ns;
 	uint64_t usage_ns;
-	/* together, not between the numbers: 72 bytes, not 96 */
+	int64_t nr_bursts;	/* as printed (an int, like nr_periods) */
+	uint64_t burst_ns;
+	struct thr_psi psi[THR_PSI_NRES];	/* has 0: no file */
+	/* together, not between the numbers */
 	bool has_limit;		/* a finite quota on the group itself */
 	bool has_bandwidth;	/* cpu.stat had nr_periods */
 	bool has_usage;
+	bool has_burst;		/* cpu.stat had nr_bursts (Linux 5.14) */
 };
 
 struct thr_snap {
@@ -46,6 +51,7 @@ struct thr_snap {
 	uint64_t mono_us;	/* monotonic clock when taken */
 	int version;		/* cgroup version of the cpu hierarchy */
 	char hier[CG_PATH_MAX];	/* the cpu hierarchy's path */
+	struct thr_psi node[THR_PSI_NRES];	/* /proc/pressure; has 0: none */
 	struct thr_sample *v;	/* sorted by group */
 	size_t n, cap;
 	struct arena names;	/* the samples' groups */
@@ -69,6 +75,10 @@ struct thr_select {
 	bool all;
 	bool cumulative;	/* for a report without a window: leave out
 				 * what only differences use (ino, usage) */
+	unsigned int psi;	/* the groups' pressure files to read:
+				 * bits 1 << enum thr_psi_res */
+	const char *proc_root;	/* the node's /proc/pressure below it
+				 * (NULL: /); read when psi is not 0 */
 };
 
 /*
@@ -97,6 +107,12 @@ int thr_sample(const struct cg_hier *h, const struct thr_select *sel,
 	       struct thr_snap *s, const char *group, const struct cg_at *at,
 	       uint64_t ino, struct cg_cpu_fds *fds, char *err, size_t errlen);
 void thr_snap_finish(struct thr_snap *s);
+/*
+ * The node's pressure into s when sel reads pressure (else none): 0, or
+ * -EBADMSG for a malformed /proc/pressure file (message in err).
+ */
+int thr_snap_node(const struct thr_select *sel, struct thr_snap *s,
+		  char *err, size_t errlen);
 
 /*
  * Add to s the samples of old whose groups lie outside groups[] (neither
@@ -161,12 +177,24 @@ struct thr_row {
 	double throttled_s;
 	double limit;		/* CPUs; < 0 unlimited */
 	double usage;		/* CPUs over the window; < 0 unknown */
+	uint64_t bursts;	/* in the window, or cumulative */
+	double burst_s;
+	bool has_burst;
 	bool reset;		/* counters restarted inside the window */
 	bool pinned;		/* exclusive cpuset (set by the caller) */
 	/* cumulative counters, for Prometheus */
 	uint64_t cum_periods;
 	uint64_t cum_throttled;
 	double cum_throttled_s;
+	uint64_t cum_bursts;
+	double cum_burst_s;
+	/*
+	 * Pressure: the share of the window (without one, avg10) in which
+	 * some or all tasks waited, -1 where unknown, and the totals in
+	 * seconds (Prometheus), per resource.
+	 */
+	double psi_some[THR_PSI_NRES], psi_full[THR_PSI_NRES];
+	double psi_some_s[THR_PSI_NRES], psi_full_s[THR_PSI_NRES];
 	/*
 	 * Set by the caller for the rows it reports, NULL: nothing known.
 	 * Apart from the row, which is sorted and filtered: 10,000 rows
@@ -193,13 +221,24 @@ int thr_rows(const struct thr_snap *old, const struct thr_snap *cur,
 /*
  * Append the Prometheus text exposition of rows to sb: the three
  * counters (cumulative, as the kernel counts them), the limit gauge for
- * limited groups and, when windowed, the ratio gauge.  Labels: cgroup,
+ * limited groups and, when windowed, the ratio gauge; the burst counters
+ * of groups whose cpu.stat has them; the pressure counters (cAdvisor's
+ * container_pressure_RES_waiting/stalled_seconds_total, "some" and
+ * "full" totals) of groups with pressure files.  Labels: cgroup,
  * id (cAdvisor's: "/" and the path), when k8s is set and known, qos,
  * pod and uid (both the pod UID) and container, and unit when the row
  * has one.  No timestamps.
  */
 void thr_prom(const struct thr_row *rows, size_t n, bool windowed, bool k8s,
 	      struct strbuf *sb);
+
+/*
+ * Append the report's own metrics: the node's pressure counters (node
+ * of cur, where known), the time of the run (cur's wall clock) and,
+ * with window_us > 0, the window's length.
+ */
+void thr_prom_node(const struct thr_snap *cur, uint64_t window_us,
+		   struct strbuf *sb);
 
 /*
  * The groups already warned about, so that --watch says a thing about a
@@ -233,6 +272,14 @@ int thr_ratio_parse(const char *s, double *out);
  */
 size_t thr_filter(struct thr_row *rows, size_t n, double min_ratio,
 		  size_t top);
+
+/*
+ * The same, and with min_pressure >= 0 only the rows whose cpu pressure
+ * (psi_some[THR_PSI_CPU]) is at least min_pressure: a row without
+ * pressure is left out then.
+ */
+size_t thr_filter_psi(struct thr_row *rows, size_t n, double min_ratio,
+		      double min_pressure, size_t top);
 
 /* The largest --since snapshot read (far above any real one). */
 #define THR_SNAP_MAX (64u << 20)

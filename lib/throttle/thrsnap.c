@@ -53,6 +53,8 @@ unescape(char *s)
 	return str_unescape(s) == 0;
 }
 
+static void put_node(const struct thr_snap *s, struct strbuf *sb);
+
 static void
 put_head(const struct thr_snap *s, struct strbuf *sb)
 {
@@ -61,6 +63,58 @@ put_head(const struct thr_snap *s, struct strbuf *sb)
 	strbuf_puts(sb, "hierarchy ");
 	put_escaped(sb, s->hier);
 	strbuf_printf(sb, "\ntime %llu\n", (unsigned long long)s->realtime_us);
+	put_node(s, sb);
+}
+
+/* " N" or " -" */
+static char *
+put_opt(char *p, bool has, uint64_t v)
+{
+	*p++ = ' ';
+	if (!has)
+		*p++ = '-';
+	else
+		p += numfmt_u64(p, v);
+	return p;
+}
+
+/*
+ * The fields after usage: nr_bursts and burst_ns, then the some and
+ * full totals of cpu, memory and io pressure ("-": none).
+ */
+static char *
+put_extra(char *p, const struct thr_sample *x)
+{
+	*p++ = ' ';
+	if (x->has_burst)
+		p += numfmt_i64(p, x->nr_bursts);
+	else
+		*p++ = '-';
+	p = put_opt(p, x->has_burst, x->burst_ns);
+	for (int k = 0; k < THR_PSI_NRES; k++) {
+		p = put_opt(p, x->psi[k].has & THR_PSI_SOME, x->psi[k].some_us);
+		p = put_opt(p, x->psi[k].has & THR_PSI_FULL, x->psi[k].full_us);
+	}
+	return p;
+}
+
+/* The node's pressure lines, "node RES SOME FULL", where known. */
+static void
+put_node(const struct thr_snap *s, struct strbuf *sb)
+{
+	for (int k = 0; k < THR_PSI_NRES; k++) {
+		char line[4 * NUMFMT_MAX], *p = line;
+
+		if (!s->node[k].has)
+			continue;
+		strbuf_printf(sb, "node %s", thr_psi_name[k]);
+		p = put_opt(p, s->node[k].has & THR_PSI_SOME,
+			    s->node[k].some_us);
+		p = put_opt(p, s->node[k].has & THR_PSI_FULL,
+			    s->node[k].full_us);
+		*p++ = '\n';
+		strbuf_add(sb, line, (size_t)(p - line));
+	}
 }
 
 /* The lines of samples [from, to). */
@@ -73,7 +127,7 @@ put_samples(const struct thr_snap *s, size_t from, size_t to,
 
 		/* numfmt, not printf: a snapshot of 10,000 groups has
 		 * 80,000 numbers */
-		char line[8 * NUMFMT_MAX], *p = line;
+		char line[17 * NUMFMT_MAX], *p = line;
 
 		strbuf_puts(sb, "g ");
 		put_escaped(sb, x->group);
@@ -96,6 +150,7 @@ put_samples(const struct thr_snap *s, size_t from, size_t to,
 			p += numfmt_u64(p, x->usage_ns);
 		else
 			*p++ = '-';
+		p = put_extra(p, x);
 		*p++ = '\n';
 		strbuf_add(sb, line, (size_t)(p - line));
 	}
@@ -195,9 +250,69 @@ parser_init(struct snap_parser *p, struct thr_snap *s, char *err,
 	p->errlen = errlen;
 }
 
-/* A group record's ten fields: 0, -EBADMSG, -ENOMEM. */
+/* "-" (has false) or a number up to max: 0 or -EINVAL. */
 static int
-parse_group(struct snap_parser *p, char **f)
+parse_opt(const char *f, uint64_t max, bool *has, uint64_t *v)
+{
+	*has = strcmp(f, "-") != 0;
+	*v = 0;
+	return *has ? parse_u64(f, max, v) : 0;
+}
+
+/* Fields 10 to 17 of a group record (put_extra()): 0 or -EINVAL. */
+static int
+parse_extra(char **f, struct thr_sample *x)
+{
+	uint64_t v;
+	bool has, has2;
+
+	x->has_burst = strcmp(f[10], "-") != 0;
+	if (x->has_burst &&
+	    parse_i64(f[10], INT64_MIN, INT64_MAX, &x->nr_bursts) < 0)
+		return -EINVAL;
+	if (parse_opt(f[11], UINT64_MAX, &has, &x->burst_ns) < 0 ||
+	    has != x->has_burst)
+		return -EINVAL;
+	for (int k = 0; k < THR_PSI_NRES; k++) {
+		struct thr_psi *p = &x->psi[k];
+
+		if (parse_opt(f[12 + 2 * k], UINT64_MAX, &has, &v) < 0)
+			return -EINVAL;
+		p->some_us = v;
+		if (parse_opt(f[13 + 2 * k], UINT64_MAX, &has2, &v) < 0)
+			return -EINVAL;
+		p->full_us = v;
+		p->has = (has ? THR_PSI_SOME : 0) | (has2 ? THR_PSI_FULL : 0);
+	}
+	return 0;
+}
+
+/* A node line's fields: 0, -EBADMSG. */
+static int
+parse_node(struct snap_parser *p, char **f)
+{
+	struct thr_psi *n = NULL;
+	bool has, has2;
+
+	for (int k = 0; k < THR_PSI_NRES; k++)
+		if (strcmp(f[1], thr_psi_name[k]) == 0)
+			n = &p->s->node[k];
+	if (n == NULL || n->has ||
+	    parse_opt(f[2], UINT64_MAX, &has, &n->some_us) < 0 ||
+	    parse_opt(f[3], UINT64_MAX, &has2, &n->full_us) < 0 ||
+	    !(has || has2)) {
+		err_set(p->err, p->errlen, "line %zu: bad node record",
+			p->lineno);
+		return -EBADMSG;
+	}
+	n->has = (has ? THR_PSI_SOME : 0) | (has2 ? THR_PSI_FULL : 0);
+	return 0;
+}
+
+/* A group record's ten fields (or eighteen, with bursts and pressure):
+ * 0, -EBADMSG, -ENOMEM. */
+static int
+parse_group(struct snap_parser *p, char **f, size_t nf)
 {
 	struct thr_snap *s = p->s;
 	struct thr_sample *x;
@@ -235,6 +350,12 @@ parse_group(struct snap_parser *p, char **f)
 	x->throttled_ns = tns;
 	x->has_usage = strcmp(f[9], "-") != 0;
 	x->usage_ns = use;
+	if (nf > 10 && parse_extra(f, x) < 0) {
+		s->n--;
+		err_set(p->err, p->errlen, "line %zu: bad group record",
+			p->lineno);
+		return -EBADMSG;
+	}
 	return 0;
 }
 
@@ -247,7 +368,7 @@ static int
 parse_line(struct snap_parser *p, char *line, size_t len)
 {
 	struct thr_snap *s = p->s;
-	char *f[12];
+	char *f[20];
 	size_t nf;
 
 	p->lineno++;
@@ -297,8 +418,10 @@ parse_line(struct snap_parser *p, char *line, size_t len)
 			return -EBADMSG;
 		}
 		p->seen_time = true;
-	} else if (strcmp(f[0], "g") == 0 && nf == 10) {
-		return parse_group(p, f);
+	} else if (strcmp(f[0], "g") == 0 && (nf == 10 || nf == 18)) {
+		return parse_group(p, f, nf);
+	} else if (strcmp(f[0], "node") == 0 && nf == 4 && p->s->n == 0) {
+		return parse_node(p, f);
 	} else if (strcmp(f[0], "end") == 0 && nf == 2) {
 		uint64_t cnt;
 

@@ -11,7 +11,7 @@
 
 enum { C_GROUP, C_PERIODS, C_THROTTLED, C_RATIO, C_THROTTLED_S, C_LIMIT,
        C_USAGE, C_RESET, C_PINNED, C_QOS, C_POD, C_CONTAINER, C_UNIT,
-       C_NCOLS };
+       C_BURSTS, C_BURST_S, C_PSI, C_NCOLS = C_PSI + 2 * THR_PSI_NRES };
 
 const struct table_column thr_columns[] = {
 	[C_GROUP] = { "GROUP", "group", 0, 0 },
@@ -27,6 +27,14 @@ const struct table_column thr_columns[] = {
 	[C_POD] = { "POD", "pod", 0, 0 },
 	[C_CONTAINER] = { "CONTAINER", "container", 0, 0 },
 	[C_UNIT] = { "UNIT", "unit", 0, 0 },
+	[C_BURSTS] = { "BURSTS", "bursts", TABLE_RIGHT, 0 },
+	[C_BURST_S] = { "BURST_S", "burst_s", TABLE_RIGHT, 0 },
+	[C_PSI] = { "PSI_SOME", "psi_some", TABLE_RIGHT, 0 },
+	[C_PSI + 1] = { "PSI_FULL", "psi_full", TABLE_RIGHT, 0 },
+	[C_PSI + 2] = { "PSI_MEM_SOME", "psi_mem_some", TABLE_RIGHT, 0 },
+	[C_PSI + 3] = { "PSI_MEM_FULL", "psi_mem_full", TABLE_RIGHT, 0 },
+	[C_PSI + 4] = { "PSI_IO_SOME", "psi_io_some", TABLE_RIGHT, 0 },
+	[C_PSI + 5] = { "PSI_IO_FULL", "psi_io_full", TABLE_RIGHT, 0 },
 };
 
 const size_t thr_ncolumns = C_NCOLS;
@@ -46,6 +54,37 @@ thr_default_columns(bool k8s, bool systemd, bool json)
 	};
 
 	return lists[(json ? 4 : 0) + (systemd ? 2 : 0) + (k8s ? 1 : 0)];
+}
+
+const char *
+thr_json_columns(bool k8s, bool systemd, unsigned int psi, char *buf,
+		 size_t size)
+{
+	snprintf(buf, size, "%s,BURSTS,BURST_S%s%s%s",
+		 thr_default_columns(k8s, systemd, true),
+		 psi & (1u << THR_PSI_CPU) ? ",PSI_SOME,PSI_FULL" : "",
+		 psi & (1u << THR_PSI_MEMORY) ? ",PSI_MEM_SOME,PSI_MEM_FULL" : "",
+		 psi & (1u << THR_PSI_IO) ? ",PSI_IO_SOME,PSI_IO_FULL" : "");
+	return buf;
+}
+
+unsigned int
+thr_columns_psi(const char *columns)
+{
+	struct table tab;
+	unsigned int m = 0;
+	char err[256];
+
+	if (columns == NULL)
+		return 0;
+	table_init(&tab, thr_columns, C_NCOLS, " ");
+	if (table_select(&tab, columns, err, sizeof(err)) < 0)
+		return 0;
+	for (size_t i = 0; i < tab.nsel; i++)
+		if (tab.sel[i] >= C_PSI)
+			m |= 1u << ((tab.sel[i] - C_PSI) / 2);
+	table_free(&tab);
+	return m;
 }
 
 /*
@@ -105,6 +144,33 @@ set_bool(struct table *tab, size_t row, size_t col, bool v, bool with_json)
 		table_set(tab, row, col, v ? "yes" : "no", NULL);
 }
 
+#define WANT(c) (want == NULL || want[c])
+
+/* The burst and pressure cells of fill(). */
+static void
+fill_more(struct table *tab, size_t row, const struct thr_row *tr,
+	  const bool *want, bool js)
+{
+	if (WANT(C_BURSTS)) {
+		if (tr->has_burst)
+			set_count(tab, row, C_BURSTS, tr->bursts, js);
+		else
+			table_set(tab, row, C_BURSTS, "-", NULL);
+	}
+	if (WANT(C_BURST_S))
+		set_fraction(tab, row, C_BURST_S,
+			     tr->has_burst ? tr->burst_s : -1.0, 9, false, "-",
+			     js);
+	for (size_t k = 0; k < THR_PSI_NRES; k++) {
+		if (WANT(C_PSI + 2 * k))
+			set_fraction(tab, row, C_PSI + 2 * k, tr->psi_some[k],
+				     6, false, "-", js);
+		if (WANT(C_PSI + 2 * k + 1))
+			set_fraction(tab, row, C_PSI + 2 * k + 1,
+				     tr->psi_full[k], 6, false, "-", js);
+	}
+}
+
 /*
  * Fill the cells of the columns in want[] (all when want is NULL), with
  * their JSON values when js.
@@ -116,7 +182,6 @@ fill(const struct thr_row *rows, size_t n, const bool *want, bool js,
 	size_t i;
 	int r;
 
-#define WANT(c) (want == NULL || want[c])
 	for (i = 0; i < n; i++) {
 		const struct thr_row *tr = &rows[i];
 		const struct thr_ident *id = thr_row_ident(tr);
@@ -160,6 +225,7 @@ fill(const struct thr_row *rows, size_t n, const bool *want, bool js,
 		if (WANT(C_UNIT))
 			set_str(tab, row, C_UNIT, id->unit[0] ? id->unit : NULL,
 				js);
+		fill_more(tab, row, tr, want, js);
 	}
 #undef WANT
 	if (tab->oom) {

@@ -4,7 +4,9 @@
  * TSV output and the "groups" array of its JSON, defined once.
  *
  * Columns: GROUP PERIODS THROTTLED RATIO THROTTLED_S LIMIT USAGE RESET
- * PINNED_THROTTLED QOS POD CONTAINER UNIT.  Text shows RATIO and THROTTLED_S
+ * PINNED_THROTTLED QOS POD CONTAINER UNIT BURSTS BURST_S PSI_SOME PSI_FULL
+ * PSI_MEM_SOME PSI_MEM_FULL PSI_IO_SOME PSI_IO_FULL (pressure: the share
+ * of the window, "-" and null where unknown).  Text shows RATIO and THROTTLED_S
  * with 3 decimals and LIMIT and USAGE in CPUs without trailing zeros
  * ("max" and "-" when unlimited or unknown); JSON carries 6 (THROTTLED_S:
  * 9) decimals and null.
@@ -26,6 +28,17 @@ extern const size_t thr_ncolumns;
  * with the Kubernetes columns when k8s and UNIT when systemd.
  */
 const char *thr_default_columns(bool k8s, bool systemd, bool json);
+
+/*
+ * The default members of the JSON groups: thr_default_columns()'s, the
+ * burst counters, and the pressure of the resources in psi (bits
+ * 1 << enum thr_psi_res), in buf.
+ */
+const char *thr_json_columns(bool k8s, bool systemd, unsigned int psi,
+			     char *buf, size_t size);
+
+/* The pressure resources the list columns names (0: none, or a bad list). */
+unsigned int thr_columns_psi(const char *columns);
 
 /*
  * Initialise tab with the report's columns (the default text selection

@@ -308,7 +308,12 @@ changed(struct thr_watch *w)
 static int
 sample_all(struct thr_watch *w, struct thr_snap *s, char *err, size_t errlen)
 {
+	int r0;
+
 	thr_snap_start(w->h, s);
+	r0 = thr_snap_node(w->sel, s, err, errlen);
+	if (r0 < 0)
+		return r0;
 	for (size_t i = 0; i < w->n; i++) {
 		struct tw_group *g = &w->g[i];
 		struct cg_at at = { g->dirfd, NULL };

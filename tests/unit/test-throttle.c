@@ -11,6 +11,7 @@
 #include "base/fileread.h"
 #include "base/macros.h"
 #include "base/strbuf.h"
+#include "throttle/threport.h"
 #include "throttle/throttle.h"
 #include "unit.h"
 
@@ -643,9 +644,120 @@ test_filter(void)
 	CHECK("filter: --top keeps the first", n == 1 && rows[0].ratio == 0.9);
 }
 
+static void
+test_psi(void)
+{
+	struct thr_psi p, o;
+	double r = -1, q = -1;
+
+	CHECK("a pressure file parses",
+	      thr_psi_parse("some avg10=1.53 avg60=0.87 avg300=0.25 total=2785403\n"
+			    "full avg10=0.5 avg60=0.00 avg300=0.00 total=12\n", &p) == 0 &&
+	      p.has == (THR_PSI_SOME | THR_PSI_FULL) && p.some_us == 2785403 &&
+	      p.full_us == 12 && p.some_avg10 == 153 && p.full_avg10 == 50);
+	CHECK("a cpu.pressure without its full line (before 5.13)",
+	      thr_psi_parse("some avg10=100.00 avg60=0.00 avg300=0.00 total=1", &p) == 0 &&
+	      p.has == THR_PSI_SOME && p.some_avg10 == 10000);
+	CHECK("an unknown line is refused",
+	      thr_psi_parse("half avg10=0.00 avg60=0.00 avg300=0.00 total=1", &p) == -EBADMSG);
+	CHECK("a missing total is refused",
+	      thr_psi_parse("some avg10=0.00 avg60=0.00 avg300=0.00", &p) == -EBADMSG);
+	CHECK("a bad average is refused",
+	      thr_psi_parse("some avg10=1.234 avg60=0.00 avg300=0.00 total=1", &p) == -EBADMSG &&
+	      thr_psi_parse("some avg10=101.00 avg60=0.00 avg300=0.00 total=1", &p) == -EBADMSG &&
+	      thr_psi_parse("some avg10=-1 avg60=0.00 avg300=0.00 total=1", &p) == -EBADMSG);
+	CHECK("a negative total is refused",
+	      thr_psi_parse("some avg10=0.00 avg60=0.00 avg300=0.00 total=-1", &p) == -EBADMSG);
+	CHECK("other keys are ignored",
+	      thr_psi_parse("some avg10=0.00 avg60=0.00 avg300=0.00 total=7 new=1", &p) == 0 &&
+	      p.some_us == 7);
+
+	memset(&o, 0, sizeof(o));
+	memset(&p, 0, sizeof(p));
+	o.has = p.has = THR_PSI_SOME;
+	o.some_us = 1000000;
+	p.some_us = 1500000;
+	p.some_avg10 = 2000;
+	CHECK("a share from the totals over the window",
+	      thr_psi_share(&o, &p, false, 2000000) == 0.25);
+	CHECK("no window: the kernel's avg10",
+	      thr_psi_share(&o, &p, false, 0) == 0.2 &&
+	      thr_psi_share(NULL, &p, false, 2000000) == 0.2);
+	CHECK("no line: unknown", thr_psi_share(&o, &p, true, 1000) < 0);
+	o.some_us = 9000000;
+	CHECK("a total that went back counts from 0",
+	      thr_psi_delta(&o, &p, false) == 1500000 &&
+	      thr_psi_share(&o, &p, false, 1000000) == 1.0);
+
+	CHECK("--fail-above takes a ratio, a pressure, or both",
+	      thr_fail_parse("0.5", &r, &q) == 0 && r == 0.5 && q < 0 &&
+	      thr_fail_parse("ratio=20%,pressure=0.1", &r, &q) == 0 &&
+	      r == 0.2 && q == 0.1);
+	CHECK("--fail-above refuses the rest",
+	      thr_fail_parse("pressure=", &r, &q) < 0 &&
+	      thr_fail_parse("io=0.5", &r, &q) < 0 &&
+	      thr_fail_parse("0.5,", &r, &q) < 0 &&
+	      thr_fail_parse("", &r, &q) < 0 && r == 0.2 && q == 0.1);
+}
+
+static void
+test_snapshot_psi(void)
+{
+	struct thr_snap s, t;
+	struct thr_sample *x;
+	struct strbuf sb;
+	char err[256];
+	int r;
+
+	thr_snap_init(&s);
+	thr_snap_init(&t);
+	s.version = 2;
+	strcpy(s.hier, "/sys/fs/cgroup");
+	s.node[THR_PSI_CPU].has = THR_PSI_SOME | THR_PSI_FULL;
+	s.node[THR_PSI_CPU].some_us = 77;
+	s.node[THR_PSI_IO].has = THR_PSI_SOME;
+	s.node[THR_PSI_IO].some_us = 5;
+	x = add(&s, "a", 10, 1, 2, 3);
+	x->has_burst = true;
+	x->nr_bursts = -3;
+	x->burst_ns = 4000;
+	x->psi[THR_PSI_CPU].has = THR_PSI_SOME;
+	x->psi[THR_PSI_CPU].some_us = 123;
+	x->psi[THR_PSI_MEMORY].has = THR_PSI_SOME | THR_PSI_FULL;
+	x->psi[THR_PSI_MEMORY].full_us = 9;
+	add(&s, "b", 10, 1, 2, 4);
+	strbuf_init(&sb);
+	thr_snap_format(&s, &sb);
+	r = thr_snap_parse(sb.buf, &t, err, sizeof(err));
+	CHECK("bursts and pressure survive the snapshot file",
+	      r == 0 && t.n == 2 && t.v[0].has_burst && t.v[0].nr_bursts == -3 &&
+	      t.v[0].burst_ns == 4000 && t.v[0].psi[0].has == THR_PSI_SOME &&
+	      t.v[0].psi[0].some_us == 123 && t.v[0].psi[1].full_us == 9 &&
+	      t.v[0].psi[1].has == (THR_PSI_SOME | THR_PSI_FULL) &&
+	      t.v[0].psi[2].has == 0 && !t.v[1].has_burst &&
+	      t.v[1].psi[0].has == 0);
+	CHECK("the node's pressure survives it",
+	      t.node[0].has == (THR_PSI_SOME | THR_PSI_FULL) &&
+	      t.node[0].some_us == 77 && t.node[1].has == 0 &&
+	      t.node[2].has == THR_PSI_SOME && t.node[2].some_us == 5);
+	r = thr_snap_parse("cpm-throttle-snapshot 1\nversion 2\nhierarchy /\ntime 1\n"
+			   "g a 1 -1 100000 1 0 0 0 - 1 - - - - - - -\nend 1\n",
+			   &t, err, sizeof(err));
+	CHECK("bursts without their time are refused", r == -EBADMSG);
+	r = thr_snap_parse("cpm-throttle-snapshot 1\nversion 2\nhierarchy /\ntime 1\n"
+			   "node cpu 1 -\nnode cpu 1 -\nend 0\n",
+			   &t, err, sizeof(err));
+	CHECK("a repeated node line is refused", r == -EBADMSG);
+	strbuf_free(&sb);
+	thr_snap_free(&s);
+	thr_snap_free(&t);
+}
+
 int
 main(void)
 {
+	test_psi();
+	test_snapshot_psi();
 	test_filter();
 	test_snapshot_files();
 	test_snapshot_pieces();
