@@ -517,7 +517,7 @@ cmd_set(struct quota_ctx *c)
 			cli_die(EXIT_FAIL, "%s", err);
 		return EXIT_OK;
 	}
-	if (quota_plan_apply(&c->h, group, !exists, &p, err, sizeof(err)) < 0)
+	if (quota_plan_apply(&c->h, group, c->create, &p, err, sizeof(err)) < 0)
 		cli_die(EXIT_FAIL, "%s", err);
 	return EXIT_OK;
 }
