@@ -28,6 +28,7 @@
 #include "kube/qos.h"
 #include "kube/quantity.h"
 #include "quota/burst.h"
+#include "quota/burstguard.h"
 #include "quota/burstloop.h"
 #include "quota/quota.h"
 #include "quota/quotatable.h"
@@ -36,7 +37,8 @@
 enum opt_id {
 	O_PERIOD = 0, O_JSON, O_REQUEST, O_LIMIT, O_MEM_REQUEST, O_MEM_LIMIT,
 	O_BURST, O_CREATE, O_DRY_RUN, O_FACTOR, O_FOR, O_COOLDOWN, O_JOURNAL,
-	O_CGROUP_ROOT, O_WEIGHT_FORMULA, O_VERBOSE, O_FORCE, O_WAIT, O_NOPTS
+	O_CGROUP_ROOT, O_WEIGHT_FORMULA, O_VERBOSE, O_FORCE, O_WAIT,
+	O_NODE_HEADROOM, O_BUDGET, O_NOPTS
 };
 
 #define OPT_BASE 256
@@ -69,6 +71,9 @@ static const struct cli_option opts[] = {
 	{ "factor", required_argument, OPT_BASE + O_FACTOR, CMD(C_BURST) },
 	{ "for", required_argument, OPT_BASE + O_FOR, CMD(C_BURST) },
 	{ "cooldown", required_argument, OPT_BASE + O_COOLDOWN, CMD(C_BURST) },
+	{ "node-headroom", required_argument, OPT_BASE + O_NODE_HEADROOM,
+	  CMD(C_BURST) },
+	{ "budget", required_argument, OPT_BASE + O_BUDGET, CMD(C_BURST) },
 	{ "journal", required_argument, OPT_BASE + O_JOURNAL,
 	  CMD(C_BURST) | CMD(C_RESTORE) },
 	{ "cgroup-root", required_argument, OPT_BASE + O_CGROUP_ROOT, CG_CMDS },
@@ -150,6 +155,11 @@ usage(void)
 "  --for D              burst: how long a boost lasts (default 500ms)\n"
 "  --cooldown D         burst: least time between two boosts of a group\n"
 "                       (default 5s)\n"
+"  --node-headroom PCT  burst: raise nothing while the node's idle CPU\n"
+"                       over the last interval is below PCT percent\n"
+"                       (env CPM_NODE_HEADROOM, default 50; 0: off)\n"
+"  --budget D[/W]       burst: raise each group for D at most in total in\n"
+"                       a window of W (default 600s) from its first raise\n"
 "  --journal FILE       burst journal (env CPM_BURST_JOURNAL, default\n"
 "                       " BURST_JOURNAL_DEFAULT ")\n"
 "  --force              set: write a group systemd owns directly (systemd\n"
@@ -507,7 +517,7 @@ cmd_set(struct quota_ctx *c)
 			cli_die(EXIT_FAIL, "%s", err);
 		return EXIT_OK;
 	}
-	if (quota_plan_apply(&c->h, group, !exists, &p, err, sizeof(err)) < 0)
+	if (quota_plan_apply(&c->h, group, c->create, &p, err, sizeof(err)) < 0)
 		cli_die(EXIT_FAIL, "%s", err);
 	return EXIT_OK;
 }
@@ -594,6 +604,34 @@ engine_warn(void *arg, const char *msg)
 	cli_warn("%s", msg);
 }
 
+/* The guards' settings (burstguard.h) from the options; bad ones exit 2. */
+static void
+guard_options(struct quota_ctx *c, struct burst_engine *b)
+{
+	const char *hr = c->optarg[O_NODE_HEADROOM], *bu = c->optarg[O_BUDGET];
+	unsigned int pct = BURST_HEADROOM_DEFAULT;
+	char d[64], *w;
+
+	if (hr == NULL && (hr = getenv("CPM_NODE_HEADROOM")) != NULL &&
+	    *hr == '\0')
+		hr = NULL;
+	if (hr != NULL && parse_uint(hr, 100, &pct) < 0)
+		cli_die(EXIT_USAGE, "invalid --node-headroom '%s': want a "
+			"percentage, 0 to 100", hr);
+	b->headroom_pm = (int)pct * 10;
+	if (bu == NULL)
+		return;
+	if (snprintf(d, sizeof(d), "%s", bu) >= (int)sizeof(d))
+		cli_die(EXIT_USAGE, "invalid --budget '%s'", bu);
+	w = strchr(d, '/');
+	if (w != NULL)
+		*w++ = '\0';
+	if (w != NULL)
+		b->window_us = need_duration("--budget window", w, 1000000,
+					     UINT64_C(31536000000000));
+	b->budget_us = need_duration("--budget", d, 1000, b->window_us);
+}
+
 /* The engine's settings from the options; bad values exit 2. */
 static void
 burst_options(struct quota_ctx *c, struct burst_engine *b)
@@ -618,6 +656,7 @@ burst_options(struct quota_ctx *c, struct burst_engine *b)
 		b->cooldown_us = need_duration("--cooldown",
 					       c->optarg[O_COOLDOWN], 0,
 					       UINT64_C(86400000000));
+	guard_options(c, b);
 	b->journal = journal_path(c);
 	b->groups = groups_path();
 	b->wait_ms = c->wait_ms;
@@ -665,6 +704,10 @@ cmd_burst(struct quota_ctx *c)
 	if (r < 0)
 		cli_die(r == -EBADMSG ? EXIT_USAGE : EXIT_FAIL, "%s", err);
 	burst_journal_close(&m);
+	/* the first interval of the node's headroom begins now */
+	if (b.headroom_pm > 0 &&
+	    burst_node_start(&b.node, now_us(), err, sizeof(err)) < 0)
+		cli_die(EXIT_FAIL, "%s", err);
 
 	/* Signals only arrive inside ppoll(), so the loop never races them. */
 	memset(&sa, 0, sizeof(sa));

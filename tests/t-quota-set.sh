@@ -142,7 +142,9 @@ if ! is_root || [ -z "$CPU" ] || [ ! -w "$CPU" ]; then
 	exit 0
 fi
 G=cpm-test-$$-set
+ACCT=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpuacct(,|$)/ { print $2; exit }' /proc/self/mounts)
 at_exit "rmdir '$CPU/$G/child' '$CPU/$G/new' '$CPU/$G' 2>/dev/null"
+[ -n "$ACCT" ] && at_exit "rmdir '$ACCT/$G/child' '$ACCT/$G/new' '$ACCT/$G' 2>/dev/null"
 v1() { for f in cpu.shares cpu.cfs_quota_us cpu.cfs_period_us cpu.cfs_burst_us; do printf '%s|' "$(cat "$CPU/$1/$f")"; done; echo; }
 
 check_fail "set on a missing real group fails without --create" 1 "no cgroup '$G'" \
@@ -212,3 +214,32 @@ run $Q set $G --limit max
 assert "set --limit max writes -1 on v1" "$rc $(v1 $G)" "0 1024|-1|100000|0|"
 check_fail "set refuses .. on the real hierarchy" 2 "'\.\.'" $Q set "$G/../$G" --limit 1
 check_fail "set refuses the real root group" 2 "root group" $Q set / --request 1
+
+# cpu and cpuacct mounted apart (two v1 hierarchies, as on many hosts):
+# set --create makes the group in both, as cgcreate -g cpu,cpuacct does,
+# so that its usage can be read; a refused write removes what it made in
+# both, the group and the parents it made.
+if [ -z "$ACCT" ] || [ "$(stat -c %d:%i "$ACCT")" = "$(stat -c %d:%i "$CPU")" ]; then
+	skip "set --create with cpu and cpuacct mounted apart" "cpuacct is not a hierarchy of its own here"
+	exit 0
+fi
+A=cpm-test-$$-acct
+at_exit "rmdir '$ACCT/$A/g' '$ACCT/$A/x/y' '$ACCT/$A/x' '$ACCT/$A' '$CPU/$A/g' '$CPU/$A/x/y' '$CPU/$A/x' '$CPU/$A' 2>/dev/null"
+run $Q set $A/g --create --limit 0.5
+assert "set --create makes the group in the cpuacct hierarchy too" \
+    "$rc $(cat "$CPU/$A/g/cpu.cfs_quota_us") $([ -d "$ACCT/$A/g" ] && echo cpuacct)" "0 50000 cpuacct"
+if command -v cpm-throttle >/dev/null; then
+	usage=$(cpm-throttle --interval 100ms -o tsv $A/g | awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "USAGE") k = i } NR == 2 { print $k }')
+	case $usage in
+	''|-) not_ok "cpm-throttle shows the usage of a group set --create made" "USAGE: '$usage'" ;;
+	*) ok "cpm-throttle shows the usage of a group set --create made" ;;
+	esac
+fi
+echo 50000 >"$CPU/$A/cpu.cfs_quota_us"
+run $Q set $A/x/y --create --limit 1
+assert "a refused write removes the group and the parents set made, in cpu and cpuacct" \
+    "$rc $(ls "$CPU/$A" "$ACCT/$A" | grep -c '^x$')" "1 0"
+mkdir "$ACCT/$A/x"
+run $Q set $A/x/y --create --limit 1
+assert "a parent that was there before stays" \
+    "$rc $([ -d "$ACCT/$A/x" ] && echo x) $(ls "$CPU/$A" "$ACCT/$A/x" | grep -c '^[xy]$')" "1 x 0"

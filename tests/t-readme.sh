@@ -37,7 +37,7 @@ bad=$(sed -n 's/^  //p' "$README" | awk '{ line = line $0 } /\\$/ { sub(/\\$/, "
     grep -E '\$\(cpm-alloc|cpm-alloc take [^|]*\|')
 assert "README's takes feed other tools only through cpus=\$(...) || exit" "$bad" ""
 
-cpu=/sys/fs/cgroup/cpu cs=/sys/fs/cgroup/cpuset
+cpu=/sys/fs/cgroup/cpu cs=/sys/fs/cgroup/cpuset acct=/sys/fs/cgroup/cpuacct
 for c in cgclassify cgdelete; do
 	command -v $c >/dev/null || { skip "the walkthrough" "$c not installed (cgroup-tools)"; exit 0; }
 done
@@ -57,7 +57,7 @@ fi
 G=cpm-test-$$
 export CPM_STATE="$T_TMP/alloc.state"
 mkdir "$T_TMP/systemd"
-at_exit "for d in $cpu/$G $cs/$G; do
+at_exit "for d in $cpu/$G $acct/$G $cs/$G; do
 		[ -d \$d ] || continue
 		for p in \$(cat \$d/cgroup.procs); do kill -9 \$p; done
 		sleep 0.2; rmdir \$d
@@ -115,13 +115,18 @@ if [ -n "$tcmd" ] && grep -Eq "^$G +[0-9]+ +[0-9]+ +[01]\.[0-9]{3} " "$T_TMP/out
 else
 	not_ok "the walkthrough's cpm-throttle reports its group" "$(cat "$T_TMP/out.${tcmd:-0}" 2>&1)"
 fi
+usage=$(awk -v g="$G" '$1 == g { print $NF }' "$T_TMP/out.${tcmd:-0}" 2>/dev/null)
+case $usage in
+''|-) not_ok "the walkthrough's cpm-throttle reports its group's usage" "USAGE: '$usage'" ;;
+*) ok "the walkthrough's cpm-throttle reports its group's usage" ;;
+esac
 pcmd=$(grep -n '^cpm-pin -p ' "$T_TMP/cmds" | head -1 | cut -d: -f1)
 lcmd=$(grep -n '^cpm-alloc list' "$T_TMP/cmds" | head -1 | cut -d: -f1)
 given=$(awk '$1 == "demo" { print $4 }' "$T_TMP/out.${lcmd:-0}" 2>/dev/null)
 assert "the service ran on the CPU cpm-alloc gave it" \
     "$(head -1 "$T_TMP/out.${pcmd:-0}" 2>&1)" "${given:-?}"
 assert "the walkthrough gives its CPU back" "$(cpm-alloc list 2>&1 | sed 1d)" ""
-assert "the walkthrough removes its groups" "$(ls -d $cpu/$G $cs/$G 2>/dev/null)" ""
+assert "the walkthrough removes its groups" "$(ls -d $cpu/$G $acct/$G $cs/$G 2>/dev/null)" ""
 assert "the walkthrough installs and enables the report's timer" \
     "$(ls "$T_TMP/systemd"):$(cat "$T_TMP/enabled" 2>&1)" \
     "cpm-throttle-report.service

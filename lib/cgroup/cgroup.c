@@ -1147,6 +1147,48 @@ cg_create(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 
 /* ---- removing ---- */
 
+size_t
+cg_existing_prefix(const struct cg_hier *h, enum cg_ctrl c, const char *group)
+{
+	char sub[CG_PATH_MAX];
+	size_t n = strlen(group);
+
+	if (n >= sizeof(sub))
+		return 0;
+	memcpy(sub, group, n + 1);
+	while (n > 0) {
+		while (n > 0 && sub[n] != '/')
+			n--;
+		if (n == 0)
+			break;
+		sub[n] = '\0';
+		if (cg_exists(h, c, sub))
+			return n;
+	}
+	return 0;
+}
+
+void
+cg_remove_made(const struct cg_hier *h, enum cg_ctrl c, const char *group,
+	       size_t keep)
+{
+	char sub[CG_PATH_MAX];
+	size_t n = strlen(group);
+
+	if (n >= sizeof(sub) || n <= keep)
+		return;
+	memcpy(sub, group, n + 1);
+	for (;;) {
+		if (cg_exists(h, c, sub) && cg_remove(h, c, sub, NULL, 0) < 0)
+			return;
+		while (n > keep && sub[n] != '/')
+			n--;
+		if (n <= keep)
+			return;
+		sub[n] = '\0';
+	}
+}
+
 int
 cg_remove(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	  char *err, size_t errlen)

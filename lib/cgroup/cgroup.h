@@ -211,6 +211,24 @@ int cg_remove(const struct cg_hier *h, enum cg_ctrl c, const char *group,
 	      char *err, size_t errlen);
 
 /*
+ * The length of the longest proper ancestor of group (canonical) that
+ * exists in controller c's hierarchy: 0 when only the root does.  Taken
+ * before cg_create(), it bounds what cg_remove_made() may remove.
+ */
+size_t cg_existing_prefix(const struct cg_hier *h, enum cg_ctrl c,
+			  const char *group);
+
+/*
+ * Undo a cg_create() of group (canonical) in c's hierarchy: remove group
+ * and then each ancestor longer than keep (cg_existing_prefix() before
+ * the create), the deepest first, a plain rmdir each; one that something
+ * else has since put a group or a process in stays, and so do those
+ * above it.
+ */
+void cg_remove_made(const struct cg_hier *h, enum cg_ctrl c,
+		    const char *group, size_t keep);
+
+/*
  * Whether changes to controller c's groups go through libcgroup (the
  * live back end, where libcgroup sees c where cg_open() found it), not
  * plain file I/O.  The first call sets libcgroup up.

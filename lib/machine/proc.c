@@ -49,6 +49,60 @@ proc_start_time(const struct sysroot *root, pid_t pid, uint64_t *start)
 }
 
 int
+proc_cpu_times_parse(const char *text, struct proc_cpu_times *t)
+{
+	char buf[512], *save = NULL, *tok;
+	size_t len = strcspn(text, "\n");
+	uint64_t v;
+	int field;
+
+	memset(t, 0, sizeof(*t));
+	if (strncmp(text, "cpu ", 4) != 0 || len >= sizeof(buf))
+		return -EBADMSG;
+	memcpy(buf, text + 4, len - 4);
+	buf[len - 4] = '\0';
+	/* user nice system idle iowait irq softirq steal guest guest_nice */
+	for (field = 0, tok = strtok_r(buf, " ", &save); tok && field < 8;
+	     tok = strtok_r(NULL, " ", &save), field++) {
+		if (parse_u64(tok, UINT64_MAX / 16, &v) < 0)
+			return -EBADMSG;
+		t->total += v;
+		if (field == 3 || field == 4)
+			t->idle += v;
+	}
+	/* kernels since 2.6 print at least user..irq..softirq */
+	return field >= 4 ? 0 : -EBADMSG;
+}
+
+int
+proc_cpu_times(const struct sysroot *root, struct proc_cpu_times *t)
+{
+	char buf[512];
+	bool whole;
+	ssize_t n;
+
+	n = sysroot_read_head(root, "proc/stat", buf, sizeof(buf), &whole);
+	if (n < 0)
+		return (int)n;
+	return proc_cpu_times_parse(buf, t);
+}
+
+int
+proc_cpu_idle_pm(const struct proc_cpu_times *a,
+		 const struct proc_cpu_times *b)
+{
+	uint64_t dt, di;
+
+	if (b->total <= a->total || b->idle < a->idle)
+		return -1;
+	dt = b->total - a->total;
+	di = b->idle - a->idle;
+	if (di > dt)
+		di = dt;
+	return (int)(di * 1000 / dt);
+}
+
+int
 proc_status_list(const struct sysroot *root, pid_t pid, const char *field,
 		 struct cpuset *out)
 {

@@ -5,6 +5,7 @@
  *
  *   proc/PID/stat     the start time, which tells a process from a later
  *                     one given the same pid
+ *   proc/stat         the node's CPU time, busy and idle
  *   proc/PID/status   list fields such as Cpus_allowed_list
  *   proc/PID/cpuset   the process's cpuset group
  *   proc/PID/cgroup   the process's group per hierarchy (the text)
@@ -33,6 +34,29 @@ void proc_path(char *buf, size_t size, pid_t pid, const char *file);
  * that cannot be parsed; another -errno of the read.
  */
 int proc_start_time(const struct sysroot *root, pid_t pid, uint64_t *start);
+
+/*
+ * The node's CPU time so far, from the "cpu" line of proc/stat, in clock
+ * ticks summed over every CPU: idle counts idle and iowait (a CPU waiting
+ * for I/O runs nothing), total every field up to steal (guest time is
+ * already in user and nice).  The share of idle time over an interval is
+ * the ratio of the differences of two readings.
+ */
+struct proc_cpu_times {
+	uint64_t idle;
+	uint64_t total;
+};
+
+/* The "cpu" line of text (proc/stat's).  0 or -EBADMSG. */
+int proc_cpu_times_parse(const char *text, struct proc_cpu_times *t);
+/* proc/stat below root.  0, -EBADMSG, or -errno of the read. */
+int proc_cpu_times(const struct sysroot *root, struct proc_cpu_times *t);
+/*
+ * The idle share, in thousandths, from reading a to reading b: -1 when
+ * no time passed (or the counters went back).
+ */
+int proc_cpu_idle_pm(const struct proc_cpu_times *a,
+		     const struct proc_cpu_times *b);
 
 /*
  * The list field (e.g. "Cpus_allowed_list", "Mems_allowed_list") of

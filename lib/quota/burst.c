@@ -25,6 +25,7 @@
 #include "quota/burst.h"
 
 #define JOURNAL_MAGIC "cpm-burst-journal 2"
+#define JOURNAL_MAGIC_V3 "cpm-burst-journal 3"	/* with budget lines */
 #define JOURNAL_MAGIC_V1 "cpm-burst-journal 1"
 #define JOURNAL_SUM "checksum fnv1a64:"
 
@@ -34,6 +35,75 @@ entry_free(struct burst_entry *e)
 	free(e->root);
 	free(e->group);
 	e->root = e->group = NULL;
+}
+
+static void
+budget_free(struct burst_budget *w)
+{
+	free(w->root);
+	free(w->group);
+	w->root = w->group = NULL;
+}
+
+/* A "budget ROOT GROUP BEGAN WINDOW USED" line, after "budget ". */
+static int
+parse_budget(char *line, struct burst_budget *w)
+{
+	char *f[5], *save = NULL, *tok;
+	uint64_t u;
+	int n = 0;
+
+	for (tok = strtok_r(line, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		if (n == 5)
+			return -EBADMSG;
+		f[n++] = tok;
+	}
+	if (n != 5 || str_unescape(f[0]) < 0 || str_unescape(f[1]) < 0 ||
+	    f[1][0] == '\0')
+		return -EBADMSG;
+	if (parse_i64(f[2], 0, INT64_MAX, &w->began) < 0 ||
+	    parse_u64(f[3], UINT64_MAX, &w->window) < 0 || w->window == 0 ||
+	    parse_u64(f[4], UINT64_MAX, &u) < 0)
+		return -EBADMSG;
+	w->used = u;
+	w->root = strdup(f[0]);
+	w->group = strdup(f[1]);
+	if (w->root == NULL || w->group == NULL) {
+		budget_free(w);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int parse_line(char *line, struct burst_entry *e);
+
+/* One line of a journal of version 3 when v3: an entry or a budget. */
+static int
+parse_any(struct burst_journal *j, char *line, bool v3)
+{
+	struct burst_entry e;
+	struct burst_budget w;
+	int r;
+
+	if (v3 && strncmp(line, "budget ", 7) == 0) {
+		memset(&w, 0, sizeof(w));
+		r = parse_budget(line + 7, &w);
+		if (r == 0 && burst_budget_find(j, w.root, w.group) >= 0)
+			r = -EBADMSG;
+		if (r == 0)
+			r = burst_budget_put(j, &w);
+		budget_free(&w);
+		return r;
+	}
+	memset(&e, 0, sizeof(e));
+	r = parse_line(line, &e);
+	if (r == 0 && burst_journal_find(j, e.root, e.group) >= 0)
+		r = -EBADMSG;
+	if (r == 0)
+		r = burst_journal_put(j, &e);
+	entry_free(&e);
+	return r;
 }
 
 static int
@@ -90,8 +160,9 @@ burst_journal_parse(struct burst_journal *j, char *text, size_t len,
 {
 	char *line, *next, *body;
 	const char *name = j->path ? j->path : "-";
-	size_t lineno = 2;
+	size_t lineno = 2, mlen = strlen(JOURNAL_MAGIC);
 	uint64_t want, got;
+	bool v3;
 	int r;
 
 	if (len == 0)		/* created but never written: empty */
@@ -109,8 +180,10 @@ burst_journal_parse(struct burst_journal *j, char *text, size_t len,
 			name);
 		return -EBADMSG;
 	}
-	if (next == NULL || (size_t)(next - text) != strlen(JOURNAL_MAGIC) ||
-	    strncmp(text, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0) {
+	v3 = next != NULL && (size_t)(next - text) == mlen &&
+	     strncmp(text, JOURNAL_MAGIC_V3, mlen) == 0;
+	if (next == NULL || (size_t)(next - text) != mlen ||
+	    (!v3 && strncmp(text, JOURNAL_MAGIC, mlen) != 0)) {
 		err_set(err, errlen, "'%s' is not a cpm burst journal (first "
 			"line is not '%s')", name, JOURNAL_MAGIC);
 		return -EBADMSG;
@@ -145,8 +218,6 @@ burst_journal_parse(struct burst_journal *j, char *text, size_t len,
 		return -EBADMSG;
 	}
 	for (line = body; *line; line = next) {
-		struct burst_entry e;
-
 		lineno++;
 		next = strchr(line, '\n');
 		if (next == NULL) {
@@ -155,13 +226,7 @@ burst_journal_parse(struct burst_journal *j, char *text, size_t len,
 			return -EBADMSG;
 		}
 		*next++ = '\0';
-		memset(&e, 0, sizeof(e));
-		r = parse_line(line, &e);
-		if (r == 0 && burst_journal_find(j, e.root, e.group) >= 0)
-			r = -EBADMSG;
-		if (r == 0)
-			r = burst_journal_put(j, &e);
-		entry_free(&e);
+		r = parse_any(j, line, v3);
 		if (r < 0) {
 			if (r == -EBADMSG)
 				err_set(err, errlen, "journal '%s' is damaged: "
@@ -320,6 +385,7 @@ void
 burst_journal_format(const struct burst_journal *j, struct strbuf *out)
 {
 	struct strbuf sb;
+	bool v3 = false;
 	size_t i;
 
 	strbuf_init(&sb);
@@ -338,7 +404,23 @@ burst_journal_format(const struct burst_journal *j, struct strbuf *out)
 			      (unsigned long long)e->period,
 			      (long long)e->boost_quota, (long long)e->since);
 	}
-	strbuf_printf(out, JOURNAL_MAGIC "\n" JOURNAL_SUM "%016llx\n",
+	for (i = 0; i < j->bn; i++) {
+		const struct burst_budget *w = &j->bv[i];
+
+		if (w->deleted)
+			continue;
+		v3 = true;
+		strbuf_puts(&sb, "budget ");
+		str_escape(&sb, w->root);
+		strbuf_puts(&sb, " ");
+		str_escape(&sb, w->group);
+		strbuf_printf(&sb, " %lld %llu %llu\n", (long long)w->began,
+			      (unsigned long long)w->window,
+			      (unsigned long long)w->used);
+	}
+	/* version 2 while there is no budget line: older readers read it */
+	strbuf_printf(out, "%s\n" JOURNAL_SUM "%016llx\n",
+		      v3 ? JOURNAL_MAGIC_V3 : JOURNAL_MAGIC,
 		      (unsigned long long)fnv1a64(FNV64_INIT, sb.buf ? sb.buf : "",
 						  sb.len));
 	if (sb.oom)
@@ -355,8 +437,12 @@ burst_journal_close(struct burst_journal *j)
 
 	for (i = 0; i < j->n; i++)
 		entry_free(&j->v[i]);
+	for (i = 0; i < j->bn; i++)
+		budget_free(&j->bv[i]);
 	free(j->v);
 	free(j->hash);
+	free(j->bv);
+	free(j->bhash);
 	free(j->path);
 	if (j->lockfd >= 0)
 		close(j->lockfd);	/* releases the flock */
@@ -373,60 +459,166 @@ key_hash(const char *root, const char *group)
 	return fnv1a64(h, group, strlen(group));
 }
 
-static void
-hash_insert(struct burst_journal *j, size_t i)
-{
-	size_t mask = j->hcap - 1;
-	size_t h = (size_t)key_hash(j->v[i].root, j->v[i].group) & mask;
+/*
+ * The two indexes (entries, budget windows) are one kind: open addressing
+ * over a power-of-two array of index + 1, 0 empty.
+ */
+struct index {
+	uint32_t **slot;
+	size_t *cap;
+	size_t n;
+};
 
-	while (j->hash[h])
-		h = (h + 1) & mask;
-	j->hash[h] = (uint32_t)(i + 1);
+static struct index
+index_of(struct burst_journal *j, bool budget)
+{
+	return budget ? (struct index){ &j->bhash, &j->bhcap, j->bn } :
+			(struct index){ &j->hash, &j->hcap, j->n };
 }
 
-/* Make room for one more entry in the index. */
-static int
-hash_reserve(struct burst_journal *j)
+/* The key of item i of an index, false for a hole. */
+static bool
+key_at(const struct burst_journal *j, bool budget, size_t i,
+       const char **root, const char **group)
 {
-	size_t ncap = j->hcap ? j->hcap : 64, i;
+	if (budget) {
+		*root = j->bv[i].root;
+		*group = j->bv[i].group;
+		return !j->bv[i].deleted;
+	}
+	*root = j->v[i].root;
+	*group = j->v[i].group;
+	return !j->v[i].deleted;
+}
+
+static void
+hash_insert(struct burst_journal *j, bool budget, size_t i)
+{
+	struct index x = index_of(j, budget);
+	size_t mask = *x.cap - 1, h;
+	const char *root, *group;
+
+	key_at(j, budget, i, &root, &group);
+	for (h = (size_t)key_hash(root, group) & mask; (*x.slot)[h];
+	     h = (h + 1) & mask)
+		;
+	(*x.slot)[h] = (uint32_t)(i + 1);
+}
+
+/* Make room for one more item in an index. */
+static int
+hash_reserve(struct burst_journal *j, bool budget)
+{
+	struct index x = index_of(j, budget);
+	size_t ncap = *x.cap ? *x.cap : 64, i;
+	const char *root, *group;
 	uint32_t *nh;
 
-	if ((j->n + 1) * 2 <= j->hcap)
+	if ((x.n + 1) * 2 <= *x.cap)
 		return 0;
-	if (j->n + 1 >= UINT32_MAX / 4)
+	if (x.n + 1 >= UINT32_MAX / 4)
 		return -ENOMEM;
-	while ((j->n + 1) * 2 > ncap)
+	while ((x.n + 1) * 2 > ncap)
 		ncap *= 2;
 	nh = calloc(ncap, sizeof(*nh));
 	if (nh == NULL)
 		return -ENOMEM;
-	free(j->hash);
-	j->hash = nh;
-	j->hcap = ncap;
-	for (i = 0; i < j->n; i++)
-		if (!j->v[i].deleted)
-			hash_insert(j, i);
+	free(*x.slot);
+	*x.slot = nh;
+	*x.cap = ncap;
+	for (i = 0; i < x.n; i++)
+		if (key_at(j, budget, i, &root, &group))
+			hash_insert(j, budget, i);
 	return 0;
+}
+
+static ssize_t
+hash_find(const struct burst_journal *j, bool budget, const char *root,
+	  const char *group)
+{
+	const uint32_t *slot = budget ? j->bhash : j->hash;
+	size_t cap = budget ? j->bhcap : j->hcap, mask, h;
+	const char *r, *g;
+
+	if (cap == 0)
+		return -1;
+	mask = cap - 1;
+	for (h = (size_t)key_hash(root, group) & mask; slot[h];
+	     h = (h + 1) & mask) {
+		size_t i = slot[h] - 1;
+
+		if (key_at(j, budget, i, &r, &g) && strcmp(g, group) == 0 &&
+		    strcmp(r, root) == 0)
+			return (ssize_t)i;
+	}
+	return -1;
 }
 
 ssize_t
 burst_journal_find(const struct burst_journal *j, const char *root,
 		   const char *group)
 {
-	size_t mask, h;
+	return hash_find(j, false, root, group);
+}
 
-	if (j->hcap == 0)
-		return -1;
-	mask = j->hcap - 1;
-	for (h = (size_t)key_hash(root, group) & mask; j->hash[h];
-	     h = (h + 1) & mask) {
-		size_t i = j->hash[h] - 1;
+ssize_t
+burst_budget_find(const struct burst_journal *j, const char *root,
+		  const char *group)
+{
+	return hash_find(j, true, root, group);
+}
 
-		if (!j->v[i].deleted && strcmp(j->v[i].group, group) == 0 &&
-		    strcmp(j->v[i].root, root) == 0)
-			return (ssize_t)i;
+int
+burst_budget_put(struct burst_journal *j, const struct burst_budget *w)
+{
+	struct burst_budget c = *w;
+	ssize_t i;
+
+	c.deleted = false;
+	c.root = strdup(w->root);
+	c.group = strdup(w->group);
+	if (c.root == NULL || c.group == NULL) {
+		budget_free(&c);
+		return -ENOMEM;
 	}
-	return -1;
+	i = burst_budget_find(j, w->root, w->group);
+	if (i >= 0) {
+		budget_free(&j->bv[i]);
+		j->bv[i] = c;
+		j->dirty = true;
+		return 0;
+	}
+	if (hash_reserve(j, true) < 0) {
+		budget_free(&c);
+		return -ENOMEM;
+	}
+	if (j->bn == j->bcap) {
+		size_t ncap = j->bcap ? j->bcap * 2 : 16;
+		struct burst_budget *nv;
+
+		nv = realloc(j->bv, ncap * sizeof(*nv));
+		if (nv == NULL) {
+			budget_free(&c);
+			return -ENOMEM;
+		}
+		j->bv = nv;
+		j->bcap = ncap;
+	}
+	j->bv[j->bn] = c;
+	hash_insert(j, true, j->bn);
+	j->bn++;
+	j->dirty = true;
+	return 0;
+}
+
+void
+burst_budget_del(struct burst_journal *j, size_t i)
+{
+	if (i >= j->bn || j->bv[i].deleted)
+		return;
+	budget_free(&j->bv[i]);
+	j->bv[i].deleted = true;
+	j->dirty = true;
 }
 
 int
@@ -449,7 +641,7 @@ burst_journal_put(struct burst_journal *j, const struct burst_entry *e)
 		j->dirty = true;
 		return 0;
 	}
-	if (hash_reserve(j) < 0) {
+	if (hash_reserve(j, false) < 0) {
 		entry_free(&c);
 		return -ENOMEM;
 	}
@@ -466,7 +658,7 @@ burst_journal_put(struct burst_journal *j, const struct burst_entry *e)
 		j->cap = ncap;
 	}
 	j->v[j->n] = c;
-	hash_insert(j, j->n);
+	hash_insert(j, false, j->n);
 	j->n++;
 	j->dirty = true;
 	return 0;

@@ -9,6 +9,7 @@
  *   cpm-burst-journal 2
  *   checksum fnv1a64:HEX16   (FNV-1a 64 of every byte after this line)
  *   PID START ROOT GROUP ORIGINAL PERIOD BOOSTED SINCE
+ *   budget ROOT GROUP BEGAN WINDOW USED
  *
  * PID and START (the process start time in clock ticks, field 22 of
  * /proc/PID/stat) name the process that owns the boost, so that a reused
@@ -21,6 +22,14 @@
  * whose values the kernel would refuse or whose original is not below
  * its raised value is refused (-EBADMSG), so restore only ever lowers a
  * quota still at its raised value to a value the kernel accepts.
+ *
+ * A "budget" line (version 3: a file that holds one says so on its first
+ * line, a file without says 2, as before) is a group's burst budget
+ * window: BEGAN is the wall-clock microsecond it began (the group's first
+ * raise in it), WINDOW its length and USED the burst time charged in it,
+ * both in microseconds.  Burst keeps them in the register of raised
+ * groups, so that a group's budget holds whatever journal each burst
+ * uses, and charges a raise there, committed before the quota changes.
  *
  * Concurrency: every change happens under an exclusive flock(2) on
  * "JOURNAL.lock" (the journal itself is replaced by rename, so it cannot
@@ -72,6 +81,16 @@ struct burst_entry {
 #define BURST_DROPIN_DIR  2u	/* system.control/UNIT.d itself */
 /* the same two (shifted left by 2) in transient/, for transient units */
 
+/* A group's burst budget window ("budget" lines). */
+struct burst_budget {
+	char *root;
+	char *group;
+	int64_t began;		/* wall-clock microseconds */
+	uint64_t window;	/* microseconds */
+	uint64_t used;		/* microseconds charged in it */
+	bool deleted;
+};
+
 struct burst_journal {
 	char *path;
 	int lockfd;		/* -1 when not locked */
@@ -79,6 +98,10 @@ struct burst_journal {
 	size_t n, cap;
 	uint32_t *hash;		/* open addressing: index + 1, 0 empty */
 	size_t hcap;		/* a power of two, at least 2 * n */
+	struct burst_budget *bv;	/* budget windows, holes as in v */
+	size_t bn, bcap;
+	uint32_t *bhash;	/* their index, as hash */
+	size_t bhcap;
 	bool dirty;		/* changed since loaded */
 };
 
@@ -142,6 +165,14 @@ int burst_journal_put(struct burst_journal *j, const struct burst_entry *e);
  * commit leaves out, so the indexes of the other entries do not move.
  */
 void burst_journal_del(struct burst_journal *j, size_t i);
+
+/* Index of the budget window of root and group, or -1. */
+ssize_t burst_budget_find(const struct burst_journal *j, const char *root,
+			  const char *group);
+/* Put a copy of w (replacing root and group's).  0 or -ENOMEM. */
+int burst_budget_put(struct burst_journal *j, const struct burst_budget *w);
+/* Remove budget window i (a hole, as burst_journal_del()). */
+void burst_budget_del(struct burst_journal *j, size_t i);
 
 /*
  * The start time of process pid (field 22 of /proc/PID/stat, read from

@@ -50,6 +50,8 @@ burst_engine_init(struct burst_engine *b)
 	b->cooldown_us = 5000000;
 	b->max_groups = BURST_GROUPS_MAX;
 	b->realloc_fn = realloc;
+	b->window_us = BURST_WINDOW_DEFAULT_US;
+	burst_node_init(&b->node, NULL);
 }
 
 static void
@@ -273,6 +275,8 @@ burst_queue(struct burst_engine *b, const char *name, uint64_t now)
 	if (g->boosted || g->queued)
 		return 0;
 	if (g->ever && now - g->last_start < b->cooldown_us)
+		return 0;
+	if (g->budget_until > now)
 		return 0;
 	if (reserve(b, &b->queue, &b->capqueue, b->nqueue + 1, 64) < 0)
 		return -ENOMEM;
@@ -572,6 +576,95 @@ plan_boost(struct burst_engine *b, const struct burst_journal *j,
 	return 0;
 }
 
+/* A duration as seconds with up to three decimals ("0.5s", "30s"). */
+static const char *
+secs(uint64_t us, char *buf, size_t len)
+{
+	char *p;
+
+	snprintf(buf, len, "%.3f", (double)us / 1e6);
+	p = buf + strlen(buf) - 1;
+	while (*p == '0')
+		*p-- = '\0';
+	if (*p == '.')
+		*p = '\0';
+	strncat(buf, "s", len - strlen(buf) - 1);
+	return buf;
+}
+
+/*
+ * The headroom guard for a batch: true when the node's idle CPU over the
+ * last interval is at least the share asked for (or the guard is off);
+ * else the batch's refusal is said, once.
+ */
+static bool
+node_allows(struct burst_engine *b)
+{
+	char err[512], over[32];
+	uint64_t over_us;
+	int pm;
+
+	if (b->headroom_pm <= 0)
+		return true;
+	if (burst_node_idle(&b->node, now_us(), &pm, &over_us, err,
+			    sizeof(err)) < 0) {
+		say(&b->rep, "%s; nothing raised", err);
+		b->rep.status = BURST_FAILED;
+		return false;
+	}
+	if (pm >= b->headroom_pm)
+		return true;
+	if (b->nqueue > 1)
+		say(&b->rep, "not raising '%s' and %zu more: the node's idle "
+		    "CPU was %d.%d%% over the last %s, below --node-headroom "
+		    "%d%%", b->queue[0]->name, b->nqueue - 1, pm / 10, pm % 10,
+		    secs(over_us, over, sizeof(over)), b->headroom_pm / 10);
+	else
+		say(&b->rep, "not raising '%s': the node's idle CPU was "
+		    "%d.%d%% over the last %s, below --node-headroom %d%%",
+		    b->queue[0]->name, pm / 10, pm % 10,
+		    secs(over_us, over, sizeof(over)), b->headroom_pm / 10);
+	return false;
+}
+
+/*
+ * The budget guard for group g, whose entry is planned: its raise's
+ * length cut to what is left of its budget, charged in the register m.
+ * 1 when used up (said, and g left alone until its window has passed),
+ * -ENOMEM, or 0.
+ */
+static int
+budget_take(struct burst_engine *b, struct burst_journal *m,
+	    struct burst_group *g, uint64_t now, int64_t wall)
+{
+	char s1[32], s2[32];
+	int64_t until = wall;
+	uint64_t used;
+	ssize_t k;
+
+	g->grant_us = b->for_us;
+	if (b->budget_us == 0)
+		return 0;
+	g->grant_us = burst_budget_left(m, b->root, g->name, b->budget_us,
+					b->window_us, wall, b->for_us, &until);
+	if (g->grant_us == 0) {
+		uint64_t wait = until > wall ? (uint64_t)(until - wall) : 0;
+
+		say(&b->rep, "not raising '%s': it has used its burst budget "
+		    "of %s in its window, which ends in %s", g->name,
+		    secs(b->budget_us, s1, sizeof(s1)),
+		    secs(wait, s2, sizeof(s2)));
+		g->budget_until = now + wait;
+		return 1;
+	}
+	if (burst_budget_charge(m, b->root, g->name, b->window_us, wall,
+				g->grant_us, &used) < 0)
+		return -ENOMEM;
+	k = burst_budget_find(m, b->root, g->name);
+	g->began = k >= 0 ? m->bv[k].began : wall;
+	return 0;
+}
+
 /* Unqueue the batch without raising anything. */
 static void
 drop_batch(struct burst_engine *b)
@@ -581,6 +674,29 @@ drop_batch(struct burst_engine *b)
 	for (i = 0; i < b->nqueue; i++)
 		b->queue[i]->queued = false;
 	b->nqueue = 0;
+}
+
+/* -v: a raise, with what the guards saw. */
+static void
+say_raised(struct burst_engine *b, const struct burst_journal *m,
+	   const struct burst_group *g, int64_t from, int64_t to)
+{
+	char extra[160] = "", s1[32], s2[32], s3[32];
+	size_t n = 0;
+	ssize_t k;
+
+	if (b->headroom_pm > 0 && b->node.idle_pm >= 0)
+		n += (size_t)snprintf(extra, sizeof(extra), "; node idle "
+				      "%d.%d%%", b->node.idle_pm / 10,
+				      b->node.idle_pm % 10);
+	k = b->budget_us ? burst_budget_find(m, b->root, g->name) : -1;
+	if (k >= 0 && n < sizeof(extra))
+		snprintf(extra + n, sizeof(extra) - n, "; for %s, budget %s "
+			 "of %s used", secs(g->grant_us, s1, sizeof(s1)),
+			 secs(m->bv[k].used, s2, sizeof(s2)),
+			 secs(b->budget_us, s3, sizeof(s3)));
+	say(&b->rep, "raised '%s' from %lldus to %lldus%s", g->name,
+	    (long long)from, (long long)to, extra);
 }
 
 /*
@@ -609,17 +725,19 @@ raise_batch(struct burst_engine *b, struct burst_journal *j,
 			say(&b->rep, "%s", err);
 			b->rep.status = r == -EPERM ? BURST_REFUSED :
 					BURST_FAILED;
+			if (b->budget_us)
+				burst_budget_refund(m, b->root, g->name,
+						    g->began, g->grant_us);
 			unregister(m, &j->v[k]);
 			burst_journal_del(j, (size_t)k);
 			continue;
 		}
 		if (b->rep.verbose)
-			say(&b->rep, "raised '%s' from %lldus to %lldus",
-			    g->name, (long long)lims[i].quota_us,
-			    (long long)j->v[k].boost_quota);
+			say_raised(b, m, g, lims[i].quota_us,
+				   j->v[k].boost_quota);
 		g->ever = true;
 		g->last_start = now;
-		g->restore_at = now + b->for_us;
+		g->restore_at = now + g->grant_us;
 		g->e = j->v[k];
 		g->e.root = b->root;
 		g->e.group = g->name;
@@ -634,11 +752,16 @@ burst_boost(struct burst_engine *b, uint64_t now)
 	struct cg_cpu_limit *lims;
 	char err[512];
 	size_t i, nq = b->nqueue;
+	int64_t wall = burst_wall_us();
 	bool *go;
 	int r;
 
 	if (nq == 0)
 		return;
+	if (!node_allows(b)) {
+		drop_batch(b);
+		return;
+	}
 	/* room for everything first: nothing may fail once a quota is up */
 	lims = xrealloc(b, NULL, nq * sizeof(*lims));
 	go = xrealloc(b, NULL, nq * sizeof(*go));
@@ -680,7 +803,10 @@ burst_boost(struct burst_engine *b, uint64_t now)
 		if (plan_boost(b, &j, &m, g, &lims[i], (uint64_t)time(NULL),
 			       &e) != 0)
 			continue;
-		if (burst_journal_put(&j, &e) < 0 ||
+		r = budget_take(b, &m, g, now, wall);
+		if (r > 0)
+			continue;
+		if (r < 0 || burst_journal_put(&j, &e) < 0 ||
 		    burst_journal_put(&m, &e) < 0) {
 			if (!b->oom)
 				say(&b->rep, "out of memory; putting back "
@@ -784,6 +910,10 @@ burst_restore_due(struct burst_engine *b, uint64_t now, bool all)
 			b->rep.status = BURST_FAILED;
 			continue;	/* keep it for 'cpm-quota restore' */
 		}
+		/* put back early (at exit): the rest is not charged */
+		if (mp != NULL && b->budget_us && g->restore_at > now)
+			burst_budget_refund(mp, b->root, g->name, g->began,
+					    g->restore_at - now);
 		unregister(mp, &j.v[k]);
 		burst_journal_del(&j, (size_t)k);
 	}

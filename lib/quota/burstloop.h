@@ -18,6 +18,12 @@
  * the exit codes for them).  It never exits either: out of memory, it
  * puts back what it raised and stops (burst_run() returns, oom is set).
  *
+ * Two guards (burstguard.h) may hold a raise back: the node's headroom,
+ * judged once per batch (a batch refused is said in one line, and its
+ * groups stay free to be raised by the next), and each group's budget (a
+ * group that has used it up is said once and not queued again until its
+ * window has passed).
+ *
  * Memory is bounded: at most max_groups names are remembered (for the
  * cooldown); when the table is full, names whose cooldown has passed and
  * which are not raised are forgotten, and if none can be, the new name is
@@ -37,6 +43,7 @@
 #include <sys/types.h>
 
 #include "quota/burst.h"
+#include "quota/burstguard.h"
 
 struct cg_hier;
 
@@ -68,6 +75,9 @@ struct burst_group {
 	bool ever;		/* last_start is valid */
 	uint64_t last_start;	/* monotonic us */
 	uint64_t restore_at;
+	uint64_t grant_us;	/* this raise's length (the budget's cut) */
+	int64_t began;		/* its budget window's beginning */
+	uint64_t budget_until;	/* monotonic: budget used up until then */
 	struct burst_entry e;	/* while boosted: what the journal says */
 };
 
@@ -79,6 +89,10 @@ struct burst_engine {
 	int64_t wait_ms;	/* journal lock; negative: forever */
 	int64_t factor_m;	/* factor in thousandths, above 1000 */
 	uint64_t for_us, cooldown_us;
+	int headroom_pm;	/* idle CPU a raise needs, thousandths; 0 off */
+	struct burst_node node;	/* its readings (node.root: where) */
+	uint64_t budget_us;	/* raised time per group per window; 0 none */
+	uint64_t window_us;
 	char *root;		/* journal ROOT key, malloc'ed, freed here */
 	pid_t pid;		/* the owner written to the journal */
 	uint64_t start;
@@ -105,7 +119,11 @@ struct burst_engine {
 	unsigned int bad_lines;	/* lines with a NUL byte so far */
 };
 
-/* Defaults: factor 2, 500ms, cooldown 5s, wait forever, realloc. */
+/*
+ * Defaults: factor 2, 500ms, cooldown 5s, wait forever, realloc, neither
+ * guard (headroom 0, no budget; the budget window
+ * BURST_WINDOW_DEFAULT_US), proc/stat of the live node.
+ */
 void burst_engine_init(struct burst_engine *b);
 /* Free everything the engine holds (it raises and restores nothing). */
 void burst_engine_free(struct burst_engine *b);

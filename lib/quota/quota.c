@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/macros.h"
 #include "quota/quota.h"
 
 static void
@@ -243,14 +244,62 @@ quota_plan_make(int version, const char *group,
 	return 0;
 }
 
+/* The hierarchies a CPU limit's group lives in (cpuacct: when apart). */
+static const enum cg_ctrl served[] = { CG_CPU, CG_CPUACCT };
+
+/* Remove what make_groups() made, the last hierarchy first. */
+static void
+unmake_groups(const struct cg_hier *h, const char *group, const bool *made,
+	      const size_t *keep)
+{
+	size_t k = ARRAY_SIZE(served);
+
+	while (k-- > 0)
+		if (made[k])
+			cg_remove_made(h, served[k], group, keep[k]);
+}
+
+/*
+ * Make group where it is missing in each hierarchy of served[] that is
+ * there and not the cpu one's; made[] and keep[] say what was made.  On
+ * failure, what was made is removed again.
+ */
+static int
+make_groups(const struct cg_hier *h, const char *group, bool *made,
+	    size_t *keep, char *err, size_t errlen)
+{
+	size_t k;
+	int r;
+
+	for (k = 0; k < ARRAY_SIZE(served); k++) {
+		enum cg_ctrl c = served[k];
+
+		made[k] = false;
+		if (!cg_has(h, c) || (c != CG_CPU && cg_same_hier(h, CG_CPU, c)) ||
+		    cg_exists(h, c, group))
+			continue;
+		keep[k] = cg_existing_prefix(h, c, group);
+		r = cg_create(h, c, group, err, errlen);
+		/* a partial create leaves parents: removed with the rest */
+		made[k] = true;
+		if (r < 0) {
+			unmake_groups(h, group, made, keep);
+			return r;
+		}
+	}
+	return 0;
+}
+
 int
 quota_plan_apply(const struct cg_hier *h, const char *group, bool create,
 		 const struct quota_plan *p, char *err, size_t errlen)
 {
+	bool made[ARRAY_SIZE(served)] = { false };
+	size_t keep[ARRAY_SIZE(served)] = { 0 };
 	int i, r = 0;
 
 	if (create) {
-		r = cg_create(h, CG_CPU, group, err, errlen);
+		r = make_groups(h, group, made, keep, err, errlen);
 		if (r < 0)
 			return r;
 	}
@@ -265,7 +314,6 @@ quota_plan_apply(const struct cg_hier *h, const char *group, bool create,
 	/* Refused: undo what was written, newest first. */
 	while (--i >= 0)
 		cg_write(h, CG_CPU, group, p->op[i].file, p->op[i].old, NULL, 0);
-	if (create)
-		cg_remove(h, CG_CPU, group, NULL, 0);
+	unmake_groups(h, group, made, keep);
 	return r;
 }

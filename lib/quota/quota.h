@@ -71,10 +71,14 @@ int quota_plan_make(int version, const char *group,
 		    char *err, size_t errlen);
 
 /*
- * Carry out a plan on group in h's cpu hierarchy, creating the group
- * first with create.  When a write is refused, the ones before it are
- * undone, newest first, and a group created here is removed.  Returns 0
- * or -errno with err naming the refused write.
+ * Carry out a plan on group in h's cpu hierarchy.  With create, the group
+ * is first made where it is missing in every hierarchy that serves a CPU
+ * limit, as "cgcreate -g cpu,cpuacct" does: the cpu one, and the cpuacct
+ * one when that is mounted apart (on v1), so that the group's usage can
+ * be read.  When a create or a write is refused, the writes before it
+ * are undone, newest first, and what was made is removed: the group and
+ * the parents made for it, in each hierarchy.  Returns 0 or -errno with
+ * err naming the refused create or write.
  */
 int quota_plan_apply(const struct cg_hier *h, const char *group, bool create,
 		     const struct quota_plan *p, char *err, size_t errlen);

@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/hash.h"
+#include "base/strbuf.h"
 #include "base/timeutil.h"
 #include "cgroup/cgroup.h"
 #include "quota/burstloop.h"
@@ -330,6 +332,179 @@ test_oom(void)
 	CHECK("oom: every failing allocation restores and stops", all);
 }
 
+/*
+ * The headroom guard on a node whose proc/stat is a file written here:
+ * 1000 ticks pass between readings, of which the test says how many are
+ * idle (and iowait, which counts as idle).
+ */
+static char node[512];
+
+static void
+node_stat(unsigned long long idle, unsigned long long busy)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text), "cpu  %llu 0 0 %llu %llu 0 0 0 0 0\n"
+		 "cpu0 1 0 0 1 0 0 0 0 0 0\n", busy, idle - idle / 4,
+		 idle / 4);
+	put("node/proc/stat", text);
+}
+
+static void
+test_headroom(void)
+{
+	struct burst_engine b;
+	char err[256];
+	uint64_t t0 = now_us();
+
+	reset_tree();
+	node_stat(1000, 1000);
+	engine(&b);
+	b.node.root = node;
+	b.headroom_pm = 500;
+	CHECK("headroom: the first reading",
+	      burst_node_start(&b.node, t0, err, sizeof(err)) == 0);
+	node_stat(1000 + 300, 1000 + 700);	/* 30% idle */
+	burst_queue(&b, "a", t0 + 1000000);
+	burst_queue(&b, "b", t0 + 1000000);
+	burst_boost(&b, t0 + 1000000);
+	CHECK_STR("headroom: 30% idle, below 50%: a is not raised",
+		  get("a/cpu.max"), "50000 100000");
+	CHECK("headroom: the refusal says why, once for the batch",
+	      strstr(warnings, "not raising 'a' and 1 more: the node's idle "
+		     "CPU was 30.0% over the last ") != NULL &&
+	      strstr(warnings, "below --node-headroom 50%") != NULL);
+	CHECK("headroom: nothing journaled, the groups free for the next",
+	      journal_entries() == 0 && b.nactive == 0 && b.nqueue == 0 &&
+	      burst_queue(&b, "a", t0 + 1000001) == 1);
+	warnings[0] = '\0';
+	node_stat(1300 + 800, 1700 + 200);	/* 80% idle */
+	b.node.at = t0;		/* an interval of a second has passed */
+	burst_boost(&b, t0 + 2000000);
+	CHECK_STR("headroom: 80% idle: a is raised", get("a/cpu.max"),
+		  "100000 100000");
+	CHECK("headroom: -v says the node's idle share",
+	      strstr(warnings, "raised 'a' from 50000us to 100000us; node "
+		     "idle 80.0%") != NULL);
+	burst_restore_due(&b, t0 + 2000000, true);
+	/* no reading: refused, and said */
+	b.node.root = "/nonexistent-cpm-root";
+	b.node.idle_pm = -1;
+	b.node.have = false;
+	warnings[0] = '\0';
+	burst_queue(&b, "b", t0 + 9000000);
+	burst_boost(&b, t0 + 9000000);
+	CHECK("headroom: without proc/stat nothing is raised, and said",
+	      strcmp(get("b/cpu.max"), "20000 50000") == 0 &&
+	      strstr(warnings, "cannot read the node's CPU time") &&
+	      b.rep.status == BURST_FAILED);
+	burst_engine_free(&b);
+}
+
+/* The whole text of the register of raised groups. */
+static const char *
+register_text(void)
+{
+	static char buf[4096];
+	FILE *f = fopen(groups, "r");
+	size_t n = 0;
+
+	if (f != NULL) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static void
+test_budget(void)
+{
+	struct burst_engine b;
+	uint64_t t0 = now_us();
+	const char *reg;
+
+	reset_tree();
+	engine(&b);
+	b.for_us = 200000;
+	b.cooldown_us = 0;
+	b.budget_us = 250000;
+	b.window_us = 60000000;
+	burst_queue(&b, "a", t0);
+	burst_boost(&b, t0);
+	reg = register_text();
+	CHECK("budget: the first raise lasts --for, charged before the "
+	      "quota changes",
+	      b.nactive == 1 && b.active[0]->restore_at == t0 + 200000 &&
+	      strncmp(reg, "cpm-burst-journal 3\n", 20) == 0 &&
+	      strstr(reg, " a ") && strstr(reg, " 60000000 200000\n"));
+	burst_restore_due(&b, t0 + 200000, false);
+	burst_queue(&b, "a", t0 + 300000);
+	burst_boost(&b, t0 + 300000);
+	CHECK("budget: the second is cut to what is left of the budget",
+	      b.nactive == 1 && b.active[0]->restore_at == t0 + 350000 &&
+	      strstr(warnings, "for 0.05s, budget 0.25s of 0.25s used"));
+	burst_restore_due(&b, t0 + 350000, false);
+	warnings[0] = '\0';
+	CHECK("budget: used up, the group is queued",
+	      burst_queue(&b, "a", t0 + 400000) == 1);
+	burst_boost(&b, t0 + 400000);
+	CHECK("budget: used up: not raised, and said",
+	      b.nactive == 0 && strcmp(get("a/cpu.max"), "50000 100000") == 0 &&
+	      strstr(warnings, "not raising 'a': it has used its burst budget "
+		     "of 0.25s in its window, which ends in "));
+	CHECK("budget: nor queued again within the window",
+	      burst_queue(&b, "a", t0 + 500000) == 0);
+	/* a raise put back early (exit) gives back the rest */
+	burst_queue(&b, "b", t0 + 500000);
+	burst_boost(&b, t0 + 500000);
+	burst_restore_due(&b, t0 + 550000, true);
+	reg = register_text();
+	CHECK("budget: a raise put back early is charged only its time",
+	      strstr(reg, " b ") != NULL &&
+	      strstr(reg, " 60000000 50000\n") != NULL);
+	CHECK("budget: the register keeps the windows, not the raises",
+	      strstr(reg, "\nbudget ") != NULL && journal_entries() == 0);
+	burst_engine_free(&b);
+}
+
+/* Budget lines: version 3 only, checked, and written back the same. */
+static void
+test_budget_format(void)
+{
+	char v3[] = "budget - kube/a%20b 1700000000000000 600000000 "
+		    "1500000\n";
+	struct burst_journal j;
+	struct strbuf sb;
+	char text[512], err[256], *body;
+	uint64_t sum = FNV64_INIT;
+	int r;
+
+	sum = fnv1a64(sum, v3, strlen(v3));
+	snprintf(text, sizeof(text), "cpm-burst-journal 3\nchecksum "
+		 "fnv1a64:%016llx\n%s", (unsigned long long)sum, v3);
+	memset(&j, 0, sizeof(j));
+	j.lockfd = -1;
+	r = burst_journal_parse(&j, text, strlen(text), err, sizeof(err));
+	CHECK("format: a version 3 journal with a budget line is read",
+	      r == 0 && j.bn == 1 && strcmp(j.bv[0].group, "kube/a b") == 0 &&
+	      j.bv[0].used == 1500000 && j.bv[0].window == 600000000);
+	strbuf_init(&sb);
+	burst_journal_format(&j, &sb);
+	body = sb.buf ? strstr(sb.buf, "\nbudget") : NULL;
+	CHECK_STR("format: written back the same", body ? body + 1 : "", v3);
+	burst_journal_close(&j);
+	strbuf_free(&sb);
+	snprintf(text, sizeof(text), "cpm-burst-journal 2\nchecksum "
+		 "fnv1a64:%016llx\n%s", (unsigned long long)sum, v3);
+	memset(&j, 0, sizeof(j));
+	j.lockfd = -1;
+	r = burst_journal_parse(&j, text, strlen(text), err, sizeof(err));
+	CHECK("format: version 2 has no budget lines",
+	      r == -EBADMSG && strstr(err, "line 3"));
+	burst_journal_close(&j);
+}
+
 static volatile sig_atomic_t got_usr1;
 
 static void
@@ -420,6 +595,10 @@ main(void)
 	put("a/cpu.max.burst", "0\n");
 	put("b/cpu.max.burst", "0\n");
 	put("free/cpu.max.burst", "0\n");
+	snprintf(node, sizeof(node), "%s/node", tmp);
+	mkdir(node, 0755);
+	snprintf(path, sizeof(path), "%s/node/proc", tmp);
+	mkdir(path, 0755);
 	reset_tree();
 	{
 		char err[256];
@@ -436,6 +615,9 @@ main(void)
 	test_reader();
 	test_oom();
 	test_signal_ready_input();
+	test_headroom();
+	test_budget();
+	test_budget_format();
 
 	cg_close(&h);
 	snprintf(path, sizeof(path), "rm -rf '%s'", tmp);

@@ -151,6 +151,49 @@ test_live(void)
 	sysroot_close(&root);
 }
 
+/* proc/stat's "cpu" line: the node's idle and total CPU time. */
+static void
+test_cpu_times(void)
+{
+	struct proc_cpu_times a, b;
+	struct sysroot root;
+
+	/* user nice system idle iowait irq softirq steal guest guest_nice */
+	CHECK("cpu times: a 6.x line",
+	      proc_cpu_times_parse("cpu  100 5 50 800 20 3 2 10 40 0\n"
+				   "cpu0 50 2 25 400 10 1 1 5 20 0\n", &a) == 0 &&
+	      a.idle == 820 && a.total == 990);
+	CHECK("cpu times: an old kernel's line of seven fields",
+	      proc_cpu_times_parse("cpu 10 0 10 70 5 3 2", &a) == 0 &&
+	      a.idle == 75 && a.total == 100);
+	CHECK("cpu times: a CPU's line is not the node's",
+	      proc_cpu_times_parse("cpu0 1 2 3 4 5 6 7\n", &a) == -EBADMSG);
+	CHECK("cpu times: a line too short is refused",
+	      proc_cpu_times_parse("cpu 1 2 3\n", &a) == -EBADMSG);
+	CHECK("cpu times: a word is refused",
+	      proc_cpu_times_parse("cpu 1 2 x 4 5\n", &a) == -EBADMSG);
+	a = (struct proc_cpu_times){ .idle = 1000, .total = 4000 };
+	b = (struct proc_cpu_times){ .idle = 1300, .total = 5000 };
+	CHECK("cpu idle: 300 of 1000 ticks idle is 300 thousandths",
+	      proc_cpu_idle_pm(&a, &b) == 300);
+	CHECK("cpu idle: no time passed is unknown",
+	      proc_cpu_idle_pm(&a, &a) == -1);
+	CHECK("cpu idle: counters that went back are unknown",
+	      proc_cpu_idle_pm(&b, &a) == -1);
+	put("proc/stat", "cpu  10 0 10 70 5 3 2 0 0 0\nintr 5\n");
+	if (sysroot_open(&root, tmp) == 0) {
+		CHECK("cpu times: read below a root",
+		      proc_cpu_times(&root, &a) == 0 && a.idle == 75 &&
+		      a.total == 100);
+		sysroot_close(&root);
+	}
+	if (sysroot_open(&root, NULL) == 0) {
+		CHECK("cpu times: the live node's", proc_cpu_times(&root, &a) ==
+		      0 && a.total > 0 && a.idle <= a.total);
+		sysroot_close(&root);
+	}
+}
+
 int
 main(void)
 {
@@ -167,6 +210,7 @@ main(void)
 	}
 	test_tree();
 	test_texts();
+	test_cpu_times();
 	test_live();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)

@@ -6,6 +6,7 @@
  * (tg_set_cfs_bandwidth) and the kubelet's conversions.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,6 +287,83 @@ test_apply(void)
 	cg_close(&h);
 }
 
+/* True when tmp/rel is a directory. */
+static bool
+isdir(const char *root, const char *rel)
+{
+	char path[512];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/*
+ * cpu and cpuacct mounted apart (v1 trees of plain directories, NOT the
+ * kernel): create makes the group in both, and a refused write removes
+ * it, and the parents made for it, from both; co-mounted (a link), once.
+ */
+static void
+test_apply_apart(void)
+{
+	char root[300], path[400], err[512];
+	struct quota_request rq;
+	struct cg_cpu_limit cur;
+	struct quota_plan p;
+	struct cg_hier h;
+	int r;
+
+	snprintf(root, sizeof(root), "%s/apart", tmp);
+	mkdir(root, 0755);
+	snprintf(path, sizeof(path), "%s/cpu", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/cpu/kept", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/cpuacct", root);
+	mkdir(path, 0755);
+	if (cg_open(&h, root, err, sizeof(err)) < 0) {
+		printf("not ok - cg_open: %s\n", err);
+		unit_failed = 1;
+		return;
+	}
+	quota_new_group(&cur);
+	memset(&rq, 0, sizeof(rq));
+	rq.have_limit = true;
+	rq.limit_m = 500;
+	r = quota_plan_make(1, "a/g", &cur, &rq, &p, err, sizeof(err));
+	r = r == 0 ? quota_plan_apply(&h, "a/g", true, &p, err, sizeof(err)) : r;
+	CHECK("apart: create makes the group in cpu and in cpuacct",
+	      r == 0 && isdir(root, "cpu/a/g") && isdir(root, "cpuacct/a/g") &&
+	      strcmp(unit_get(root, "cpu/a/g/cpu.cfs_quota_us"), "50000") == 0);
+	r = quota_plan_apply(&h, "a/g", true, &p, err, sizeof(err));
+	CHECK("apart: a group that is there in both is not an error", r == 0);
+	/* a write refused: the tree has no such file */
+	p.op[p.n - 1].file = "cpu.missing";
+	r = quota_plan_apply(&h, "kept/x/y", true, &p, err, sizeof(err));
+	CHECK("apart: a refused write removes the group and the parents made, "
+	      "in both", r < 0 && strstr(err, "cpu.missing") &&
+	      !isdir(root, "cpu/kept/x") && !isdir(root, "cpuacct/kept") &&
+	      isdir(root, "cpu/kept"));
+	cg_close(&h);
+
+	/* co-mounted: cpuacct is a link to cpu */
+	snprintf(root, sizeof(root), "%s/comount", tmp);
+	mkdir(root, 0755);
+	snprintf(path, sizeof(path), "%s/cpu", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/cpuacct", root);
+	if (symlink("cpu", path) < 0 || cg_open(&h, root, err, sizeof(err)) < 0) {
+		printf("not ok - co-mounted tree\n");
+		unit_failed = 1;
+		return;
+	}
+	r = quota_plan_make(1, "a", &cur, &rq, &p, err, sizeof(err));
+	r = r == 0 ? quota_plan_apply(&h, "a", true, &p, err, sizeof(err)) : r;
+	CHECK("co-mounted: the group is made once", r == 0 &&
+	      isdir(root, "cpu/a"));
+	cg_close(&h);
+}
+
 int
 main(void)
 {
@@ -299,6 +377,7 @@ main(void)
 		return 1;
 	}
 	test_apply();
+	test_apply_apart();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", tmp);
