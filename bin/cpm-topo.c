@@ -833,7 +833,7 @@ cmd_check_plan(struct ctx *c, int argc)
 				"not a plan");
 	if (a->reserved)
 		parse_cpus_arg(c, "--reserved CPU list", a->reserved, &reserved);
-	r = plan_read(a->plan, &plan, err, sizeof(err));
+	r = plan_read(a->plan, 0, &plan, err, sizeof(err));
 	if (r == -ENOMEM)
 		oom();
 	if (r < 0)
