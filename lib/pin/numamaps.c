@@ -21,11 +21,12 @@ void
 numa_pages_free(struct numa_pages *np)
 {
 	free(np->kb);
+	free(np->anon_kb);
 	memset(np, 0, sizeof(*np));
 }
 
 static int
-add_kb(struct numa_pages *np, unsigned long node, uint64_t kb)
+add_kb(struct numa_pages *np, unsigned long node, uint64_t kb, bool anon)
 {
 	if (node >= CPUSET_MAX_CPUS)
 		return 0;
@@ -35,19 +36,28 @@ add_kb(struct numa_pages *np, unsigned long node, uint64_t kb)
 
 		if (p == NULL)
 			return -ENOMEM;
-		memset(p + np->n, 0, (size_t)(n - np->n) * sizeof(*p));
 		np->kb = p;
+		p = realloc(np->anon_kb, (size_t)n * sizeof(*p));
+		if (p == NULL)
+			return -ENOMEM;
+		np->anon_kb = p;
+		memset(np->kb + np->n, 0, (size_t)(n - np->n) * sizeof(*p));
+		memset(np->anon_kb + np->n, 0, (size_t)(n - np->n) * sizeof(*p));
 		np->n = n;
 	}
 	np->kb[node] += kb;
 	np->total_kb += kb;
+	if (anon) {
+		np->anon_kb[node] += kb;
+		np->anon_total_kb += kb;
+	}
 	return 0;
 }
 
 /* The "N<node>=<count>" fields of one line, each times mul/div. */
 static int
 add_line(struct numa_pages *np, const char *line, const char *end,
-	 uint64_t mul, uint64_t div)
+	 uint64_t mul, uint64_t div, bool anon)
 {
 	const char *p;
 
@@ -63,48 +73,63 @@ add_line(struct numa_pages *np, const char *line, const char *end,
 		if (*e != '=' || e[1] < '0' || e[1] > '9')
 			continue;
 		v = strtoull(e + 1, &e, 10);
-		if (add_kb(np, node, v * mul / div) < 0)
+		if (add_kb(np, node, v * mul / div, anon) < 0)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+int
+numamaps_parse_line(const char *line, size_t len, struct numa_pages *np)
+{
+	const char *end = line + len, *ps;
+	uint64_t page_kb = 4;
+
+	np->anon_known = true;
+	/* Searched within the line alone: a mapping with no pages has no
+	 * kernelpagesize_kB, and a search past its end would read on
+	 * through every such line after it. */
+	ps = memmem(line, len, "kernelpagesize_kB=", 18);
+	if (ps)
+		page_kb = strtoull(ps + 18, NULL, 10);
+	return add_line(np, line, end, page_kb, 1,
+			memmem(line, len, " file=", 6) == NULL);
 }
 
 int
 numamaps_parse(const char *text, struct numa_pages *np)
 {
-	const char *line = text;
+	const char *line = text, *end;
+	size_t left = strlen(text);
+	int r;
 
-	while (*line) {
-		const char *end = strchr(line, '\n'), *ps;
-		uint64_t page_kb = 4;
-
+	while (left > 0) {
+		end = memchr(line, '\n', left);
 		if (end == NULL)
-			end = line + strlen(line);
-		ps = strstr(line, "kernelpagesize_kB=");
-		if (ps && ps < end)
-			page_kb = strtoull(ps + 18, NULL, 10);
-		if (add_line(np, line, end, page_kb, 1) < 0)
-			return -ENOMEM;
-		line = *end ? end + 1 : end;
+			end = line + left;
+		if ((r = numamaps_parse_line(line, (size_t)(end - line), np)) < 0)
+			return r;
+		left -= (size_t)(end - line) + (*end == '\n');
+		line = *end == '\n' ? end + 1 : end;
 	}
 	return 0;
+}
+
+static int
+numamaps_line(void *arg, char *line, size_t len)
+{
+	return numamaps_parse_line(line, len, arg);
 }
 
 int
 numamaps_read_pid(const struct sysroot *r, pid_t pid, struct numa_pages *np)
 {
-	char path[64], *text;
+	char path[64];
 	int ret;
 
 	proc_path(path, sizeof(path), pid, "numa_maps");
-	ret = sysroot_read_file(r, path, &text, NULL);
-	if (ret == -ENOENT)
-		return -ESRCH;
-	if (ret < 0)
-		return ret;
-	ret = numamaps_parse(text, np);
-	free(text);
-	return ret;
+	ret = sysroot_read_lines(r, path, numamaps_line, np);
+	return ret == -ENOENT ? -ESRCH : ret;
 }
 
 int
@@ -122,11 +147,11 @@ numastat_parse(const char *text, int version, unsigned int page_kb,
 		if (version == 2 && (startswith(line, "anon ") ||
 				     startswith(line, "file "))) {
 			found = true;
-			if (add_line(np, line, end, 1, 1024) < 0)
+			if (add_line(np, line, end, 1, 1024, false) < 0)
 				return -ENOMEM;
 		} else if (version == 1 && startswith(line, "total=")) {
 			found = true;
-			if (add_line(np, line, end, page_kb, 1) < 0)
+			if (add_line(np, line, end, page_kb, 1, false) < 0)
 				return -ENOMEM;
 		}
 		line = *end ? end + 1 : end;

@@ -37,6 +37,11 @@ struct numa_pages {
 	int n;			/* nodes 0..n-1 */
 	uint64_t *kb;		/* resident kB on each */
 	uint64_t total_kb;
+	bool anon_known;	/* anon_kb counted (numa_maps) */
+	uint64_t *anon_kb;	/* of kb, in mappings of no file: the
+				 * process's own data (heap, stack,
+				 * anonymous mappings) */
+	uint64_t anon_total_kb;
 };
 
 void numa_pages_init(struct numa_pages *np);
@@ -44,7 +49,13 @@ void numa_pages_free(struct numa_pages *np);
 
 /* Add /proc/PID/numa_maps text.  Returns 0 or -ENOMEM. */
 int numamaps_parse(const char *text, struct numa_pages *np);
-/* /proc/PID/numa_maps of pid below r.  0, -ESRCH, or -errno. */
+/* The same of one line (len bytes, no newline), in time linear in len. */
+int numamaps_parse_line(const char *line, size_t len, struct numa_pages *np);
+/*
+ * /proc/PID/numa_maps of pid below r, read a line at a time: in time
+ * linear in its size and memory its longest line needs, whatever its
+ * size (a process may have millions of mappings).  0, -ESRCH, or -errno.
+ */
 int numamaps_read_pid(const struct sysroot *r, pid_t pid,
 		      struct numa_pages *np);
 /*
