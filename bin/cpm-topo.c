@@ -776,7 +776,7 @@ check_live(struct ctx *c)
 		numa_pages_json(&np, &j);
 		json_key(&j, "findings");
 		json_arr_begin(&j);
-		n = numamaps_findings(&c->topo, &np, &cpus,
+		n = numamaps_findings(&c->topo, load_memtier(c), &np, &cpus,
 				      have_policy ? &pol : NULL, whose, &find,
 				      &j);
 		json_arr_end(&j);
@@ -784,7 +784,7 @@ check_live(struct ctx *c)
 		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
 	} else {
-		n = numamaps_findings(&c->topo, &np, &cpus,
+		n = numamaps_findings(&c->topo, load_memtier(c), &np, &cpus,
 				      have_policy ? &pol : NULL, whose, &find,
 				      NULL);
 		strbuf_printf(&sb, "%s: CPUs ", whose);
