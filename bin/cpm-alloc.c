@@ -1538,7 +1538,7 @@ cmd_apply(struct ctx *c)
 	int r, i;
 
 	want_args(c, 1, 1, "a plan FILE");
-	r = plan_read(c->args[0], &plan, c->err, sizeof(c->err));
+	r = plan_read(c->args[0], PLAN_OWN, &plan, c->err, sizeof(c->err));
 	if (r == -ENOMEM)
 		cli_die(EXIT_FAIL, "out of memory");
 	if (r < 0)

@@ -32,6 +32,7 @@
 #include "machine/sysroot.h"
 #include "machine/topo.h"
 #include "pin/mempolicy.h"
+#include "machine/memtier.h"
 #include "pin/numamaps.h"
 #include "pin/pin.h"
 #include "pin/pingroup.h"
@@ -988,7 +989,9 @@ process_memory(struct pin_ctx *c, const struct pin_proc_view *v,
 	struct numa_pages np;
 	struct numa_policy pol = { .mode = PIN_MEM_KEEP };
 	struct weights want, cur;
+	struct memtier mt;
 	struct strbuf find;
+	bool have_mt;
 	int *w = NULL, nw = 0, i;
 	char whose[48], err[256];
 
@@ -1004,6 +1007,8 @@ process_memory(struct pin_ctx *c, const struct pin_proc_view *v,
 		return;
 	}
 	cli_load_topology(&c->live, TOPO_NO_CORES, &c->topo);
+	/* HMAT's initiators: what is near for a CPU-less node. */
+	have_mt = memtier_load(&mt, &c->topo, &c->live) == 0;
 	weights_init(&want);
 	weights_init(&cur);
 	if (v->have_policy) {
@@ -1029,8 +1034,8 @@ process_memory(struct pin_ctx *c, const struct pin_proc_view *v,
 		json_key(j, "findings");
 		json_arr_begin(j);
 	}
-	numamaps_findings(&c->topo, &np, &v->aff, v->have_policy ? &pol : NULL,
-			  whose, &find, j);
+	numamaps_findings(&c->topo, have_mt ? &mt : NULL, &np, &v->aff,
+			  v->have_policy ? &pol : NULL, whose, &find, j);
 	if (j) {
 		json_arr_end(j);
 	} else {
@@ -1044,6 +1049,8 @@ process_memory(struct pin_ctx *c, const struct pin_proc_view *v,
 	weights_free(&want);
 	weights_free(&cur);
 	free(w);
+	if (have_mt)
+		memtier_free(&mt);
 	numa_pages_free(&np);
 }
 

@@ -776,7 +776,7 @@ check_live(struct ctx *c)
 		numa_pages_json(&np, &j);
 		json_key(&j, "findings");
 		json_arr_begin(&j);
-		n = numamaps_findings(&c->topo, &np, &cpus,
+		n = numamaps_findings(&c->topo, load_memtier(c), &np, &cpus,
 				      have_policy ? &pol : NULL, whose, &find,
 				      &j);
 		json_arr_end(&j);
@@ -784,7 +784,7 @@ check_live(struct ctx *c)
 		cli_check_json(&j);
 		strbuf_puts(&sb, "\n");
 	} else {
-		n = numamaps_findings(&c->topo, &np, &cpus,
+		n = numamaps_findings(&c->topo, load_memtier(c), &np, &cpus,
 				      have_policy ? &pol : NULL, whose, &find,
 				      NULL);
 		strbuf_printf(&sb, "%s: CPUs ", whose);
@@ -833,7 +833,7 @@ cmd_check_plan(struct ctx *c, int argc)
 				"not a plan");
 	if (a->reserved)
 		parse_cpus_arg(c, "--reserved CPU list", a->reserved, &reserved);
-	r = plan_read(a->plan, &plan, err, sizeof(err));
+	r = plan_read(a->plan, 0, &plan, err, sizeof(err));
 	if (r == -ENOMEM)
 		oom();
 	if (r < 0)

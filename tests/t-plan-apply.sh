@@ -134,7 +134,7 @@ check "--json: which instance changed and which did not" 4 \
 printf 'web cpus=4 colour=red\n' >"$T_TMP/bad"
 cp "$CPM_STATE" "$T_TMP/before"
 check_fail "a malformed plan: exit 2 with its line" 2 \
-    "^cpm-alloc: line 1: unknown key 'colour'" cpm-alloc apply "$T_TMP/bad"
+    "^cpm-alloc: line 1, column 12: unknown key \(" cpm-alloc apply "$T_TMP/bad"
 if cmp -s "$CPM_STATE" "$T_TMP/before"; then
 	ok "... and the state is as it was"
 else

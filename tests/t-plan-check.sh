@@ -96,32 +96,125 @@ check "--json: findings with level, instance and message" 3 \
 check "--json of a clean plan" 0 '{"findings":[],"errors":0,"warnings":0}' \
     cpm-topo check --plan "$PLANS/kerf.plan" --reserved 0-3 --json
 
-# Malformed plans: exit 2, the line and the reason, nothing else.
+# Malformed plans: exit 2, the line, the column and the reason, nothing
+# else.  Read from a file, the message quotes none of the plan's text
+# (the file may be one its reader could not read); on standard input,
+# the caller's own text, it names the word at fault as well.
+# bad_plan NAME TEXT FILE-MESSAGE [STDIN-MESSAGE]
 bad_plan() {
 	printf '%b' "$2" >"$T_TMP/bad"
 	check_fail "malformed: $1" 2 "$3" cpm-topo check --plan "$T_TMP/bad"
+	[ $# -ge 4 ] || return 0
+	T_IN=$(printf '%b' "$2")
+	check_fail "malformed, on standard input: $1" 2 "$4" \
+	    cpm-topo check --plan -
+	T_IN=
 }
 bad_plan "an unknown key" 'a cpus=2\nb cpus=2 color=red\n' \
-    "^cpm-topo: line 2: unknown key 'color' \(cpus, nodes, affinity, numa-policy, mem, mem-policy, mode, devices\)$"
-bad_plan "a key given twice" 'a cpus=2 cpus=3\n' "^cpm-topo: line 1: cpus= given twice$"
-bad_plan "no cpus=" '# web\n\nweb nodes=0\n' "^cpm-topo: line 3: instance 'web' has no cpus="
-bad_plan "a name given twice" 'a cpus=1\n  # x\na cpus=2\n' \
-    "^cpm-topo: line 3: instance 'a' is named twice \(first on line 1\)$"
-bad_plan "a field that is not key=value" 'a cpus=1 compact\n' "^cpm-topo: line 1: 'compact' is not key=value$"
-bad_plan "a line without a name" 'cpus=4\n' "^cpm-topo: line 1: the line begins with 'cpus=4'"
-bad_plan "an invalid name" 'we\$b cpus=4\n' "^cpm-topo: line 1: invalid name"
-bad_plan "a count of 0" 'a cpus=0\n' "^cpm-topo: line 1: invalid CPU count '0'"
-bad_plan "a reversed cpulist" 'a cpus=8-4\n' "^cpm-topo: line 1: invalid cpulist '8-4'"
-bad_plan "a bad nodelist" 'a cpus=2 nodes=x\n' "^cpm-topo: line 1: invalid nodelist 'x'"
+    "^cpm-topo: line 2, column 10: unknown key \(cpus, nodes, affinity, numa-policy, mem, mem-policy, mode, devices\)$" \
+    "^cpm-topo: line 2, column 10: unknown key 'color' \(cpus, nodes, affinity, numa-policy, mem, mem-policy, mode, devices\)$"
+bad_plan "a key given twice" 'a cpus=2 cpus=3\n' "^cpm-topo: line 1, column 10: cpus= given twice$"
+bad_plan "no cpus=" '# web\n\n  web nodes=0\n' \
+    "^cpm-topo: line 3, column 3: the instance has no cpus=" \
+    "^cpm-topo: line 3, column 3: instance 'web' has no cpus="
+bad_plan "a name given twice" 'a cpus=1\n  # x\n\ta cpus=2\n' \
+    "^cpm-topo: line 3, column 2: the instance's name is given twice \(first on line 1\)$" \
+    "^cpm-topo: line 3, column 2: instance 'a' is named twice \(first on line 1\)$"
+bad_plan "a field that is not key=value" 'a cpus=1 compact\n' \
+    "^cpm-topo: line 1, column 10: a word that is not key=value$" \
+    "^cpm-topo: line 1, column 10: 'compact' is not key=value$"
+bad_plan "a line without a name" 'cpus=4\n' \
+    "^cpm-topo: line 1, column 1: the line begins with a key=value, not with the instance's name$" \
+    "^cpm-topo: line 1, column 1: the line begins with 'cpus=4'"
+bad_plan "an invalid name" 'we\$b cpus=4\n' "^cpm-topo: line 1, column 1: invalid name \(" \
+    "^cpm-topo: line 1, column 1: invalid name 'we.*b' \("
+bad_plan "a count of 0" 'a cpus=0\n' "^cpm-topo: line 1, column 8: invalid CPU count \(" \
+    "^cpm-topo: line 1, column 8: invalid CPU count '0'"
+bad_plan "a reversed cpulist" 'a cpus=8-4\n' \
+    "^cpm-topo: line 1, column 8: invalid cpulist: range start above its end$" \
+    "^cpm-topo: line 1, column 8: invalid cpulist '8-4'"
+bad_plan "a bad nodelist" 'a cpus=2 nodes=x\n' "^cpm-topo: line 1, column 16: invalid nodelist" \
+    "^cpm-topo: line 1, column 16: invalid nodelist 'x'"
 bad_plan "an unknown affinity" 'a cpus=2 affinity=tight\n' \
-    "^cpm-topo: line 1: invalid affinity 'tight' \(compact, spread or local\)$"
-bad_plan "an unknown numa-policy" 'a cpus=2 numa-policy=strict\n' "^cpm-topo: line 1: invalid numa-policy 'strict'"
-bad_plan "a bad memory size" 'a cpus=2 mem=lots\n' "^cpm-topo: line 1: invalid memory size 'lots'"
-bad_plan "an unknown mem-policy" 'a cpus=2 mem-policy=near\n' "^cpm-topo: line 1: invalid mem-policy 'near'"
-bad_plan "an unknown mode" 'a cpus=2 mode=private\n' "^cpm-topo: line 1: invalid mode 'private'"
-bad_plan "an empty device name" 'a cpus=2 devices=nvme0,,eth0\n' "^cpm-topo: line 1: invalid devices"
-bad_plan "an empty value" 'a cpus=2 nodes=\n' "^cpm-topo: line 1: nodes= has no value$"
-bad_plan "a NUL byte" 'a cpus=2\nb cpus=2\0\n' "^cpm-topo: line 2: a NUL byte$"
+    "^cpm-topo: line 1, column 19: invalid affinity \(compact, spread or local\)$" \
+    "^cpm-topo: line 1, column 19: invalid affinity 'tight' \(compact, spread or local\)$"
+bad_plan "an unknown numa-policy" 'a cpus=2 numa-policy=strict\n' \
+    "^cpm-topo: line 1, column 22: invalid numa-policy \(" \
+    "^cpm-topo: line 1, column 22: invalid numa-policy 'strict'"
+bad_plan "a bad memory size" 'a cpus=2 mem=lots\n' "^cpm-topo: line 1, column 14: invalid memory size \(" \
+    "^cpm-topo: line 1, column 14: invalid memory size 'lots'"
+bad_plan "an unknown mem-policy" 'a cpus=2 mem-policy=near\n' \
+    "^cpm-topo: line 1, column 21: invalid mem-policy \(" \
+    "^cpm-topo: line 1, column 21: invalid mem-policy 'near'"
+bad_plan "an unknown mode" 'a cpus=2 mode=private\n' "^cpm-topo: line 1, column 15: invalid mode \(" \
+    "^cpm-topo: line 1, column 15: invalid mode 'private'"
+bad_plan "an empty device name" 'a cpus=2 devices=nvme0,,eth0\n' \
+    "^cpm-topo: line 1, column 18: invalid devices \(" \
+    "^cpm-topo: line 1, column 18: invalid devices 'nvme0,,eth0'"
+bad_plan "an empty value" 'a cpus=2 nodes=\n' "^cpm-topo: line 1, column 10: nodes= has no value$"
+bad_plan "a NUL byte" 'a cpus=2\nb cpus=2\0\n' "^cpm-topo: line 2, column 9: a NUL byte$"
+
+# A plan path is read as cpm reads its states.  The text of a file the
+# reader could not read must not come out in a message: root checking
+# a "plan" that is a secret of root's sees where the first fault is and
+# nothing of what is there.
+printf 'root:$6$SECRETHASH:19000:0:99999:7:::\n' >"$T_TMP/secret"
+chmod 600 "$T_TMP/secret"
+run cpm-topo check --plan "$T_TMP/secret"
+case $err in
+*SECRETHASH* | *root:*) not_ok "a file's text is not quoted in a parse error" "$(show)" ;;
+*"line 1, column 1: invalid name"*) assert "a file's text is not quoted in a parse error" "$rc" 2 ;;
+*) not_ok "a file's text is not quoted in a parse error" "$(show)" ;;
+esac
+run cpm-alloc --state "$T_TMP/st" apply --dry-run "$T_TMP/secret"
+case $err in
+*SECRETHASH* | *root:*) not_ok "apply --dry-run does not quote a plan file either" "$(show)" ;;
+*) assert "apply --dry-run does not quote a plan file either" "$rc" 2 ;;
+esac
+# A link in a directory others may write, owned by another user, is one
+# they could have planted: not followed.  Ours, or root's, is followed.
+if id nobody >/dev/null 2>&1; then
+	mkdir -p "$T_TMP/shared"
+	chmod 1777 "$T_TMP/shared"
+	cp "$PLANS/kerf.plan" "$T_TMP/good.plan"
+	ln -s "$T_TMP/secret" "$T_TMP/shared/plan"
+	chown -h nobody "$T_TMP/shared/plan"
+	check_fail "a link another user planted is not followed" 2 \
+	    "^cpm-topo: cannot read plan '$T_TMP/shared/plan': a symbolic link another user could have planted$" \
+	    cpm-topo check --plan "$T_TMP/shared/plan"
+	check_fail "... by apply --dry-run neither" 2 \
+	    "a symbolic link another user could have planted" \
+	    cpm-alloc --state "$T_TMP/st" apply --dry-run "$T_TMP/shared/plan"
+	ln -s "$T_TMP/good.plan" "$T_TMP/shared/mine"
+	check "a link of our own is followed" 0 "" \
+	    cpm-topo check --plan "$T_TMP/shared/mine" --reserved 0-3
+	mkdir -p "$T_TMP/theirs"
+	ln -s "$T_TMP" "$T_TMP/shared/dir"
+	chown -h nobody "$T_TMP/shared/dir"
+	check_fail "a planted link on the way is not followed" 2 \
+	    "a symbolic link on the way that another user could have planted" \
+	    cpm-topo check --plan "$T_TMP/shared/dir/good.plan"
+	# A plan apply acts on must be ours (or root's), as a state is;
+	# another user's may be checked, not applied.
+	cp "$PLANS/kerf.plan" "$T_TMP/shared/their.plan"
+	chown nobody "$T_TMP/shared/their.plan"
+	check "another user's plan may be checked" 0 "" \
+	    cpm-topo check --plan "$T_TMP/shared/their.plan" --reserved 0-3
+	check_fail "... not applied" 2 \
+	    "^cpm-alloc: plan '$T_TMP/shared/their.plan' is not trusted: it is owned by another user" \
+	    cpm-alloc --state "$T_TMP/st" apply --dry-run "$T_TMP/shared/their.plan"
+	chown root "$T_TMP/shared/their.plan"
+	chmod 666 "$T_TMP/shared/their.plan"
+	check_fail "... nor one other users may write" 2 \
+	    "is not trusted: other users may write it" \
+	    cpm-alloc --state "$T_TMP/st" apply --dry-run "$T_TMP/shared/their.plan"
+	[ -e "$T_TMP/st" ] && not_ok "a refused plan creates no state" || ok "a refused plan creates no state"
+else
+	skip "links and owners" "no user 'nobody'"
+fi
+mkfifo "$T_TMP/fifo"
+check_fail "a FIFO is not read (nor waited on)" 2 "^cpm-topo: cannot read plan '$T_TMP/fifo': " \
+    cpm-topo check --plan "$T_TMP/fifo"
 check_fail "a plan that cannot be read" 2 "^cpm-topo: cannot read plan '$T_TMP/none'" \
     cpm-topo check --plan "$T_TMP/none"
 check_fail "--plan takes no cpulist" 2 "check --plan takes no cpulist" \

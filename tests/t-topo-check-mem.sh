@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # cpm-topo check --pid / --cgroup: where a process's or a group's pages
 # are against its CPUs and its policy, on a generated three-node machine
-# (nodes 0 and 1 with CPUs 0-1 and 2-3, node 2 memory only; interleave
-# weights 5 5 2) with hand-written numa_maps, status and numa_stat files.
+# (nodes 0 and 1 with CPUs 0-1 and 2-3, node 2 memory only, its HMAT
+# initiator node 0; interleave weights 5 5 2) with hand-written numa_maps,
+# status and numa_stat files: this host has one node, where nothing is
+# ever far or outside.
 . "$(dirname "$0")/lib.sh"
 
 root=$T_TMP/m
@@ -27,11 +29,67 @@ check "clean: memory on the CPUs' node" 0 \
     "process 100: CPUs 0-1, mempolicy default, memory node 0 64.0 MiB (100%)" \
     cpm-topo --sysroot "$root" check --pid 100
 
-proc 101 0-1 bind:2 "N2=16384" N2=1
-check "bound to the far node: most memory away from the CPUs" 3 \
-"process 101: CPUs 0-1, mempolicy bind 2, memory node 2 64.0 MiB (100%)
-warning: process 101 runs on CPUs 0-1 (node 0) but 64.0 MiB of its 64.0 MiB (100%) is on node 2" \
+# "far" is judged against the nearest initiator: node 2 (CPU-less, HMAT
+# access0 initiator node 0) is near socket 0 and far from socket 1.
+proc 101 2-3 bind:2 "N2=16384" N2=1
+check "bound to a CPU-less node whose initiator is another socket: far" 3 \
+"process 101: CPUs 2-3, mempolicy bind 2, memory node 2 64.0 MiB (100%)
+warning: process 101 runs on CPUs 2-3 (node 1) but 64.0 MiB of its 64.0 MiB (100%) is on node 2" \
     cpm-topo --sysroot "$root" check --pid 101
+proc 109 0-1 bind:2 "N2=16384" N2=1
+check "bound to the CPU-less node its own node initiates: not far" 0 \
+    "process 109: CPUs 0-1, mempolicy bind 2, memory node 2 64.0 MiB (100%)" \
+    cpm-topo --sysroot "$root" check --pid 109
+proc 110 0-1 "prefer (many):0,2" "N0=128 N2=4000"
+check "preferred-many onto the tier below its own node: not far" 0 \
+    "process 110: CPUs 0-1, mempolicy preferred-many 0,2, memory node 0 0.5 MiB (3%), node 2 15.6 MiB (97%)" \
+    cpm-topo --sysroot "$root" check --pid 110
+proc 111 2-3 "prefer (many):1-2" "N1=128 N2=4000" N1=1
+run cpm-topo --sysroot "$root" check --pid 111
+case $out in
+*"warning: process 111 runs on CPUs 2-3 (node 1) but 15.6 MiB of its 16.1 MiB (97%) is on node 2"*)
+	assert "preferred-many onto a node another socket initiates: far" "$rc" 3 ;;
+*) not_ok "preferred-many onto a node another socket initiates: far" "$(show)" ;;
+esac
+proc 112 0-1 "weighted interleave:0,2" "N0=11700 N2=4684"
+check "weighted interleave with the tier below: not far, spread" 0 \
+    "process 112: CPUs 0-1, mempolicy weighted-interleave 0,2, memory node 0 45.7 MiB (71%), node 2 18.3 MiB (29%)" \
+    cpm-topo --sysroot "$root" check --pid 112
+proc 113 0-1 default "N2=16384"
+run cpm-topo --sysroot "$root" check --pid 113
+case $out in
+*"warning: process 113 runs on CPUs 0-1 (node 0) but 64.0 MiB"*"is on node 2"*)
+	assert "a default policy that did not ask for the CPU-less node: far" "$rc" 3 ;;
+*) not_ok "a default policy that did not ask for the CPU-less node: far" "$(show)" ;;
+esac
+# With no HMAT, the nearest initiator is the CPU node at the smallest
+# SLIT distance (node 2: 17 from node 0, 28 from node 1).
+cp -R "$root" "$T_TMP/noh"
+rm -rf "$T_TMP/noh/sys/devices/system/node/node2/access0" \
+    "$T_TMP/noh/sys/devices/system/node/node2/access1"
+check "no HMAT: the nearest by distance is near" 0 \
+    "process 110: CPUs 0-1, mempolicy preferred-many 0,2, memory node 0 0.5 MiB (3%), node 2 15.6 MiB (97%)" \
+    cpm-topo --sysroot "$T_TMP/noh" check --pid 110
+run cpm-topo --sysroot "$T_TMP/noh" check --pid 111
+assert "no HMAT: a node nearer another socket is far" "$rc" 3
+
+# "outside" judges what the policy places, the process's own data: the
+# program's text, pages of a file mapped (often cached) before the
+# policy was set, is not the policy's.
+proc 114 0-1 bind:0 "N0=16384"
+printf '%s\n' "55d09f000000 default file=/usr/bin/x mapped=75 mapmax=3 N1=75 kernelpagesize_kB=4" \
+    >>"$root/proc/114/numa_maps"
+check "bind: 300 KiB of the program's text on another node is no finding" 0 \
+    "process 114: CPUs 0-1, mempolicy bind 0, memory node 0 64.0 MiB (100%), node 1 0.3 MiB (0%)" \
+    cpm-topo --sysroot "$root" check --pid 114
+printf '%s\n' "7f0000000000 bind:0 anon=64 dirty=64 N1=64 kernelpagesize_kB=4" \
+    >>"$root/proc/114/numa_maps"
+run cpm-topo --sysroot "$root" check --pid 114
+case $out in
+*"warning: process 114: 0.2 MiB (0%) is on node 1, outside the bind policy's node 0"*)
+	assert "bind: its own data on another node still is" "$rc" 3 ;;
+*) not_ok "bind: its own data on another node still is" "$(show)" ;;
+esac
 
 proc 102 0-1 default "N0=12288 N1=4096"
 check "local policy with a quarter remote" 3 \
@@ -85,7 +143,7 @@ print(d["pid"], d["cpus"], d["mempolicy"], d["memory"]["total_kb"],
       [(n["node"], n["kb"]) for n in d["memory"]["nodes"]],
       [(f["kind"], f["kb"], f["percent"]) for f in d["findings"]])' 2>&1)
 assert "--json: the process, its pages and findings" "$got" \
-    "101 0-1 bind 2 65540 [(2, 65540)] [('far', 65540, 100.0)]"
+    "101 2-3 bind 2 65540 [(2, 65540)] [('far', 65540, 100.0)]"
 assert "--json: exit 3 with findings" "$rc" 3
 
 check_fail "--pid of no process" 2 "^cpm-topo: no process with pid 999" \

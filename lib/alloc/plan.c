@@ -6,12 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "alloc/plan.h"
 #include "alloc/state.h"
 #include "base/err.h"
 #include "base/fileread.h"
+#include "base/hash.h"
+#include "base/path.h"
 #include "base/num.h"
 #include "base/strbuf.h"
 #include "kube/topomgr.h"
@@ -49,6 +52,17 @@ instance_free(struct plan_instance *in)
 	free(in->devices);
 }
 
+/*
+ * The names of a plan in an open-addressing hash table (FNV-1a, linear
+ * probing), kept at most half full: a name is found, or found missing,
+ * in about one comparison whatever the plan's size.
+ */
+struct plan_index {
+	unsigned int mask;	/* slots - 1, a power of two less one */
+	int *slot;		/* instance + 1; 0 empty */
+	unsigned long compares;	/* strcmp() calls, for tests */
+};
+
 void
 plan_free(struct plan *p)
 {
@@ -57,18 +71,140 @@ plan_free(struct plan *p)
 	for (i = 0; i < p->n; i++)
 		instance_free(&p->inst[i]);
 	free(p->inst);
+	if (p->index)
+		free(p->index->slot);
+	free(p->index);
 	memset(p, 0, sizeof(*p));
+}
+
+static uint32_t
+name_hash(const char *name)
+{
+	return fnv1a32(FNV32_INIT, name, strlen(name));
+}
+
+/* The slot of name in ix: the one holding it, or the empty one where it
+ * would go. */
+static unsigned int
+index_slot(struct plan_index *ix, const struct plan *p, const char *name)
+{
+	unsigned int h = name_hash(name) & ix->mask;
+
+	while (ix->slot[h]) {
+		ix->compares++;
+		if (strcmp(p->inst[ix->slot[h] - 1].name, name) == 0)
+			break;
+		h = (h + 1) & ix->mask;
+	}
+	return h;
+}
+
+/* Instance i (named) into p's index, grown to stay half empty.  0 or
+ * -ENOMEM. */
+static int
+index_add(struct plan *p, int i)
+{
+	struct plan_index *ix = p->index;
+
+	if (ix == NULL) {
+		if ((ix = calloc(1, sizeof(*ix))) == NULL)
+			return -ENOMEM;
+		p->index = ix;
+	}
+	if (ix->slot == NULL || (unsigned int)(i + 1) * 2 > ix->mask + 1) {
+		unsigned int size = ix->slot ? (ix->mask + 1) * 2 : 64;
+		int *old = ix->slot, k;
+
+		if ((ix->slot = calloc(size, sizeof(int))) == NULL) {
+			ix->slot = old;
+			return -ENOMEM;
+		}
+		ix->mask = size - 1;
+		free(old);
+		for (k = 0; k < i; k++)
+			ix->slot[index_slot(ix, p, p->inst[k].name)] = k + 1;
+	}
+	ix->slot[index_slot(ix, p, p->inst[i].name)] = i + 1;
+	return 0;
 }
 
 const struct plan_instance *
 plan_find(const struct plan *p, const char *name)
 {
+	unsigned int h;
 	int i;
 
-	for (i = 0; i < p->n; i++)
-		if (strcmp(p->inst[i].name, name) == 0)
-			return &p->inst[i];
-	return NULL;
+	if (p->index == NULL || p->index->slot == NULL) {
+		/* Not made by plan_parse(): a few, if any. */
+		for (i = 0; i < p->n; i++)
+			if (strcmp(p->inst[i].name, name) == 0)
+				return &p->inst[i];
+		return NULL;
+	}
+	h = index_slot(p->index, p, name);
+	return p->index->slot[h] ? &p->inst[p->index->slot[h] - 1] : NULL;
+}
+
+unsigned long
+plan_name_compares(const struct plan *p)
+{
+	return p->index ? p->index->compares : 0;
+}
+
+/*
+ * Where a parse is, for its messages: "line N, column C: ...", and
+ * whether they may quote the text.
+ */
+struct pctx {
+	int ln;
+	const char *line;	/* the line's first byte */
+	bool quote;		/* PLAN_QUOTE */
+	char *err;
+	size_t errlen;
+};
+
+/* " 'word'" when the text may be quoted, else nothing: three %s. */
+#define QW(c, w) (c)->quote ? " '" : "", (c)->quote ? (w) : "", \
+		 (c)->quote ? "'" : ""
+
+static int __attribute__((format(printf, 3, 4)))
+bad(const struct pctx *c, const char *at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (c->err == NULL || c->errlen == 0)
+		return -EINVAL;
+	n = snprintf(c->err, c->errlen, "line %d, column %d: ", c->ln,
+		     (int)(at - c->line) + 1);
+	if (n >= 0 && (size_t)n < c->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/*
+ * A list parser's reason ("'8-4': reversed range"), with the text it
+ * quotes left out unless the plan may be quoted: ": reason" or "".
+ */
+static const char *
+list_why(const struct pctx *c, const char *perr, char *buf, size_t size)
+{
+	const char *why = perr;
+
+	if (*perr == '\0')
+		return "";
+	if (!c->quote && perr[0] == '\'') {
+		const char *e = strstr(perr, "': ");
+
+		why = e ? e + 3 : "";
+	}
+	if (*why == '\0')
+		return "";
+	snprintf(buf, size, ": %s", why);
+	return buf;
 }
 
 /* devices=a,b,c: names kept as written, for whoever knows devices. */
@@ -95,44 +231,40 @@ parse_devices(char *v, struct plan_instance *in)
 }
 
 /*
- * One "key=value" of the instance on line ln.  Returns 0, -EINVAL (err
- * set) or -ENOMEM.
+ * One "key=value" of an instance (tok, in the line c is at).  Returns 0,
+ * -EINVAL (err set) or -ENOMEM.
  */
 static int
 parse_field(char *tok, struct plan_instance *in, unsigned int *seen,
-	    int ln, char *err, size_t errlen)
+	    const struct pctx *c)
 {
 	static const char *const keys[] = { "cpus", "nodes", "affinity",
 		"numa-policy", "mem", "mem-policy", "mode", "devices" };
-	char *v = strchr(tok, '='), perr[160];
+	char *v = strchr(tok, '='), perr[160], why[200];
 	unsigned int k, u;
 	int r = 0;
 
 	if (v == NULL)
-		return err_ret(err, errlen, -EINVAL, "line %d: '%s' is not "
-			       "key=value", ln, tok);
+		return c->quote ? bad(c, tok, "'%s' is not key=value", tok) :
+		       bad(c, tok, "a word that is not key=value");
 	*v++ = '\0';
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 		if (strcmp(tok, keys[k]) == 0)
 			break;
 	if (k == sizeof(keys) / sizeof(keys[0]))
-		return err_ret(err, errlen, -EINVAL, "line %d: unknown key '%s' "
-			       "(" KEYS ")", ln, tok);
+		return bad(c, tok, "unknown key%s%s%s (" KEYS ")", QW(c, tok));
 	if (*seen & (1u << k))
-		return err_ret(err, errlen, -EINVAL, "line %d: %s= given twice",
-			       ln, tok);
+		return bad(c, tok, "%s= given twice", tok);
 	*seen |= 1u << k;
 	if (*v == '\0')
-		return err_ret(err, errlen, -EINVAL, "line %d: %s= has no value",
-			       ln, tok);
+		return bad(c, tok, "%s= has no value", tok);
 	switch (k) {
 	case 0:		/* cpus */
 		if (strspn(v, "0123456789") == strlen(v)) {
 			if (parse_uint(v, CPUSET_MAX_CPUS, &u) < 0 || u == 0)
-				return err_ret(err, errlen, -EINVAL, "line %d: "
-					       "invalid CPU count '%s' (1 to %d; "
-					       "a single CPU is written N-N)",
-					       ln, v, CPUSET_MAX_CPUS);
+				return bad(c, v, "invalid CPU count%s%s%s (1 to "
+					   "%d; a single CPU is written N-N)",
+					   QW(c, v), CPUSET_MAX_CPUS);
 			in->count = (int)u;
 			return 0;
 		}
@@ -140,9 +272,9 @@ parse_field(char *tok, struct plan_instance *in, unsigned int *seen,
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0 || cpuset_empty(&in->cpus))
-			return err_ret(err, errlen, -EINVAL, "line %d: invalid "
-				       "cpulist '%s'%s%s", ln, v, r < 0 ? ": " : "",
-				       r < 0 ? perr : "");
+			return bad(c, v, "invalid cpulist%s%s%s%s", QW(c, v),
+				   r < 0 ? list_why(c, perr, why, sizeof(why)) :
+				   "");
 		in->exact = true;
 		in->count = (int)cpuset_count(&in->cpus);
 		return 0;
@@ -151,9 +283,9 @@ parse_field(char *tok, struct plan_instance *in, unsigned int *seen,
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0 || cpuset_empty(&in->nodes))
-			return err_ret(err, errlen, -EINVAL, "line %d: invalid "
-				       "nodelist '%s'%s%s", ln, v, r < 0 ? ": " : "",
-				       r < 0 ? perr : "");
+			return bad(c, v, "invalid nodelist%s%s%s%s", QW(c, v),
+				   r < 0 ? list_why(c, perr, why, sizeof(why)) :
+				   "");
 		in->have_nodes = true;
 		return 0;
 	case 2:		/* affinity */
@@ -162,19 +294,18 @@ parse_field(char *tok, struct plan_instance *in, unsigned int *seen,
 				in->affinity = u;
 				return 0;
 			}
-		return err_ret(err, errlen, -EINVAL, "line %d: invalid affinity "
-			       "'%s' (compact, spread or local)", ln, v);
+		return bad(c, v, "invalid affinity%s%s%s (compact, spread or "
+			   "local)", QW(c, v));
 	case 3:		/* numa-policy */
 		if (tm_policy_parse(v, &in->numa_policy) < 0)
-			return err_ret(err, errlen, -EINVAL, "line %d: invalid "
-				       "numa-policy '%s' (none, best-effort, "
-				       "restricted or single-numa-node)", ln, v);
+			return bad(c, v, "invalid numa-policy%s%s%s (none, "
+				   "best-effort, restricted or single-numa-node)",
+				   QW(c, v));
 		return 0;
 	case 4:		/* mem */
 		if (parse_size_bytes(v, &in->mem) < 0 || in->mem == 0)
-			return err_ret(err, errlen, -EINVAL, "line %d: invalid "
-				       "memory size '%s' (such as 512M or 8G)",
-				       ln, v);
+			return bad(c, v, "invalid memory size%s%s%s (such as "
+				   "512M or 8G)", QW(c, v));
 		in->have_mem = true;
 		return 0;
 	case 5:		/* mem-policy */
@@ -183,31 +314,32 @@ parse_field(char *tok, struct plan_instance *in, unsigned int *seen,
 				in->mem_policy = u;
 				return 0;
 			}
-		return err_ret(err, errlen, -EINVAL, "line %d: invalid "
-			       "mem-policy '%s' (local, interleave or bind)",
-			       ln, v);
+		return bad(c, v, "invalid mem-policy%s%s%s (local, interleave "
+			   "or bind)", QW(c, v));
 	case 6:		/* mode */
 		if (strcmp(v, "exclusive") == 0 || strcmp(v, "share") == 0) {
 			in->share = v[0] == 's';
 			return 0;
 		}
-		return err_ret(err, errlen, -EINVAL, "line %d: invalid mode '%s' "
-			       "(exclusive or share)", ln, v);
+		return bad(c, v, "invalid mode%s%s%s (exclusive or share)",
+			   QW(c, v));
 	default:	/* devices */
 		r = parse_devices(v, in);
 		if (r == -EINVAL)
-			return err_ret(err, errlen, r, "line %d: invalid devices "
-				       "'%s' (names separated by commas)", ln, v);
+			return bad(c, v, "invalid devices%s%s%s (names separated "
+				   "by commas)", QW(c, v));
 		return r;
 	}
 }
 
 /* One line (NUL-terminated, changed in place); blank ones add nothing. */
 static int
-parse_line(char *line, int ln, struct plan *p, char *err, size_t errlen)
+parse_line(char *line, const struct pctx *c, struct plan *p)
 {
-	struct plan_instance *in, *ni;
+	const struct plan_instance *twin;
+	struct plan_instance *in;
 	char *save = NULL, *tok, *hash = strchr(line, '#');
+	const char *name_at;
 	unsigned int seen = 0;
 	int r;
 
@@ -216,66 +348,96 @@ parse_line(char *line, int ln, struct plan *p, char *err, size_t errlen)
 	tok = strtok_r(line, " \t\r\v\f", &save);
 	if (tok == NULL)
 		return 0;
+	name_at = tok;
 	if (strchr(tok, '=') != NULL)
-		return err_ret(err, errlen, -EINVAL, "line %d: the line begins "
-			       "with '%s', not with the instance's name", ln, tok);
+		return c->quote ?
+		       bad(c, tok, "the line begins with '%s', not with the "
+			   "instance's name", tok) :
+		       bad(c, tok, "the line begins with a key=value, not with "
+			   "the instance's name");
 	if (!state_name_valid(tok))
-		return err_ret(err, errlen, -EINVAL, "line %d: invalid name '%s' "
-			       "(use 1 to %d of A-Z a-z 0-9 . _ : / @ -)", ln,
-			       tok, STATE_NAME_MAX);
-	if (plan_find(p, tok))
-		return err_ret(err, errlen, -EINVAL, "line %d: instance '%s' is "
-			       "named twice (first on line %d)", ln, tok,
-			       plan_find(p, tok)->line);
-	ni = realloc(p->inst, ((size_t)p->n + 1) * sizeof(*ni));
-	if (ni == NULL)
-		return -ENOMEM;
-	p->inst = ni;
-	in = &p->inst[p->n++];
+		return bad(c, tok, "invalid name%s%s%s (use 1 to %d of A-Z a-z "
+			   "0-9 . _ : / @ -)", QW(c, tok), STATE_NAME_MAX);
+	if ((twin = plan_find(p, tok)) != NULL)
+		return c->quote ?
+		       bad(c, tok, "instance '%s' is named twice (first on line "
+			   "%d)", tok, twin->line) :
+		       bad(c, tok, "the instance's name is given twice (first on "
+			   "line %d)", twin->line);
+	if (p->n == p->cap) {
+		int cap = p->cap ? p->cap * 2 : 16;
+		struct plan_instance *ni = realloc(p->inst, (size_t)cap *
+						   sizeof(*ni));
+
+		if (ni == NULL)
+			return -ENOMEM;
+		p->inst = ni;
+		p->cap = cap;
+	}
+	in = &p->inst[p->n];
 	memset(in, 0, sizeof(*in));
-	in->line = ln;
+	in->line = c->ln;
 	in->numa_policy = -1;
 	cpuset_init(&in->cpus);
 	cpuset_init(&in->nodes);
 	if ((in->name = strdup(tok)) == NULL)
 		return -ENOMEM;
+	p->n++;
+	if (index_add(p, p->n - 1) < 0)
+		return -ENOMEM;
 	while ((tok = strtok_r(NULL, " \t\r\v\f", &save)) != NULL)
-		if ((r = parse_field(tok, in, &seen, ln, err, errlen)) < 0)
+		if ((r = parse_field(tok, in, &seen, c)) < 0)
 			return r;
 	if (!(seen & 1))
-		return err_ret(err, errlen, -EINVAL, "line %d: instance '%s' has "
-			       "no cpus= (a count or a cpulist)", ln, in->name);
+		return c->quote ?
+		       bad(c, name_at, "instance '%s' has no cpus= (a count "
+			   "or a cpulist)", in->name) :
+		       bad(c, name_at, "the instance has no cpus= (a count or "
+			   "a cpulist)");
 	return 0;
 }
 
 int
-plan_parse(const char *text, size_t len, struct plan *p, char *err,
-	   size_t errlen)
+plan_parse(const char *text, size_t len, unsigned int flags, struct plan *p,
+	   char *err, size_t errlen)
 {
-	const char *s = text, *end = text + len;
+	const char *s = text, *end = text + len, *nul;
+	struct pctx c = { .quote = flags & PLAN_QUOTE, .err = err,
+			  .errlen = errlen };
 	char *line = NULL;
-	int ln = 0, r = 0;
+	size_t cap = 0;
+	int r = 0;
 
 	memset(p, 0, sizeof(*p));
-	if (memchr(text, '\0', len)) {
-		const char *nul = memchr(text, '\0', len);
-
-		for (s = text; s < nul; s++)
-			ln += *s == '\n';
-		return err_ret(err, errlen, -EINVAL, "line %d: a NUL byte",
-			       ln + 1);
+	if ((nul = memchr(text, '\0', len)) != NULL) {
+		for (c.line = s = text; s < nul; s++)
+			if (*s == '\n') {
+				c.ln++;
+				c.line = s + 1;
+			}
+		c.ln++;
+		return bad(&c, nul, "a NUL byte");
 	}
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
 
-		ln++;
-		free(line);
-		if ((line = strndup(s, n)) == NULL) {
-			r = -ENOMEM;
-			break;
+		c.ln++;
+		/* One buffer for every line: the longest decides its size. */
+		if (n + 1 > cap) {
+			char *nb = realloc(line, n + 1);
+
+			if (nb == NULL) {
+				r = -ENOMEM;
+				break;
+			}
+			line = nb;
+			cap = n + 1;
 		}
-		if ((r = parse_line(line, ln, p, err, errlen)) < 0)
+		memcpy(line, s, n);
+		line[n] = '\0';
+		c.line = line;
+		if ((r = parse_line(line, &c, p)) < 0)
 			break;
 		s += n + (nl != NULL);
 	}
@@ -727,16 +889,83 @@ plan_findings_json(const struct plan_findings *f, struct json *j)
 	json_int(j, f->n - f->nerrors);
 }
 
+/*
+ * Open the plan file path as plan_read() says; its fd, with *st, or
+ * -errno with err set.
+ */
+static int
+open_plan(const char *path, unsigned int flags, struct stat *st, char *err,
+	  size_t errlen)
+{
+	const int how = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+	const char *base;
+	int dfd, fd, r;
+
+	dfd = open_parent_at(AT_FDCWD, path, DIR_PATH, 0, &base);
+	if (dfd < 0)
+		return err_ret(err, errlen, dfd == -ELOOP ? -EFTYPE_CPM : dfd,
+			       "cannot read plan '%s': %s", path, dfd == -ELOOP ?
+			       "a symbolic link on the way that another user "
+			       "could have planted" : strerror(-dfd));
+	if (*base == '\0')
+		base = ".";
+	fd = openat(dfd, base, how | O_NOFOLLOW);
+	r = fd < 0 ? -errno : 0;
+	if (r == -ELOOP && path_link_trusted(dfd, base)) {
+		fd = openat(dfd, base, how);
+		r = fd < 0 ? -errno : 0;
+	}
+	if (r == -ENXIO)	/* a socket, a FIFO with no writer */
+		r = -EFTYPE_CPM;
+	close(dfd);
+	if (r == -ELOOP)
+		return err_ret(err, errlen, -EFTYPE_CPM, "cannot read plan '%s': "
+			       "a symbolic link another user could have planted",
+			       path);
+	if (r < 0)
+		return err_ret(err, errlen, r, "cannot read plan '%s': %s", path,
+			       read_strerror(r));
+	if (fstat(fd, st) < 0)
+		r = -errno;
+	else if (S_ISDIR(st->st_mode))
+		r = -EISDIR;
+	else if (!S_ISREG(st->st_mode))
+		r = -EFTYPE_CPM;
+	if (r < 0) {
+		close(fd);
+		return err_ret(err, errlen, r, "cannot read plan '%s': %s", path,
+			       read_strerror(r));
+	}
+	if ((flags & PLAN_OWN) && st->st_uid != 0 && st->st_uid != geteuid())
+		r = err_ret(err, errlen, -EFTYPE_CPM, "plan '%s' is not trusted: "
+			    "it is owned by another user (uid %u)", path,
+			    (unsigned int)st->st_uid);
+	else if ((flags & PLAN_OWN) &&
+		 ((st->st_mode & S_IWOTH) ||
+		  ((st->st_mode & S_IWGRP) && st->st_gid != 0 &&
+		   st->st_gid != getegid())))
+		r = err_ret(err, errlen, -EFTYPE_CPM, "plan '%s' is not trusted: "
+			    "other users may write it", path);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
 int
-plan_read(const char *path, struct plan *p, char *err, size_t errlen)
+plan_read(const char *path, unsigned int flags, struct plan *p, char *err,
+	  size_t errlen)
 {
 	char *text = NULL;
 	size_t len = 0, cap = 0;
-	int r;
+	struct stat st;
+	int r, fd;
 
 	memset(p, 0, sizeof(*p));
 	if (strcmp(path, "-") == 0) {
-		/* Standard input, whatever it is (a pipe from a template). */
+		/* Standard input, whatever it is (a pipe from a template):
+		 * the caller's own, which its errors may quote. */
 		for (;;) {
 			ssize_t n;
 
@@ -770,15 +999,24 @@ plan_read(const char *path, struct plan *p, char *err, size_t errlen)
 				break;
 			len += (size_t)n;
 		}
+		flags |= PLAN_QUOTE;
 	} else {
-		r = read_file_at(AT_FDCWD, path, NULL, &text, &len);
+		fd = open_plan(path, flags, &st, err, errlen);
+		if (fd < 0)
+			return fd;
+		r = read_fd(fd, &st, NULL, &text, &len);
+		close(fd);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0)
 			return err_ret(err, errlen, r, "cannot read plan '%s': %s",
 				       path, read_strerror(r));
+		/* A file's text is never quoted: it may be one the caller
+		 * could not read (plan.h). */
+		flags &= ~PLAN_QUOTE;
 	}
-	r = plan_parse(text ? text : "", len, p, err, errlen);
+	r = plan_parse(text ? text : "", len, flags & PLAN_QUOTE, p, err,
+		       errlen);
 	free(text);
 	return r;
 }

@@ -63,30 +63,59 @@ struct plan_instance {
 	char **devices;		/* as written; see plan_check() */
 };
 
+struct plan_index;
+
 struct plan {
 	int n;
 	struct plan_instance *inst;	/* in the plan's order */
+	int cap;			/* of inst */
+	struct plan_index *index;	/* the names, hashed (plan_find()) */
 };
 
 /*
- * Parse a plan's text (len bytes; NUL bytes are refused).  Returns 0;
- * -EINVAL with err "line N: reason" for the first malformed line (an
+ * Parse a plan's text (len bytes; NUL bytes are refused), in time linear
+ * in its length: names are found in a hash table.  Returns 0; -EINVAL
+ * with err "line N, column C: reason" for the first malformed line (an
  * unknown or repeated key, a bad value, a repeated name, no cpus=);
  * -ENOMEM.  p is empty on failure.
+ *
+ * PLAN_QUOTE: err may quote the plan's text (the word at fault).  Without
+ * it err holds none of the text beyond cpm's own key names: a plan read
+ * from a file may be a file its reader could not read (plan_read()).
  */
-int plan_parse(const char *text, size_t len, struct plan *p, char *err,
-	       size_t errlen);
+#define PLAN_QUOTE 1u
+int plan_parse(const char *text, size_t len, unsigned int flags,
+	       struct plan *p, char *err, size_t errlen);
 void plan_free(struct plan *p);
 
 /*
  * Read and parse the plan in the file path ("-": standard input).
- * Returns as plan_parse(); -errno when the file cannot be read (err says
- * why).
+ *
+ * A file is opened as cpm opens its states: no symbolic link is followed
+ * that another user could have planted, on the way or at the file itself
+ * (the kernel's protected_symlinks rule, whatever the sysctl says), it
+ * is opened without blocking, and only a regular file is read.
+ * PLAN_OWN: the file must also be root's or ours and writable by no one
+ * else, as a state must, for a plan acted on (cpm-alloc apply): another
+ * user may not decide what is allocated.
+ *
+ * Errors quote the plan's text only when it came on standard input,
+ * which the caller's own shell opened; of a file they give the line and
+ * column (see plan_parse()), so that a plan path naming a file the
+ * caller may not read (/etc/shadow, read by root) shows nothing of it.
+ *
+ * Returns as plan_parse(); -errno when the file cannot be read or is
+ * refused (-EFTYPE_CPM; err says why).
  */
-int plan_read(const char *path, struct plan *p, char *err, size_t errlen);
+#define PLAN_OWN 2u
+int plan_read(const char *path, unsigned int flags, struct plan *p,
+	      char *err, size_t errlen);
 
-/* The instance called name, or NULL. */
+/* The instance called name, or NULL: one hash lookup. */
 const struct plan_instance *plan_find(const struct plan *p, const char *name);
+/* How many names plan_parse() and plan_find() compared with strcmp()
+ * over p's life: about one per lookup (tests: no quadratic parse). */
+unsigned long plan_name_compares(const struct plan *p);
 
 /* "compact", "interleave", ...: the names the plan uses. */
 const char *plan_affinity_name(enum plan_affinity a);

@@ -16,6 +16,66 @@
 #include "base/fileread.h"
 #include "base/path.h"
 
+int
+read_lines_at(int dirfd, const char *path, unsigned int flags,
+	      read_line_fn *fn, void *arg)
+{
+	size_t cap = 64 << 10, have = 0, done;
+	char *buf, *nl, *nb;
+	ssize_t n;
+	int fd, r = 0;
+
+	fd = open_regular_at(dirfd, path, NULL, flags & READ_HOW_MASK);
+	if (fd < 0)
+		return fd;
+	if ((buf = malloc(cap)) == NULL) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (have + 1 >= cap) {	/* a line longer than the buffer */
+			if ((nb = realloc(buf, cap * 2)) == NULL) {
+				r = -ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + have, cap - 1 - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			break;
+		}
+		if (n == 0) {	/* the last line, without its newline */
+			if (have > 0) {
+				buf[have] = '\0';
+				r = fn(arg, buf, have);
+			}
+			break;
+		}
+		/* Only the bytes just read are searched for newlines: each
+		 * byte once, whatever the lines' lengths. */
+		done = 0;
+		nl = memchr(buf + have, '\n', (size_t)n);
+		have += (size_t)n;
+		while (nl != NULL && r == 0) {
+			*nl = '\0';
+			r = fn(arg, buf + done, (size_t)(nl - (buf + done)));
+			done = (size_t)(nl - buf) + 1;
+			nl = memchr(buf + done, '\n', have - done);
+		}
+		if (r != 0)
+			break;
+		memmove(buf, buf + done, have - done);
+		have -= done;
+	}
+	free(buf);
+	close(fd);
+	return r;
+}
+
 /*
  * Whether a read that returned n bytes, len in all, of the file st
  * describes has reached its end, so that the read(2) that would return 0

@@ -96,6 +96,19 @@ int read_fd(int fd, const struct stat *st, const struct read_opts *o,
 	    char **bufp, size_t *lenp);
 
 /*
+ * read_lines_at(): the file path a line at a time, in memory its longest
+ * line needs, not the whole file: fn(arg, line, len) for each line, the
+ * newline replaced by a NUL (a last line without one too).  No cap on the
+ * file's size: for a file that grows with what another user does, such
+ * as a process's /proc/PID/numa_maps, one line per mapping.  Stops at
+ * fn's first nonzero return and returns it; else 0, or -errno.  flags:
+ * READ_HOW_MASK bits.
+ */
+typedef int read_line_fn(void *arg, char *line, size_t len);
+int read_lines_at(int dirfd, const char *path, unsigned int flags,
+		  read_line_fn *fn, void *arg);
+
+/*
  * A file read and held open, and what it was when read: while its fd is
  * open its inode cannot be freed, so no other file can come to have its
  * device and inode number.  A path that still names it, with the size

@@ -119,6 +119,18 @@ sysroot_read_file(const struct sysroot *r, const char *path, char **bufp,
 }
 
 int
+sysroot_read_lines(const struct sysroot *r, const char *path,
+		   read_line_fn *fn, void *arg)
+{
+	int n = read_lines_at(r->fd, path, r->live ? 0 : READ_IN_ROOT, fn,
+			      arg);
+
+	if (n >= 0)
+		record(r, path);
+	return n;
+}
+
+int
 sysroot_open_dir(const struct sysroot *r, const char *path)
 {
 	const int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;

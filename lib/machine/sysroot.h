@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "base/fileread.h"
 #include "base/strbuf.h"
 
 struct sysroot {
@@ -49,6 +50,9 @@ ssize_t sysroot_read_head(const struct sysroot *r, const char *path,
 /* read_file_at() below the root. */
 int sysroot_read_file(const struct sysroot *r, const char *path, char **bufp,
 		      size_t *lenp);
+/* read_lines_at() below the root. */
+int sysroot_read_lines(const struct sysroot *r, const char *path,
+		       read_line_fn *fn, void *arg);
 /* The directory path below the root, open for reading (fdopendir()):
  * its descriptor or -errno. */
 int sysroot_open_dir(const struct sysroot *r, const char *path);

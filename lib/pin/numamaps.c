@@ -6,6 +6,7 @@
 
 #include "base/strbuf.h"
 #include "base/strutils.h"
+#include "machine/memtier.h"
 #include "machine/proc.h"
 #include "pin/numamaps.h"
 
@@ -21,11 +22,12 @@ void
 numa_pages_free(struct numa_pages *np)
 {
 	free(np->kb);
+	free(np->anon_kb);
 	memset(np, 0, sizeof(*np));
 }
 
 static int
-add_kb(struct numa_pages *np, unsigned long node, uint64_t kb)
+add_kb(struct numa_pages *np, unsigned long node, uint64_t kb, bool anon)
 {
 	if (node >= CPUSET_MAX_CPUS)
 		return 0;
@@ -35,19 +37,28 @@ add_kb(struct numa_pages *np, unsigned long node, uint64_t kb)
 
 		if (p == NULL)
 			return -ENOMEM;
-		memset(p + np->n, 0, (size_t)(n - np->n) * sizeof(*p));
 		np->kb = p;
+		p = realloc(np->anon_kb, (size_t)n * sizeof(*p));
+		if (p == NULL)
+			return -ENOMEM;
+		np->anon_kb = p;
+		memset(np->kb + np->n, 0, (size_t)(n - np->n) * sizeof(*p));
+		memset(np->anon_kb + np->n, 0, (size_t)(n - np->n) * sizeof(*p));
 		np->n = n;
 	}
 	np->kb[node] += kb;
 	np->total_kb += kb;
+	if (anon) {
+		np->anon_kb[node] += kb;
+		np->anon_total_kb += kb;
+	}
 	return 0;
 }
 
 /* The "N<node>=<count>" fields of one line, each times mul/div. */
 static int
 add_line(struct numa_pages *np, const char *line, const char *end,
-	 uint64_t mul, uint64_t div)
+	 uint64_t mul, uint64_t div, bool anon)
 {
 	const char *p;
 
@@ -63,48 +74,63 @@ add_line(struct numa_pages *np, const char *line, const char *end,
 		if (*e != '=' || e[1] < '0' || e[1] > '9')
 			continue;
 		v = strtoull(e + 1, &e, 10);
-		if (add_kb(np, node, v * mul / div) < 0)
+		if (add_kb(np, node, v * mul / div, anon) < 0)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+int
+numamaps_parse_line(const char *line, size_t len, struct numa_pages *np)
+{
+	const char *end = line + len, *ps;
+	uint64_t page_kb = 4;
+
+	np->anon_known = true;
+	/* Searched within the line alone: a mapping with no pages has no
+	 * kernelpagesize_kB, and a search past its end would read on
+	 * through every such line after it. */
+	ps = memmem(line, len, "kernelpagesize_kB=", 18);
+	if (ps)
+		page_kb = strtoull(ps + 18, NULL, 10);
+	return add_line(np, line, end, page_kb, 1,
+			memmem(line, len, " file=", 6) == NULL);
 }
 
 int
 numamaps_parse(const char *text, struct numa_pages *np)
 {
-	const char *line = text;
+	const char *line = text, *end;
+	size_t left = strlen(text);
+	int r;
 
-	while (*line) {
-		const char *end = strchr(line, '\n'), *ps;
-		uint64_t page_kb = 4;
-
+	while (left > 0) {
+		end = memchr(line, '\n', left);
 		if (end == NULL)
-			end = line + strlen(line);
-		ps = strstr(line, "kernelpagesize_kB=");
-		if (ps && ps < end)
-			page_kb = strtoull(ps + 18, NULL, 10);
-		if (add_line(np, line, end, page_kb, 1) < 0)
-			return -ENOMEM;
-		line = *end ? end + 1 : end;
+			end = line + left;
+		if ((r = numamaps_parse_line(line, (size_t)(end - line), np)) < 0)
+			return r;
+		left -= (size_t)(end - line) + (*end == '\n');
+		line = *end == '\n' ? end + 1 : end;
 	}
 	return 0;
+}
+
+static int
+numamaps_line(void *arg, char *line, size_t len)
+{
+	return numamaps_parse_line(line, len, arg);
 }
 
 int
 numamaps_read_pid(const struct sysroot *r, pid_t pid, struct numa_pages *np)
 {
-	char path[64], *text;
+	char path[64];
 	int ret;
 
 	proc_path(path, sizeof(path), pid, "numa_maps");
-	ret = sysroot_read_file(r, path, &text, NULL);
-	if (ret == -ENOENT)
-		return -ESRCH;
-	if (ret < 0)
-		return ret;
-	ret = numamaps_parse(text, np);
-	free(text);
-	return ret;
+	ret = sysroot_read_lines(r, path, numamaps_line, np);
+	return ret == -ENOENT ? -ESRCH : ret;
 }
 
 int
@@ -122,11 +148,11 @@ numastat_parse(const char *text, int version, unsigned int page_kb,
 		if (version == 2 && (startswith(line, "anon ") ||
 				     startswith(line, "file "))) {
 			found = true;
-			if (add_line(np, line, end, 1, 1024) < 0)
+			if (add_line(np, line, end, 1, 1024, false) < 0)
 				return -ENOMEM;
 		} else if (version == 1 && startswith(line, "total=")) {
 			found = true;
-			if (add_line(np, line, end, page_kb, 1) < 0)
+			if (add_line(np, line, end, page_kb, 1, false) < 0)
 				return -ENOMEM;
 		}
 		line = *end ? end + 1 : end;
@@ -236,12 +262,78 @@ put_list(struct strbuf *sb, const char *one, const char *many,
 	cpuset_format(s, sb);
 }
 
-int
-numamaps_findings(const struct topo *t, const struct numa_pages *np,
-		  const struct cpuset *cpus, const struct numa_policy *pol,
-		  const char *whose, struct strbuf *sb, struct json *j)
+/*
+ * The nodes whose CPUs are nearest to the CPU-less node nd: its HMAT
+ * initiators (access0: any initiator, else access1: CPUs), else the
+ * nodes with CPUs at the smallest SLIT distance from it.
+ */
+static void
+initiators_of(const struct topo *t, const struct memtier *mt,
+	      const struct topo_node *nd, struct cpuset *out)
 {
-	struct cpuset cn = CPUSET_INIT, others = CPUSET_INIT;
+	const struct mem_node *mn = mt ? memtier_node(mt, nd->id) : NULL;
+	int k, best = -1;
+
+	cpuset_zero(out);
+	for (k = 0; mn && k < 2; k++)
+		if (mn->access[k].known &&
+		    !cpuset_empty(&mn->access[k].initiators)) {
+			cpuset_copy(out, &mn->access[k].initiators);
+			return;
+		}
+	if (nd->distance == NULL)
+		return;
+	for (k = 0; k < t->nnodes; k++)
+		if (!cpuset_empty(&t->nodes[k].cpus) &&
+		    (best < 0 || nd->distance[k] < best))
+			best = nd->distance[k];
+	for (k = 0; k < t->nnodes; k++)
+		if (!cpuset_empty(&t->nodes[k].cpus) && nd->distance[k] == best)
+			(void)cpuset_set(out, (unsigned int)t->nodes[k].id);
+}
+
+/*
+ * The nodes whose memory is near a process on the nodes cn: cn, and each
+ * CPU-less node its policy names (bind, preferred, preferred-many,
+ * interleave, weighted interleave) whose nearest initiator is one of cn:
+ * memory placed there on purpose, a tier below the process's own node.
+ */
+static void
+near_nodes(const struct topo *t, const struct memtier *mt,
+	   const struct cpuset *cn, const struct numa_policy *pol,
+	   struct cpuset *near)
+{
+	struct cpuset ini = CPUSET_INIT;
+	int m;
+
+	cpuset_copy(near, cn);
+	if (pol == NULL || pol->nodes == NULL ||
+	    (pol->mode != PIN_MEM_BIND && pol->mode != PIN_MEM_PREFERRED &&
+	     pol->mode != PIN_MEM_PREFERRED_MANY &&
+	     pol->mode != PIN_MEM_INTERLEAVE && pol->mode != PIN_MEM_WEIGHTED))
+		return;
+	cpuset_for_each(m, pol->nodes) {
+		const struct topo_node *nd = topo_node_by_id(t, m);
+
+		if (nd == NULL || !cpuset_empty(&nd->cpus))
+			continue;
+		initiators_of(t, mt, nd, &ini);
+		if (cpuset_intersects(&ini, cn))
+			(void)cpuset_set(near, (unsigned int)m);
+	}
+	cpuset_free(&ini);
+}
+
+int
+numamaps_findings(const struct topo *t, const struct memtier *mt,
+		  const struct numa_pages *np, const struct cpuset *cpus,
+		  const struct numa_policy *pol, const char *whose,
+		  struct strbuf *sb, struct json *j)
+{
+	struct cpuset cn = CPUSET_INIT, others = CPUSET_INIT, near = CPUSET_INIT;
+	const uint64_t *placed = np->anon_known ? np->anon_kb : np->kb;
+	uint64_t placed_kb = np->anon_known ? np->anon_total_kb : np->total_kb;
+	struct numa_pages own = *np;
 	struct strbuf msg;
 	uint64_t local, remote;
 	int count = 0, i;
@@ -249,10 +341,13 @@ numamaps_findings(const struct topo *t, const struct numa_pages *np,
 
 	if (np->total_kb < MIN_JUDGED_KB)
 		return 0;
+	/* What the policy places: the process's own data, where known. */
+	own.kb = (uint64_t *)placed;
+	own.total_kb = placed_kb;
 	strbuf_init(&msg);
 	if (cpus && topo_nodes_of(t, cpus, &cn) == 0 && !cpuset_empty(&cn)) {
-		local = kb_on(np, &cn, &others);
-		remote = np->total_kb - local;
+		near_nodes(t, mt, &cn, pol, &near);
+		remote = np->total_kb - kb_on(np, &near, &others);
 		if (remote * 2 > np->total_kb) {
 			msg.len = 0;
 			strbuf_printf(&msg, "%s runs on CPUs ", whose);
@@ -269,6 +364,8 @@ numamaps_findings(const struct topo *t, const struct numa_pages *np,
 			count++;
 			far = true;
 		}
+		local = kb_on(np, &cn, &others);
+		remote = np->total_kb - local;
 		if (!far && pol && (pol->mode == PIN_MEM_LOCAL ||
 				    pol->mode == PIN_MEM_DEFAULT) &&
 		    remote * 10 >= np->total_kb) {
@@ -289,20 +386,20 @@ numamaps_findings(const struct topo *t, const struct numa_pages *np,
 	if (pol && pol->nodes && !cpuset_empty(pol->nodes) &&
 	    (pol->mode == PIN_MEM_BIND || pol->mode == PIN_MEM_INTERLEAVE ||
 	     pol->mode == PIN_MEM_WEIGHTED)) {
-		uint64_t in = kb_on(np, pol->nodes, &others);
+		uint64_t in = kb_on(&own, pol->nodes, &others);
 
-		if (in < np->total_kb) {
+		if (in < own.total_kb) {
 			msg.len = 0;
 			strbuf_printf(&msg, "%s: ", whose);
-			put_mib(&msg, np->total_kb - in);
+			put_mib(&msg, own.total_kb - in);
 			strbuf_printf(&msg, " (%.0f%%) is on ",
-				      pct(np->total_kb - in, np->total_kb));
+				      pct(own.total_kb - in, own.total_kb));
 			put_list(&msg, "node ", "nodes ", &others);
 			strbuf_printf(&msg, ", outside the %s policy's ",
 				      pin_mem_name(pol->mode));
 			put_list(&msg, "node ", "nodes ", pol->nodes);
-			finding(sb, j, "outside", &msg, np->total_kb - in,
-				pct(np->total_kb - in, np->total_kb));
+			finding(sb, j, "outside", &msg, own.total_kb - in,
+				pct(own.total_kb - in, own.total_kb));
 			count++;
 		}
 		if (pol->mode != PIN_MEM_BIND && cpuset_count(pol->nodes) > 1 &&
@@ -318,7 +415,7 @@ numamaps_findings(const struct topo *t, const struct numa_pages *np,
 				uint64_t w = pol->weights && i < pol->nweights &&
 					     pol->weights[i] > 0 ?
 					     (uint64_t)pol->weights[i] : 1;
-				uint64_t have = i < np->n ? np->kb[i] : 0;
+				uint64_t have = i < own.n ? own.kb[i] : 0;
 
 				/* less than half its share */
 				if (have * wsum * 2 < in * w)
@@ -331,7 +428,7 @@ numamaps_findings(const struct topo *t, const struct numa_pages *np,
 				put_list(&msg, "node ", "nodes ", pol->nodes);
 				strbuf_puts(&msg, " is not spread: ");
 				cpuset_for_each(i, pol->nodes) {
-					uint64_t have = i < np->n ? np->kb[i] : 0;
+					uint64_t have = i < own.n ? own.kb[i] : 0;
 
 					strbuf_printf(&msg, "%snode %d ",
 						      i == cpuset_first(pol->nodes) ?
@@ -348,5 +445,6 @@ numamaps_findings(const struct topo *t, const struct numa_pages *np,
 	strbuf_free(&msg);
 	cpuset_free(&cn);
 	cpuset_free(&others);
+	cpuset_free(&near);
 	return count;
 }

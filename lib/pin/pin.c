@@ -777,60 +777,74 @@ parse_maps_policy(const char *s, struct pin_policy *p)
 	return 0;
 }
 
-int
-pin_read_task_policy(const struct sysroot *r, pid_t pid, struct pin_policy *p)
-{
-	char path[64];
-	char *text = NULL, *line = NULL, *pos, *sp;
-	int ret;
+/* What pin_read_task_policy() keeps of numa_maps as it streams by. */
+struct task_policy_scan {
+	char first[512];	/* the first line's policy field on */
+	bool have_first;
+	struct pin_policy *p;
+	int r;			/* parse_maps_policy() of the stack's */
+};
 
-	proc_path(path, sizeof(path), pid, "numa_maps");
-	ret = sysroot_read_file(r, path, &text, NULL);
-	if (ret == -ENOENT)
-		return pin_pid_exists(r, pid) ? -ENOENT : -ESRCH;
-	if (ret < 0)
-		return ret;
-	p->mode = PIN_MEM_UNKNOWN;
-	cpuset_zero(&p->nodes);
-	p->flags[0] = '\0';
+static int
+task_policy_line(void *arg, char *line, size_t len)
+{
+	struct task_policy_scan *sc = arg;
+	char *sp = memchr(line, ' ', len);
+
+	if (sp == NULL)
+		return 0;
 	/*
 	 * Mappings without a policy of their own show the task's; the main
 	 * stack is one that programs practically never mbind().
 	 */
-	pos = strstr(text, " stack");
-	if (pos) {
-		while (pos > text && pos[-1] != '\n')
-			pos--;
-		line = pos;
-	} else if (text[0]) {
-		line = text;
+	if (memmem(line, len, " stack", 6) != NULL) {
+		sc->r = parse_maps_policy(sp + 1, sc->p);
+		return 1;
 	}
-	if (line && (sp = strchr(line, ' ')) != NULL)
-		ret = parse_maps_policy(sp + 1, p);
-	free(text);
-	return ret < 0 ? ret : 0;
+	if (!sc->have_first) {
+		snprintf(sc->first, sizeof(sc->first), "%s", sp + 1);
+		sc->have_first = true;
+	}
+	return 0;
 }
 
 int
-pin_pages_outside(const struct sysroot *r, pid_t pid,
-		  const struct cpuset *nodes, unsigned long *outside,
-		  struct cpuset *where)
+pin_read_task_policy(const struct sysroot *r, pid_t pid, struct pin_policy *p)
 {
+	struct task_policy_scan sc = { .p = p };
 	char path[64];
-	char *text = NULL, *p;
 	int ret;
 
 	proc_path(path, sizeof(path), pid, "numa_maps");
-	ret = sysroot_read_file(r, path, &text, NULL);
+	p->mode = PIN_MEM_UNKNOWN;
+	cpuset_zero(&p->nodes);
+	p->flags[0] = '\0';
+	ret = sysroot_read_lines(r, path, task_policy_line, &sc);
 	if (ret == -ENOENT)
-		return -ESRCH;
+		return pin_pid_exists(r, pid) ? -ENOENT : -ESRCH;
 	if (ret < 0)
 		return ret;
-	*outside = 0;
-	cpuset_zero(where);
-	/* Fields " N<node>=<pages>" anywhere on the lines. */
-	for (p = text; (p = strstr(p, " N")) != NULL; p++) {
-		char *end;
+	if (ret == 0 && sc.have_first)
+		sc.r = parse_maps_policy(sc.first, p);
+	return sc.r < 0 ? sc.r : 0;
+}
+
+/* What pin_pages_outside() counts as numa_maps streams by. */
+struct outside_scan {
+	const struct cpuset *nodes;
+	unsigned long *outside;
+	struct cpuset *where;
+};
+
+static int
+outside_line(void *arg, char *line, size_t len)
+{
+	struct outside_scan *sc = arg;
+	char *p, *end;
+
+	/* Fields " N<node>=<pages>" anywhere on the line. */
+	for (p = line; (p = memmem(p, len - (size_t)(p - line), " N", 2)) != NULL;
+	     p++) {
 		unsigned long node, pages;
 
 		if (p[2] < '0' || p[2] > '9')
@@ -839,16 +853,30 @@ pin_pages_outside(const struct sysroot *r, pid_t pid,
 		if (*end != '=' || end[1] < '0' || end[1] > '9')
 			continue;
 		pages = strtoul(end + 1, &end, 10);
-		if (node >= CPUSET_MAX_CPUS || cpuset_isset(nodes, (unsigned int)node))
+		if (node >= CPUSET_MAX_CPUS ||
+		    cpuset_isset(sc->nodes, (unsigned int)node))
 			continue;
-		*outside += pages;
-		if (cpuset_set(where, (unsigned int)node) < 0) {
-			ret = -ENOMEM;
-			break;
-		}
+		*sc->outside += pages;
+		if (cpuset_set(sc->where, (unsigned int)node) < 0)
+			return -ENOMEM;
 	}
-	free(text);
-	return ret;
+	return 0;
+}
+
+int
+pin_pages_outside(const struct sysroot *r, pid_t pid,
+		  const struct cpuset *nodes, unsigned long *outside,
+		  struct cpuset *where)
+{
+	struct outside_scan sc = { nodes, outside, where };
+	char path[64];
+	int ret;
+
+	proc_path(path, sizeof(path), pid, "numa_maps");
+	*outside = 0;
+	cpuset_zero(where);
+	ret = sysroot_read_lines(r, path, outside_line, &sc);
+	return ret == -ENOENT ? -ESRCH : ret;
 }
 
 int

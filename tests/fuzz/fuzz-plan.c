@@ -22,7 +22,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int i, j;
 
 	err[0] = '\0';
-	if (plan_parse((const char *)data, size, &p, err, sizeof(err)) == 0) {
+	if (plan_parse((const char *)data, size, PLAN_QUOTE, &p, err, sizeof(err)) == 0) {
 		for (i = 0; i < p.n; i++) {
 			if (!state_name_valid(p.inst[i].name) ||
 			    p.inst[i].count < 1 ||
