@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "alloc/alloc.h"
+#include "alloc/allochook.h"
 #include "alloc/allocinit.h"
 #include "alloc/allocnear.h"
 #include "alloc/alloctable.h"
@@ -1602,6 +1603,7 @@ struct hook {
 	struct cg_hier h;
 	struct sysroot live;
 	const char *id;
+	char group[CG_PATH_MAX];	/* the container's cpuset group */
 	struct cpuset pool_before, pool_after;
 };
 
@@ -1719,12 +1721,10 @@ hook_rewrite_followers(struct ctx *c, struct hook *hk)
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.cpus = hk->pool_after;
 	hook_mems(c, &tmp, &mems);
-	for (i = 0; i < c->st.nentries; i++) {
+	for (i = alloc_hook_follower(&c->st, hk->id, 0); i >= 0;
+	     i = alloc_hook_follower(&c->st, hk->id, i + 1)) {
 		const struct alloc_entry *e = &c->st.entries[i];
 
-		if (e->n != 0 || !e->owner || !startswith(e->owner, "cgroup:") ||
-		    strcmp(e->name, hk->id) == 0)
-			continue;
 		if (cg_path_check(e->owner + 7, group, sizeof(group), c->err,
 				  sizeof(c->err)) < 0 || !*group ||
 		    !cg_exists(&hk->h, CG_CPUSET, group))
@@ -1758,18 +1758,32 @@ hook_restore_irqs(struct ctx *c, const char *name)
 	return ok;
 }
 
+/* Interrupts moved away from a new exclusive entry; true when some stay. */
+static bool
+hook_isolate_irqs(struct ctx *c, struct hook *hk, const struct cpuset *cpus)
+{
+	char holder[STATE_NAME_MAX + 8];
+	struct irq_report irqs;
+	bool bad;
+	int r;
+
+	snprintf(holder, sizeof(holder), "alloc:%s", hk->id);
+	r = irq_isolate(&c->root, irq_journal_path(), holder, cpus,
+			&c->topo.online, &irqs, c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "container %s: %s",
+			hk->id, c->err);
+	bad = warn_irqs(&irqs);
+	irq_report_free(&irqs);
+	return bad;
+}
+
+/* The container's request, as take's command line would give it. */
 static int
-hook_place(struct ctx *c, struct hook *hk)
+hook_read_request(struct ctx *c, struct hook *hk, struct alloc_request *rq)
 {
 	struct oci_request orq;
-	struct alloc_request rq;
-	struct alloc_entry e;
-	const struct alloc_entry *held, *mine;
-	struct cpuset mems = CPUSET_INIT;
-	char group[CG_PATH_MAX], owner[CG_PATH_MAX + 8];
-	bool mixed = false, irqs_bad = false;
-	struct irq_report irqs;
-	int r, only;
+	int r;
 
 	r = oci_config_load(&hk->os, c->err, sizeof(c->err));
 	if (r < 0)
@@ -1777,98 +1791,90 @@ hook_place(struct ctx *c, struct hook *hk)
 	if (oci_request_parse(&hk->os, &orq, c->err, sizeof(c->err)) < 0)
 		cli_die(EXIT_USAGE, "container %s: %s", hk->id, c->err);
 	hook_request(c, &orq);
-	memset(&rq, 0, sizeof(rq));
-	rq.name = hk->id;
-	rq.n = orq.have_cpus ? (int)orq.n : 0;
+	memset(rq, 0, sizeof(*rq));
+	rq->name = hk->id;
+	rq->n = orq.have_cpus ? (int)orq.n : 0;
 	/* A follower takes no CPU from the pool: a share entry of none. */
-	rq.mode = c->share || rq.n == 0 ? ALLOC_SHARE : ALLOC_EXCLUSIVE;
-	rq.opts = c->opts;
-	rq.have_mem = c->have_mem;
-	rq.mem = c->mem;
-	memset(&e, 0, sizeof(e));
+	rq->mode = c->share || rq->n == 0 ? ALLOC_SHARE : ALLOC_EXCLUSIVE;
+	rq->opts = c->opts;
+	rq->have_mem = c->have_mem;
+	rq->mem = c->mem;
 	load_machine(c);
 	need_cpus(c);
 	load_meminfo(c);
 	load_types(c);
-	only = core_type_arg(c);
+	return core_type_arg(c);
+}
 
+/* Give the container's group its CPUs: its own, or the shared pool's. */
+static int
+hook_apply(struct ctx *c, struct hook *hk, const struct alloc_entry *mine)
+{
+	struct alloc_entry tmp;
+	struct cpuset mems = CPUSET_INIT;
+	int r;
+
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.cpus = hk->pool_after;
+	if (mine->n > 0)
+		tmp = *mine;
+	hook_mems(c, &tmp, &mems);
+	r = oci_cpuset_apply(&hk->h, &hk->live, &c->topo, hk->group, &tmp.cpus,
+			     &mems, c->err, sizeof(c->err));
+	cpuset_free(&mems);
+	return r;
+}
+
+static int
+hook_place(struct ctx *c, struct hook *hk)
+{
+	struct alloc_request rq;
+	struct alloc_entry e;
+	struct alloc_hook_result res;
+	char owner[CG_PATH_MAX + 8];
+	bool irqs_bad = false;
+	int r, only;
+
+	only = hook_read_request(c, hk, &rq);
+	memset(&e, 0, sizeof(e));
 	hook_open_cgroups(c, hk);
-	r = oci_container_group(&hk->os, &hk->h, &hk->live, group,
-				sizeof(group), c->err, sizeof(c->err));
+	r = oci_container_group(&hk->os, &hk->h, &hk->live, hk->group,
+				sizeof(hk->group), c->err, sizeof(c->err));
 	if (r < 0)
 		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
-	snprintf(owner, sizeof(owner), "cgroup:%s", group);
+	snprintf(owner, sizeof(owner), "cgroup:%s", hk->group);
 	c->owner_arg = owner;
 	parse_owner(c, &e);
 
 	open_state(c, RW, false);
 	effective_opts(c, &rq.opts);
 	pool_of(c, &hk->pool_before);
-	r = alloc_take_named(&c->ct, &c->m, &c->st, &rq, only, &e, &held,
-			     &mixed, NULL, c->err, sizeof(c->err));
+	r = alloc_hook_place(&c->ct, &c->m, &c->st, &rq, only, &e, &res,
+			     c->err, sizeof(c->err));
 	if (r < 0)
 		cli_die(r == -ENOSPC ? EXIT_UNSAT : r == -EINVAL ? EXIT_USAGE :
 			EXIT_FAIL, "container %s: %s", hk->id, c->err);
-	if (held) {
-		/* A second stage of the same start: the CPUs it has. */
-		alloc_entry_free(&e);
-		mine = held;
-	} else {
-		if (mixed)
+	if (!res.held) {
+		if (res.mixed)
 			cli_warn("warning: no core type can hold %d CPUs: "
 				 "container %s mixes core types", rq.n, hk->id);
-		if (state_add(&c->st, &e) < 0)
-			cli_die(EXIT_FAIL, "out of memory");
-		/* The shared containers need a CPU to run on. */
-		pool_of(c, &hk->pool_after);
-		if (cpuset_empty(&hk->pool_after))
-			cli_die(EXIT_UNSAT, "container %s: %d CPUs would leave "
-				"the shared pool empty (keep CPUs for it with "
-				"'cpm-alloc init --reserve N')", hk->id, rq.n);
-		if (c->isolate_irqs && rq.n > 0) {
-			char holder[STATE_NAME_MAX + 8];
-
-			snprintf(holder, sizeof(holder), "alloc:%s", hk->id);
-			r = irq_isolate(&c->root, irq_journal_path(), holder,
-					&c->st.entries[c->st.nentries - 1].cpus,
-					&c->topo.online, &irqs, c->err,
-					sizeof(c->err));
-			if (r < 0)
-				cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL,
-					"container %s: %s", hk->id, c->err);
-			irqs_bad = warn_irqs(&irqs);
-			irq_report_free(&irqs);
-		}
+		if (c->isolate_irqs && rq.n > 0)
+			irqs_bad = hook_isolate_irqs(c, hk,
+						     &c->st.entries[res.at].cpus);
 		/* Recorded before the group is written: a hook killed in
 		 * between leaves an entry whose group the runtime removes,
 		 * which reconcile releases. */
 		save_state(c);
-		mine = &c->st.entries[c->st.nentries - 1];
 	}
 	pool_of(c, &hk->pool_after);
-	if (mine->n > 0) {
-		hook_mems(c, mine, &mems);
-		r = oci_cpuset_apply(&hk->h, &hk->live, &c->topo, group,
-				     &mine->cpus, &mems, c->err,
-				     sizeof(c->err));
-	} else {
-		struct alloc_entry tmp;
-
-		memset(&tmp, 0, sizeof(tmp));
-		tmp.cpus = hk->pool_after;
-		hook_mems(c, &tmp, &mems);
-		r = oci_cpuset_apply(&hk->h, &hk->live, &c->topo, group,
-				     &hk->pool_after, &mems, c->err,
-				     sizeof(c->err));
-	}
-	cpuset_free(&mems);
+	r = hook_apply(c, hk, &c->st.entries[res.at]);
 	if (r < 0) {
 		char msg[sizeof(c->err)];
 		char *names[1] = { (char *)hk->id };
 
 		/* Nothing half-done: the allocation goes again. */
 		snprintf(msg, sizeof(msg), "%s", c->err);
-		if (!held) {
+		if (!res.held) {
 			if (state_remove_named(&c->st, names, 1, c->err,
 					       sizeof(c->err)) == 0)
 				save_state(c);
@@ -1876,7 +1882,7 @@ hook_place(struct ctx *c, struct hook *hk)
 				hook_restore_irqs(c, hk->id);
 		}
 		cli_die(EXIT_FAIL, "container %s: cannot set the cpuset of "
-			"cgroup '%s': %s", hk->id, cg_display(group), msg);
+			"cgroup '%s': %s", hk->id, cg_display(hk->group), msg);
 	}
 	hook_rewrite_followers(c, hk);
 	return irqs_bad ? EXIT_FAIL : EXIT_OK;
