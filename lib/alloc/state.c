@@ -1414,8 +1414,6 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 
 			if (parse_uint(v, INT_MAX, &pid) < 0)
 				return bad(p, "bad container process '%s'", v);
-			if (v[0] == '0' && v[1])
-				*canon = false;
 			e->hook = true;
 			e->hook_pid = (int)pid;
 			rank = 10;
