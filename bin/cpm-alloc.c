@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "alloc/alloc.h"
+#include "alloc/allochook.h"
 #include "alloc/allocinit.h"
 #include "alloc/allocnear.h"
 #include "alloc/alloctable.h"
@@ -37,6 +38,7 @@
 #include "machine/device.h"
 #include "machine/irq.h"
 #include "machine/memtier.h"
+#include "machine/proc.h"
 #include "machine/smtgap.h"
 #include "machine/topo.h"
 #include "pin/ocihook.h"
@@ -73,6 +75,8 @@ struct ctx {
 	struct cli_table_opts table;	/* list: --raw, --noheadings */
 	const char *columns;	/* list -o LIST, or NULL: the default */
 	bool isolate_irqs;
+	const char *allow_ann;	/* oci-hook --allow-annotations */
+	struct alloc_hook_policy policy;	/* oci-hook's other limits */
 	const char *core_type_arg;
 	bool have_reserved, have_reserve, have_mem, have_prefer;
 	unsigned int reserve_n;
@@ -145,8 +149,8 @@ usage(void)
 "                           when it changed them\n"
 "  oci-hook [STAGE]         an OCI runtime hook: the container's state on\n"
 "                           stdin; place it (createRuntime, prestart) as\n"
-"                           its cpm.io/ annotations ask, or release it\n"
-"                           (poststop); the stage from the state's status\n"
+"                           its allowed cpm.io/ annotations ask, or release\n"
+"                           it (poststop); the stage from the state's status\n"
 "                           when not given; waits at most 10 s for the\n"
 "                           lock unless --wait says otherwise\n"
 "\n"
@@ -194,6 +198,14 @@ usage(void)
 "                           release (journal: env CPM_IRQ_JOURNAL)\n"
 "  --dry-run                print the result but change nothing\n"
 "\n"
+"Hook options (oci-hook: what a container may be given):\n"
+"  --allow-annotations LIST  the cpm.io/ annotations read, by name: cpus,\n"
+"                           mode, numa-policy, mem, core-type, isolate-irqs\n"
+"                           (default: none, every container shared)\n"
+"  --allow-parent GROUP[,GROUP...]  grant CPUs, memory and interrupt moves\n"
+"                           only to containers below these groups\n"
+"  --max-cpus N             at most N CPUs to one container\n"
+"\n"
 "List options:\n"
 "  --json                   one JSON document\n"
 "  -o, --output LIST        the columns, or the members of the JSON entries,\n"
@@ -218,7 +230,7 @@ enum {
 	O_STRICT, O_FORCE, O_SHARE, O_FULL, O_DIST, O_SPREAD, O_L3, O_SOCKET,
 	O_NUMA, O_MEM, O_FROM, O_PREFER, O_OWNER, O_DRY, O_NODES, O_JSON,
 	O_NOVERIFY, O_CLOSEST, O_EXPLAIN, O_CORE_TYPE, O_ISOLATE_IRQS,
-	O_WAIT, O_NEAR, O_DEVICES,
+	O_WAIT, O_NEAR, O_DEVICES, O_ALLOW_ANN, O_ALLOW_PARENT, O_MAX_CPUS,
 };
 
 /* Every option, with the commands it applies to. */
@@ -255,6 +267,9 @@ static const struct cli_option opts[] = {
 	{ "isolate-irqs", no_argument, O_ISOLATE_IRQS, B(C_TAKE) },
 	{ "near", required_argument, O_NEAR, B(C_TAKE) | B(C_HINTS) },
 	{ "devices", no_argument, O_DEVICES, B(C_SHOW) },
+	{ "allow-annotations", required_argument, O_ALLOW_ANN, B(C_OCI_HOOK) },
+	{ "allow-parent", required_argument, O_ALLOW_PARENT, B(C_OCI_HOOK) },
+	{ "max-cpus", required_argument, O_MAX_CPUS, B(C_OCI_HOOK) },
 	{ "output", required_argument, 'o', B(C_LIST) },
 	{ "columns", required_argument, 'o', B(C_LIST) },
 	CLI_TABLE_OPTIONS(B(C_LIST)),
@@ -264,6 +279,31 @@ static const struct cli_option opts[] = {
 static const struct cli_exclusion exclusions[] = {
 	{ O_RESERVED, O_RESERVE }, { 0, 0 }
 };
+
+/* oci-hook's options: what the operator lets a container have. */
+static void
+hook_option(struct ctx *c, int opt)
+{
+	unsigned int u;
+
+	switch (opt) {
+	case O_ALLOW_ANN:
+		if (oci_allowed_check(optarg, c->err, sizeof(c->err)) < 0)
+			cli_usage_error("--allow-annotations: %s", c->err);
+		c->allow_ann = optarg;
+		break;
+	case O_ALLOW_PARENT:
+		if (!*optarg)
+			cli_usage_error("--allow-parent needs a cgroup");
+		c->policy.parents = optarg;
+		break;
+	case O_MAX_CPUS:
+		if (parse_uint(optarg, CPUSET_MAX_CPUS, &u) < 0 || u == 0)
+			cli_usage_error("invalid --max-cpus '%s'", optarg);
+		c->policy.max_cpus = (int)u;
+		break;
+	}
+}
 
 /* Not inlined: its frame (the parser's buffers) is gone before the
  * command runs, instead of lying above every frame of it. */
@@ -407,6 +447,9 @@ parse_args(struct ctx *c, int argc, char **argv)
 			break;
 		case 'o':
 			c->columns = optarg;
+			break;
+		default:
+			hook_option(c, opt);
 			break;
 		}
 	}
@@ -1062,6 +1105,9 @@ cmd_take(struct ctx *c)
 	strbuf_free(&explain);
 	if (r < 0)
 		alloc_die(c, r);
+	if (held && held->hook)
+		cli_die(EXIT_USAGE, "allocation '%s' is a container's (made by "
+			"oci-hook): names made by hand never share it", rq.name);
 	if (held) {
 		alloc_entry_free(&e);
 		print_set(&held->cpus);
@@ -1602,6 +1648,7 @@ struct hook {
 	struct cg_hier h;
 	struct sysroot live;
 	const char *id;
+	char group[CG_PATH_MAX];	/* the container's cpuset group */
 	struct cpuset pool_before, pool_after;
 };
 
@@ -1719,12 +1766,10 @@ hook_rewrite_followers(struct ctx *c, struct hook *hk)
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.cpus = hk->pool_after;
 	hook_mems(c, &tmp, &mems);
-	for (i = 0; i < c->st.nentries; i++) {
+	for (i = alloc_hook_follower(&c->st, hk->id, 0); i >= 0;
+	     i = alloc_hook_follower(&c->st, hk->id, i + 1)) {
 		const struct alloc_entry *e = &c->st.entries[i];
 
-		if (e->n != 0 || !e->owner || !startswith(e->owner, "cgroup:") ||
-		    strcmp(e->name, hk->id) == 0)
-			continue;
 		if (cg_path_check(e->owner + 7, group, sizeof(group), c->err,
 				  sizeof(c->err)) < 0 || !*group ||
 		    !cg_exists(&hk->h, CG_CPUSET, group))
@@ -1758,117 +1803,174 @@ hook_restore_irqs(struct ctx *c, const char *name)
 	return ok;
 }
 
+/* Interrupts moved away from a new exclusive entry; true when some stay. */
+static bool
+hook_isolate_irqs(struct ctx *c, struct hook *hk, const struct cpuset *cpus)
+{
+	char holder[STATE_NAME_MAX + 8];
+	struct irq_report irqs;
+	bool bad;
+	int r;
+
+	snprintf(holder, sizeof(holder), "alloc:%s", hk->id);
+	r = irq_isolate(&c->root, irq_journal_path(), holder, cpus,
+			&c->topo.online, &irqs, c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "container %s: %s",
+			hk->id, c->err);
+	bad = warn_irqs(&irqs);
+	irq_report_free(&irqs);
+	return bad;
+}
+
+/* The container's request, as take's command line would give it. */
 static int
-hook_place(struct ctx *c, struct hook *hk)
+hook_read_request(struct ctx *c, struct hook *hk, struct alloc_request *rq)
 {
 	struct oci_request orq;
-	struct alloc_request rq;
-	struct alloc_entry e;
-	const struct alloc_entry *held, *mine;
-	struct cpuset mems = CPUSET_INIT;
-	char group[CG_PATH_MAX], owner[CG_PATH_MAX + 8];
-	bool mixed = false, irqs_bad = false;
-	struct irq_report irqs;
-	int r, only;
+	int r;
 
 	r = oci_config_load(&hk->os, c->err, sizeof(c->err));
 	if (r < 0)
 		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
-	if (oci_request_parse(&hk->os, &orq, c->err, sizeof(c->err)) < 0)
+	if (oci_request_parse(&hk->os, c->allow_ann, &orq, c->err,
+			      sizeof(c->err)) < 0)
 		cli_die(EXIT_USAGE, "container %s: %s", hk->id, c->err);
+	/* podman copies an image's annotations into the container's: what
+	 * the operator did not allow is no one's to ask for. */
+	if (orq.ignored)
+		cli_warn("warning: container %s: annotation %s is not allowed "
+			 "(--allow-annotations): ignored", hk->id, orq.ignored);
 	hook_request(c, &orq);
-	memset(&rq, 0, sizeof(rq));
-	rq.name = hk->id;
-	rq.n = orq.have_cpus ? (int)orq.n : 0;
+	memset(rq, 0, sizeof(*rq));
+	rq->name = hk->id;
+	rq->n = orq.have_cpus ? (int)orq.n : 0;
 	/* A follower takes no CPU from the pool: a share entry of none. */
-	rq.mode = c->share || rq.n == 0 ? ALLOC_SHARE : ALLOC_EXCLUSIVE;
-	rq.opts = c->opts;
-	rq.have_mem = c->have_mem;
-	rq.mem = c->mem;
-	memset(&e, 0, sizeof(e));
+	rq->mode = c->share || rq->n == 0 ? ALLOC_SHARE : ALLOC_EXCLUSIVE;
+	rq->opts = c->opts;
+	rq->have_mem = c->have_mem;
+	rq->mem = c->mem;
 	load_machine(c);
 	need_cpus(c);
 	load_meminfo(c);
 	load_types(c);
-	only = core_type_arg(c);
+	return core_type_arg(c);
+}
 
+/* Give the container's group its CPUs: its own, or the shared pool's. */
+static int
+hook_apply(struct ctx *c, struct hook *hk, const struct alloc_entry *mine)
+{
+	struct alloc_entry tmp;
+	struct cpuset mems = CPUSET_INIT;
+	int r;
+
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.cpus = hk->pool_after;
+	if (mine->n > 0)
+		tmp = *mine;
+	hook_mems(c, &tmp, &mems);
+	r = oci_cpuset_apply(&hk->h, &hk->live, &c->topo, hk->group, &tmp.cpus,
+			     &mems, c->err, sizeof(c->err));
+	cpuset_free(&mems);
+	return r;
+}
+
+/*
+ * What the operator allows (--allow-parent, --max-cpus): a container
+ * outside the parents is placed as if it asked for nothing; one that
+ * asks for more CPUs than allowed is refused.
+ */
+static void
+hook_policy(struct ctx *c, struct hook *hk, struct alloc_request *rq)
+{
+	bool asks = rq->n > 0 || rq->have_mem || c->isolate_irqs;
+
+	if (asks && c->policy.parents &&
+	    !alloc_hook_below(c->policy.parents, hk->group)) {
+		cli_warn("warning: container %s: cgroup '%s' is below none of "
+			 "the parents the hook grants CPUs in (%s): placed as "
+			 "if it asked for none", hk->id, cg_display(hk->group),
+			 c->policy.parents);
+		rq->n = 0;
+		rq->mode = ALLOC_SHARE;
+		rq->have_mem = c->have_mem = false;
+		c->isolate_irqs = false;
+	}
+	if (alloc_hook_allowed(&c->policy, hk->group, rq, c->isolate_irqs,
+			       c->err, sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "container %s: %s", hk->id, c->err);
+}
+
+/* The container as the entry's owner: its group, process and start. */
+static void
+hook_owner(struct ctx *c, struct hook *hk, struct alloc_entry *e)
+{
+	char owner[CG_PATH_MAX + 8];
+
+	snprintf(owner, sizeof(owner), "cgroup:%s", hk->group);
+	c->owner_arg = owner;
+	parse_owner(c, e);
+	c->owner_arg = NULL;
+	e->hook = true;
+	e->hook_pid = (int)hk->os.pid;
+	if (hk->os.pid > 0 &&
+	    proc_start_time(&hk->live, hk->os.pid, &e->owner_start) < 0)
+		cli_die(EXIT_USAGE, "container %s: its process %d does not "
+			"exist", hk->id, (int)hk->os.pid);
+}
+
+static int
+hook_place(struct ctx *c, struct hook *hk)
+{
+	struct alloc_request rq;
+	struct alloc_entry e;
+	struct alloc_hook_result res;
+	bool irqs_bad = false;
+	int r, only;
+
+	only = hook_read_request(c, hk, &rq);
+	memset(&e, 0, sizeof(e));
 	hook_open_cgroups(c, hk);
-	r = oci_container_group(&hk->os, &hk->h, &hk->live, group,
-				sizeof(group), c->err, sizeof(c->err));
+	r = oci_container_group(&hk->os, &hk->h, &hk->live, hk->group,
+				sizeof(hk->group), c->err, sizeof(c->err));
 	if (r < 0)
 		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
-	snprintf(owner, sizeof(owner), "cgroup:%s", group);
-	c->owner_arg = owner;
-	parse_owner(c, &e);
+	hook_policy(c, hk, &rq);
+	hook_owner(c, hk, &e);
 
 	open_state(c, RW, false);
 	effective_opts(c, &rq.opts);
 	pool_of(c, &hk->pool_before);
-	r = alloc_take_named(&c->ct, &c->m, &c->st, &rq, only, &e, &held,
-			     &mixed, NULL, c->err, sizeof(c->err));
+	r = alloc_hook_place(&c->ct, &c->m, &c->st, &rq, only, &hk->live, &e,
+			     &res, c->err, sizeof(c->err));
 	if (r < 0)
-		cli_die(r == -ENOSPC ? EXIT_UNSAT : r == -EINVAL ? EXIT_USAGE :
-			EXIT_FAIL, "container %s: %s", hk->id, c->err);
-	if (held) {
-		/* A second stage of the same start: the CPUs it has. */
-		alloc_entry_free(&e);
-		mine = held;
-	} else {
-		if (mixed)
+		cli_die(r == -ENOSPC || r == -EEXIST ? EXIT_UNSAT :
+			r == -EINVAL ? EXIT_USAGE : EXIT_FAIL,
+			"container %s: %s", hk->id, c->err);
+	if (res.changed)
+		save_state(c);
+	if (!res.held) {
+		if (res.mixed)
 			cli_warn("warning: no core type can hold %d CPUs: "
 				 "container %s mixes core types", rq.n, hk->id);
-		if (state_add(&c->st, &e) < 0)
-			cli_die(EXIT_FAIL, "out of memory");
-		/* The shared containers need a CPU to run on. */
-		pool_of(c, &hk->pool_after);
-		if (cpuset_empty(&hk->pool_after))
-			cli_die(EXIT_UNSAT, "container %s: %d CPUs would leave "
-				"the shared pool empty (keep CPUs for it with "
-				"'cpm-alloc init --reserve N')", hk->id, rq.n);
-		if (c->isolate_irqs && rq.n > 0) {
-			char holder[STATE_NAME_MAX + 8];
-
-			snprintf(holder, sizeof(holder), "alloc:%s", hk->id);
-			r = irq_isolate(&c->root, irq_journal_path(), holder,
-					&c->st.entries[c->st.nentries - 1].cpus,
-					&c->topo.online, &irqs, c->err,
-					sizeof(c->err));
-			if (r < 0)
-				cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL,
-					"container %s: %s", hk->id, c->err);
-			irqs_bad = warn_irqs(&irqs);
-			irq_report_free(&irqs);
-		}
+		if (c->isolate_irqs && rq.n > 0)
+			irqs_bad = hook_isolate_irqs(c, hk,
+						     &c->st.entries[res.at].cpus);
 		/* Recorded before the group is written: a hook killed in
 		 * between leaves an entry whose group the runtime removes,
 		 * which reconcile releases. */
 		save_state(c);
-		mine = &c->st.entries[c->st.nentries - 1];
 	}
 	pool_of(c, &hk->pool_after);
-	if (mine->n > 0) {
-		hook_mems(c, mine, &mems);
-		r = oci_cpuset_apply(&hk->h, &hk->live, &c->topo, group,
-				     &mine->cpus, &mems, c->err,
-				     sizeof(c->err));
-	} else {
-		struct alloc_entry tmp;
-
-		memset(&tmp, 0, sizeof(tmp));
-		tmp.cpus = hk->pool_after;
-		hook_mems(c, &tmp, &mems);
-		r = oci_cpuset_apply(&hk->h, &hk->live, &c->topo, group,
-				     &hk->pool_after, &mems, c->err,
-				     sizeof(c->err));
-	}
-	cpuset_free(&mems);
+	r = hook_apply(c, hk, &c->st.entries[res.at]);
 	if (r < 0) {
 		char msg[sizeof(c->err)];
 		char *names[1] = { (char *)hk->id };
 
 		/* Nothing half-done: the allocation goes again. */
 		snprintf(msg, sizeof(msg), "%s", c->err);
-		if (!held) {
+		if (!res.held) {
 			if (state_remove_named(&c->st, names, 1, c->err,
 					       sizeof(c->err)) == 0)
 				save_state(c);
@@ -1876,29 +1978,45 @@ hook_place(struct ctx *c, struct hook *hk)
 				hook_restore_irqs(c, hk->id);
 		}
 		cli_die(EXIT_FAIL, "container %s: cannot set the cpuset of "
-			"cgroup '%s': %s", hk->id, cg_display(group), msg);
+			"cgroup '%s': %s", hk->id, cg_display(hk->group), msg);
 	}
 	hook_rewrite_followers(c, hk);
 	return irqs_bad ? EXIT_FAIL : EXIT_OK;
 }
 
+/*
+ * poststop: only what the same container was given goes back: an entry
+ * the hook made, of the group the bundle names (or one below it), of
+ * the process the state names, which no longer runs.
+ */
 static int
 hook_release(struct ctx *c, struct hook *hk)
 {
-	char *names[1] = { (char *)hk->id };
 	bool ok = true;
+	int r;
 
+	r = oci_config_load(&hk->os, c->err, sizeof(c->err));
+	if (r == 0)
+		r = oci_config_group(&hk->os, hk->group, sizeof(hk->group),
+				     c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
 	load_machine(c);
 	need_cpus(c);
 	load_meminfo(c);
-	open_state(c, RW, false);
-	/* A container the hook never placed: nothing to do. */
-	if (!state_find(&c->st, hk->id))
-		return EXIT_OK;
 	hook_open_cgroups(c, hk);
+	open_state(c, RW, false);
+	r = alloc_hook_find_stopped(&c->st, hk->id,
+				    *hk->group ? hk->group : NULL,
+				    (int)hk->os.pid, &hk->live, c->err,
+				    sizeof(c->err));
+	/* A container the hook never placed: nothing to do. */
+	if (r == -ENOENT)
+		return EXIT_OK;
+	if (r < 0)
+		cli_die(EXIT_UNSAT, "container %s: %s", hk->id, c->err);
 	pool_of(c, &hk->pool_before);
-	if (state_remove_named(&c->st, names, 1, c->err, sizeof(c->err)) < 0)
-		cli_die(EXIT_FAIL, "%s", c->err);
+	state_remove(&c->st, r);
 	save_state(c);
 	ok = hook_restore_irqs(c, hk->id);
 	pool_of(c, &hk->pool_after);

@@ -40,9 +40,11 @@ podman_cases() {
 	mkdir -p $_fs/bin $_pm/hooks $_pm/hooks-start $_pm/tmp
 	cp /bin/busybox $_fs/bin/
 	for _c in sh cat grep sleep true; do ln -s busybox $_fs/bin/$_c; done
-	# The hooks.d file cpm ships, pointed at this build and this state.
+	# The hooks.d file cpm ships, pointed at this build and this state,
+	# granting CPUs below the test's parent only.
 	sed -e "s|/usr/bin/cpm-alloc|$CPM_TOP/bin/cpm-alloc|" \
 	    -e "s|\"args\"|\"env\": [\"CPM_STATE=$CPM_STATE\"], \"args\"|" \
+	    -e "s|\"cpm.slice\"|\"${_parent#/}\"|" \
 	    $CPM_TOP/examples/oci-hooks.d/cpm.json >$_pm/hooks/cpm.json
 	# A runtime that dies before poststop: the hook runs at start only.
 	sed 's/, *"poststop"//' $_pm/hooks/cpm.json >$_pm/hooks-start/cpm.json
@@ -135,12 +137,62 @@ podman_cases() {
 	run cpm-alloc reconcile
 	assert "$_rt: reconcile releases it" "$rc $(printf '%s' "$out" | grep -c "^released $_e3 ")" '0 1'
 
+	# Killed with its monitor, its group left: its process is the proof
+	# of life, not the group.
+	_e6=$($_P --hooks-dir $_pm/hooks-start run -d --annotation cpm.io/cpus=1 $_R \
+	    sleep 600 2>/dev/null)
+	_k6=$($_P inspect -f '{{.State.ConmonPid}} {{.State.Pid}}' $_e6 2>/dev/null)
+	kill -9 $_k6 2>/dev/null
+	$_P rm -f -t 0 $_e6 >/dev/null 2>&1
+	run cpm-alloc check
+	assert "$_rt: check finds a container killed with its monitor" \
+	    "$rc $(printf '%s' "$out" | grep -c "owner of '$_e6' is gone")" '3 1'
+	run cpm-alloc reconcile
+	assert "$_rt: reconcile releases its CPU" "$rc $(printf '%s' "$out" | grep -c "^released $_e6 ")" '0 1'
+
+	[ "$_mgr" = cgroupfs ] && podman_image_cases
+
 	$_P rm -f -t 0 $_s1 >/dev/null 2>&1
 	check "$_rt: after every container stopped, list is empty" 0 '' \
 	    cpm-alloc list --noheadings
 	check "$_rt: and check is clean" 0 '' cpm-alloc check
 	_lp_after=$(ls -d /sys/fs/cgroup/libpod_parent /sys/fs/cgroup/*/libpod_parent 2>/dev/null)
 	assert "$_rt: no libpod_parent group was made" "$_lp_after" "$_lp_before"
+}
+
+# An image built here with cpm.io/cpus=1 among its annotations (podman
+# copies them into the container's, where the hook cannot tell them from
+# the operator's): run outside the parent the operator allows, it gets no
+# CPU of its own.
+podman_image_cases() {
+	_img=$_pm/img
+	_untrusted=/cpm-untrusted-$$
+	mkdir -p $_img
+	cp /bin/busybox $_img/busybox
+	printf 'FROM scratch\nCOPY busybox /bin/busybox\n' >$_img/Containerfile
+	if ! $_P build -q --annotation cpm.io/cpus=1 -t localhost/cpm-annotated \
+	    $_img >/dev/null 2>$T_TMP/pbuild; then
+		not_ok "$_rt: an image with an annotation is built" "$(cat $T_TMP/pbuild)"
+		return 0
+	fi
+	_a=$($_P image inspect -f '{{index .Annotations "cpm.io/cpus"}}' \
+	    localhost/cpm-annotated 2>/dev/null)
+	assert "$_rt: the image carries cpm.io/cpus=1" "$_a" 1
+	_i1=$($_P --hooks-dir $_pm/hooks run -d --network none \
+	    --cgroup-parent $_untrusted --ulimit nofile=1024:1024 \
+	    --ulimit nproc=1024:1024 localhost/cpm-annotated \
+	    /bin/busybox sleep 600 2>$T_TMP/pe)
+	_rc=$?
+	assert "$_rt: the image's container starts" "$_rc$(cat $T_TMP/pe)" 0
+	assert "$_rt: the image's annotation is the container's" \
+	    "$($_P inspect -f '{{index .Config.Annotations "cpm.io/cpus"}}' $_i1 2>&1)" 1
+	assert "$_rt: outside the parent allowed it gets no CPU of its own" \
+	    "$(cpm-alloc list -o name,count --noheadings | grep "^$_i1" | tr -s ' ')" "$_i1 0"
+	assert "$_rt: it runs on the shared pool" \
+	    "$($_P exec $_i1 /bin/busybox grep Cpus_allowed_list /proc/1/status 2>&1 |
+	      sed 's/.*:[[:space:]]*//')" "$(cpm-alloc shared)"
+	$_P rm -f -t 0 $_i1 >/dev/null 2>&1
+	$_P rmi -f localhost/cpm-annotated >/dev/null 2>&1
 }
 
 # podman_refused CODE ERE: the last run failed with the hook's message
@@ -189,11 +241,12 @@ podman_cleanup() {
 		umount -l "$_m" 2>/dev/null
 	done
 	[ "$_mgr" = systemd ] && systemctl stop "$_parent" 2>/dev/null
-	# The groups below the parent, leaves first, in every hierarchy.
-	_pp=${_parent#/}
-	for _d in /sys/fs/cgroup/$_pp /sys/fs/cgroup/*/$_pp; do
-		[ -d "$_d" ] || continue
-		find "$_d" -depth -type d -exec rmdir {} \; 2>/dev/null
+	# The groups below the parents, leaves first, in every hierarchy.
+	for _pp in ${_parent#/} cpm-untrusted-$$; do
+		for _d in /sys/fs/cgroup/$_pp /sys/fs/cgroup/*/$_pp; do
+			[ -d "$_d" ] || continue
+			find "$_d" -depth -type d -exec rmdir {} \; 2>/dev/null
+		done
 	done
 	rm -rf "$_pm"
 }

@@ -190,7 +190,11 @@ import json, sys
 h = json.load(open(sys.argv[1]))
 assert h["version"] == "1.0.0", "version"
 assert h["hook"]["path"] == "/usr/bin/cpm-alloc", "path"
-assert h["hook"]["args"] == ["cpm-alloc", "oci-hook"], "args"
+a = h["hook"]["args"]
+assert a[:2] == ["cpm-alloc", "oci-hook"], "args"
+# What containers may ask for is for the operator to say, never open.
+assert "--allow-annotations" in a and "--allow-parent" in a, "limits"
+assert "isolate-irqs" not in a[a.index("--allow-annotations") + 1], "irqs"
 assert h["when"] == {"always": True}, "when"
 assert h["stages"] == ["prestart", "poststop"], "stages"
 assert h["hook"]["timeout"] > 10, "timeout above the lock wait"

@@ -13,6 +13,8 @@ S=$T_TMP/alloc.state
 export CPM_STATE=$S
 ALL=0-31
 V2=$T_TMP/cg
+# What the operator lets containers ask for: everything, in these cases.
+ALLOW='--allow-annotations cpus,mode,numa-policy,mem,core-type,isolate-irqs'
 mkdir -p $V2/machine $T_TMP/b
 echo 'cpuset cpu' >$V2/cgroup.controllers
 
@@ -34,7 +36,7 @@ group() {
 hook() {
 	group machine/$1
 	T_IN=$(state "$@")
-	run cpm-alloc --cgroup-root $V2 oci-hook
+	run cpm-alloc --cgroup-root $V2 oci-hook $ALLOW
 	T_IN=
 }
 cpus_of() { cat $V2/machine/$1/cpuset.cpus 2>/dev/null; }
@@ -48,7 +50,7 @@ bad() {
 	shift
 	mkdir -p $V2/machine/bad
 	T_IN=$(state bad creating "$1")
-	check_fail "$_n" 2 "$2" cpm-alloc --cgroup-root $V2 oci-hook
+	check_fail "$_n" 2 "$2" cpm-alloc --cgroup-root $V2 oci-hook $ALLOW
 	T_IN=
 	if cmp -s $S $T_TMP/s0 && [ ! -f $V2/machine/bad/cpuset.cpus ]; then
 		ok "$_n: nothing changed"
@@ -74,16 +76,16 @@ bad 'a core type the machine lacks is refused' '"cpm.io/cpus":"1","cpm.io/core-t
     "turbo"
 T_IN='{"id": "x",'
 check_fail 'a state that is no JSON is refused' 2 'invalid OCI state on stdin: expected a member name at byte 11' \
-    cpm-alloc --cgroup-root $V2 oci-hook
+    cpm-alloc --cgroup-root $V2 oci-hook $ALLOW
 T_IN='{"status": "creating"}'
 check_fail 'a state without an id is refused' 2 'OCI state has no container "id"' \
-    cpm-alloc --cgroup-root $V2 oci-hook
+    cpm-alloc --cgroup-root $V2 oci-hook $ALLOW
 T_IN='{"id": "a b"}'
 check_fail 'an id that is no allocation name is refused' 2 "invalid container id 'a b'" \
-    cpm-alloc --cgroup-root $V2 oci-hook
+    cpm-alloc --cgroup-root $V2 oci-hook $ALLOW
 T_IN=$(state bad creating)
 check_fail 'an unknown stage is refused' 2 "invalid stage 'start'" \
-    cpm-alloc --cgroup-root $V2 oci-hook start
+    cpm-alloc --cgroup-root $V2 oci-hook $ALLOW start
 T_IN=
 cmp -s $S $T_TMP/s0 && ok 'the refusals left the state alone' ||
     not_ok 'the refusals left the state alone'
@@ -139,7 +141,7 @@ printf '{"linux":{"cgroupsPath":"machine.slice:libpod:c6"},"annotations":{"cpm.i
     >$T_TMP/b/c6/config.json
 group machine.slice/libpod-c6.scope
 T_IN=$(printf '{"id":"c6","status":"creating","pid":0,"bundle":"%s"}' $T_TMP/b/c6)
-run cpm-alloc --cgroup-root $V2 oci-hook prestart
+run cpm-alloc --cgroup-root $V2 oci-hook $ALLOW prestart
 T_IN=
 assert "systemd's SLICE:PREFIX:NAME is the scope in the slice" \
     "$rc $(cat $V2/machine.slice/libpod-c6.scope/cpuset.cpus 2>&1)" "0 $(cpm-alloc show c6)"
@@ -148,10 +150,10 @@ assert "config.json's annotations count when the state has none" \
 
 T_IN=$(printf '{"id":"c7","status":"creating","bundle":"%s/b/none"}' $T_TMP)
 check_fail 'a container without a group is refused' 1 'container c7 has no cgroup of its own' \
-    cpm-alloc --cgroup-root $V2 oci-hook
+    cpm-alloc --cgroup-root $V2 oci-hook $ALLOW
 T_IN=$(state c8 creating '"cpm.io/cpus":"1"')
 check_fail 'a group that does not exist is an error' 1 "its cgroup 'machine/c8' does not exist" \
-    cpm-alloc --cgroup-root $V2 oci-hook
+    cpm-alloc --cgroup-root $V2 oci-hook $ALLOW
 T_IN=
 
 hook c1 stopped '"cpm.io/cpus":"4"'
@@ -170,18 +172,22 @@ sleep 0.2
 T_IN=$(state c9 creating '"cpm.io/cpus":"1"')
 group machine/c9
 check_fail 'the hook waits for the lock no longer than --wait' 1 'lock' \
-    cpm-alloc --cgroup-root $V2 --wait 300ms oci-hook
+    cpm-alloc --cgroup-root $V2 --wait 300ms oci-hook $ALLOW
 T_IN=
 kill $holder
 wait $holder 2>/dev/null
 assert 'and took nothing' "$(cpm-alloc show c9 2>&1)" "cpm-alloc: no allocation named 'c9'"
 
-for id in c0 c2 c3 c6; do
+for id in c0 c2 c3; do
 	T_IN=$(state $id stopped)
-	cpm-alloc --cgroup-root $V2 oci-hook <<EOF
+	cpm-alloc --cgroup-root $V2 oci-hook $ALLOW <<EOF
 $T_IN
 EOF
 done
+# c6's bundle names its group the systemd way.
+printf '{"linux":{"cgroupsPath":"machine.slice:libpod:c6"}}' >$T_TMP/b/c6/config.json
+T_IN=$(printf '{"id":"c6","status":"stopped","bundle":"%s"}' $T_TMP/b/c6)
+run cpm-alloc --cgroup-root $V2 oci-hook $ALLOW
 T_IN=
 check 'every allocation is released' 0 '' cpm-alloc list --noheadings
 
@@ -193,7 +199,7 @@ while [ $i -le 20 ]; do
 done
 i=1
 while [ $i -le 20 ]; do
-	cpm-alloc --cgroup-root $V2 oci-hook <$T_TMP/p$i.json >/dev/null 2>$T_TMP/p$i.err &
+	cpm-alloc --cgroup-root $V2 oci-hook $ALLOW <$T_TMP/p$i.json >/dev/null 2>$T_TMP/p$i.err &
 	i=$((i + 1))
 done
 wait
@@ -218,7 +224,7 @@ i=21
 while [ $i -le 30 ]; do
 	group machine/p$i
 	state p$i creating '"cpm.io/cpus":"1"' >$T_TMP/p$i.json
-	cpm-alloc --cgroup-root $V2 oci-hook <$T_TMP/p$i.json >/dev/null 2>&1 &
+	cpm-alloc --cgroup-root $V2 oci-hook $ALLOW <$T_TMP/p$i.json >/dev/null 2>&1 &
 	eval "k$i=\$!"
 	i=$((i + 1))
 done
@@ -249,6 +255,161 @@ assert 'check finds a container whose poststop never ran' \
     "$rc $(printf '%s' "$out" | grep -c "owner of 'p1' is gone")" '3 1'
 run cpm-alloc reconcile
 assert 'reconcile releases it' "$rc $(printf '%s' "$out" | grep -c '^released p1 ')" '0 1'
+
+# ---- who may ask for what: the trust model ----
+# gstate ID GROUP STATUS [ANNOTATIONS] [PID]: an OCI state whose bundle
+# (its own for each ID and GROUP) puts the container in GROUP.
+gstate() {
+	_b=$T_TMP/b/$1@$(printf '%s' "$2" | tr / _)
+	mkdir -p "$_b"
+	printf '{"linux":{"cgroupsPath":"/%s"}}\n' "$2" >"$_b/config.json"
+	printf '{"id":"%s","status":"%s","bundle":"%s","pid":%s,"annotations":{%s}}' \
+	    "$1" "$3" "$_b" "${5:-0}" "${4:-}"
+}
+# same WHAT: the state and the groups' files are as saved by keep.
+keep() { cp $S $T_TMP/trust.s; find $V2 -name cpuset.cpus -exec md5sum {} + | sort >$T_TMP/trust.g; }
+same() {
+	find $V2 -name cpuset.cpus -exec md5sum {} + | sort >$T_TMP/trust.g2
+	if cmp -s $S $T_TMP/trust.s && cmp -s $T_TMP/trust.g $T_TMP/trust.g2; then
+		ok "$1: nothing changed"
+	else
+		not_ok "$1: nothing changed" "$(cpm-alloc list)"
+	fi
+}
+hookx() { run cpm-alloc --cgroup-root $V2 oci-hook "$@"; }
+
+group machine/t1
+T_IN=$(gstate t1 machine/t1 creating '"cpm.io/cpus":"2"')
+hookx $ALLOW
+T1=$(cpm-alloc show t1)
+assert 'trust: t1 gets 2 CPUs in its group' "$rc $(cpus_of t1)" "0 $T1"
+run cpm-alloc list -o name,owner --noheadings
+assert 'trust: the hook records the container as the owner' \
+    "$(printf '%s\n' "$out" | grep '^t1 ' | tr -s ' ')" 't1 cgroup:machine/t1'
+assert 'trust: and marks the entry as a container'"'"'s in the state' \
+    "$(grep -c '^entry t1 .* hook=0$' $S)" 1
+
+# 1. The same id in another group is not the same container.
+group machine/t1b
+keep
+T_IN=$(gstate t1 machine/t1b creating '"cpm.io/cpus":"2"')
+hookx $ALLOW
+assert 'trust: the same id in another group is refused (exit 3)' \
+    "$rc $(printf '%s' "$err" | grep -c "container t1: a container of that id runs in cgroup 'machine/t1' already")" '3 1'
+same 'trust: the same id in another group'
+
+# 2. A name made by hand is no container's.
+cpm-alloc take db 3 >/dev/null
+group machine/db
+keep
+T_IN=$(gstate db machine/db creating '"cpm.io/cpus":"3"')
+hookx $ALLOW
+assert 'trust: a container named as a hand-made allocation is refused (exit 3)' \
+    "$rc $(printf '%s' "$err" | grep -c "allocation 'db' was made by hand or by a plan")" '3 1'
+same 'trust: a container named as a hand-made allocation'
+T_IN='{"id":"db","status":"stopped"}'
+hookx $ALLOW
+assert 'trust: poststop leaves a hand-made allocation (exit 3)' "$rc $(cpm-alloc show db | wc -l)" '3 1'
+same 'trust: poststop of a hand-made name'
+T_IN=
+check_fail "trust: take by hand refuses a container's name" 2 \
+    "allocation 't1' is a container's" cpm-alloc take t1 2
+T_IN=$(gstate t1 machine/t1b stopped)
+hookx $ALLOW
+assert 'trust: poststop from another group leaves the container (exit 3)' \
+    "$rc $(cpm-alloc show t1)" "3 $T1"
+same 'trust: poststop from another group'
+
+# 3. A group another allocation owns is given to no other container.
+keep
+T_IN=$(gstate t3 machine/t1 creating '"cpm.io/cpus":"1"')
+hookx $ALLOW
+assert "trust: a container in another's group is refused (exit 3)" \
+    "$rc $(printf '%s' "$err" | grep -c "cgroup 'machine/t1' belongs to allocation 't1'")" '3 1'
+same "trust: a container in another's group"
+T_IN=$(gstate t3 machine/t1 creating)
+hookx $ALLOW
+assert "trust: so is one that asks for nothing" "$rc" 3
+same "trust: a follower in another's group"
+
+# 4. What the operator did not allow is not granted.
+group machine/t4
+T_IN=$(gstate t4 machine/t4 creating '"cpm.io/cpus":"1","cpm.io/isolate-irqs":"true"')
+hookx
+assert 'trust: without --allow-annotations a request is ignored, with a warning' \
+    "$rc $(printf '%s' "$err" | grep -c 'annotation cpm.io/cpus is not allowed') $(cpm-alloc list -o name,count --noheadings | grep '^t4 ' | tr -s ' ')" \
+    '0 1 t4 0'
+assert 'trust: it follows the shared pool' "$(cpus_of t4)" "$(cpm-alloc shared)"
+T_IN=$(gstate t4 machine/t4 stopped)
+hookx
+T_IN=$(gstate t4 machine/t4 creating '"cpm.io/cpus":"1","cpm.io/mem":"1M"')
+hookx --allow-annotations cpus
+assert 'trust: an annotation not allowed is dropped, the others count' \
+    "$rc $(printf '%s' "$err" | grep -c 'cpm.io/mem is not allowed') $(cpm-alloc list -o name,count,memory --noheadings | grep '^t4 ' | tr -s ' ')" \
+    '0 1 t4 1 -'
+T_IN=$(gstate t4 machine/t4 stopped)
+hookx
+group other/t5
+T_IN=$(gstate t5 other/t5 creating '"cpm.io/cpus":"1"')
+hookx $ALLOW --allow-parent machine
+assert 'trust: outside the parents allowed a container gets no CPU' \
+    "$rc $(printf '%s' "$err" | grep -c "below none of the parents") $(cpm-alloc list -o name,count --noheadings | grep '^t5 ' | tr -s ' ')" \
+    '0 1 t5 0'
+group machine/t6
+keep
+T_IN=$(gstate t6 machine/t6 creating '"cpm.io/cpus":"3"')
+hookx $ALLOW --allow-parent machine --max-cpus 2
+assert 'trust: more CPUs than --max-cpus is refused (exit 2)' \
+    "$rc $(printf '%s' "$err" | grep -c '3 CPUs are more than the hook grants a container (2)')" '2 1'
+same 'trust: more CPUs than --max-cpus'
+check_fail 'trust: --allow-annotations takes only what the hook reads' 2 \
+    "unknown annotation 'cpu'" cpm-alloc oci-hook --allow-annotations cpus,cpu
+
+# 5. A name given twice is refused, not guessed.
+T_IN=$(gstate t6 machine/t6 creating '"cpm.io/cpus":"1","cpm.io/cpus":"2"')
+hookx $ALLOW
+assert 'trust: an annotation given twice is refused (exit 2)' \
+    "$rc $(printf '%s' "$err" | grep -c "member 'cpm.io/cpus' given twice")" '2 1'
+T_IN='{"id":"t6","id":"t1","status":"stopped"}'
+hookx $ALLOW
+assert 'trust: an id given twice is refused (exit 2)' \
+    "$rc $(printf '%s' "$err" | grep -c "member 'id' given twice") $(cpm-alloc show t1)" "2 1 $T1"
+T_IN=$(gstate t6 machine/t6 creating)
+printf '{"linux":{"cgroupsPath":"/machine/t6"},"linux":{"cgroupsPath":"/machine/t1"}}\n' \
+    >$T_TMP/b/t6@machine_t6/config.json
+hookx $ALLOW
+assert "trust: config.json's members given twice are refused (exit 2)" \
+    "$rc $(printf '%s' "$err" | grep -c "member 'linux' given twice")" '2 1'
+same 'trust: names given twice'
+
+# 6. A container is alive while its process is, not while its group is.
+sleep 600 &
+sp=$!
+at_exit "kill $sp 2>/dev/null"
+group machine/t7
+T_IN=$(gstate t7 machine/t7 creating '"cpm.io/cpus":"1"' $sp)
+hookx $ALLOW
+assert 'trust: the container process and its start time are recorded' \
+    "$rc $(grep -c "^entry t7 .* start=$(cut -d' ' -f22 /proc/$sp/stat) .*hook=$sp$" $S)" '0 1'
+T_IN=$(gstate t7 machine/t7 stopped '' $sp)
+hookx $ALLOW
+assert 'trust: poststop while the process runs is refused (exit 3)' \
+    "$rc $(printf '%s' "$err" | grep -c "its process $sp still runs")" '3 1'
+run cpm-alloc check
+assert 'trust: check finds nothing while it runs' "$(printf '%s' "$out" | grep -c "'t7'")" 0
+kill -9 $sp
+wait $sp 2>/dev/null
+run cpm-alloc check
+assert 'trust: with its process killed and its group left, check finds it' \
+    "$rc $(printf '%s' "$out" | grep -c "owner of 't7' is gone")" '3 1'
+run cpm-alloc reconcile
+assert 'trust: and reconcile releases it' \
+    "$rc $(printf '%s' "$out" | grep -c "^released t7 .*container process $sp has exited")" '0 1'
+T_IN=
+for id in t1 t4 t5; do
+	run cpm-alloc release $id
+done
+cpm-alloc release db >/dev/null
 
 # ---- podman and runc on this host (crun refuses a hybrid hierarchy) ----
 . "$CPM_TOP/tests/lib-podman.sh"

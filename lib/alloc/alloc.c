@@ -979,6 +979,19 @@ alloc_owner_gone(const struct alloc_entry *e, const struct sysroot *live,
 		}
 		return false;
 	}
+	/* A container's group outlives it when the runtime dies with it:
+	 * its process, with the start time it had, is the proof of life. */
+	if (e->hook && e->hook_pid > 0) {
+		uint64_t start;
+		int r = proc_start_time(live, (pid_t)e->hook_pid, &start);
+
+		if (r == -ESRCH || (r == 0 && e->owner_start &&
+				    start != e->owner_start)) {
+			snprintf(reason, len, "container process %d has exited",
+				 e->hook_pid);
+			return true;
+		}
+	}
 	if (e->owner_dir && (stat(e->owner_dir, &sb) < 0 ||
 			     !S_ISDIR(sb.st_mode))) {
 		snprintf(reason, len, "cgroup '%s' was removed", e->owner_dir);

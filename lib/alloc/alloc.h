@@ -159,7 +159,9 @@ int alloc_owner_resolve(const char *owner, const char *cgroup_root,
 
 /*
  * True when e's owner is gone: its process has exited (or its pid now
- * belongs to another process), or its group was removed.  reason gets
+ * belongs to another process), the container process of an entry the
+ * OCI hook made has (its group may outlive it), or its group was
+ * removed.  reason gets
  * which.  Entries without an owner are never gone.
  */
 bool alloc_owner_gone(const struct alloc_entry *e, const struct sysroot *live,

@@ -402,6 +402,8 @@ entry_digest(const struct alloc_entry *e)
 	}
 	if (e->near)
 		h = mix_str(h, e->near);
+	if (e->hook)
+		h = mix(h, (uint64_t)(unsigned int)e->hook_pid | 1ull << 32);
 	/*
 	 * The set, not its storage: only the words that hold CPUs, passed
 	 * over four at a time (an entry of a large machine has dozens of
@@ -463,6 +465,10 @@ format_entry(const struct alloc_entry *e, struct strbuf *sb)
 	if (e->near) {
 		strbuf_puts(sb, " near=");
 		str_escape(sb, e->near);
+	}
+	if (e->hook) {
+		strbuf_puts(sb, " hook=");
+		strbuf_putint(sb, e->hook_pid);
 	}
 	strbuf_puts(sb, "\n");
 }
@@ -1110,6 +1116,8 @@ known_key(const char *s)
 		       memcmp(s, "opts=", 5) == 0 ? 4 : 0;
 	case 's':
 		return memcmp(s, "start=", 6) == 0 ? 5 : 0;
+	case 'h':
+		return memcmp(s, "hook=", 5) == 0 ? 4 : 0;
 	}
 	return 0;
 }
@@ -1400,6 +1408,15 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 			if (!escape_free(v))
 				*canon = false;
 			rank = 9;
+		} else if (klen == 4 && memcmp(tok, "hook", 4) == 0 &&
+			   !e->hook) {
+			unsigned int pid;
+
+			if (parse_uint(v, INT_MAX, &pid) < 0)
+				return bad(p, "bad container process '%s'", v);
+			e->hook = true;
+			e->hook_pid = (int)pid;
+			rank = 10;
 		} else {
 			return bad(p, "unknown or repeated entry field '%s'",
 				   tok);

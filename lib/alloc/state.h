@@ -32,12 +32,20 @@
  *         [cgdir=DIR] [mem=NODE:BYTES,...] [opts=OPTS]
  *                                   (O: pid:PID, cgroup:PATH, or plan
  *                                    for what cpm-alloc apply made)
- *         [near=DEVICE@ADDRESS,...]
+ *         [near=DEVICE@ADDRESS,...] [hook=PID]
  *
  * near= (cpm-alloc take --near) names the devices an entry was placed
  * beside, each as given and by its PCI address; a state without it
  * reads as before, and cpm versions that predate it refuse an entry
  * that has it (an unknown field), rather than drop it.
+ *
+ * hook= marks an entry that cpm-alloc oci-hook made for a container:
+ * owner=cgroup:PATH is the container's group, PID the container's
+ * process as the runtime gave it (0: none) and start= that process's
+ * start time (/proc/PID/stat field 22), so that a pid taken again by
+ * another process is told apart.  A state without it reads as before
+ * (its entries made by no hook), and versions that predate it refuse
+ * an entry that has it.
  *
  * Versions 1 and 2 are still read: their checksum line is
  * "checksum fnv1a64:HEX16" (FNV-1a 64 of the same bytes), and version 1
@@ -112,7 +120,10 @@ struct alloc_entry {
 				 * (see alloc_entry_own_cpus()) */
 	enum alloc_mode mode;
 	char *owner;		/* "pid:PID", "cgroup:PATH" or NULL */
-	uint64_t owner_start;	/* pid owner: start time, clock ticks */
+	uint64_t owner_start;	/* pid owner, or the hook's container
+				 * process: start time, clock ticks */
+	bool hook;		/* made by the OCI hook (hook=) */
+	int hook_pid;		/* its container's process, 0: none */
 	char *owner_dir;	/* cgroup owner: absolute directory */
 	int nmem;
 	struct mem_booking *mem;	/* sorted by node */

@@ -357,6 +357,45 @@ literal(struct jr *j, const char *word, size_t len)
 	return jr_fail(j, "invalid value");
 }
 
+static int
+key_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* With j->unique: object v's names, each once (sorted, not compared
+ * pairwise: an object may have many members). */
+static int
+check_unique(struct jr *j, const struct jr_value *v)
+{
+	char **k;
+	size_t i;
+	int r = 0;
+
+	if (!j->unique || v->n < 2)
+		return 0;
+	if (!(k = malloc(v->n * sizeof(*k))))
+		return -ENOMEM;
+	memcpy(k, v->keys, v->n * sizeof(*k));
+	qsort(k, v->n, sizeof(*k), key_cmp);
+	for (i = 1; i < v->n && r == 0; i++)
+		if (strcmp(k[i - 1], k[i]) == 0) {
+			char what[96], name[44];
+			size_t n;
+
+			/* Printable, and short: the error is one line. */
+			for (n = 0; k[i][n] && n < 40; n++)
+				name[n] = k[i][n] >= 0x20 && k[i][n] < 0x7f ?
+					  k[i][n] : '?';
+			name[n] = '\0';
+			snprintf(what, sizeof(what), "member '%s%s' given twice",
+				 name, k[i][n] ? "..." : "");
+			r = jr_fail(j, what);
+		}
+	free(k);
+	return r;
+}
+
 /*
  * One value into v (NULL: checked and skipped).  Containers recurse, at
  * most JR_MAX_DEPTH deep.
@@ -446,7 +485,7 @@ value(struct jr *j, struct jr_value *v)
 	if (r < 0)
 		return r;
 	j->depth--;
-	return 0;
+	return v && close == '}' ? check_unique(j, v) : 0;
 }
 
 int
@@ -475,11 +514,20 @@ int
 jr_parse_text(const char *text, size_t len, struct jr_value *v,
 	      size_t *err_at, char *err, size_t errlen)
 {
+	return jr_parse_text_flags(text, len, 0, v, err_at, err, errlen);
+}
+
+int
+jr_parse_text_flags(const char *text, size_t len, unsigned int flags,
+		    struct jr_value *v, size_t *err_at, char *err,
+		    size_t errlen)
+{
 	struct jr j;
 	int r;
 
 	memset(v, 0, sizeof(*v));
 	r = jr_init(&j, text, len, err, errlen);
+	j.unique = flags & JR_UNIQUE;
 	if (r == 0)
 		r = jr_parse(&j, v);
 	if (err_at)

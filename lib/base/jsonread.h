@@ -23,7 +23,9 @@
  *   - containers nest at most JR_MAX_DEPTH deep; a text is at most
  *     JR_MAX_LEN bytes
  *   - a member name given twice is kept twice in a tree: the lookups
- *     answer the last, as Go's encoding/json does
+ *     answer the last, as Go's encoding/json does; or, with j->unique
+ *     (JR_UNIQUE), refused, so that a document no two readers can read
+ *     differently is the only one accepted
  *
  * Errors are -EINVAL with "WHAT at byte N" in the caller's err buffer
  * (the first error only), and j->err_at holds N; -ENOMEM otherwise.
@@ -44,6 +46,8 @@ struct jr {
 	size_t errlen;
 	size_t err_at;		/* byte offset of the first error */
 	bool failed;
+	bool unique;		/* jr_parse(): refuse a member name given
+				 * twice in one object */
 	int depth;
 };
 
@@ -125,6 +129,16 @@ void jr_value_free(struct jr_value *v);
  */
 int jr_parse_text(const char *text, size_t len, struct jr_value *v,
 		  size_t *err_at, char *err, size_t errlen);
+
+/*
+ * The same with flags: JR_UNIQUE refuses an object that names a member
+ * twice ("member 'NAME' given twice at byte N", the byte after the
+ * object).
+ */
+#define JR_UNIQUE 1u
+int jr_parse_text_flags(const char *text, size_t len, unsigned int flags,
+			struct jr_value *v, size_t *err_at, char *err,
+			size_t errlen);
 
 /* The last member of o named key; NULL when none or o is no object. */
 const struct jr_value *jr_member(const struct jr_value *o, const char *key);

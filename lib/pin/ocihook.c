@@ -32,7 +32,9 @@ parse_object(const char *text, size_t len, struct jr_value *v, char *err,
 {
 	int r;
 
-	r = jr_parse_text(text, len, v, NULL, err, errlen);
+	/* A name given twice is read one way by one runtime and another by
+	 * the next: refused, never guessed. */
+	r = jr_parse_text_flags(text, len, JR_UNIQUE, v, NULL, err, errlen);
 	if (r == 0 && v->type != JR_OBJ) {
 		jr_value_free(v);
 		r = err_ret(err, errlen, -EINVAL, "not a JSON object");
@@ -113,11 +115,11 @@ oci_state_parse(struct oci_state *s, const char *text, size_t len, char *err,
 		prefix_err(err, errlen, "invalid OCI state on stdin: ");
 	if (r < 0)
 		return r;
-	if ((r = dup_str(jr_member(&doc, "id"), "OCI state", "id", &s->id, err,
+	if ((r = dup_str(jr_member_fold(&doc, "id"), "OCI state", "id", &s->id, err,
 			 errlen)) < 0 ||
-	    (r = dup_str(jr_member(&doc, "status"), "OCI state", "status",
+	    (r = dup_str(jr_member_fold(&doc, "status"), "OCI state", "status",
 			 &s->status, err, errlen)) < 0 ||
-	    (r = dup_str(jr_member(&doc, "bundle"), "OCI state", "bundle",
+	    (r = dup_str(jr_member_fold(&doc, "bundle"), "OCI state", "bundle",
 			 &s->bundle, err, errlen)) < 0)
 		goto out;
 	if (!s->id || !*s->id) {
@@ -125,7 +127,7 @@ oci_state_parse(struct oci_state *s, const char *text, size_t len, char *err,
 			    "\"id\"");
 		goto out;
 	}
-	pid = jr_member(&doc, "pid");
+	pid = jr_member_fold(&doc, "pid");
 	if (pid && pid->type != JR_NULL) {
 		if (pid->type != JR_NUM || !pid->num.is_u64 ||
 		    pid->num.u > INT_MAX) {
@@ -135,7 +137,7 @@ oci_state_parse(struct oci_state *s, const char *text, size_t len, char *err,
 		}
 		s->pid = (pid_t)pid->num.u;
 	}
-	r = add_annotations(s, jr_member(&doc, "annotations"), "OCI state", err,
+	r = add_annotations(s, jr_member_fold(&doc, "annotations"), "OCI state", err,
 			    errlen);
 out:
 	jr_value_free(&doc);
@@ -174,10 +176,11 @@ oci_config_load(struct oci_state *s, char *err, size_t errlen)
 	}
 	if (r < 0)
 		return r;
-	r = dup_str(jr_member(jr_member(&doc, "linux"), "cgroupsPath"), path,
+	r = dup_str(jr_member_fold(jr_member_fold(&doc, "linux"),
+				   "cgroupsPath"), path,
 		    "linux.cgroupsPath", &s->cgroups_path, err, errlen);
 	if (r == 0)
-		r = add_annotations(s, jr_member(&doc, "annotations"), path, err,
+		r = add_annotations(s, jr_member_fold(&doc, "annotations"), path, err,
 				    errlen);
 	jr_value_free(&doc);
 	return r;
@@ -221,9 +224,90 @@ bad_annotation(const char *key, const char *value, const char *takes,
 		       "(%s)", key, value, takes);
 }
 
+static const char *const annotation_names[] = {
+	"cpus", "mode", "numa-policy", "mem", "core-type", "isolate-irqs",
+};
+
+bool
+oci_annotation_allowed(const char *allowed, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = allowed;
+
+	while (p && *p) {
+		const char *end = strchrnul(p, ',');
+
+		if ((size_t)(end - p) == n && strncmp(p, name, n) == 0)
+			return true;
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
 int
-oci_request_parse(const struct oci_state *s, struct oci_request *rq,
-		  char *err, size_t errlen)
+oci_allowed_check(const char *allowed, char *err, size_t errlen)
+{
+	const char *p = allowed;
+	size_t i;
+
+	while (*p) {
+		const char *end = strchrnul(p, ',');
+
+		for (i = 0; i < sizeof(annotation_names) /
+			    sizeof(annotation_names[0]); i++)
+			if (strlen(annotation_names[i]) == (size_t)(end - p) &&
+			    strncmp(p, annotation_names[i],
+				    (size_t)(end - p)) == 0)
+				break;
+		if (i == sizeof(annotation_names) / sizeof(annotation_names[0]))
+			return err_ret(err, errlen, -EINVAL, "unknown "
+				       "annotation '%.*s' (cpus, mode, "
+				       "numa-policy, mem, core-type, "
+				       "isolate-irqs)", (int)(end - p), p);
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* Whether name is asked for in rq and not allowed: noted, then false. */
+static bool
+keep(struct oci_request *rq, bool asked, const char *allowed, const char *name,
+     const char *key)
+{
+	if (!asked)
+		return false;
+	if (oci_annotation_allowed(allowed, name))
+		return true;
+	if (!rq->ignored)
+		rq->ignored = key;
+	return false;
+}
+
+/* Drop from rq what allowed does not name, noting the first. */
+static void
+request_filter(struct oci_request *rq, const char *allowed)
+{
+	if (!keep(rq, rq->have_cpus, allowed, "cpus", "cpm.io/cpus")) {
+		const char *ignored = rq->ignored;
+
+		memset(rq, 0, sizeof(*rq));
+		rq->ignored = ignored;
+		return;
+	}
+	rq->share = keep(rq, rq->share, allowed, "mode", "cpm.io/mode");
+	rq->have_policy = keep(rq, rq->have_policy, allowed, "numa-policy",
+			       "cpm.io/numa-policy");
+	rq->have_mem = keep(rq, rq->have_mem, allowed, "mem", "cpm.io/mem");
+	if (!keep(rq, rq->core_type != NULL, allowed, "core-type",
+		  "cpm.io/core-type"))
+		rq->core_type = NULL;
+	rq->isolate_irqs = keep(rq, rq->isolate_irqs, allowed, "isolate-irqs",
+				"cpm.io/isolate-irqs");
+}
+
+int
+oci_request_parse(const struct oci_state *s, const char *allowed,
+		  struct oci_request *rq, char *err, size_t errlen)
 {
 	const char *other = NULL;
 	size_t i;
@@ -286,6 +370,7 @@ oci_request_parse(const struct oci_state *s, struct oci_request *rq,
 	if (rq->have_cpus && rq->n == 0 && other)
 		return err_ret(err, errlen, -EINVAL, "annotation %s needs "
 			       "cpm.io/cpus of at least 1", other);
+	request_filter(rq, allowed);
 	return 0;
 }
 
@@ -369,15 +454,7 @@ oci_container_group(const struct oci_state *s, const struct cg_hier *h,
 		}
 	}
 	if (s->cgroups_path && *s->cgroups_path) {
-		const char *p = s->cgroups_path;
-
-		if (*p != '/' && strchr(p, ':')) {
-			if (systemd_group(p, raw, sizeof(raw)) < 0)
-				return err_ret(err, errlen, -EINVAL, "invalid "
-					       "linux.cgroupsPath '%s'", p);
-			p = raw;
-		}
-		r = cg_path_check(p, out, outlen, err, errlen);
+		r = oci_config_group(s, out, outlen, err, errlen);
 		if (r < 0)
 			return r;
 		if (*out && cg_exists(h, CG_CPUSET, out))
@@ -388,6 +465,25 @@ oci_container_group(const struct oci_state *s, const struct cg_hier *h,
 	return err_ret(err, errlen, -ENOENT, "container %s has no cgroup of "
 		       "its own (no process in one, no linux.cgroupsPath)",
 		       s->id);
+}
+
+int
+oci_config_group(const struct oci_state *s, char *out, size_t outlen,
+		 char *err, size_t errlen)
+{
+	char raw[CG_PATH_MAX];
+	const char *p = s->cgroups_path;
+
+	*out = '\0';
+	if (!p || !*p)
+		return 0;
+	if (*p != '/' && strchr(p, ':')) {
+		if (systemd_group(p, raw, sizeof(raw)) < 0)
+			return err_ret(err, errlen, -EINVAL, "invalid "
+				       "linux.cgroupsPath '%s'", p);
+		p = raw;
+	}
+	return cg_path_check(p, out, outlen, err, errlen);
 }
 
 /* The cpuset */

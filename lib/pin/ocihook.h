@@ -14,6 +14,11 @@
  *   follower   a container without a CPU request: its cpuset follows the
  *              shared pool (an allocation of 0 CPUs owned by its group)
  *
+ * A document that names a member twice is refused: runtimes written in
+ * Go read the last, a reader that stops at the first reads another
+ * container.  The state's and config.json's own fields are matched as
+ * Go matches them (any case, the last).
+ *
  * Nothing here prints or changes the state file; errors come back as
  * -errno with a one-line message in err.
  */
@@ -85,15 +90,29 @@ struct oci_request {
 	uint64_t mem;			/* cpm.io/mem, bytes */
 	const char *core_type;		/* cpm.io/core-type, or NULL */
 	bool isolate_irqs;		/* cpm.io/isolate-irqs=true */
+	const char *ignored;		/* the first annotation asked for
+					 * and not allowed, or NULL */
 };
 
 /*
  * Read the request from s's annotations.  Returns 0; -EINVAL for a value
  * that is not valid, an unknown cpm.io/ key, or options without
- * cpm.io/cpus (err names the annotation and what it takes).
+ * cpm.io/cpus (err names the annotation and what it takes).  Every
+ * cpm.io/ annotation is checked; then those allowed does not name
+ * ("cpus,mode,...", the names after cpm.io/; NULL: none) are dropped as
+ * if absent (without cpus, all are), and rq->ignored names the first.
  */
-int oci_request_parse(const struct oci_state *s, struct oci_request *rq,
-		      char *err, size_t errlen);
+int oci_request_parse(const struct oci_state *s, const char *allowed,
+		      struct oci_request *rq, char *err, size_t errlen);
+
+/* Whether allowed ("cpus,mode,..."; NULL: none) names name. */
+bool oci_annotation_allowed(const char *allowed, const char *name);
+
+/*
+ * Check an allowed list: each a name after cpm.io/ that the hook reads.
+ * Returns 0, or -EINVAL with err naming the first that is not.
+ */
+int oci_allowed_check(const char *allowed, char *err, size_t errlen);
 
 /*
  * The container's cpuset group in h, canonical (cg_path_check()), into
@@ -106,6 +125,14 @@ int oci_request_parse(const struct oci_state *s, struct oci_request *rq,
 int oci_container_group(const struct oci_state *s, const struct cg_hier *h,
 			const struct sysroot *live, char *out, size_t outlen,
 			char *err, size_t errlen);
+
+/*
+ * The group config.json's cgroupsPath names, canonical, whether it
+ * exists or not, into out ("" when there is none).  Returns 0 or
+ * -EINVAL for a path that is not one.
+ */
+int oci_config_group(const struct oci_state *s, char *out, size_t outlen,
+		     char *err, size_t errlen);
 
 /*
  * Give group the CPUs and memory nodes: through systemd when it is a

@@ -29,7 +29,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < s.nann; i++)
 			if (s.ann[i].key == NULL || s.ann[i].value == NULL)
 				abort();
-		oci_request_parse(&s, &rq, err, sizeof(err));
+		oci_request_parse(&s, "cpus,mode,numa-policy,mem,core-type,isolate-irqs",
+				  &rq, err, sizeof(err));
 	} else if (memchr(err, '\0', sizeof(err)) == NULL) {
 		abort();
 	}

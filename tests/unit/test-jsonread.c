@@ -208,6 +208,19 @@ test_documents(void)
 	      jr_member_fold(&v, "A") &&
 	      strcmp(jr_member_fold(&v, "A")->s, "3") == 0);
 	jr_value_free(&v);
+	CHECK_STR("with JR_UNIQUE a repeated name is refused",
+		  jr_parse_text_flags("{\"b\":{\"x\":1,\"y\":2,\"x\":3}}", 25,
+				      JR_UNIQUE, &v, NULL, err,
+				      sizeof(err)) == -EINVAL ? err : "parsed",
+		  "member 'x' given twice at byte 24");
+	CHECK("with JR_UNIQUE names in other cases are not repeats",
+	      jr_parse_text_flags("{\"a\":1,\"A\":2}", 13, JR_UNIQUE, &v,
+				  NULL, err, sizeof(err)) == 0 && v.n == 2);
+	jr_value_free(&v);
+	CHECK_STR("a repeated name of control characters is named on one line",
+		  jr_parse_text_flags("{\"\\n\":1,\"\\n\":2}", 15, JR_UNIQUE,
+				      &v, NULL, err, sizeof(err)) == -EINVAL ?
+		  err : "parsed", "member '?' given twice at byte 15");
 	CHECK("a later name in another case wins the folding lookup",
 	      parse("{\"checksum\":1,\"CheckSum\":2}", 27, &v, err,
 		    sizeof(err)) == 0 &&

@@ -192,6 +192,9 @@ ref_format(const struct alloc_state *st, struct strbuf *out)
 		alloc_opts_format(&e->opts, &sb);
 		if (sb.len == mark + 6)
 			sb.len = mark;
+		/* The field the OCI hook adds, last. */
+		if (e->hook)
+			strbuf_printf(&sb, " hook=%d", e->hook_pid);
 		strbuf_puts(&sb, "\n");
 	}
 	strbuf_printf(out, "cpm-alloc-state 3\nchecksum xxh64:%016llx\n",
@@ -285,6 +288,7 @@ static const char *const odd_lines[] = {
 	"entry a n=1 cpus=1 mode=exclusive opts=,full-cores\n",
 	"entry a n=1 cpus=1 mode=exclusive opts=full-cores opts=spread-cores\n",
 	"entry a n=1 cpus=1 mode=exclusive mem=0:5 cgdir=/x\n",
+	"entry a n=1 cpus=1 mode=exclusive hook=7 owner=cgroup:c\n",
 };
 
 /* Lines cpm-alloc writes: copied as they are. */
@@ -297,6 +301,9 @@ static const char *const plain_lines[] = {
 	"closest-numa,numa-policy=restricted\n",
 	"entry a n=1 cpus=1 mode=exclusive owner=cgroup:/a start=18446744073709551615\n",
 	"entry a n=1 cpus=1 mode=exclusive opts=distribute\n",
+	"entry c n=1 cpus=1 mode=exclusive owner=cgroup:machine/c start=99 "
+	"cgdir=/sys/fs/cgroup/cpuset/machine/c hook=1234\n",
+	"entry c n=0 cpus= mode=share owner=cgroup:machine/c hook=0\n",
 };
 
 /* Every line alone, between two plain entries, written as 0.1.0 did. */
@@ -386,6 +393,12 @@ static const struct {
 	  "line 8: bad owner 'x'" },
 	{ "entry a n=1 cpus=1 mode=exclusive cgdir=x\n",
 	  "line 8: bad cgroup directory" },
+	{ "entry a n=1 cpus=1 mode=exclusive hook=x\n",
+	  "line 8: bad container process 'x'" },
+	{ "entry a n=1 cpus=1 mode=exclusive hook=007\n",
+	  "line 8: bad container process '007'" },
+	{ "entry a n=1 cpus=1 mode=exclusive hook=1 hook=2\n",
+	  "line 8: unknown or repeated entry field 'hook'" },
 	{ "entry a n=1 cpus=1 mode=exclusive start=-1\n",
 	  "line 8: bad start time '-1'" },
 	{ "entry a n=1 cpus=1 mode=exclusive mem=0:1 mem=1:1\n",
