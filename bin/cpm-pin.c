@@ -7,7 +7,8 @@
  *   cpm-pin -p PID [CPULIST] [--nodes NODELIST] [--migrate]
  *   cpm-pin --cgroup GROUP CPULIST [--mems NODELIST] [--exclusive]
  *           [--create] [--attach PID...]
- *   cpm-pin --irqs-away CPULIST | --irqs-restore
+ *   cpm-pin [-n] --irqs-away CPULIST | --irqs-to DEV CPULIST
+ *   cpm-pin [-n] --irqs-restore [DEV]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -86,7 +87,8 @@ usage(void)
 "       cpm-pin --cgroup GROUP CPULIST [--mems NODELIST]\n"
 "               [--exclusive | --isolated] [--create] [--attach PID...]\n"
 "       cpm-pin --cgroup GROUP\n"
-"       cpm-pin --irqs-away CPULIST | --irqs-to DEV CPULIST | --irqs-restore\n"
+"       cpm-pin [-n] --irqs-away CPULIST | --irqs-to DEV CPULIST\n"
+"       cpm-pin [-n] --irqs-restore [DEV]\n"
 "Put work on CPUs and NUMA memory nodes, then read back what the kernel did.\n"
 "\n"
 "Run COMMAND with the CPU affinity CPULIST (the kernel's list grammar;\n"
@@ -150,11 +152,13 @@ usage(void)
 "                          default " IRQ_JOURNAL_DEFAULT ")\n"
 "      --irqs-to DEV CPULIST  steer a device's interrupts (its MSI-X vectors,\n"
 "                          msi_irqs) onto CPULIST (a cpulist or selector such\n"
-"                          as dev:eth1), journaled as --irqs-away is;\n"
-"                          --irqs-restore puts them back\n"
-"      --irqs-restore      put back every affinity the journal holds, also\n"
-"                          after a crash, and remove the journal\n"
-"      --wait SECONDS      with --irqs-away or --irqs-restore: wait at most\n"
+"                          as dev:eth1), even CPUs kept free of the others;\n"
+"                          journaled as --irqs-away is; exit 3 when the\n"
+"                          kernel keeps one elsewhere\n"
+"      --irqs-restore [DEV]  put back every affinity the journal holds, also\n"
+"                          after a crash, and remove the journal; with DEV,\n"
+"                          undo that device's --irqs-to alone\n"
+"      --wait SECONDS      with the --irqs forms: wait at most\n"
 "                          this long for the journal's lock (default:\n"
 "                          forever), then exit 1 naming its holder\n"
 "  -n, --dry-run           print what would be set and change nothing\n"

@@ -81,7 +81,7 @@ usage(void)
 "       cpm-topo [--sysroot DIR] nodes CPULIST [--json]\n"
 "       cpm-topo [--sysroot DIR] memory [NODESEL...] [--list | --json | -o LIST]\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
-"                [--irqs [--interval DURATION]] [--device DEV] [--json]\n"
+"                [--irqs [--interval DURATION]] [--device DEV[,DEV...]] [--json]\n"
 "       cpm-topo [--sysroot DIR] check --plan FILE [--reserved CPULIST] [--json]\n"
 "       cpm-topo [--sysroot DIR] check --pid PID | --cgroup GROUP [--cgroup-root DIR] [--json]\n"
 "       cpm-topo [--sysroot DIR] devices [--json | -o LIST] [--raw] [--noheadings]\n"
