@@ -7,7 +7,8 @@
  *   cpm-pin -p PID [CPULIST] [--nodes NODELIST] [--migrate]
  *   cpm-pin --cgroup GROUP CPULIST [--mems NODELIST] [--exclusive]
  *           [--create] [--attach PID...]
- *   cpm-pin --irqs-away CPULIST | --irqs-restore
+ *   cpm-pin [-n] --irqs-away CPULIST | --irqs-to DEV CPULIST
+ *   cpm-pin [-n] --irqs-restore [DEV]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -57,6 +58,7 @@ struct pin_ctx {
 	bool restore_weights;
 	const char *wait_arg;		/* --wait SECONDS (--irqs forms) */
 	bool irqs_restore;
+	const char *irqs_restore_dev;	/* --irqs-restore DEV */
 	bool dry_run, migrate, exclusive, isolated, create, verbose, json;
 	bool force, scope;
 	bool dashdash;
@@ -86,7 +88,8 @@ usage(void)
 "       cpm-pin --cgroup GROUP CPULIST [--mems NODELIST]\n"
 "               [--exclusive | --isolated] [--create] [--attach PID...]\n"
 "       cpm-pin --cgroup GROUP\n"
-"       cpm-pin --irqs-away CPULIST | --irqs-to DEV CPULIST | --irqs-restore\n"
+"       cpm-pin [-n] --irqs-away CPULIST | --irqs-to DEV CPULIST\n"
+"       cpm-pin [-n] --irqs-restore [DEV]\n"
 "Put work on CPUs and NUMA memory nodes, then read back what the kernel did.\n"
 "\n"
 "Run COMMAND with the CPU affinity CPULIST (the kernel's list grammar;\n"
@@ -150,11 +153,13 @@ usage(void)
 "                          default " IRQ_JOURNAL_DEFAULT ")\n"
 "      --irqs-to DEV CPULIST  steer a device's interrupts (its MSI-X vectors,\n"
 "                          msi_irqs) onto CPULIST (a cpulist or selector such\n"
-"                          as dev:eth1), journaled as --irqs-away is;\n"
-"                          --irqs-restore puts them back\n"
-"      --irqs-restore      put back every affinity the journal holds, also\n"
-"                          after a crash, and remove the journal\n"
-"      --wait SECONDS      with --irqs-away or --irqs-restore: wait at most\n"
+"                          as dev:eth1), even CPUs kept free of the others;\n"
+"                          journaled as --irqs-away is; exit 3 when the\n"
+"                          kernel keeps one elsewhere\n"
+"      --irqs-restore [DEV]  put back every affinity the journal holds, also\n"
+"                          after a crash, and remove the journal; with DEV,\n"
+"                          undo that device's --irqs-to alone\n"
+"      --wait SECONDS      with the --irqs forms: wait at most\n"
 "                          this long for the journal's lock (default:\n"
 "                          forever), then exit 1 naming its holder\n"
 "  -n, --dry-run           print what would be set and change nothing\n"
@@ -409,6 +414,10 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		c->cpulist_arg = pos[0];
 		npos = 0;	/* the CPU list: checked as the others below */
 	}
+	if (c->irqs_restore && npos == 1) {
+		c->irqs_restore_dev = pos[0];	/* one device's steering */
+		npos = 0;
+	}
 	if (c->irqs_away_arg || c->irqs_restore || c->irqs_to_arg) {
 		if (c->irqs_away_arg && c->irqs_restore)
 			cli_usage_error("--irqs-away and --irqs-restore cannot "
@@ -418,13 +427,9 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		    c->exclusive || c->isolated || c->create || c->nattach ||
 		    c->json || c->force || c->scope || c->unit_arg)
 			cli_usage_error("%s go%s alone (with --sysroot and "
-					"--verbose)", c->irqs_to_arg ? "--irqs-to" :
+					"--verbose, --dry-run)", c->irqs_to_arg ? "--irqs-to" :
 					"--irqs-away and --irqs-restore",
 					c->irqs_to_arg ? "es" : "");
-		if (c->dry_run)
-			cli_usage_error("--dry-run does not go with %s",
-					c->irqs_to_arg ? "--irqs-to" :
-					"--irqs-away or --irqs-restore");
 		if (c->wait_arg) {
 			int64_t ms;
 
@@ -1466,8 +1471,9 @@ irq_journal_path(void)
 
 /*
  * Report a change IRQ by IRQ: refusals as warnings (managed and per-CPU
- * interrupts stay where the kernel keeps them), the rest with -v.
- * Returns true when a write the kernel took did not read back as asked.
+ * interrupts stay where the kernel keeps them), the rest with -v; in a
+ * dry run, each change as an "irq: N FROM -> TO" plan line.  Returns
+ * true when a write the kernel took did not read back as asked.
  */
 static bool
 report_irqs(const struct pin_ctx *c, const struct irq_report *rep)
@@ -1478,36 +1484,132 @@ report_irqs(const struct pin_ctx *c, const struct irq_report *rep)
 	for (i = 0; i < rep->n; i++) {
 		const struct irq_outcome *o = &rep->v[i];
 		char *from = list_or_die(&o->from), *to = list_or_die(&o->to);
-		char name[128];
+		char *eff = list_or_die(&o->effective), name[128];
 
 		snprintf(name, sizeof(name), o->name[0] ? " (%s)" : "%s", o->name);
-		if (o->error == -EAGAIN) {
+		if (c->dry_run) {
+			printf("irq: %d %s -> %s%s\n", o->irq, *from ? from : "-",
+			       *to ? to : "-", name);
+		} else if (o->error == -EAGAIN) {
 			cli_warn("IRQ %d%s reads back %s after the move", o->irq,
 				 name, *to ? to : "-");
 			bad = true;
 		} else if (o->error < 0) {
 			cli_warn("warning: IRQ %d%s cannot be moved: %s (stays on %s)",
 				 o->irq, name, read_strerror(o->error), *from ? from : "-");
+		} else if (o->effective_outside) {
+			cli_warn("warning: IRQ %d%s is set to %s, but the kernel "
+				 "still delivers it to %s (effective_affinity_list)",
+				 o->irq, name, *to ? to : "-", eff);
 		} else if (c->verbose) {
 			cli_warn("IRQ %d%s: %s -> %s", o->irq, name,
 				 *from ? from : "-", *to ? to : "-");
 		}
 		free(from);
 		free(to);
+		free(eff);
 	}
-	if (rep->default_changed && rep->default_error < 0) {
+	if (rep->default_changed && c->dry_run)
+		print_plan_line("default_smp_affinity", "rewritten");
+	else if (rep->default_changed && rep->default_error < 0) {
 		cli_warn("cannot set default_smp_affinity: %s",
 			 strerror(-rep->default_error));
 		bad = true;
 	}
+	if (!cpuset_empty(&rep->kept) && !c->irqs_to_arg) {
+		char *k = list_or_die(&rep->kept);
+
+		cli_warn("note: IRQ%s %s stay%s on the CPUs %s steered to "
+			 "(--irqs-to), away set or not", cpuset_count(&rep->kept) == 1 ?
+			 "" : "s", k, cpuset_count(&rep->kept) == 1 ? "s" : "",
+			 cpuset_count(&rep->kept) == 1 ? "it is" : "they are");
+		free(k);
+	}
 	return bad;
+}
+
+/* The CPUs of a --irqs-to or --irqs-away argument: a list or selector. */
+static void
+irq_cpus(struct pin_ctx *c, const char *what, const char *arg)
+{
+	int r;
+
+	if (select_is_cpulist(arg)) {
+		cli_parse_cpus(&c->topo, "cpulist", arg, &c->cpus);
+	} else {
+		r = device_is_selector(arg) ?
+		    device_select(&c->root, &c->topo, arg, &c->cpus, c->err,
+				  sizeof(c->err)) :
+		    select_resolve(&c->topo, arg, &c->cpus, c->err,
+				   sizeof(c->err));
+		die_check(r, c->err);
+	}
+	if (cpuset_empty(&c->cpus))
+		cli_die(EXIT_USAGE, "%s needs at least one CPU", what);
+}
+
+/* The device of --irqs-to or --irqs-restore DEV, and its holder name. */
+static void
+irq_device(struct pin_ctx *c, const char *what, const char *name,
+	   struct device *dev, char *holder, size_t len)
+{
+	int r = device_find(dev, &c->root, name, c->err, sizeof(c->err));
+
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_USAGE, "invalid %s device: %s", what, c->err);
+	snprintf(holder, len, "irqs-to:%s", dev->addr);
+}
+
+/*
+ * After --irqs-to: the device's IRQs that are not where they were
+ * steered, each with why; with -v, where they are.  Returns the exit
+ * status: 3 when one is not there.
+ */
+static int
+steer_outcome(const struct pin_ctx *c, const struct device *dev,
+	      const struct cpuset *irqs, const struct irq_report *rep)
+{
+	const char *name = c->irqs_to_arg;
+	char *l, *to = list_or_die(&c->cpus);
+	int irq;
+
+	cpuset_for_each(irq, &rep->unsteered) {
+		const struct irq_outcome *o = NULL;
+		char *now;
+		size_t i;
+
+		for (i = 0; i < rep->n; i++)
+			if (rep->v[i].irq == irq)
+				o = &rep->v[i];
+		now = o ? list_or_die(o->error == -EAGAIN ? &o->to : &o->from) :
+		      NULL;
+		cli_warn("cannot steer IRQ %d of %s to %s: %s%s%s", irq, name, to,
+			 o == NULL ? "its smp_affinity_list cannot be read" :
+			 o->error == -EAGAIN ? "the kernel keeps it on " :
+			 read_strerror(o->error), o && o->error != -EAGAIN ?
+			 "; it stays on " : "", now ? now : "");
+		free(now);
+	}
+	if (c->verbose && !c->dry_run) {
+		l = list_or_die(irqs);
+		cli_warn("%s (%s): IRQ%s %s steered to %s%s", name, dev->addr,
+			 cpuset_count(irqs) == 1 ? "" : "s", l, to,
+			 cpuset_intersects(&rep->away, &c->cpus) ?
+			 ", which other interrupts stay off" : "");
+		free(l);
+	}
+	free(to);
+	return cpuset_empty(&rep->unsteered) ? EXIT_OK : EXIT_UNSAT;
 }
 
 /*
  * --irqs-to DEV CPULIST: the device's IRQs onto the CPUs, journaled
  * under a holder named for the device's address, so that steering it
  * again replaces what it was steered to and --irqs-restore puts back
- * what it had.
+ * what it had.  Steering wins over the away sets: exit 3 only where the
+ * kernel keeps an IRQ elsewhere.
  */
 static noreturn void
 irqs_to(struct pin_ctx *c)
@@ -1515,80 +1617,77 @@ irqs_to(struct pin_ctx *c)
 	struct cpuset irqs = CPUSET_INIT;
 	struct irq_report rep;
 	struct device dev;
-	char holder[64], err[512];
-	int r;
+	struct strbuf far;
+	char holder[64], err[512], *line, *nl;
+	int r, status;
 
-	r = device_find(&dev, &c->root, c->irqs_to_arg, c->err, sizeof(c->err));
-	if (r == -ENOMEM)
-		cli_die(EXIT_FAIL, "out of memory");
-	if (r < 0)
-		cli_die(EXIT_USAGE, "invalid --irqs-to device: %s", c->err);
-	if (select_is_cpulist(c->cpulist_arg)) {
-		cli_parse_cpus(&c->topo, "cpulist", c->cpulist_arg, &c->cpus);
-	} else {
-		r = device_is_selector(c->cpulist_arg) ?
-		    device_select(&c->root, &c->topo, c->cpulist_arg, &c->cpus,
-				  c->err, sizeof(c->err)) :
-		    select_resolve(&c->topo, c->cpulist_arg, &c->cpus, c->err,
-				   sizeof(c->err));
-		die_check(r, c->err);
-	}
-	if (cpuset_empty(&c->cpus))
-		cli_die(EXIT_USAGE, "--irqs-to needs at least one CPU");
+	irq_device(c, "--irqs-to", c->irqs_to_arg, &dev, holder,
+		   sizeof(holder));
+	irq_cpus(c, "--irqs-to", c->cpulist_arg);
 	r = device_irqs(&c->root, dev.addr, &irqs);
 	if (r == -ENOMEM)
 		cli_die(EXIT_FAIL, "out of memory");
 	if (r < 0)
 		cli_die(EXIT_UNSAT, "%s (%s) has no interrupts (no msi_irqs, "
 			"no irq line)", c->irqs_to_arg, dev.addr);
-	snprintf(holder, sizeof(holder), "irqs-to:%s", dev.addr);
-	device_free(&dev);
+	/* CPUs on another node than the device's: said, then done. */
+	strbuf_init(&far);
+	if (device_check_cpus(&dev, &c->topo, &c->cpus, &far) < 0 || far.oom)
+		cli_die(EXIT_FAIL, "out of memory");
+	for (line = far.buf; line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		cli_warn("%.*s", (int)(nl - line), line);
+	}
+	strbuf_free(&far);
 	r = irq_steer(&c->root, irq_journal_path(), holder, &irqs, &c->cpus,
 		      &c->topo.online, &rep, err, sizeof(err));
-	cpuset_free(&irqs);
-	if (r == -EINVAL)
+	if (r == -EINVAL || r == -EFTYPE_CPM)
 		cli_die(EXIT_USAGE, "%s", err);
 	if (r < 0)
 		cli_die(EXIT_FAIL, "%s", err);
-	r = report_irqs(c, &rep) ? EXIT_FAIL : EXIT_OK;
+	status = report_irqs(c, &rep) ? EXIT_FAIL : EXIT_OK;
+	r = steer_outcome(c, &dev, &irqs, &rep);
+	if (r != EXIT_OK)
+		status = r;
+	cpuset_free(&irqs);
+	device_free(&dev);
 	irq_report_free(&rep);
-	cli_exit(r);
+	cli_exit(status);
 }
 
 static noreturn void
 irqs_form(struct pin_ctx *c)
 {
 	struct irq_report rep;
-	char err[512];
+	struct device dev;
+	char err[512], holder[64];
 	bool found;
 	int r;
 
 	cli_open_sysroot(c->sysroot_dir, &c->root);
 	cli_load_topology(&c->root, TOPO_NO_CORES, &c->topo);
-	if (c->irqs_to_arg) {
+	irq_dry_run(c->dry_run);
+	if (c->irqs_to_arg)
 		irqs_to(c);
-	} else if (c->irqs_away_arg) {
-		if (select_is_cpulist(c->irqs_away_arg)) {
-			cli_parse_cpus(&c->topo, "cpulist", c->irqs_away_arg,
-				       &c->cpus);
-		} else if (device_is_selector(c->irqs_away_arg)) {
-			r = device_select(&c->root, &c->topo, c->irqs_away_arg,
-					  &c->cpus, c->err, sizeof(c->err));
-			die_check(r, c->err);
-		} else {
-			r = select_resolve(&c->topo, c->irqs_away_arg, &c->cpus,
-					   c->err, sizeof(c->err));
-			die_check(r, c->err);
-		}
-		if (cpuset_empty(&c->cpus))
-			cli_die(EXIT_USAGE, "--irqs-away needs at least one CPU");
+	if (c->irqs_away_arg) {
+		irq_cpus(c, "--irqs-away", c->irqs_away_arg);
 		r = irq_isolate(&c->root, irq_journal_path(), "cpm-pin", &c->cpus,
 				&c->topo.online, &rep, err, sizeof(err));
 		if (r == -EINVAL)
 			cli_die(EXIT_USAGE, "%s", err);
 	} else {
-		r = irq_release(&c->root, irq_journal_path(), NULL,
+		/* --irqs-restore [DEV]: every holder, or the device's. */
+		if (c->irqs_restore_dev)
+			irq_device(c, "--irqs-restore", c->irqs_restore_dev, &dev,
+				   holder, sizeof(holder));
+		r = irq_release(&c->root, irq_journal_path(),
+				c->irqs_restore_dev ? holder : NULL,
 				&c->topo.online, &found, &rep, err, sizeof(err));
+		if (r == 0 && c->irqs_restore_dev && !found)
+			cli_warn("note: %s (%s) is not steered: nothing to "
+				 "restore", c->irqs_restore_dev, dev.addr);
+		if (c->irqs_restore_dev)
+			device_free(&dev);
 	}
 	if (r == -EFTYPE_CPM)
 		cli_die(EXIT_USAGE, "%s", err);

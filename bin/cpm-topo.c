@@ -81,7 +81,7 @@ usage(void)
 "       cpm-topo [--sysroot DIR] nodes CPULIST [--json]\n"
 "       cpm-topo [--sysroot DIR] memory [NODESEL...] [--list | --json | -o LIST]\n"
 "       cpm-topo [--sysroot DIR] check CPULIST [--policy compact|spread|local] [--nodes NODELIST]\n"
-"                [--irqs [--interval DURATION]] [--device DEV] [--json]\n"
+"                [--irqs [--interval DURATION]] [--device DEV[,DEV...]] [--json]\n"
 "       cpm-topo [--sysroot DIR] check --plan FILE [--reserved CPULIST] [--json]\n"
 "       cpm-topo [--sysroot DIR] check --pid PID | --cgroup GROUP [--cgroup-root DIR] [--json]\n"
 "       cpm-topo [--sysroot DIR] devices [--json | -o LIST] [--raw] [--noheadings]\n"
@@ -127,8 +127,10 @@ usage(void)
 "                     --irqs adds the device IRQs that may fire on those\n"
 "                     CPUs and each CPU's interrupts over --interval\n"
 "                     (default 1s, two samples of /proc/interrupts).\n"
-"                     --device DEV warns about the CPUs not local to a\n"
-"                     device (as dev:DEV names it), with their distance.\n"
+"                     --device DEV[,DEV...] warns about the CPUs not local\n"
+"                     to a device (as dev:DEV names it), with their\n"
+"                     distance; with --irqs, the devices' own IRQs are\n"
+"                     expected on the CPUs, and checked to be there.\n"
 "  check --plan FILE  check a plan, one instance a line (NAME cpus=N|CPULIST\n"
 "                     [nodes=] [affinity=] [numa-policy=] [mem=] [mem-policy=]\n"
 "                     [mode=] [devices=]; '-' reads standard input) as a\n"
@@ -891,13 +893,51 @@ print_findings_json(const struct cpuset *cpus, const struct strbuf *report)
 	free(l);
 }
 
+/* The devices of check --device DEV[,DEV...], each looked up. */
+static struct device *
+check_devices(struct ctx *c, const char *list, size_t *n)
+{
+	struct device *v;
+	const char *p;
+	size_t cap = 1;
+
+	for (p = list; *p; p++)
+		cap += *p == ',';
+	v = calloc(cap, sizeof(*v));
+	if (v == NULL)
+		oom();
+	*n = 0;
+	for (p = list; ; ) {
+		size_t len = strcspn(p, ",");
+		char name[256], err[512];
+		int r;
+
+		if (len == 0 || len >= sizeof(name))
+			cli_usage_error("invalid --device list '%s'", list);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		r = device_find(&v[*n], &c->root, name, err, sizeof(err));
+		if (r == -ENOMEM)
+			oom();
+		if (r < 0)
+			cli_die(EXIT_USAGE, "invalid --device: %s", err);
+		(*n)++;
+		p += len;
+		if (!*p)
+			break;
+		p++;
+	}
+	return v;
+}
+
 static int
 cmd_check(struct ctx *c, int argc, char **argv)
 {
 	struct cpuset cpus = CPUSET_INIT, want_nodes = CPUSET_INIT;
 	const struct check_args *a = &c->check;
 	struct placement_query q;
-	struct device dev;
+	struct device *devs = NULL;
+	size_t ndevs = 0, i;
 	struct strbuf sb;
 	char err[256];
 	int n;
@@ -931,20 +971,16 @@ cmd_check(struct ctx *c, int argc, char **argv)
 		if (r < 0)
 			cli_die(EXIT_USAGE, "invalid nodelist %s", err);
 	}
-	if (a->device) {
-		int r = device_find(&dev, &c->root, a->device, err, sizeof(err));
-
-		if (r == -ENOMEM)
-			oom();
-		if (r < 0)
-			cli_die(EXIT_USAGE, "invalid --device: %s", err);
-	}
+	if (a->device)
+		devs = check_devices(c, a->device, &ndevs);
 	memset(&q, 0, sizeof(q));
 	q.cpus = &cpus;
 	q.nodes = a->nodes ? &want_nodes : NULL;
 	q.policy = a->policy;
 	q.irqs = a->irqs;
 	q.interval_us = a->interval_us;
+	q.devices = devs;
+	q.ndevices = ndevs;
 	strbuf_init(&sb);
 	n = placement_report(&c->root, load(c), load_types(c), &q, &sb, err,
 			     sizeof(err));
@@ -952,15 +988,9 @@ cmd_check(struct ctx *c, int argc, char **argv)
 		oom();
 	if (n < 0)
 		cli_die(EXIT_FAIL, "%s", err);
-	if (a->device) {
-		/* Are the CPUs the device's own? */
-		int r = device_check_cpus(&dev, load(c), &cpus, &sb);
-
-		device_free(&dev);
-		if (r < 0)
-			oom();
-		n += r;
-	}
+	for (i = 0; i < ndevs; i++)
+		device_free(&devs[i]);
+	free(devs);
 	if (c->mode == 'j')
 		print_findings_json(&cpus, &sb);
 	else if (sb.len)

@@ -251,8 +251,16 @@ warning: CPU 12 is not local to eth1 (0000:3b:00.0, NUMA node 1): on NUMA node 3
 check "check --device: the distance of a near node" 3 \
 "warning: CPU 0 is not local to 0000:3b:00.0 (0000:3b:00.0, NUMA node 1): on NUMA node 0, distance 12 (local 10)" \
     cpm-topo --sysroot "$g" check 0,4 --policy spread --device 0000:3b:00.0
-check "check --device: a device of unknown node is local to every CPU" 0 "" \
+check "check --device: a device of unknown node gets a note, no warning" 0 \
+    "note: the NUMA node of mlx5_0 (0000:d8:00.0) is unknown (the firmware gives none): its locality cannot be checked" \
     cpm-topo --sysroot "$g" check 0-1 --device mlx5_0
+check "check --device takes a list of devices, as take --near does" 3 \
+"warning: CPUs 8-9 are not local to eth1 (0000:3b:00.0, NUMA node 1): on NUMA node 2, distance 21 (local 10)
+warning: CPUs 4-5 are not local to nvme0 (0000:5e:00.0, NUMA node 2): on NUMA node 1, distance 21 (local 10)" \
+    cpm-topo --sysroot "$g" check 4-5,8-9 --policy spread --device eth1,nvme0
+check_fail "check --device refuses an empty name in its list" 2 \
+    "^cpm-topo: invalid --device list 'eth1,'" \
+    cpm-topo --sysroot "$g" check 4 --device eth1,
 check_fail "check --device refuses an unknown device" 2 \
     "^cpm-topo: invalid --device: no device 'eth7'" \
     cpm-topo --sysroot "$g" check 0-1 --device eth7
@@ -372,10 +380,12 @@ check "the journal holds the steering and the originals" 0 \
 "steer irqs-to:0000:3b:00.0 4-7 40-43
 irq 41 0-3" \
     sh -c "grep -e '^steer' -e '^irq 41 ' '$CPM_IRQ_JOURNAL'"
-check "--irqs-away keeps steered interrupts off its CPUs too" 0 "" \
-    cpm-pin --sysroot "$S" --irqs-away 4
-assert "steered IRQs leave the away CPUs" "$(snap)" \
-    "30:0-3,5-15 40:5-7 41:5-7 42:5-7 43:5-7 50:0-3,5-15 51:0-3,5-15 "
+run cpm-pin --sysroot "$S" --irqs-away 4
+assert "--irqs-away after steering says the steered IRQs stay" "$rc:$err" \
+    "0:cpm-pin: note: IRQs 40-43 stay on the CPUs they are steered to (--irqs-to), away set or not
+"
+assert "steering wins over the away CPUs; the rest leave them" "$(snap)" \
+    "30:0-3,5-15 40:4-7 41:4-7 42:4-7 43:4-7 50:0-3,5-15 51:0-3,5-15 "
 check "steering again replaces the CPUs it steered to" 0 "" \
     cpm-pin --sysroot "$S" --irqs-to 0000:5e:00.0 8-9
 check "--irqs-restore puts every affinity back" 0 "" \

@@ -27,7 +27,8 @@
 #   - a sampling interval longer than a second is cut to 200ms, and a
 #     --watch pipeline, which runs until stopped, passes when it is still
 #     running after two seconds;
-#   - an example about PCI devices (dev:, devices, --near, --irqs-to) runs
+#   - an example about PCI devices (dev:, devices, --near, --irqs-to,
+#     --irqs-restore DEV) runs
 #     on tests/topologies/2s4n-devices.spec, the machine whose devices
 #     the pages show, and one about a plan on Kerf's machine
 #     (tests/plans/kerf.machine) with /etc/cpm/plan rewritten to
@@ -103,6 +104,9 @@ for i in 40 41 42 43; do
 	mkdir -p "$T_TMP/devices/proc/irq/$i/ice"
 	echo 0-15 >"$T_TMP/devices/proc/irq/$i/smp_affinity_list"
 done
+awk 'BEGIN { printf "     "; for (c = 0; c < 16; c++) printf "       CPU%d", c; print ""
+	printf "LOC:"; for (c = 0; c < 16; c++) printf " %10d", 1000 + c; print "  Local timer interrupts" }' \
+    >"$T_TMP/devices/proc/interrupts"
 
 # machine_for EXAMPLE: the sysroot an example runs on.
 machine_for() {
@@ -110,7 +114,7 @@ machine_for() {
 		echo "$T_TMP/kerf"
 	elif grep -qE 'cpm-topo memory|-weights|weighted-interleave|preferred-many' "$1"; then
 		echo "$T_TMP/hmat"
-	elif grep -qE 'dev:|cpm-topo devices|--near|--irqs-to' "$1"; then
+	elif grep -qE 'dev:|cpm-topo devices|--near|--irqs-to|--irqs-restore [a-z]' "$1"; then
 		echo "$T_TMP/devices"
 	else
 		echo "$SYS"

@@ -77,18 +77,33 @@ irq_name(const struct sysroot *root, int irq, char *name, size_t len)
 	closedir(d);
 }
 
+/* One of an IRQ's CPU lists: smp_affinity_list, effective_affinity_list. */
 static int
-read_affinity(const struct sysroot *root, int irq, struct cpuset *s)
+read_irq_list(const struct sysroot *root, int irq, const char *file,
+	      struct cpuset *s)
 {
-	char path[64], buf[4096], perr[64];
+	char path[96], buf[4096], perr[64];
 	ssize_t n;
 
-	snprintf(path, sizeof(path), IRQ_DIR "/%d/smp_affinity_list", irq);
+	snprintf(path, sizeof(path), IRQ_DIR "/%d/%s", irq, file);
 	n = sysroot_read(root, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
 	return cpuset_parse_list(strstrip(buf), s, perr, sizeof(perr)) < 0 ?
 	       -EINVAL : 0;
+}
+
+static int
+read_affinity(const struct sysroot *root, int irq, struct cpuset *s)
+{
+	return read_irq_list(root, irq, "smp_affinity_list", s);
+}
+
+/* effective_affinity_list into s: true when the kernel gives one. */
+static bool
+read_effective(const struct sysroot *root, int irq, struct cpuset *s)
+{
+	return read_irq_list(root, irq, "effective_affinity_list", s) == 0;
 }
 
 int
@@ -135,6 +150,7 @@ irq_scan(const struct sysroot *root, struct irq_table *t, char *err,
 		memset(x, 0, sizeof(*x));
 		x->irq = (int)v;
 		cpuset_init(&x->affinity);
+		cpuset_init(&x->effective);
 	}
 	closedir(d);
 	if (t->n)
@@ -151,6 +167,8 @@ irq_scan(const struct sysroot *root, struct irq_table *t, char *err,
 		/* A file cut short by a crash mid-write still exists. */
 		x->readable = r == 0 || r == -EINVAL;
 		x->parsed = r == 0;
+		x->effective_known = read_effective(root, x->irq,
+						    &x->effective);
 		irq_name(root, x->irq, x->name, sizeof(x->name));
 	}
 	return 0;
@@ -161,8 +179,10 @@ irq_table_free(struct irq_table *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
 		cpuset_free(&t->v[i].affinity);
+		cpuset_free(&t->v[i].effective);
+	}
 	free(t->v);
 	memset(t, 0, sizeof(*t));
 }
@@ -514,6 +534,14 @@ journal_parse(struct journal *j, char *text, size_t len, char *err,
 
 /* How long journal_open() waits for the lock; -1: forever. */
 static int64_t journal_wait_ms = -1;
+/* irq_dry_run(): compute and report, write nothing. */
+static bool dry_run;
+
+void
+irq_dry_run(bool on)
+{
+	dry_run = on;
+}
 
 void
 irq_journal_wait(int64_t wait_ms)
@@ -539,7 +567,7 @@ journal_open(struct journal *j, const char *path, char *err, size_t errlen)
 		return -ENOMEM;
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
+	if (slash && slash != dir && !dry_run) {
 		*slash = '\0';
 		r = mkdir_p(dir, 0755);
 		if (r < 0) {
@@ -554,10 +582,13 @@ journal_open(struct journal *j, const char *path, char *err, size_t errlen)
 			   err, errlen);
 	if (r < 0)
 		return r == -EISDIR ? -EFTYPE_CPM : r;
-	r = lock_file(lockpath, journal_wait_ms, err, errlen);
-	if (r < 0)
-		return r;
-	j->lockfd = r;
+	if (!dry_run) {
+		/* A dry run reads what is there, and creates nothing. */
+		r = lock_file(lockpath, journal_wait_ms, err, errlen);
+		if (r < 0)
+			return r;
+		j->lockfd = r;
+	}
 	r = read_file_at(AT_FDCWD, path,
 			 &(struct read_opts){ .flags = READ_NO_LINK }, &text,
 			 &len);
@@ -641,9 +672,12 @@ irq_report_free(struct irq_report *rep)
 	for (i = 0; i < rep->n; i++) {
 		cpuset_free(&rep->v[i].from);
 		cpuset_free(&rep->v[i].to);
+		cpuset_free(&rep->v[i].effective);
 	}
 	free(rep->v);
 	cpuset_free(&rep->away);
+	cpuset_free(&rep->kept);
+	cpuset_free(&rep->unsteered);
 	memset(rep, 0, sizeof(*rep));
 }
 
@@ -661,6 +695,7 @@ report_add(struct irq_report *rep, const struct irq_info *x)
 	snprintf(nv->name, sizeof(nv->name), "%s", x->name);
 	cpuset_init(&nv->from);
 	cpuset_init(&nv->to);
+	cpuset_init(&nv->effective);
 	if (cpuset_copy(&nv->from, &x->affinity) < 0)
 		return NULL;
 	return nv;
@@ -697,10 +732,56 @@ steered(const struct journal *j, int irq)
 }
 
 /*
+ * Where a steered IRQ goes: the online CPUs it is steered to, whatever
+ * the away set (steering wins over isolation), or, when none of them is
+ * online any more, its target from orig under away.
+ */
+static int
+steer_target(const struct cpuset *to, const struct cpuset *orig,
+	     const struct cpuset *away, const struct cpuset *online,
+	     struct cpuset *want)
+{
+	if (cpuset_copy(want, to) < 0)
+		return -ENOMEM;
+	cpuset_and(want, online);
+	return cpuset_empty(want) ? target(orig, away, online, want) : 0;
+}
+
+/*
+ * Write want to an IRQ (nothing in a dry run) and read it back into o:
+ * the affinity, and the effective one where the kernel gives it.  strict:
+ * the read-back must be want (else only clear of away).
+ */
+static void
+write_irq(const struct sysroot *root, const struct irq_info *x,
+	  const struct cpuset *want, const char *text,
+	  const struct cpuset *away, bool strict, struct irq_outcome *o)
+{
+	char path[64];
+
+	if (dry_run) {
+		if (cpuset_copy(&o->to, want) < 0)
+			o->error = -ENOMEM;
+		return;
+	}
+	snprintf(path, sizeof(path), IRQ_DIR "/%d/smp_affinity_list", x->irq);
+	o->error = proc_write(root, path, text);
+	if (read_affinity(root, x->irq, &o->to) < 0)
+		cpuset_zero(&o->to);
+	if (o->error == 0 && !cpuset_equal(&o->to, want) &&
+	    (strict || cpuset_intersects(&o->to, away)))
+		o->error = -EAGAIN;
+	o->effective_known = read_effective(root, x->irq, &o->effective);
+	/* An empty effective list: an IRQ that has not fired yet. */
+	o->effective_outside = o->error == 0 && o->effective_known &&
+			       !cpuset_empty(&o->effective) &&
+			       !cpuset_subset(&o->effective, &o->to);
+}
+
+/*
  * Bring every journaled IRQ to its target under away (restore: away empty
- * and targets are the originals).  An IRQ a holder steers starts from
- * the CPUs it is steered to instead of its original affinity.
- * Unjournaled IRQs are left alone.
+ * and targets are the originals).  An IRQ a holder steers goes where it
+ * is steered (steer_target()).  Unjournaled IRQs are left alone.
  */
 static int
 apply(const struct sysroot *root, const struct journal *j,
@@ -716,20 +797,26 @@ apply(const struct sysroot *root, const struct journal *j,
 	strbuf_init(&sb);
 	for (i = 0; i < j->ns && r == 0; i++) {
 		const struct irq_info *x = irq_find(tab, j->s[i].irq);
-		struct irq_outcome *o;
-		char path[64];
-
 		const struct cpuset *to = restore ? NULL :
 					  steered(j, j->s[i].irq);
+		struct irq_outcome *o;
 
 		if (x == NULL || !x->readable)
 			continue;	/* gone since, or not ours to move */
 		if (restore)
 			r = cpuset_copy(&want, &j->s[i].cpus);
+		else if (to)
+			r = steer_target(to, &j->s[i].cpus, away, online,
+					 &want);
 		else
-			r = target(to ? to : &j->s[i].cpus, away, online, &want);
+			r = target(&j->s[i].cpus, away, online, &want);
 		if (r < 0)
 			break;
+		if (to && cpuset_intersects(&want, away) &&
+		    cpuset_set(&rep->kept, (unsigned int)x->irq) < 0) {
+			r = -ENOMEM;
+			break;
+		}
 		if (x->parsed && cpuset_equal(&want, &x->affinity) &&
 		    (restore || to || !cpuset_intersects(&x->affinity, away)))
 			continue;	/* already where it belongs */
@@ -745,14 +832,12 @@ apply(const struct sysroot *root, const struct journal *j,
 			r = -ENOMEM;
 			break;
 		}
-		snprintf(path, sizeof(path), IRQ_DIR "/%d/smp_affinity_list",
-			 x->irq);
-		o->error = proc_write(root, path, sb.buf ? sb.buf : "");
-		if (read_affinity(root, x->irq, &o->to) < 0)
-			cpuset_zero(&o->to);
-		if (o->error == 0 && !cpuset_equal(&o->to, &want) &&
-		    (restore || to || cpuset_intersects(&o->to, away)))
-			o->error = -EAGAIN;
+		write_irq(root, x, &want, sb.buf ? sb.buf : "", away,
+			  restore || to, o);
+		if (o->error == -ENOMEM) {
+			r = -ENOMEM;
+			break;
+		}
 		/* A restore that could not write keeps the journal. */
 		if (restore && o->error < 0 && !cpuset_equal(&o->from, &want))
 			rep->failed++;
@@ -784,6 +869,7 @@ apply(const struct sysroot *root, const struct journal *j,
 					format_mask(&want, cpuset_last(&want) + 1, &sb);
 				rep->default_changed = true;
 				rep->default_error = sb.oom ? -ENOMEM :
+					dry_run ? 0 :
 					proc_write(root, IRQ_DIR "/default_smp_affinity",
 						   sb.buf);
 				if (rep->default_error < 0)
@@ -811,6 +897,31 @@ away_union(const struct journal *j, struct cpuset *away)
 }
 
 /*
+ * The IRQs of irqs apply() did not bring where they are steered: refused
+ * or read back otherwise, or left alone for an affinity that cannot be
+ * read (those it found already there are not in rep).
+ */
+static int
+unsteered(const struct irq_table *tab, const struct cpuset *irqs,
+	  struct irq_report *rep)
+{
+	int irq;
+
+	cpuset_for_each(irq, irqs) {
+		const struct irq_info *x = irq_find(tab, irq);
+		bool bad = x == NULL || !x->parsed;
+		size_t i;
+
+		for (i = 0; i < rep->n; i++)
+			if (rep->v[i].irq == irq)
+				bad = rep->v[i].error < 0;
+		if (bad && cpuset_set(&rep->unsteered, (unsigned int)irq) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * Add holder, away (irqs NULL: cpus are kept free of interrupts) or
  * steering (the IRQs of irqs go to cpus), journal the originals, and
  * apply every holder.
@@ -829,6 +940,8 @@ hold(const struct sysroot *root, const char *journal, const char *holder,
 
 	memset(rep, 0, sizeof(*rep));
 	cpuset_init(&rep->away);
+	cpuset_init(&rep->kept);
+	cpuset_init(&rep->unsteered);
 	r = irq_scan(root, &tab, err, errlen);
 	if (r < 0)
 		return r;
@@ -898,11 +1011,13 @@ hold(const struct sysroot *root, const char *journal, const char *holder,
 		if (n >= 0 && (j.default_mask = strdup(strstrip(buf))) == NULL)
 			r = -ENOMEM;
 	}
-	if (r == 0)
+	if (r == 0 && !dry_run)
 		r = journal_commit(&j, err, errlen);
 	if (r == 0)
 		r = apply(root, &j, &tab, &rep->away, online, false,
 			  rep);
+	if (r == 0 && irqs)
+		r = unsteered(&tab, irqs, rep);
 out:
 	if (r == -ENOMEM)
 		err_set(err, errlen, "out of memory");
@@ -944,6 +1059,8 @@ irq_release(const struct sysroot *root, const char *journal,
 
 	memset(rep, 0, sizeof(*rep));
 	cpuset_init(&rep->away);
+	cpuset_init(&rep->kept);
+	cpuset_init(&rep->unsteered);
 	*found = false;
 	if (access(journal, F_OK) < 0 && errno == ENOENT)
 		return 0;	/* nothing was ever moved */
@@ -977,7 +1094,7 @@ irq_release(const struct sysroot *root, const char *journal,
 		goto out;
 	if (j.nh) {
 		/* Others still hold CPUs: journal first, then move. */
-		r = journal_commit(&j, err, errlen);
+		r = dry_run ? 0 : journal_commit(&j, err, errlen);
 		if (r == 0)
 			r = apply(root, &j, &tab, &rep->away, online,
 				  false, rep);
@@ -990,7 +1107,8 @@ irq_release(const struct sysroot *root, const char *journal,
 			"journal '%s' keeps them", rep->failed,
 			rep->failed == 1 ? "y" : "ies", journal);
 		r = -EIO;
-	} else if (r == 0 && unlink(journal) < 0 && errno != ENOENT) {
+	} else if (r == 0 && !dry_run && unlink(journal) < 0 &&
+		   errno != ENOENT) {
 		r = -errno;
 		err_set(err, errlen, "cannot remove journal '%s': %s", journal,
 			strerror(errno));
@@ -1005,8 +1123,10 @@ out:
 
 /* ---- counts ---- */
 
-int
-irq_counts_parse(const char *text, uint64_t *counts, int ncpus)
+/* irq_counts_parse(), leaving out the lines of the IRQs in skip. */
+static int
+counts_parse(const char *text, uint64_t *counts, int ncpus,
+	     const struct cpuset *skip)
 {
 	int cols[4096], ncols = 0;
 	const char *p = text, *eol;
@@ -1047,6 +1167,22 @@ irq_counts_parse(const char *text, uint64_t *counts, int ncpus)
 		q = memchr(p, ':', (size_t)(eol - p));
 		if (q == NULL)
 			break;
+		if (skip && !cpuset_empty(skip)) {
+			/* " 40:" is IRQ 40's line; "LOC:" the architecture's. */
+			const char *d = p;
+			long irq = 0;
+
+			while (d < q && *d == ' ')
+				d++;
+			while (d < q && *d >= '0' && *d <= '9' && irq < INT_MAX)
+				irq = irq * 10 + (*d++ - '0');
+			if (d == q && d > p && q[-1] != ' ' &&
+			    cpuset_isset(skip, (unsigned int)irq)) {
+				if (*eol == '\0')
+					break;
+				continue;
+			}
+		}
 		q++;
 		/* Only lines with a number for every column count. */
 		for (k = 0; k < ncols; k++) {
@@ -1070,16 +1206,29 @@ irq_counts_parse(const char *text, uint64_t *counts, int ncpus)
 }
 
 int
-irq_counts(const struct sysroot *root, uint64_t *counts, int ncpus)
+irq_counts_parse(const char *text, uint64_t *counts, int ncpus)
+{
+	return counts_parse(text, counts, ncpus, NULL);
+}
+
+static int
+counts_read(const struct sysroot *root, uint64_t *counts, int ncpus,
+	    const struct cpuset *skip)
 {
 	char *text;
 	int r = sysroot_read_file(root, "proc/interrupts", &text, NULL);
 
 	if (r < 0)
 		return r;
-	r = irq_counts_parse(text, counts, ncpus);
+	r = counts_parse(text, counts, ncpus, skip);
 	free(text);
 	return r;
+}
+
+int
+irq_counts(const struct sysroot *root, uint64_t *counts, int ncpus)
+{
+	return counts_read(root, counts, ncpus, NULL);
 }
 
 int
@@ -1106,53 +1255,156 @@ irq_load_findings(const uint64_t *before, const uint64_t *after, int ncpus,
 	return out->oom ? -ENOMEM : n;
 }
 
+/* "40 (eth1-0)": an IRQ by number and name. */
+static void
+irq_label(const struct irq_info *x, struct strbuf *out)
+{
+	strbuf_printf(out, "%d%s%s%s", x->irq, x->name[0] ? " (" : "",
+		      x->name, x->name[0] ? ")" : "");
+}
+
+/* The first owner whose IRQs hold irq, or NULL. */
+static const struct irq_owner *
+owner_of(const struct irq_owner *owners, size_t nowners, int irq)
+{
+	size_t k;
+
+	for (k = 0; k < nowners; k++)
+		if (cpuset_isset(owners[k].irqs, (unsigned int)irq))
+			return &owners[k];
+	return NULL;
+}
+
+/* Every IRQ not the owners' whose affinity reaches cpus: one warning. */
+static int
+check_foreign(const struct irq_table *tab, const struct cpuset *cpus,
+	      const struct irq_owner *owners, size_t nowners,
+	      struct strbuf *out)
+{
+	size_t i, nreach = 0;
+	struct strbuf list;
+
+	strbuf_init(&list);
+	for (i = 0; i < tab->n; i++) {
+		const struct irq_info *x = &tab->v[i];
+
+		if (!x->parsed || !cpuset_intersects(&x->affinity, cpus) ||
+		    owner_of(owners, nowners, x->irq))
+			continue;
+		if (nreach++)
+			strbuf_puts(&list, ", ");
+		irq_label(x, &list);
+	}
+	if (nreach) {
+		strbuf_printf(out, "warning: %zu IRQ%s %smay be delivered to "
+			      "CPUs ", nreach, nreach == 1 ? "" : "s",
+			      nowners ? "of other devices " : "");
+		cpuset_format(cpus, out);
+		strbuf_printf(out, ": %s (cpm-pin --irqs-away moves them)\n",
+			      list.buf ? list.buf : "");
+	}
+	strbuf_free(&list);
+	return nreach ? 1 : 0;
+}
+
+/*
+ * One owner's IRQs against cpus: a note when every one is there, else a
+ * warning listing where the others may go; a warning for those the
+ * kernel delivers elsewhere (effective_affinity_list).
+ */
+static int
+check_owner(const struct irq_table *tab, const struct cpuset *cpus,
+	    const struct irq_owner *ow, struct strbuf *out)
+{
+	struct strbuf away, eff;
+	size_t nirq = 0, nout = 0, neff = 0;
+	int irq, n = 0;
+
+	strbuf_init(&away);
+	strbuf_init(&eff);
+	cpuset_for_each(irq, ow->irqs) {
+		const struct irq_info *x = irq_find(tab, irq);
+
+		if (x == NULL || !x->parsed)
+			continue;
+		nirq++;
+		if (!cpuset_subset(&x->affinity, cpus)) {
+			strbuf_puts(&away, nout++ ? ", " : "");
+			irq_label(x, &away);
+			strbuf_puts(&away, " on ");
+			cpuset_format(&x->affinity, &away);
+		} else if (x->effective_known && !cpuset_empty(&x->effective) &&
+			   !cpuset_subset(&x->effective, cpus)) {
+			strbuf_puts(&eff, neff++ ? ", " : "");
+			irq_label(x, &eff);
+			strbuf_puts(&eff, " on ");
+			cpuset_format(&x->effective, &eff);
+		}
+	}
+	if (nirq == 0) {
+		strbuf_printf(out, "note: %s has no interrupt in /%s\n",
+			      ow->name, IRQ_DIR);
+	} else if (nout) {
+		strbuf_printf(out, "warning: %zu of %s's %zu IRQ%s %s not only "
+			      "on CPUs ", nout, ow->name, nirq,
+			      nirq == 1 ? "" : "s", nout == 1 ? "is" : "are");
+		cpuset_format(cpus, out);
+		strbuf_printf(out, ": %s (cpm-pin --irqs-to %s CPULIST steers "
+			      "them)\n", away.buf, ow->name);
+		n++;
+	} else if (neff == 0) {
+		strbuf_printf(out, "note: %s's IRQ%s ", ow->name,
+			      nirq == 1 ? "" : "s");
+		cpuset_format(ow->irqs, out);
+		strbuf_printf(out, " %s on CPUs ", nirq == 1 ? "is" : "are");
+		cpuset_format(cpus, out);
+		strbuf_puts(out, "\n");
+	}
+	if (neff) {
+		strbuf_printf(out, "warning: the kernel delivers %zu of %s's "
+			      "IRQs outside CPUs ", neff, ow->name);
+		cpuset_format(cpus, out);
+		strbuf_printf(out, " (effective_affinity_list): %s\n", eff.buf);
+		n++;
+	}
+	strbuf_free(&away);
+	strbuf_free(&eff);
+	return n;
+}
+
 int
-irq_check(const struct sysroot *root, const struct cpuset *cpus, int ncpus,
+irq_check(const struct sysroot *root, const struct cpuset *cpus,
+	  const struct irq_owner *owners, size_t nowners, int ncpus,
 	  uint64_t interval_us, struct strbuf *out, char *err, size_t errlen)
 {
+	struct cpuset own = CPUSET_INIT;
 	struct irq_table tab;
 	uint64_t *a = NULL, *b = NULL;
-	size_t i, nreach = 0, shown = 0;
-	struct strbuf list;
-	int r, n = 0;
+	size_t k;
+	int r, n;
 
 	r = irq_scan(root, &tab, err, errlen);
 	if (r < 0)
 		return r;
-	strbuf_init(&list);
-	for (i = 0; i < tab.n; i++) {
-		const struct irq_info *x = &tab.v[i];
-
-		if (!x->parsed || !cpuset_intersects(&x->affinity, cpus))
-			continue;
-		nreach++;
-		if (shown++ < 8)
-			strbuf_printf(&list, "%s%d%s%s%s", shown > 1 ? ", " : "",
-				      x->irq, x->name[0] ? " (" : "", x->name,
-				      x->name[0] ? ")" : "");
-	}
-	if (nreach) {
-		strbuf_printf(out, "warning: %zu IRQ%s may be delivered to CPUs ",
-			      nreach, nreach == 1 ? "" : "s");
-		cpuset_format(cpus, out);
-		strbuf_printf(out, ": %s%s", list.buf ? list.buf : "",
-			      nreach > 8 ? ", ..." : "");
-		strbuf_puts(out, " (cpm-pin --irqs-away moves them)\n");
-		n++;
-	}
-	strbuf_free(&list);
+	n = check_foreign(&tab, cpus, owners, nowners, out);
+	for (k = 0; k < nowners; k++)
+		n += check_owner(&tab, cpus, &owners[k], out);
 	irq_table_free(&tab);
+	/* The owners' own interrupts are the work of those CPUs. */
+	for (k = 0; k < nowners; k++)
+		if (cpuset_or(&own, owners[k].irqs) < 0)
+			out->oom = true;
 	a = calloc((size_t)ncpus + 1, sizeof(*a));
 	b = calloc((size_t)ncpus + 1, sizeof(*b));
 	if (a == NULL || b == NULL) {
 		r = -ENOMEM;
 		goto out;
 	}
-	r = irq_counts(root, a, ncpus);
+	r = counts_read(root, a, ncpus, &own);
 	if (r == 0) {
 		if (interval_us)
 			usleep((useconds_t)interval_us);
-		r = irq_counts(root, b, ncpus);
+		r = counts_read(root, b, ncpus, &own);
 	}
 	if (r < 0) {
 		err_set(err, errlen, "cannot read proc/interrupts: %s",
@@ -1163,6 +1415,7 @@ irq_check(const struct sysroot *root, const struct cpuset *cpus, int ncpus,
 	if (r >= 0)
 		r += n;
 out:
+	cpuset_free(&own);
 	free(a);
 	free(b);
 	return out->oom ? -ENOMEM : r;

@@ -10,9 +10,16 @@
  *   away set    the CPUs that interrupts are kept off: the union of the
  *               CPU lists of every holder (a cpm-pin call, an allocation
  *               taken with --isolate-irqs).
+ *   effective   the CPUs the kernel delivers an IRQ to now
+ *               (effective_affinity_list, Linux 4.15, not on every
+ *               architecture): within the affinity, often one CPU of it.
  *   unmovable   an IRQ whose affinity write the kernel refuses (managed
  *               interrupts of multi-queue devices, per-CPU timers) or
  *               whose read-back still holds an away CPU.
+ *   steered     an IRQ a holder sends to chosen CPUs (cpm-pin --irqs-to):
+ *               a device's interrupts steered onto CPUs are the work of
+ *               whatever runs there, so steering wins over every away
+ *               set; the other IRQs still keep off it.
  *
  * The journal keeps every IRQ's affinity from before the first holder, so
  * that the last holder's release, or a restore after a process was killed
@@ -47,8 +54,10 @@ struct irq_info {
 	int irq;
 	char name[96];		/* its actions' names, ", "-separated; "" none */
 	struct cpuset affinity;	/* smp_affinity_list */
+	struct cpuset effective;	/* effective_affinity_list */
 	bool readable;		/* false: no smp_affinity_list */
 	bool parsed;		/* affinity holds what the file says */
+	bool effective_known;	/* effective holds what the kernel says */
 };
 
 struct irq_table {
@@ -71,6 +80,9 @@ struct irq_outcome {
 	int irq;
 	char name[96];
 	struct cpuset from, to;	/* before, and as read back after */
+	struct cpuset effective;	/* effective_affinity_list after */
+	bool effective_known;
+	bool effective_outside;	/* effective holds a CPU outside to */
 	int error;		/* 0 moved (or nothing to do), -errno refused,
 				 * -EAGAIN when the read-back disagrees */
 };
@@ -79,6 +91,9 @@ struct irq_report {
 	struct irq_outcome *v;
 	size_t n;
 	struct cpuset away;	/* the away set in force afterwards */
+	struct cpuset kept;	/* steered IRQs that reach the away set */
+	struct cpuset unsteered;	/* irq_steer(): IRQs of irqs not on
+					 * the CPUs asked for afterwards */
 	bool default_changed;
 	int default_error;	/* -errno writing default_smp_affinity */
 	size_t failed;		/* restores the kernel refused */
@@ -104,13 +119,17 @@ int irq_isolate(const struct sysroot *root, const char *journal,
 
 /*
  * Add holder (replacing a holder of that name) steering the IRQs of irqs
- * (a device's: cpm-pin --irqs-to) to the CPUs to: each of them gets to
- * less the away set of the other holders (online CPUs less the away set
- * where nothing of to is left), and keeps it until the holder is
- * released, when it gets its original affinity back as irq_release()
- * says.  The journal holds the originals as for irq_isolate().  Returns
- * as irq_isolate(); -ENOENT also when an IRQ of irqs is not in proc/irq,
- * -EINVAL when no CPU of to is online.
+ * (a device's: cpm-pin --irqs-to) to the CPUs to: each of them gets the
+ * online CPUs of to, whatever the away set (rep->kept names those that
+ * reach it), and keeps them until the holder is released, when it gets
+ * its original affinity less the away set of the holders left, or the
+ * original itself after the last, as irq_release() says.  The journal
+ * holds the originals as for irq_isolate().  rep->unsteered names the
+ * IRQs of irqs that are not on the online CPUs of to afterwards (the
+ * kernel refused, or read back something else: their outcome says; or
+ * their affinity cannot be read).  Returns as irq_isolate(); -ENOENT
+ * also when an IRQ of irqs is not in proc/irq, -EINVAL when no CPU of to
+ * is online.
  */
 int irq_steer(const struct sysroot *root, const char *journal,
 	      const char *holder, const struct cpuset *irqs,
@@ -130,6 +149,13 @@ int irq_release(const struct sysroot *root, const char *journal,
 		const char *holder, const struct cpuset *online,
 		bool *found, struct irq_report *rep, char *err,
 		size_t errlen);
+
+/*
+ * With on, irq_isolate(), irq_steer() and irq_release() change nothing:
+ * no journal is written or created, no affinity, and the report says
+ * what they would do (to: the affinity each IRQ would get).
+ */
+void irq_dry_run(bool on);
 
 /*
  * How long irq_isolate() and irq_release() wait for the journal's lock,
@@ -155,16 +181,27 @@ int irq_load_findings(const uint64_t *before, const uint64_t *after,
 		      int ncpus, const struct cpuset *cpus,
 		      uint64_t interval_us, struct strbuf *out);
 
+/* The IRQs of a device, for irq_check(): expected on the CPUs checked. */
+struct irq_owner {
+	const char *name;		/* as the operator named it: "eth1" */
+	const struct cpuset *irqs;	/* its IRQ numbers */
+};
+
 /*
  * Findings about interrupts on cpus, for "cpm-topo check --irqs": one
- * warning naming the device IRQs whose affinity reaches cpus (by number
- * and name), and the per-CPU load from two samples of /proc/interrupts
- * interval_us apart (irq_load_findings()).  Returns the number of
- * findings; -ENOENT without proc/irq or proc/interrupts (err says so);
- * -ENOMEM.
+ * warning naming every device IRQ (by number and name) whose affinity
+ * reaches cpus, but those of the owners (the devices checked with
+ * --device), which are expected there; for each owner, a note that its
+ * IRQs are on cpus, or a warning saying where those that are not may go
+ * (and one for an IRQ the kernel delivers outside its affinity's part in
+ * cpus, by effective_affinity_list); and the per-CPU load from two
+ * samples of /proc/interrupts interval_us apart (irq_load_findings()).
+ * Returns the number of warnings (notes are not counted); -ENOENT
+ * without proc/irq or proc/interrupts (err says so); -ENOMEM.
  */
 int irq_check(const struct sysroot *root, const struct cpuset *cpus,
-	      int ncpus, uint64_t interval_us, struct strbuf *out, char *err,
+	      const struct irq_owner *owners, size_t nowners, int ncpus,
+	      uint64_t interval_us, struct strbuf *out, char *err,
 	      size_t errlen);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "base/strbuf.h"
 #include "machine/coretype.h"
+#include "machine/device.h"
 #include "machine/irq.h"
 #include "view/placement.h"
 
@@ -289,6 +290,67 @@ placement_check(const struct topo *t, const struct cpuset *cpus,
 	return out->oom ? -ENOMEM : f.n;
 }
 
+/* Each device: the CPUs not local to it, and a note when it cannot say. */
+static int
+check_devices(const struct topo *t, const struct placement_query *q,
+	      struct strbuf *out)
+{
+	int n = 0, r;
+	size_t i;
+
+	for (i = 0; i < q->ndevices; i++) {
+		const struct device *d = &q->devices[i];
+
+		if (d->node < 0)
+			strbuf_printf(out, "note: the NUMA node of %s (%s) is "
+				      "unknown (the firmware gives none): its "
+				      "locality cannot be checked\n",
+				      d->names ? d->names : d->addr, d->addr);
+		r = device_check_cpus(d, t, q->cpus, out);
+		if (r < 0)
+			return r;
+		n += r;
+	}
+	return out->oom ? -ENOMEM : n;
+}
+
+/* irq_check() with the devices' IRQs as owners. */
+static int
+check_irqs(const struct sysroot *root, const struct topo *t,
+	   const struct placement_query *q, struct strbuf *out, char *err,
+	   size_t errlen)
+{
+	struct irq_owner *own = NULL;
+	struct cpuset *sets = NULL;
+	size_t i;
+	int r = 0;
+
+	if (q->ndevices) {
+		own = calloc(q->ndevices, sizeof(*own));
+		sets = calloc(q->ndevices, sizeof(*sets));
+		if (own == NULL || sets == NULL)
+			r = -ENOMEM;
+	}
+	for (i = 0; r == 0 && i < q->ndevices; i++) {
+		const struct device *d = &q->devices[i];
+
+		cpuset_init(&sets[i]);
+		own[i].name = d->names ? d->names : d->addr;
+		own[i].irqs = &sets[i];
+		/* A device with no interrupt owns none: irq_check says so. */
+		if (device_irqs(root, d->addr, &sets[i]) == -ENOMEM)
+			r = -ENOMEM;
+	}
+	if (r == 0)
+		r = irq_check(root, q->cpus, own, q->ndevices, t->ncpus,
+			      q->interval_us, out, err, errlen);
+	for (i = 0; sets && i < q->ndevices; i++)
+		cpuset_free(&sets[i]);
+	free(sets);
+	free(own);
+	return r;
+}
+
 int
 placement_report(const struct sysroot *root, const struct topo *t,
 		 const struct coretypes *ct, const struct placement_query *q,
@@ -303,9 +365,12 @@ placement_report(const struct sysroot *root, const struct topo *t,
 	if (r < 0)
 		return r;
 	n += r;
+	r = check_devices(t, q, out);
+	if (r < 0)
+		return r;
+	n += r;
 	if (q->irqs) {
-		r = irq_check(root, q->cpus, t->ncpus, q->interval_us, out, err,
-			      errlen);
+		r = check_irqs(root, t, q, out, err, errlen);
 		if (r < 0)
 			return r;
 		n += r;

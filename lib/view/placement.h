@@ -36,6 +36,7 @@ int placement_check(const struct topo *t, const struct cpuset *cpus,
 		    struct strbuf *out);
 
 struct coretypes;
+struct device;
 struct sysroot;
 
 /* What "cpm-topo check" asks about a set of CPUs. */
@@ -45,13 +46,18 @@ struct placement_query {
 	enum placement_policy policy;
 	bool irqs;			/* also the interrupts reaching cpus */
 	uint64_t interval_us;		/* how long to count them */
+	const struct device *devices;	/* --device: work beside these */
+	size_t ndevices;
 };
 
 /*
  * The whole check of q->cpus: placement_check(), the core types they mix
- * (coretype_check() with ct) and, with q->irqs, the interrupts that reach
- * them (irq_check() below root).  Appends the findings to out.  Returns
- * their number, -ENOMEM, or irq_check()'s error with err set.
+ * (coretype_check() with ct), for each device the CPUs not local to it
+ * (device_check_cpus(); a note when its node is unknown) and, with
+ * q->irqs, the interrupts that reach them (irq_check() below root, the
+ * devices' own IRQs expected there).  Appends the findings to out.
+ * Returns the number of errors and warnings, -ENOMEM, or irq_check()'s
+ * error with err set.
  */
 int placement_report(const struct sysroot *root, const struct topo *t,
 		     const struct coretypes *ct,
