@@ -279,6 +279,30 @@ static const struct cli_exclusion exclusions[] = {
 	{ O_RESERVED, O_RESERVE }, { 0, 0 }
 };
 
+/* Record opt when it is one of map's options; true if so. */
+static bool
+map_option(struct ctx *c, int opt)
+{
+	switch (opt) {
+	case O_ASCII:
+		c->ascii = true;
+		return true;
+	case O_SVG:
+		c->svg = true;
+		return true;
+	case O_WIDTH:
+		if (parse_uint(optarg, 100000, &c->width) < 0 || c->width < 20)
+			cli_usage_error("invalid --width '%s' (columns, 20 or "
+					"more)", optarg);
+		return true;
+	case O_COLOR:
+		c->color = cli_draw_color(optarg);
+		c->color_given = true;
+		return true;
+	}
+	return false;
+}
+
 /* Not inlined: its frame (the parser's buffers) is gone before the
  * command runs, instead of lying above every frame of it. */
 static __attribute__((noinline)) void
@@ -295,7 +319,7 @@ parse_args(struct ctx *c, int argc, char **argv)
 	c->cgroup_root = cli_cgroup_root(NULL);
 	cli_parser_init(&p, opts, exclusions, cmd_names, false);
 	while ((opt = cli_next_option(&p, argc, argv)) != -1) {
-		if (cli_table_option(opt, &c->table))
+		if (cli_table_option(opt, &c->table) || map_option(c, opt))
 			continue;
 		switch (opt) {
 		case 'h':
@@ -412,22 +436,6 @@ parse_args(struct ctx *c, int argc, char **argv)
 			break;
 		case O_DEVICES:
 			c->devices = true;
-			break;
-		case O_ASCII:
-			c->ascii = true;
-			break;
-		case O_SVG:
-			c->svg = true;
-			break;
-		case O_WIDTH:
-			if (parse_uint(optarg, 100000, &c->width) < 0 ||
-			    c->width < 20)
-				cli_usage_error("invalid --width '%s' (columns, "
-						"20 or more)", optarg);
-			break;
-		case O_COLOR:
-			c->color = cli_draw_color(optarg);
-			c->color_given = true;
 			break;
 		case O_WAIT:
 			if (parse_wait(optarg, &c->wait_ms) < 0)

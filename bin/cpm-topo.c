@@ -1090,6 +1090,30 @@ static const struct cli_exclusion excl[] = {
 	{ 'e', 'j' }, { 'e', 'C' }, { 0, 0 }
 };
 
+/* Record opt in d when it is one of draw's options; true if so. */
+static bool
+draw_option(struct draw_args *d, int opt, bool *color_given)
+{
+	switch (opt) {
+	case OPT_ASCII:
+		d->ascii = true;
+		return true;
+	case OPT_SVG:
+		d->svg = true;
+		return true;
+	case OPT_WIDTH:
+		if (parse_uint(optarg, 100000, &d->width) < 0 || d->width < 20)
+			cli_usage_error("invalid --width '%s' (columns, 20 or "
+					"more)", optarg);
+		return true;
+	case OPT_COLOR:
+		d->color = cli_draw_color(optarg);
+		*color_given = true;
+		return true;
+	}
+	return false;
+}
+
 /*
  * Parse the options and the command word; on return *argcp and *argvp
  * hold the command and its arguments, and c->mode the output mode.
@@ -1104,7 +1128,8 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 	/* Options may come before or after the command and its arguments. */
 	cli_parser_init(&p, opts, excl, commands, false);
 	while ((opt = cli_next_option(&p, *argcp, *argvp)) != -1) {
-		if (cli_table_option(opt, &c->table))
+		if (cli_table_option(opt, &c->table) ||
+		    draw_option(&c->draw, opt, &color_given))
 			continue;
 		switch (opt) {
 		case 'e':
@@ -1170,22 +1195,6 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 			break;
 		case OPT_SYSROOT:
 			c->sysroot = optarg;
-			break;
-		case OPT_ASCII:
-			c->draw.ascii = true;
-			break;
-		case OPT_SVG:
-			c->draw.svg = true;
-			break;
-		case OPT_WIDTH:
-			if (parse_uint(optarg, 100000, &c->draw.width) < 0 ||
-			    c->draw.width < 20)
-				cli_usage_error("invalid --width '%s' (columns, "
-						"20 or more)", optarg);
-			break;
-		case OPT_COLOR:
-			c->draw.color = cli_draw_color(optarg);
-			color_given = true;
 			break;
 		case 'h':
 			usage();

@@ -1384,7 +1384,7 @@ draw_svg(const struct draw_input *in, const struct draw_opts *o,
 			      "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n"
 			      "<style>text{font-family:'DejaVu Sans Mono',"
 			      "'Liberation Mono',Menlo,Consolas,monospace;"
-			      "font-size:14px;white-space:pre}"
+			      "font-size:15px;white-space:pre}"
 			      ".core{fill:none;stroke:#888;stroke-width:1}</style>\n"
 			      "<rect width=\"100%%\" height=\"100%%\" "
 			      "fill=\"#ffffff\"/>\n<g transform=\"translate(%d %d)\">\n",
