@@ -43,17 +43,18 @@
 #include "machine/topo.h"
 #include "pin/ocihook.h"
 #include "tool/cli.h"
+#include "view/draw.h"
 
 enum cmd {
 	C_INIT, C_TAKE, C_RELEASE, C_RESIZE, C_MODE, C_SHOW, C_LIST, C_SHARED,
 	C_RESERVED, C_HINTS, C_CHECK, C_RECONCILE, C_IMPORT, C_APPLY, C_OCI_HOOK,
-	C_NCMDS
+	C_MAP, C_NCMDS
 };
 
 static const char *const cmd_names[] = {
 	"init", "take", "release", "resize", "mode", "show", "list", "shared",
 	"reserved", "hints", "check", "reconcile", "import-kubelet", "apply",
-	"oci-hook",
+	"oci-hook", "map",
 };
 
 #define B(c) (1u << (c))
@@ -84,6 +85,9 @@ struct ctx {
 	const char *from_arg, *prefer_arg, *owner_arg, *reserved_arg;
 	const char *near_arg;	/* --near DEV[,DEV...] */
 	bool devices;		/* show --devices */
+	/* map: --ascii, --svg, --color, --width */
+	bool ascii, svg, color, color_given;
+	unsigned int width;
 	unsigned int used;	/* B(option class) seen, for checks */
 
 	/* the devices of --near, and their record ("eth1@0000:3b:00.0,...") */
@@ -147,6 +151,12 @@ usage(void)
 "                           take, resize or release the plan's own, all or\n"
 "                           nothing; exit 0 when they matched already, 4\n"
 "                           when it changed them\n"
+"  map [--ascii] [--width N] [--color=WHEN] [--svg]\n"
+"                           the machine drawn as cpm-topo draw does, each\n"
+"                           CPU marked by what holds it: a key per\n"
+"                           allocation (the legend names them) and a glyph\n"
+"                           (# exclusive, + share, . shared, * reserved,\n"
+"                           ~ isolated, x offline)\n"
 "  oci-hook [STAGE]         an OCI runtime hook: the container's state on\n"
 "                           stdin; place it (createRuntime, prestart) as\n"
 "                           its allowed cpm.io/ annotations ask, or release\n"
@@ -231,6 +241,7 @@ enum {
 	O_NUMA, O_MEM, O_FROM, O_PREFER, O_OWNER, O_DRY, O_NODES, O_JSON,
 	O_NOVERIFY, O_CLOSEST, O_EXPLAIN, O_CORE_TYPE, O_ISOLATE_IRQS,
 	O_WAIT, O_NEAR, O_DEVICES, O_ALLOW_ANN, O_ALLOW_PARENT, O_MAX_CPUS,
+	O_ASCII, O_WIDTH, O_COLOR, O_SVG,
 };
 
 /* Every option, with the commands it applies to. */
@@ -270,6 +281,10 @@ static const struct cli_option opts[] = {
 	{ "allow-annotations", required_argument, O_ALLOW_ANN, B(C_OCI_HOOK) },
 	{ "allow-parent", required_argument, O_ALLOW_PARENT, B(C_OCI_HOOK) },
 	{ "max-cpus", required_argument, O_MAX_CPUS, B(C_OCI_HOOK) },
+	{ "ascii", no_argument, O_ASCII, B(C_MAP) },
+	{ "width", required_argument, O_WIDTH, B(C_MAP) },
+	{ "color", required_argument, O_COLOR, B(C_MAP) },
+	{ "svg", no_argument, O_SVG, B(C_MAP) },
 	{ "output", required_argument, 'o', B(C_LIST) },
 	{ "columns", required_argument, 'o', B(C_LIST) },
 	CLI_TABLE_OPTIONS(B(C_LIST)),
@@ -305,6 +320,30 @@ hook_option(struct ctx *c, int opt)
 	}
 }
 
+/* Record opt when it is one of map's options; true if so. */
+static bool
+map_option(struct ctx *c, int opt)
+{
+	switch (opt) {
+	case O_ASCII:
+		c->ascii = true;
+		return true;
+	case O_SVG:
+		c->svg = true;
+		return true;
+	case O_WIDTH:
+		if (parse_uint(optarg, 100000, &c->width) < 0 || c->width < 20)
+			cli_usage_error("invalid --width '%s' (columns, 20 or "
+					"more)", optarg);
+		return true;
+	case O_COLOR:
+		c->color = cli_draw_color(optarg);
+		c->color_given = true;
+		return true;
+	}
+	return false;
+}
+
 /* Not inlined: its frame (the parser's buffers) is gone before the
  * command runs, instead of lying above every frame of it. */
 static __attribute__((noinline)) void
@@ -321,7 +360,7 @@ parse_args(struct ctx *c, int argc, char **argv)
 	c->cgroup_root = cli_cgroup_root(NULL);
 	cli_parser_init(&p, opts, exclusions, cmd_names, false);
 	while ((opt = cli_next_option(&p, argc, argv)) != -1) {
-		if (cli_table_option(opt, &c->table))
+		if (cli_table_option(opt, &c->table) || map_option(c, opt))
 			continue;
 		switch (opt) {
 		case 'h':
@@ -464,6 +503,8 @@ parse_args(struct ctx *c, int argc, char **argv)
 	c->args = argv + optind + 1;
 	c->nargs = argc - optind - 1;
 	cli_check_options(&p, c->cmd);
+	if (!c->color_given)
+		c->color = cli_draw_color(NULL);
 	if (c->columns) {
 		/* Refuse a bad list before the state is read. */
 		struct table tab;
@@ -2049,6 +2090,98 @@ cmd_oci_hook(struct ctx *c)
 	return status;
 }
 
+/* map */
+
+/* Each CPU's kind and holder, as the state has them. */
+static void
+map_marks(struct ctx *c, struct draw_marks *m, struct draw_holder *h)
+{
+	const struct topo *t = &c->topo;
+	unsigned char *kind = calloc((size_t)t->ncpus + 1, 1);
+	int *holder = malloc(sizeof(int) * ((size_t)t->ncpus + 1));
+	int i, cpu;
+
+	if (kind == NULL || holder == NULL)
+		cli_die(EXIT_FAIL, "out of memory");
+	for (cpu = 0; cpu < t->ncpus; cpu++)
+		holder[cpu] = -1;
+	for (i = 0; i < c->st.nentries; i++) {
+		const struct alloc_entry *e = &c->st.entries[i];
+
+		h[i].name = e->name;
+		h[i].kind = e->mode == ALLOC_SHARE ? DRAW_SHARE : DRAW_EXCLUSIVE;
+		if ((h[i].cpus = cpuset_to_list(&e->cpus)) == NULL)
+			cli_die(EXIT_FAIL, "out of memory");
+		for (cpu = cpuset_first(&e->cpus); cpu >= 0 && cpu < t->ncpus;
+		     cpu = cpuset_next(&e->cpus, cpu))
+			if (holder[cpu] < 0)
+				holder[cpu] = i;
+	}
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		enum draw_kind k = DRAW_SHARED;
+
+		if (!t->cpus[cpu].online)
+			k = DRAW_OFFLINE;
+		else if (holder[cpu] >= 0)
+			k = h[holder[cpu]].kind;
+		else if (cpuset_isset(&c->st.reserved, (unsigned int)cpu))
+			k = DRAW_RESERVED;
+		else if (t->cpus[cpu].isolated)
+			k = DRAW_ISOLATED;
+		kind[cpu] = (unsigned char)k;
+	}
+	m->ncpus = t->ncpus;
+	m->kind = kind;
+	m->holder = holder;
+	m->nholders = c->st.nentries;
+	m->holders = h;
+}
+
+static int
+cmd_map(struct ctx *c)
+{
+	struct draw_input in = { 0 };
+	struct draw_opts o = { 0 };
+	struct draw_holder *h;
+	struct draw_marks m;
+	struct memtier mt;
+	struct devices devs;
+	struct strbuf sb;
+	int r, i;
+
+	want_args(c, 0, 0, "no arguments");
+	load_machine_flags(c, TOPO_PROCESS);
+	open_state(c, RO, false);
+	h = calloc((size_t)c->st.nentries + 1, sizeof(*h));
+	if (h == NULL || memtier_load(&mt, &c->topo, &c->root) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	map_marks(c, &m, h);
+	r = device_list(&devs, &c->root, c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", r == -ENOMEM ? "out of memory" : c->err);
+	in.topo = &c->topo;
+	in.mem = &mt;
+	in.devs = &devs;
+	in.marks = &m;
+	o.width = cli_draw_width((int)c->width);
+	o.ascii = c->ascii;
+	o.color = c->color && !c->svg;
+	strbuf_init(&sb);
+	r = c->svg ? draw_svg(&in, &o, &sb) : draw_text(&in, &o, &sb);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "out of memory");
+	cli_write(&sb);
+	strbuf_free(&sb);
+	for (i = 0; i < c->st.nentries; i++)
+		free((char *)h[i].cpus);
+	free(h);
+	free((void *)m.kind);
+	free((void *)m.holder);
+	devices_free(&devs);
+	memtier_free(&mt);
+	return EXIT_OK;
+}
+
 /*
  * Each command's function, called through this table rather than a
  * switch the compiler would inline them all into: main's frame would
@@ -2063,7 +2196,7 @@ static int (*const commands[C_NCMDS])(struct ctx *) = {
 	[C_HINTS] = cmd_hints, [C_CHECK] = cmd_check,
 	[C_RECONCILE] = cmd_reconcile, [C_IMPORT] = cmd_import,
 	[C_APPLY] = cmd_apply,
-	[C_OCI_HOOK] = cmd_oci_hook,
+	[C_OCI_HOOK] = cmd_oci_hook, [C_MAP] = cmd_map,
 };
 
 int

@@ -32,6 +32,7 @@
 #include "pin/numamaps.h"
 #include "pin/pin.h"
 #include "tool/cli.h"
+#include "view/draw.h"
 #include "view/memtable.h"
 #include "view/placement.h"
 #include "view/topodump.h"
@@ -68,6 +69,11 @@ struct ctx {
 		uint64_t interval_us;
 		bool irqs;
 	} check;
+	/* draw */
+	struct draw_args {
+		bool ascii, svg, color;
+		unsigned int width;	/* 0: COLUMNS or the terminal's */
+	} draw;
 };
 
 static void
@@ -85,6 +91,7 @@ usage(void)
 "       cpm-topo [--sysroot DIR] check --plan FILE [--reserved CPULIST] [--json]\n"
 "       cpm-topo [--sysroot DIR] check --pid PID | --cgroup GROUP [--cgroup-root DIR] [--json]\n"
 "       cpm-topo [--sysroot DIR] devices [--json | -o LIST] [--raw] [--noheadings]\n"
+"       cpm-topo [--sysroot DIR] draw [--ascii] [--width N] [--color=WHEN] [--svg]\n"
 "       cpm-topo [--sysroot DIR] dump DIR\n"
 "\n"
 "Show the machine's CPU topology and answer cpulist questions about it.\n"
@@ -148,6 +155,14 @@ usage(void)
 "                     local policy with remote pages, pages outside a bind\n"
 "                     or interleave policy's nodes, interleave not spread;\n"
 "                     exit 3 when there are any; --json for one object.\n"
+"  draw               the machine as nested boxes: packages, dies, NUMA nodes\n"
+"                     (memory, tier), L3 groups, cores and their threads'\n"
+"                     CPU numbers; CPU-less memory nodes, devices under\n"
+"                     their node; x offline, ~ isolated.  --ascii: no\n"
+"                     Unicode; --width N columns (default COLUMNS, else\n"
+"                     the terminal's, else 80); --color=auto|always|never\n"
+"                     (auto: on a terminal, unless NO_COLOR is set);\n"
+"                     --svg: the same picture as an SVG document\n"
 "  dump DIR           copy every file cpm reads into DIR (for --sysroot), and\n"
 "                     what lscpu --sysroot and lstopo --input read\n"
 "\n"
@@ -1001,6 +1016,41 @@ cmd_check(struct ctx *c, int argc, char **argv)
 	return n ? EXIT_UNSAT : EXIT_OK;
 }
 
+/* ---- draw ---- */
+
+static int
+cmd_draw(struct ctx *c, int argc, char **argv)
+{
+	struct draw_input in = { 0 };
+	struct draw_opts o = { 0 };
+	struct devices devs;
+	struct strbuf sb;
+	char err[512];
+	int r;
+
+	if (argc != 1)
+		cli_usage_error("draw takes no arguments");
+	in.topo = load(c);
+	in.mem = load_memtier(c);
+	r = device_list(&devs, &c->root, err, sizeof(err));
+	if (r == -ENOMEM)
+		oom();
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", err);
+	in.devs = &devs;
+	o.width = cli_draw_width((int)c->draw.width);
+	o.ascii = c->draw.ascii;
+	o.color = c->draw.color && !c->draw.svg;
+	strbuf_init(&sb);
+	r = c->draw.svg ? draw_svg(&in, &o, &sb) : draw_text(&in, &o, &sb);
+	devices_free(&devs);
+	if (r < 0)
+		oom();
+	cli_write(&sb);
+	strbuf_free(&sb);
+	return EXIT_OK;
+}
+
 /* ---- dump ---- */
 
 static int
@@ -1022,16 +1072,16 @@ cmd_dump(struct ctx *c, int argc, char **argv)
 }
 
 enum { C_NONE, C_CPUS, C_NODES, C_CHECK, C_DUMP, C_DEVICES, C_MEMORY,
-       C_NCMDS };
+       C_DRAW, C_NCMDS };
 static const char *const commands[] = {
 	[C_NONE] = NULL, [C_CPUS] = "cpus", [C_NODES] = "nodes",
 	[C_CHECK] = "check", [C_DUMP] = "dump", [C_DEVICES] = "devices",
-	[C_MEMORY] = "memory",
+	[C_MEMORY] = "memory", [C_DRAW] = "draw",
 };
 enum { OPT_SYSROOT = 256, OPT_AND, OPT_NOT,
        OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL, OPT_PLAN,
        OPT_RESERVED, OPT_DEVICE, OPT_LIST, OPT_PID, OPT_CGROUP,
-       OPT_CGROUP_ROOT };
+       OPT_CGROUP_ROOT, OPT_ASCII, OPT_WIDTH, OPT_COLOR, OPT_SVG };
 static const struct cli_option opts[] = {
 	{ "extended", no_argument, 'e', 1u << C_NONE },
 	{ "json", no_argument, 'j',
@@ -1057,6 +1107,10 @@ static const struct cli_option opts[] = {
 	{ "pid", required_argument, OPT_PID, 1u << C_CHECK },
 	{ "cgroup", required_argument, OPT_CGROUP, 1u << C_CHECK },
 	{ "cgroup-root", required_argument, OPT_CGROUP_ROOT, 1u << C_CHECK },
+	{ "ascii", no_argument, OPT_ASCII, 1u << C_DRAW },
+	{ "width", required_argument, OPT_WIDTH, 1u << C_DRAW },
+	{ "color", required_argument, OPT_COLOR, 1u << C_DRAW },
+	{ "svg", no_argument, OPT_SVG, 1u << C_DRAW },
 	{ "sysroot", required_argument, OPT_SYSROOT, CLI_ALL_COMMANDS },
 	{ "help", no_argument, 'h', CLI_ALL_COMMANDS },
 	{ "version", no_argument, 'V', CLI_ALL_COMMANDS },
@@ -1066,6 +1120,30 @@ static const struct cli_exclusion excl[] = {
 	{ 'e', 'j' }, { 'e', 'C' }, { 0, 0 }
 };
 
+/* Record opt in d when it is one of draw's options; true if so. */
+static bool
+draw_option(struct draw_args *d, int opt, bool *color_given)
+{
+	switch (opt) {
+	case OPT_ASCII:
+		d->ascii = true;
+		return true;
+	case OPT_SVG:
+		d->svg = true;
+		return true;
+	case OPT_WIDTH:
+		if (parse_uint(optarg, 100000, &d->width) < 0 || d->width < 20)
+			cli_usage_error("invalid --width '%s' (columns, 20 or "
+					"more)", optarg);
+		return true;
+	case OPT_COLOR:
+		d->color = cli_draw_color(optarg);
+		*color_given = true;
+		return true;
+	}
+	return false;
+}
+
 /*
  * Parse the options and the command word; on return *argcp and *argvp
  * hold the command and its arguments, and c->mode the output mode.
@@ -1074,12 +1152,14 @@ static int
 parse_args(struct ctx *c, int *argcp, char ***argvp)
 {
 	struct cli_parser p;
+	bool color_given = false;
 	int opt, cmd;
 
 	/* Options may come before or after the command and its arguments. */
 	cli_parser_init(&p, opts, excl, commands, false);
 	while ((opt = cli_next_option(&p, *argcp, *argvp)) != -1) {
-		if (cli_table_option(opt, &c->table))
+		if (cli_table_option(opt, &c->table) ||
+		    draw_option(&c->draw, opt, &color_given))
 			continue;
 		switch (opt) {
 		case 'e':
@@ -1165,6 +1245,8 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 					(*argvp)[0]);
 	}
 	cli_check_options(&p, cmd);
+	if (!color_given)
+		c->draw.color = cli_draw_color(NULL);
 	if (c->check.interval && !c->check.irqs)
 		cli_usage_error("--interval needs --irqs");
 	if (c->list && (c->mode == 'j' || c->columns || c->table.raw ||
@@ -1205,6 +1287,8 @@ run_command(struct ctx *c, int cmd, int argc, char **argv)
 		return cmd_devices(c, argc, argv);
 	if (cmd == C_MEMORY)
 		return cmd_memory(c, argc, argv);
+	if (cmd == C_DRAW)
+		return cmd_draw(c, argc, argv);
 	return cmd_dump(c, argc, argv);
 }
 

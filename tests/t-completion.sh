@@ -94,7 +94,7 @@ for sh in bash zsh; do
 	# directory it will descend into; zsh adds it on insertion).
 	if [ "$sh" = bash ]; then s=/; else s=; fi
 
-	offers_only $sh 'cpm-topo ' cpus nodes check dump devices memory
+	offers_only $sh 'cpm-topo ' cpus nodes check dump devices memory draw
 	offers $sh 'cpm-topo cpus ' all online allowed node: thread: dev:
 	# After "dev:" the shells complete the name alone (bash breaks the
 	# word at the colon, zsh keeps the prefix aside).
@@ -111,7 +111,7 @@ for sh in bash zsh; do
 		offers $sh "cpm-topo $c 0 --j" --json
 	done
 	offers_only $sh 'cpm-alloc ' init take release resize mode show list \
-	    shared reserved hints check reconcile import-kubelet apply oci-hook
+	    shared reserved hints check reconcile import-kubelet apply oci-hook map
 	offers_only $sh 'cpm-alloc oci-hook ' createRuntime prestart poststop
 	offers_only $sh 'cpm-alloc release ' db web
 	offers_only $sh 'cpm-alloc show w' web
@@ -149,7 +149,7 @@ for sh in bash zsh; do
 		offers $sh "$t --" $(tool_long_options "$t" | sed 's/^/--/')
 	done
 	# cpm-topo: the union over its commands.
-	got=$(for c in '' cpus check memory; do
+	got=$(for c in '' cpus check memory draw; do
 		candidates $sh "cpm-topo $c --" | sed "s/^/$c /"
 	done)
 	miss=

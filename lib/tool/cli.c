@@ -6,8 +6,10 @@
 #include <string.h>
 #include <syslog.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 
 #include "base/lock.h"
+#include "base/num.h"
 #include "base/strbuf.h"
 #include "tool/cli.h"
 
@@ -467,4 +469,35 @@ cli_exit(int status)
 		exit(status ? status : EXIT_FAIL);
 	}
 	exit(status);
+}
+
+bool
+cli_draw_color(const char *opt)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	if (opt == NULL || strcmp(opt, "auto") == 0)
+		return isatty(STDOUT_FILENO) && !(nc && *nc);
+	if (strcmp(opt, "always") == 0)
+		return true;
+	if (strcmp(opt, "never") == 0)
+		return false;
+	cli_usage_error("invalid --color '%s' (auto, always or never)", opt);
+}
+
+int
+cli_draw_width(int opt)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	unsigned int n;
+
+	if (opt > 0)
+		return opt;
+	if (env && parse_uint(env, 100000, &n) == 0 && n > 0)
+		return (int)n;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
 }

@@ -188,6 +188,19 @@ struct cli_table_opts {
 /* Record opt in t when it is one of CLI_TABLE_OPTIONS(); true if so. */
 bool cli_table_option(int opt, struct cli_table_opts *t);
 
+/*
+ * The pictures' options (cpm-topo draw, cpm-alloc map), read here since
+ * the rest of the library reads no environment:
+ *   cli_draw_color(): --color=auto|always|never (NULL: auto) as a
+ *     decision: auto colors a terminal, unless NO_COLOR is set and not
+ *     empty; a bad value is a usage error.
+ *   cli_draw_width(): --width N when given (opt > 0), else COLUMNS when
+ *     it is a number, else the terminal's width when stdout is one, else
+ *     80 columns.
+ */
+bool cli_draw_color(const char *opt);
+int cli_draw_width(int opt);
+
 /* Flush stdout and exit with status; a failed write is exit 1. */
 noreturn void cli_exit(int status);
 
