@@ -1546,7 +1546,17 @@ cmd_apply(struct ctx *c)
 	load_machine(c);
 	need_cpus(c);
 	load_meminfo(c);
+	/* A plan is applied beside the host's reservation, which only
+	 * init records: without a state, nothing would be kept back. */
+	if (access(c->state_path, F_OK) < 0 && errno == ENOENT)
+		cli_die(EXIT_USAGE, "no state file '%s': run 'cpm-alloc init "
+			"--reserved CPULIST' first, so that the plan keeps "
+			"off the host's CPUs: nothing changed", c->state_path);
 	open_state(c, c->dry_run ? RO : RW, false);
+	if (!c->st.exists)
+		cli_die(EXIT_USAGE, "no state file '%s': run 'cpm-alloc init "
+			"--reserved CPULIST' first: nothing changed",
+			c->state_path);
 	/* The plan's own errors on this machine: nothing is tried. */
 	if (plan_check(&plan, &c->topo, &c->st.reserved, &f) < 0)
 		cli_die(EXIT_FAIL, "out of memory");

@@ -12,6 +12,16 @@ export CPM_SYSROOT=$T_TMP/kerf
 export CPM_STATE=$T_TMP/alloc.state
 PLAN=$PLANS/kerf.plan
 
+check_fail "apply with no state file refuses and says to run init, exit 2" 2 \
+    "^cpm-alloc: no state file '.*': run 'cpm-alloc init --reserved CPULIST' first" \
+    cpm-alloc apply "$PLAN"
+if [ -e "$CPM_STATE" ] || [ -e "$CPM_STATE.lock" ]; then
+	not_ok "... and creates nothing"
+else
+	ok "... and creates nothing"
+fi
+check_fail "... with --dry-run too" 2 "run 'cpm-alloc init" \
+    cpm-alloc apply "$PLAN" --dry-run
 cpm-alloc init --reserved 0-3 >/dev/null
 check "apply --dry-run from empty says what it would take, exit 4" 4 \
 "would take web-server 4-11

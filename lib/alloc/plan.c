@@ -331,11 +331,18 @@ lst(struct lists *l, int slot, const struct cpuset *s)
 	return l->s[slot] ? l->s[slot] : "?";
 }
 
+/* "CPU 5 is", "CPUs 5-6 are": a set as the subject of a message. */
+#define CPUS_ARE "%s %s %s"
+#define cpus_are(l, slot, s) \
+	cpuset_count(s) == 1 ? "CPU" : "CPUs", lst(l, slot, s), \
+	cpuset_count(s) == 1 ? "is" : "are"
+
 /* Where an instance's CPUs and memory go, as far as the plan says. */
 struct where {
 	struct cpuset cpus;	/* exact: its CPUs on the machine */
 	struct cpuset nodes;	/* the nodes it uses: its CPUs' (exact),
 				 * else nodes= (existing ones), else none */
+	bool cpuless;		/* a count on nodes without CPUs: said once */
 };
 
 /* The instance's own findings; w gets where it goes. */
@@ -370,21 +377,33 @@ check_instance(const struct plan_instance *in, const struct topo *t,
 		cpuset_copy(&tmp, &w->cpus);
 		cpuset_and(&tmp, &t->offline);
 		if (!cpuset_empty(&tmp))
-			finding(out, true, name, "CPUs %s are offline",
-				lst(l, 0, &tmp));
+			finding(out, true, name, CPUS_ARE " offline",
+				cpus_are(l, 0, &tmp));
+		/* As cpm-topo check warns of them. */
+		cpuset_copy(&tmp, &w->cpus);
+		cpuset_and(&tmp, &t->isolated);
+		cpuset_andnot(&tmp, &t->offline);
+		if (!cpuset_empty(&tmp))
+			finding(out, false, name, CPUS_ARE " isolated "
+				"(isolcpus): the scheduler will not balance "
+				"work across them", cpus_are(l, 0, &tmp));
 		if (reserved) {
 			cpuset_copy(&tmp, &w->cpus);
 			cpuset_and(&tmp, reserved);
 			if (!cpuset_empty(&tmp))
-				finding(out, true, name, "CPUs %s are reserved "
-					"for the host", lst(l, 0, &tmp));
+				finding(out, true, name, CPUS_ARE " reserved "
+					"for the host", cpus_are(l, 0, &tmp));
 		}
 		if (in->have_nodes && !cpuset_empty(&w->nodes)) {
+			/* An offline CPU is a finding of its own: a node
+			 * lists only its online CPUs. */
 			cpuset_copy(&tmp, &w->cpus);
 			cpuset_andnot(&tmp, &on);
+			cpuset_andnot(&tmp, &t->offline);
 			if (!cpuset_empty(&tmp))
-				finding(out, true, name, "CPUs %s are outside "
-					"NUMA nodes %s", lst(l, 0, &tmp),
+				finding(out, true, name, CPUS_ARE " outside "
+					"NUMA node%s %s", cpus_are(l, 0, &tmp),
+					cpuset_count(&in->nodes) > 1 ? "s" : "",
 					lst(l, 1, &in->nodes));
 		}
 		topo_nodes_of(t, &w->cpus, &cnodes);
@@ -417,15 +436,36 @@ check_instance(const struct plan_instance *in, const struct topo *t,
 		if (reserved)
 			cpuset_andnot(&on, reserved);
 		avail = cpuset_count(&on);
-		if (cpuset_empty(&in->nodes) || !cpuset_empty(&w->nodes)) {
+		cpuset_copy(&tmp, &on);
+		if (reserved)
+			cpuset_and(&tmp, reserved);
+		if (in->have_nodes && !cpuset_empty(&w->nodes) && avail == 0 &&
+		    cpuset_empty(&tmp)) {
+			/* Memory without CPUs (CXL, HBM): nothing reserved
+			 * there, nothing to give. */
+			fits = false;
+			w->cpuless = true;
+			finding(out, true, name, "%d CPU%s asked for, but NUMA "
+				"node%s %s %s no CPUs", in->count,
+				in->count == 1 ? "" : "s",
+				cpuset_count(&w->nodes) > 1 ? "s" : "",
+				lst(l, 0, &w->nodes),
+				cpuset_count(&w->nodes) > 1 ? "have" : "has");
+		} else if (cpuset_empty(&in->nodes) ||
+			   !cpuset_empty(&w->nodes)) {
+			bool some = reserved && !cpuset_empty(reserved);
+			bool many = cpuset_count(&w->nodes) > 1;
+
 			fits = (unsigned int)in->count <= avail;
 			if (!fits)
 				finding(out, true, name, "%d CPUs asked for, but "
-					"%s%s %s only %u outside the reserved "
-					"ones", in->count, in->have_nodes ?
-					"NUMA nodes " : "the machine",
+					"%s%s %s only %u%s", in->count,
+					!in->have_nodes ? "the machine" :
+					many ? "NUMA nodes " : "NUMA node ",
 					in->have_nodes ? lst(l, 0, &w->nodes) : "",
-					in->have_nodes ? "have" : "has", avail);
+					in->have_nodes && many ? "have" : "has",
+					avail,
+					some ? " outside the reserved ones" : "");
 		}
 		k = (int)cpuset_count(&w->nodes);
 		if (in->affinity == PLAN_AFF_LOCAL && k > 1)
@@ -557,7 +597,9 @@ check_crowding(const struct plan *p, const struct topo *t,
 
 			if (!on)
 				continue;
-			if (in->exact) {
+			if (w[i].cpuless) {
+				/* Said already: it has no CPUs to crowd. */
+			} else if (in->exact) {
 				cpuset_copy(&tmp, &w[i].cpus);
 				cpuset_and(&tmp, &nd->cpus);
 				if (reserved)
@@ -586,9 +628,11 @@ check_crowding(const struct plan *p, const struct topo *t,
 		if (cpu_over >= 0) {
 			names_of(p, idx, nidx, &sb);
 			finding(out, true, p->inst[cpu_over].name, "NUMA node %d "
-				"is crowded: %s ask for %d of its CPUs, it has %u "
-				"outside the reserved ones", nd->id,
-				sb.buf ? sb.buf : "", cpus, have);
+				"is crowded: %s ask%s for %d of its CPUs, it has "
+				"%u%s", nd->id, sb.buf ? sb.buf : "",
+				nidx == 1 ? "s" : "", cpus, have,
+				reserved && !cpuset_empty(reserved) ?
+				" outside the reserved ones" : "");
 		}
 		if (mem_over >= 0) {
 			nidx = 0;
