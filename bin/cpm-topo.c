@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "alloc/plan.h"
+#include "alloc/planapply.h"
 #include "base/findings.h"
 #include "base/json.h"
 #include "base/num.h"
@@ -820,10 +821,13 @@ cmd_check_plan(struct ctx *c, int argc)
 	const struct check_args *a = &c->check;
 	struct cpuset reserved = CPUSET_INIT;
 	struct plan_findings f = { 0 };
+	struct plan_devices d;
+	struct alloc_machine m;
+	struct ktopo kt = { 0 };
 	struct plan plan;
 	struct strbuf sb;
 	struct json j;
-	char err[512];
+	char err[768];
 	int r, n;
 
 	if (argc > 1)
@@ -838,9 +842,19 @@ cmd_check_plan(struct ctx *c, int argc)
 		oom();
 	if (r < 0)
 		cli_die(EXIT_USAGE, "%s", err);
-	n = plan_check(&plan, load(c), a->reserved ? &reserved : NULL, &f);
+	/* As apply looks up the devices and applies the plan. */
+	r = plan_devices_find(&plan, (load(c), &c->root), &d, err, sizeof(err));
+	if (r == -ENOMEM)
+		oom();
+	if (r < 0)
+		cli_die(EXIT_USAGE, "%s", err);
+	m.topo = &c->topo;
+	m.kt = &kt;
+	n = plan_verify(&m, &plan, a->reserved ? &reserved : NULL, &d, &f);
 	if (n < 0)
 		oom();
+	ktopo_free(&kt);
+	plan_devices_free(&d);
 	strbuf_init(&sb);
 	if (c->mode == 'j') {
 		json_init(&j, &sb);

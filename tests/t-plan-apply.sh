@@ -37,7 +37,7 @@ taken compute 12-19,28-31
 check "the allocations are the plan's, marked as its own" 0 \
 "web-server exclusive 8 4-11 0 0:8G plan
 database exclusive 8 20-27 1 1:32G plan
-compute exclusive 12 12-19,28-31 0-1 0:16G plan" cpm-alloc list --raw --noheadings
+compute exclusive 12 12-19,28-31 0-1 0:8G,1:8G plan" cpm-alloc list --raw --noheadings
 cp "$CPM_STATE" "$T_TMP/applied"
 check "apply again changes nothing and says so, exit 0" 0 \
 "unchanged web-server 4-11
@@ -70,7 +70,7 @@ check "... in the list, beside the plan's" 0 "web-server compute batch" \
     sh -c 'cpm-alloc list --noheadings -o name | sort -r | tr "\n" " " | sed "s/ $//"'
 cp "$CPM_STATE" "$T_TMP/before"
 check_fail "a line that cannot be made now: exit 3, names the instance" 3 \
-    "^cpm-alloc: cannot apply the plan: database: CPUs 20-21 are not available \(offline, reserved or allocated\): nothing changed$" \
+    "^cpm-alloc: cannot apply the plan: database: CPUs 20-21 are not available \(held by batch\): nothing changed$" \
     cpm-alloc apply "$PLAN"
 if cmp -s "$CPM_STATE" "$T_TMP/before"; then
 	ok "... and the state is as it was"
@@ -107,8 +107,8 @@ cpm-alloc release db2
 cpm-alloc apply "$PLAN" >/dev/null
 
 # Changed lines: a cpulist to a count, a count resized, a cpulist moved.
-sed 's/^database .*/database cpus=6 nodes=1 affinity=local mem=32G/' "$PLAN" >"$T_TMP/c6"
-sed 's/^database .*/database cpus=4 nodes=1 affinity=local mem=32G/' "$PLAN" >"$T_TMP/c4"
+sed 's/^database .*/database cpus=6 nodes=1 affinity=local mem=32G mem-policy=local/' "$PLAN" >"$T_TMP/c6"
+sed 's/^database .*/database cpus=4 nodes=1 affinity=local mem=32G mem-policy=local/' "$PLAN" >"$T_TMP/c4"
 sed 's/^compute    cpus=12-19,28-31 /compute    cpus=12-19,24-31 /' "$T_TMP/c4" >"$T_TMP/c8"
 check "a cpulist changed to a count: resized, keeping its CPUs" 4 \
 "unchanged web-server 4-11
@@ -130,7 +130,7 @@ check "a cpulist changed: those CPUs exactly" 4 \
 unchanged database 20-23
 replaced compute 12-19,28-31 -> 12-19,24-31
 1 change" cpm-alloc apply "$T_TMP/c8"
-sed 's/^web-server .*/web-server cpus=4-11 mode=share mem=8G/' "$T_TMP/c8" >"$T_TMP/c9"
+sed 's/^web-server .*/web-server cpus=4-11 mode=share mem=8G mem-policy=local/' "$T_TMP/c8" >"$T_TMP/c9"
 check "a mode changed: switched in place" 4 \
 "mode web-server 4-11
 unchanged database 20-23
@@ -182,7 +182,7 @@ assert "20 applies at once: one changed, 19 found it done" \
 check "... one result, each instance once" 0 \
 "web-server exclusive 8 4-11 0 0:8G plan
 database exclusive 8 20-27 1 1:32G plan
-compute exclusive 12 12-19,28-31 0-1 0:16G plan" cpm-alloc list --raw --noheadings
+compute exclusive 12 12-19,28-31 0-1 0:8G,1:8G plan" cpm-alloc list --raw --noheadings
 check "... and the state agrees with the machine" 0 "" cpm-alloc check
 check "reconcile leaves the plan's allocations alone" 0 "" cpm-alloc reconcile
 sed 's/mem=16G/mem=20G/' "$PLAN" >"$T_TMP/m20"
@@ -191,5 +191,5 @@ check "memory changed: taken again with the new booking" 4 \
 unchanged database 20-27
 replaced compute 12-19,28-31 -> 12-19,28-31
 1 change" cpm-alloc apply "$T_TMP/m20"
-check "... booked" 0 "compute exclusive 12 12-19,28-31 0-1 0:20G plan" \
+check "... booked, split over its nodes" 0 "compute exclusive 12 12-19,28-31 0-1 0:10G,1:10G plan" \
     sh -c 'cpm-alloc list --raw --noheadings | grep ^compute'

@@ -15,6 +15,7 @@
 #include "base/num.h"
 #include "base/strbuf.h"
 #include "kube/topomgr.h"
+#include "machine/device.h"
 
 #define KEYS "cpus, nodes, affinity, numa-policy, mem, mem-policy, mode, devices"
 
@@ -287,18 +288,15 @@ plan_parse(const char *text, size_t len, struct plan *p, char *err,
 
 /* ---- checking ---- */
 
-static void __attribute__((format(printf, 4, 5)))
-finding(struct plan_findings *out, bool error, const char *inst,
-	const char *fmt, ...)
+static void __attribute__((format(printf, 4, 0)))
+vfinding(struct plan_findings *out, bool error, const char *inst,
+	 const char *fmt, va_list ap)
 {
 	struct plan_finding *nf;
-	va_list ap;
 	char *msg;
 	int r;
 
-	va_start(ap, fmt);
 	r = vasprintf(&msg, fmt, ap);
-	va_end(ap);
 	if (r < 0) {
 		out->oom = true;
 		return;
@@ -316,6 +314,29 @@ finding(struct plan_findings *out, bool error, const char *inst,
 		out->oom = true;
 	out->n++;
 	out->nerrors += error;
+}
+
+static void __attribute__((format(printf, 4, 5)))
+finding(struct plan_findings *out, bool error, const char *inst,
+	const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfinding(out, error, inst, fmt, ap);
+	va_end(ap);
+}
+
+int
+plan_finding_add(struct plan_findings *out, bool error, const char *inst,
+		 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfinding(out, error, inst, fmt, ap);
+	va_end(ap);
+	return out->oom ? -ENOMEM : 0;
 }
 
 /* Up to four cpulists kept for the current message. */
@@ -520,18 +541,111 @@ check_instance(const struct plan_instance *in, const struct topo *t,
 	cpuset_free(&cnodes);
 }
 
+void
+plan_devices_free(struct plan_devices *d)
+{
+	int i, k;
+
+	for (i = 0; i < d->n && d->inst; i++) {
+		for (k = 0; k < d->inst[i].n; k++)
+			free(d->inst[i].names[k]);
+		free(d->inst[i].names);
+		free(d->inst[i].nodes);
+		free(d->inst[i].record);
+	}
+	free(d->inst);
+	memset(d, 0, sizeof(*d));
+}
+
+/* One instance's devices, looked up. */
+static int
+find_devices(const struct plan_instance *in, const struct sysroot *root,
+	     struct plan_inst_devices *pd, char *err, size_t errlen)
+{
+	struct strbuf rec;
+	char why[512];
+	int k, r = 0;
+
+	if (in->ndevices == 0)
+		return 0;
+	pd->names = calloc((size_t)in->ndevices, sizeof(*pd->names));
+	pd->nodes = calloc((size_t)in->ndevices, sizeof(*pd->nodes));
+	if (!pd->names || !pd->nodes)
+		return -ENOMEM;
+	strbuf_init(&rec);
+	for (k = 0; k < in->ndevices && r == 0; k++) {
+		struct device dev;
+
+		r = device_find(&dev, root, in->devices[k], why, sizeof(why));
+		if (r == -ENOMEM)
+			break;
+		if (r < 0) {
+			r = err_ret(err, errlen, -EINVAL, "%s: %s", in->name,
+				    why);
+			break;
+		}
+		pd->nodes[k] = dev.node;
+		strbuf_printf(&rec, "%s%s@%s", k ? "," : "", in->devices[k],
+			      dev.addr);
+		device_free(&dev);
+		if ((pd->names[k] = strdup(in->devices[k])) == NULL)
+			r = -ENOMEM;
+		pd->n = k + 1;
+	}
+	if (r == 0 && rec.oom)
+		r = -ENOMEM;
+	if (r == 0)
+		pd->record = rec.buf;
+	else
+		strbuf_free(&rec);
+	return r;
+}
+
+int
+plan_devices_find(const struct plan *p, const struct sysroot *root,
+		  struct plan_devices *d, char *err, size_t errlen)
+{
+	int i, r = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->inst = calloc((size_t)p->n + 1, sizeof(*d->inst));
+	if (d->inst == NULL)
+		return -ENOMEM;
+	d->n = p->n;
+	for (i = 0; i < p->n && r == 0; i++)
+		r = find_devices(&p->inst[i], root, &d->inst[i], err, errlen);
+	if (r < 0)
+		plan_devices_free(d);
+	return r;
+}
+
 /*
- * Devices: cpm keeps their names as they are.  Where cpm knows the
- * machine's devices, each name is looked up here, and a device on a
- * node other than the instance's is a finding.
+ * Devices: each on a node of the instance (its CPUs' for a cpulist, its
+ * nodes= for a count), or a warning; a device whose node is unknown
+ * gives no preference, as to the kubelet's device manager.
  */
 static void
-check_devices(const struct plan_instance *in, const struct topo *t,
-	      struct plan_findings *out)
+check_devices(const struct plan_instance *in,
+	      const struct plan_inst_devices *pd, const struct where *w,
+	      struct plan_findings *out, struct lists *l)
 {
-	(void)in;
-	(void)t;
-	(void)out;
+	int k;
+
+	if (pd == NULL)
+		return;
+	for (k = 0; k < pd->n; k++) {
+		int node = pd->nodes[k];
+
+		if (node < 0)
+			finding(out, false, in->name, "device %s has no NUMA "
+				"node: it gives no placement hint", pd->names[k]);
+		else if ((in->exact || in->have_nodes) &&
+			 !cpuset_isset(&w->nodes, (unsigned int)node))
+			finding(out, false, in->name, "device %s is on NUMA "
+				"node %d, %s %s", pd->names[k], node,
+				in->exact ? "not beside its CPUs, on" :
+				"outside its nodes", lst(l, 0, &w->nodes));
+	}
 }
 
 /* "a, b and c" of the instances in idx[n], into sb. */
@@ -686,7 +800,8 @@ check_crowding(const struct plan *p, const struct topo *t,
 
 int
 plan_check(const struct plan *p, const struct topo *t,
-	   const struct cpuset *reserved, struct plan_findings *out)
+	   const struct cpuset *reserved, const struct plan_devices *d,
+	   struct plan_findings *out)
 {
 	struct where *w = calloc((size_t)p->n + 1, sizeof(*w));
 	struct cpuset tmp = CPUSET_INIT;
@@ -697,7 +812,8 @@ plan_check(const struct plan *p, const struct topo *t,
 		return -ENOMEM;
 	for (i = 0; i < p->n; i++) {
 		check_instance(&p->inst[i], t, reserved, &w[i], out, &l);
-		check_devices(&p->inst[i], t, out);
+		check_devices(&p->inst[i], d ? &d->inst[i] : NULL, &w[i], out,
+			      &l);
 		/* Overlaps with the instances before it. */
 		for (j = 0; j < i && p->inst[i].exact; j++) {
 			if (!p->inst[j].exact ||
