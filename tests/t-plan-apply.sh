@@ -193,3 +193,19 @@ replaced compute 12-19,28-31 -> 12-19,28-31
 1 change" cpm-alloc apply "$T_TMP/m20"
 check "... booked, split over its nodes" 0 "compute exclusive 12 12-19,28-31 0-1 0:10G,1:10G plan" \
     sh -c 'cpm-alloc list --raw --noheadings | grep ^compute'
+
+# affinity=spread with a count: over the instance's nodes, even where the
+# kubelet's distribute option would keep a count that fits on one node;
+# a shrink keeps it spread.
+export CPM_STATE=$T_TMP/spread.state
+cpm-alloc init --reserved 0-3 >/dev/null
+printf 'compute cpus=10 nodes=0-1 affinity=spread\n' >"$T_TMP/s10"
+check "spread: 10 CPUs that fit on node 0 go 5 and 5 over nodes 0-1" 4 \
+"taken compute 4-8,20-24
+1 change" cpm-alloc apply "$T_TMP/s10"
+printf 'compute cpus=24 nodes=0-1 affinity=spread\n' >"$T_TMP/s24"
+cpm-alloc apply "$T_TMP/s24" >/dev/null
+printf 'compute cpus=6 nodes=0-1 affinity=spread\n' >"$T_TMP/s6"
+check "a spread instance shrunk stays spread: 3 and 3" 4 \
+"resized compute 4-15,20-31 -> 4-6,20-22
+1 change" cpm-alloc apply "$T_TMP/s6"

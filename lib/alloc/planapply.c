@@ -210,6 +210,150 @@ near_of(const struct plan_inst_devices *pd, struct alloc_request *rq,
 	return 0;
 }
 
+/*
+ * How many of in's count each node gets when spread: one at a time,
+ * node after node, over the nodes of in (its nodes=, else all) while
+ * they have CPUs available in avail.  share[k] is for t->nodes[k].
+ * Returns the number of nodes that get some, or 0 when the count does
+ * not fit.
+ */
+static int
+spread_shares(const struct topo *t, const struct plan_instance *in,
+	      const struct cpuset *avail, int *share)
+{
+	struct cpuset tmp = CPUSET_INIT;
+	int k, left = in->count, used = 0, *cap = calloc((size_t)t->nnodes + 1,
+							 sizeof(int));
+	bool more = true;
+
+	if (cap == NULL)
+		return -ENOMEM;
+	for (k = 0; k < t->nnodes; k++) {
+		share[k] = 0;
+		if (in->have_nodes &&
+		    !cpuset_isset(&in->nodes, (unsigned int)t->nodes[k].id))
+			continue;
+		cpuset_copy(&tmp, &t->nodes[k].cpus);
+		cpuset_and(&tmp, avail);
+		cap[k] = (int)cpuset_count(&tmp);
+	}
+	while (left > 0 && more) {
+		more = false;
+		for (k = 0; k < t->nnodes && left > 0; k++)
+			if (cap[k] > share[k]) {
+				used += share[k]++ == 0;
+				left--;
+				more = true;
+			}
+	}
+	free(cap);
+	cpuset_free(&tmp);
+	return left > 0 ? 0 : used;
+}
+
+/*
+ * affinity=spread for a count: the kubelet's distribute option alone
+ * keeps a count that fits on one node there, so the count is split over
+ * the instance's nodes (spread_shares()) and each share taken on its
+ * node as the kubelet takes CPUs there.  Fills e.  Returns 1 when
+ * spread, 0 when it is not to be (a count of one, fewer than two nodes
+ * with CPUs available, a share the kubelet cannot take there: the
+ * ordinary take decides then), -ENOMEM.
+ */
+static int
+take_spread(const struct alloc_machine *m, const struct alloc_state *st,
+	    const struct plan_instance *in, const struct alloc_request *rq,
+	    struct alloc_entry *e)
+{
+	const struct topo *t = m->topo;
+	struct cpuset avail = CPUSET_INIT;
+	int *share = calloc((size_t)t->nnodes + 1, sizeof(int));
+	int k, r;
+
+	if (share == NULL)
+		return -ENOMEM;
+	r = state_available(st, &t->online, NULL, &avail);
+	if (r == 0 && in->count > 1 &&
+	    (in->numa_policy < 0 || in->numa_policy == TM_NONE))
+		r = spread_shares(t, in, &avail, share) >= 2;
+	else if (r == 0)
+		r = 0;
+	for (k = 0; r == 1 && k < t->nnodes; k++) {
+		struct alloc_request sub = *rq;
+		struct alloc_entry part;
+		char why[256];
+		int q;
+
+		if (share[k] == 0)
+			continue;
+		memset(&part, 0, sizeof(part));
+		sub.n = share[k];
+		sub.from = &t->nodes[k].cpus;
+		sub.prefer = NULL;
+		sub.opts.distribute_auto = false;
+		sub.opts.k.distribute = 0;
+		q = alloc_take(m, st, &sub, &part, NULL, why, sizeof(why));
+		if (q == 0 && cpuset_or(&e->cpus, &part.cpus) < 0)
+			q = -ENOMEM;
+		alloc_entry_free(&part);
+		if (q < 0)
+			r = q == -ENOMEM ? q : 0;
+	}
+	if (r == 1 && (e->name = strdup(in->name)) == NULL)
+		r = -ENOMEM;
+	if (r == 1) {
+		e->n = in->count;
+		e->mode = rq->mode;
+		e->opts = rq->opts;
+		e->opts.k.distribute = rq->opts.distribute_auto ? 0 :
+			rq->opts.k.distribute;
+	} else {
+		alloc_entry_free(e);
+	}
+	cpuset_free(&avail);
+	free(share);
+	return r;
+}
+
+/*
+ * Shrink a spread entry to n CPUs and keep it spread: each CPU given
+ * back comes from the node holding the most of e's (alloc_shrink_pick()
+ * chooses which there).  Returns 0 or -ENOMEM.
+ */
+static int
+shrink_spread(const struct topo *t, struct alloc_entry *e, int n)
+{
+	struct cpuset part = CPUSET_INIT, drop = CPUSET_INIT;
+	int k, best, most, r = alloc_entry_own_cpus(e);
+
+	while (r == 0 && (int)cpuset_count(&e->cpus) > n) {
+		best = -1;
+		most = 0;
+		for (k = 0; k < t->nnodes; k++) {
+			cpuset_copy(&part, &t->nodes[k].cpus);
+			cpuset_and(&part, &e->cpus);
+			if ((int)cpuset_count(&part) >= most) {
+				most = (int)cpuset_count(&part);
+				best = k;
+			}
+		}
+		if (best < 0 || most == 0)
+			break;
+		cpuset_copy(&part, &t->nodes[best].cpus);
+		cpuset_and(&part, &e->cpus);
+		r = alloc_shrink_pick(t, &part, 1, false, &drop);
+		if (r == 0 && cpuset_empty(&drop))
+			break;
+		if (r == 0)
+			cpuset_andnot(&e->cpus, &drop);
+	}
+	if (r == 0)
+		e->n = (int)cpuset_count(&e->cpus);
+	cpuset_free(&part);
+	cpuset_free(&drop);
+	return r;
+}
+
 /* Take the instance in afresh into st, as a plan-owned entry. */
 static int
 take(const struct alloc_machine *m, struct alloc_state *st,
@@ -269,7 +413,13 @@ take(const struct alloc_machine *m, struct alloc_state *st,
 		if ((r = near_of(pd, &rq, &near, &prefer)) < 0)
 			goto out;
 	}
-	r = alloc_take(m, st, &rq, &e, NULL, why, sizeof(why));
+	r = 0;
+	if (!in->exact && in->affinity == PLAN_AFF_SPREAD)
+		r = take_spread(m, st, in, &rq, &e);
+	if (r == 0)
+		r = alloc_take(m, st, &rq, &e, NULL, why, sizeof(why));
+	else if (r == 1)
+		r = 0;
 	if (r == 0 && in->exact && !cpuset_equal(&e.cpus, &in->cpus)) {
 		snprintf(why, sizeof(why), "its CPUs cannot be taken as they are");
 		r = -ENOSPC;
@@ -334,7 +484,12 @@ update(const struct alloc_machine *m, struct alloc_state *st,
 
 	if (cpuset_copy(&before, &e->cpus) < 0)
 		return -ENOMEM;
-	if (!in->exact && e->n != in->count) {
+	if (!in->exact && in->count < e->n && in->affinity == PLAN_AFF_SPREAD &&
+	    !e->opts.k.full_cores) {
+		/* A spread instance shrinks and stays spread. */
+		r = shrink_spread(m->topo, e, in->count);
+		a = PLAN_RESIZE;
+	} else if (!in->exact && e->n != in->count) {
 		r = alloc_resize_opts(m, &st->policy, e, &o, why, sizeof(why));
 		if (r == 0)
 			r = alloc_resize(m, st, e, in->count, &o, why,
