@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "alloc/allocselect.h"
 #include "alloc/plan.h"
 #include "alloc/planapply.h"
 #include "base/findings.h"
@@ -159,7 +160,8 @@ usage(void)
 "cpu_capacity, 1024 for the fastest CPU), part:0xNNN or part:NAME (an ARM\n"
 "MIDR part number, or its name such as cortex-a710 or a710), dev:NAME (the\n"
 "local online CPUs of a PCI device: an interface, nvme0, nvme0n1, card0 or an\n"
-"address such as 0000:3b:00.0).\n"
+"address such as 0000:3b:00.0), alloc:NAME (the CPUs of cpm-alloc's\n"
+"allocation NAME, from its state: env CPM_STATE).\n"
 "Node selectors (memory): all, a nodelist, node:N, cpus (nodes with CPUs),\n"
 "cpuless, tier:N (the kernel's memory_tierN), near:CPULIST (the nodes with\n"
 "memory nearest those CPUs).\n"
@@ -490,6 +492,15 @@ resolve_selector(struct ctx *c, const char *sel, struct cpuset *out)
 	/* The caches below L3 are read for their selectors alone. */
 	if (cache_is_selector(sel)) {
 		r = cache_select(load_caches(c), sel, out, err, sizeof(err));
+		if (r == -ENOMEM)
+			oom();
+		if (r < 0)
+			cli_die(EXIT_USAGE, "%s", err);
+		return;
+	}
+	if (alloc_is_selector(sel)) {
+		/* An allocation of cpm-alloc's state, read as it is. */
+		r = alloc_select(NULL, sel, out, NULL, NULL, err, sizeof(err));
 		if (r == -ENOMEM)
 			oom();
 		if (r < 0)
