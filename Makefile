@@ -58,7 +58,9 @@ BENCH_SRC = $(sort $(wildcard tests/bench/*.c))
 BENCH    = $(BENCH_SRC:.c=)
 MANPAGES = $(wildcard man/*.1)
 MANPAGES7 = $(wildcard man/*.7)
-EXAMPLES = $(filter-out examples/oci-hooks.d,$(sort $(wildcard examples/*)))
+EXAMPLES = $(filter-out examples/oci-hooks.d examples/ansible,$(sort $(wildcard examples/*)))
+# The Ansible role (examples/ansible): installed as it is, a tree.
+ANSIBLE = $(sort $(shell find examples/ansible -type f 2>/dev/null))
 # hooks.d files for podman and CRI-O: documentation, not enabled (an
 # administrator copies one to /etc/containers/oci/hooks.d).
 OCIHOOKS = $(sort $(wildcard examples/oci-hooks.d/*.json))
@@ -94,7 +96,7 @@ DEBIAN_BUILD_DEPS = build-essential pkg-config libnuma-dev libcgroup-dev \
 DEBIAN_TEST_DEPS  = util-linux hwloc-nox numactl cgroup-tools prometheus \
 		    python3 bzip2 procps mandoc zsh bash-completion hyperfine \
 		    valgrind debhelper fakeroot lintian xxhash podman runc crun \
-		    busybox-static stress-ng chromium libxml2-utils tmux
+		    busybox-static stress-ng chromium libxml2-utils tmux ansible-core
 DEPS = sh mk/deps.sh
 deps:
 	$(DEPS) install deps $(DEBIAN_BUILD_DEPS) $(DEBIAN_TEST_DEPS)
@@ -161,6 +163,7 @@ install: all
 		chmod 644 $(DESTDIR)$(DOCDIR)/examples/$${e#examples/}; \
 	done
 	for e in $(OCIHOOKS); do sed 's|"/usr/bin/cpm-alloc"|"$(BINPREFIX)/cpm-alloc"|' $$e >$(DESTDIR)$(DOCDIR)/$$e; chmod 644 $(DESTDIR)$(DOCDIR)/$$e; done
+	for e in $(ANSIBLE); do mkdir -p $(DESTDIR)$(DOCDIR)/$$(dirname $$e); cp -f $$e $(DESTDIR)$(DOCDIR)/$$e; chmod 644 $(DESTDIR)$(DOCDIR)/$$e; done
 
 uninstall:
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINPREFIX)/$${t#bin/}; done
@@ -170,6 +173,8 @@ uninstall:
 	for c in completions/_cpm-*; do rm -f $(DESTDIR)$(ZSHCOMPDIR)/$${c#completions/}; done
 	for e in $(EXAMPLES); do rm -f $(DESTDIR)$(DOCDIR)/examples/$${e#examples/}; done
 	for e in $(OCIHOOKS); do rm -f $(DESTDIR)$(DOCDIR)/$$e; done
+	for e in $(ANSIBLE); do rm -f $(DESTDIR)$(DOCDIR)/$$e; done
+	-find $(DESTDIR)$(DOCDIR)/examples/ansible -depth -type d -empty -delete 2>/dev/null
 	-rmdir $(DESTDIR)$(DOCDIR)/examples/oci-hooks.d $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:

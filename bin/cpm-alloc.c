@@ -1619,6 +1619,7 @@ cmd_apply(struct ctx *c)
 {
 	struct plan_findings f = { 0 };
 	struct plan_changes ch;
+	struct plan_devices d;
 	struct plan plan;
 	struct strbuf sb;
 	struct json j;
@@ -1633,9 +1634,24 @@ cmd_apply(struct ctx *c)
 	load_machine(c);
 	need_cpus(c);
 	load_meminfo(c);
+	/* Its devices, as take --near looks them up. */
+	r = plan_devices_find(&plan, &c->root, &d, c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(r == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s",
+			r == -ENOMEM ? "out of memory" : c->err);
+	/* A plan is applied beside the host's reservation, which only
+	 * init records: without a state, nothing would be kept back. */
+	if (access(c->state_path, F_OK) < 0 && errno == ENOENT)
+		cli_die(EXIT_USAGE, "no state file '%s': run 'cpm-alloc init "
+			"--reserved CPULIST' first, so that the plan keeps "
+			"off the host's CPUs: nothing changed", c->state_path);
 	open_state(c, c->dry_run ? RO : RW, false);
+	if (!c->st.exists)
+		cli_die(EXIT_USAGE, "no state file '%s': run 'cpm-alloc init "
+			"--reserved CPULIST' first: nothing changed",
+			c->state_path);
 	/* The plan's own errors on this machine: nothing is tried. */
-	if (plan_check(&plan, &c->topo, &c->st.reserved, &f) < 0)
+	if (plan_check(&plan, &c->topo, &c->st.reserved, &d, &f) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	for (i = 0; i < f.n; i++)
 		if (f.f[i].error)
@@ -1646,7 +1662,8 @@ cmd_apply(struct ctx *c)
 			"(cpm-topo check --plan): nothing changed", f.nerrors,
 			f.nerrors == 1 ? "" : "s");
 	plan_findings_free(&f);
-	r = plan_apply(&c->m, &c->st, &plan, &ch, c->err, sizeof(c->err));
+	r = plan_apply(&c->m, &c->st, &plan, &d, &ch, c->err, sizeof(c->err));
+	plan_devices_free(&d);
 	if (r == -ENOMEM)
 		cli_die(EXIT_FAIL, "out of memory");
 	if (r < 0)

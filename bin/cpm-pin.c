@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc/allocselect.h"
 #include "base/cpuset.h"
 #include "base/err.h"
 #include "base/json.h"
@@ -94,7 +95,9 @@ usage(void)
 "\n"
 "Run COMMAND with the CPU affinity CPULIST (the kernel's list grammar;\n"
 "'-' reads it from stdin; or a selector of cpm-topo cpus such as node:1,\n"
-"type:efficiency or dev:eth1, the CPUs local to a device)\n"
+"type:efficiency or dev:eth1, the CPUs local to a device; alloc:NAME, the\n"
+"CPUs of cpm-alloc's allocation NAME, with its memory policy on the nodes its\n"
+"memory is booked on unless --mem or --nodes say otherwise)\n"
 "and, with --mem or --nodes, a NUMA memory policy.\n"
 "\n"
 "  -m, --mem MODE          memory policy: local, bind, interleave,\n"
@@ -558,6 +561,30 @@ die_check(int r, const char *msg)
 		cli_die(EXIT_USAGE, "%s", msg);
 }
 
+/*
+ * alloc:NAME: the allocation's CPUs and, unless --nodes or --mem say
+ * otherwise, its memory: the nodes it is booked on and its memory
+ * policy (a plan's mem-policy=).  Returns as device_select().
+ */
+static int
+select_alloc(struct pin_ctx *c)
+{
+	struct cpuset mems = CPUSET_INIT;
+	const char *pol = NULL;
+	int r;
+
+	r = alloc_select(NULL, c->cpu_selector, &c->cpus, &mems, &pol, c->err,
+			 sizeof(c->err));
+	if (r == 0 && !c->have_nodes && !cpuset_empty(&mems)) {
+		r = cpuset_copy(&c->nodes, &mems);
+		c->have_nodes = true;
+	}
+	if (r == 0 && !c->mem_arg && pol)
+		c->mem_arg = pol;
+	cpuset_free(&mems);
+	return r;
+}
+
 static void
 load_topology(struct pin_ctx *c)
 {
@@ -583,7 +610,9 @@ load_topology(struct pin_ctx *c)
 		if (types && coretype_load(&ct, &c->root, &c->topo, c->err,
 					   sizeof(c->err)) < 0)
 			cli_die(EXIT_FAIL, "%s", c->err);
-		if (device_is_selector(c->cpu_selector))
+		if (alloc_is_selector(c->cpu_selector))
+			r = select_alloc(c);
+		else if (device_is_selector(c->cpu_selector))
 			r = device_select(&c->root, &c->topo, c->cpu_selector,
 					  &c->cpus, c->err, sizeof(c->err));
 		else

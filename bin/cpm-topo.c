@@ -13,7 +13,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "alloc/allocselect.h"
 #include "alloc/plan.h"
+#include "alloc/planapply.h"
 #include "base/findings.h"
 #include "base/json.h"
 #include "base/num.h"
@@ -175,7 +177,8 @@ usage(void)
 "cpu_capacity, 1024 for the fastest CPU), part:0xNNN or part:NAME (an ARM\n"
 "MIDR part number, or its name such as cortex-a710 or a710), dev:NAME (the\n"
 "local online CPUs of a PCI device: an interface, nvme0, nvme0n1, card0 or an\n"
-"address such as 0000:3b:00.0).\n"
+"address such as 0000:3b:00.0), alloc:NAME (the CPUs of cpm-alloc's\n"
+"allocation NAME, from its state: env CPM_STATE).\n"
 "Node selectors (memory): all, a nodelist, node:N, cpus (nodes with CPUs),\n"
 "cpuless, tier:N (the kernel's memory_tierN), near:CPULIST (the nodes with\n"
 "memory nearest those CPUs).\n"
@@ -512,6 +515,15 @@ resolve_selector(struct ctx *c, const char *sel, struct cpuset *out)
 			cli_die(EXIT_USAGE, "%s", err);
 		return;
 	}
+	if (alloc_is_selector(sel)) {
+		/* An allocation of cpm-alloc's state, read as it is. */
+		r = alloc_select(NULL, sel, out, NULL, NULL, err, sizeof(err));
+		if (r == -ENOMEM)
+			oom();
+		if (r < 0)
+			cli_die(EXIT_USAGE, "%s", err);
+		return;
+	}
 	if (device_is_selector(sel)) {
 		r = device_select(&c->root, load(c), sel, out, err,
 				  sizeof(err));
@@ -837,10 +849,13 @@ cmd_check_plan(struct ctx *c, int argc)
 	const struct check_args *a = &c->check;
 	struct cpuset reserved = CPUSET_INIT;
 	struct plan_findings f = { 0 };
+	struct plan_devices d;
+	struct alloc_machine m;
+	struct ktopo kt = { 0 };
 	struct plan plan;
 	struct strbuf sb;
 	struct json j;
-	char err[512];
+	char err[768];
 	int r, n;
 
 	if (argc > 1)
@@ -855,9 +870,19 @@ cmd_check_plan(struct ctx *c, int argc)
 		oom();
 	if (r < 0)
 		cli_die(EXIT_USAGE, "%s", err);
-	n = plan_check(&plan, load(c), a->reserved ? &reserved : NULL, &f);
+	/* As apply looks up the devices and applies the plan. */
+	r = plan_devices_find(&plan, (load(c), &c->root), &d, err, sizeof(err));
+	if (r == -ENOMEM)
+		oom();
+	if (r < 0)
+		cli_die(EXIT_USAGE, "%s", err);
+	m.topo = &c->topo;
+	m.kt = &kt;
+	n = plan_verify(&m, &plan, a->reserved ? &reserved : NULL, &d, &f);
 	if (n < 0)
 		oom();
+	ktopo_free(&kt);
+	plan_devices_free(&d);
 	strbuf_init(&sb);
 	if (c->mode == 'j') {
 		json_init(&j, &sb);

@@ -12,6 +12,16 @@ export CPM_SYSROOT=$T_TMP/kerf
 export CPM_STATE=$T_TMP/alloc.state
 PLAN=$PLANS/kerf.plan
 
+check_fail "apply with no state file refuses and says to run init, exit 2" 2 \
+    "^cpm-alloc: no state file '.*': run 'cpm-alloc init --reserved CPULIST' first" \
+    cpm-alloc apply "$PLAN"
+if [ -e "$CPM_STATE" ] || [ -e "$CPM_STATE.lock" ]; then
+	not_ok "... and creates nothing"
+else
+	ok "... and creates nothing"
+fi
+check_fail "... with --dry-run too" 2 "run 'cpm-alloc init" \
+    cpm-alloc apply "$PLAN" --dry-run
 cpm-alloc init --reserved 0-3 >/dev/null
 check "apply --dry-run from empty says what it would take, exit 4" 4 \
 "would take web-server 4-11
@@ -27,7 +37,7 @@ taken compute 12-19,28-31
 check "the allocations are the plan's, marked as its own" 0 \
 "web-server exclusive 8 4-11 0 0:8G plan
 database exclusive 8 20-27 1 1:32G plan
-compute exclusive 12 12-19,28-31 0-1 0:16G plan" cpm-alloc list --raw --noheadings
+compute exclusive 12 12-19,28-31 0-1 0:8G,1:8G plan" cpm-alloc list --raw --noheadings
 cp "$CPM_STATE" "$T_TMP/applied"
 check "apply again changes nothing and says so, exit 0" 0 \
 "unchanged web-server 4-11
@@ -60,7 +70,7 @@ check "... in the list, beside the plan's" 0 "web-server compute batch" \
     sh -c 'cpm-alloc list --noheadings -o name | sort -r | tr "\n" " " | sed "s/ $//"'
 cp "$CPM_STATE" "$T_TMP/before"
 check_fail "a line that cannot be made now: exit 3, names the instance" 3 \
-    "^cpm-alloc: cannot apply the plan: database: CPUs 20-21 are not available \(offline, reserved or allocated\): nothing changed$" \
+    "^cpm-alloc: cannot apply the plan: database: CPUs 20-21 are not available \(held by batch\): nothing changed$" \
     cpm-alloc apply "$PLAN"
 if cmp -s "$CPM_STATE" "$T_TMP/before"; then
 	ok "... and the state is as it was"
@@ -97,8 +107,8 @@ cpm-alloc release db2
 cpm-alloc apply "$PLAN" >/dev/null
 
 # Changed lines: a cpulist to a count, a count resized, a cpulist moved.
-sed 's/^database .*/database cpus=6 nodes=1 affinity=local mem=32G/' "$PLAN" >"$T_TMP/c6"
-sed 's/^database .*/database cpus=4 nodes=1 affinity=local mem=32G/' "$PLAN" >"$T_TMP/c4"
+sed 's/^database .*/database cpus=6 nodes=1 affinity=local mem=32G mem-policy=local/' "$PLAN" >"$T_TMP/c6"
+sed 's/^database .*/database cpus=4 nodes=1 affinity=local mem=32G mem-policy=local/' "$PLAN" >"$T_TMP/c4"
 sed 's/^compute    cpus=12-19,28-31 /compute    cpus=12-19,24-31 /' "$T_TMP/c4" >"$T_TMP/c8"
 check "a cpulist changed to a count: resized, keeping its CPUs" 4 \
 "unchanged web-server 4-11
@@ -120,7 +130,7 @@ check "a cpulist changed: those CPUs exactly" 4 \
 unchanged database 20-23
 replaced compute 12-19,28-31 -> 12-19,24-31
 1 change" cpm-alloc apply "$T_TMP/c8"
-sed 's/^web-server .*/web-server cpus=4-11 mode=share mem=8G/' "$T_TMP/c8" >"$T_TMP/c9"
+sed 's/^web-server .*/web-server cpus=4-11 mode=share mem=8G mem-policy=local/' "$T_TMP/c8" >"$T_TMP/c9"
 check "a mode changed: switched in place" 4 \
 "mode web-server 4-11
 unchanged database 20-23
@@ -172,7 +182,7 @@ assert "20 applies at once: one changed, 19 found it done" \
 check "... one result, each instance once" 0 \
 "web-server exclusive 8 4-11 0 0:8G plan
 database exclusive 8 20-27 1 1:32G plan
-compute exclusive 12 12-19,28-31 0-1 0:16G plan" cpm-alloc list --raw --noheadings
+compute exclusive 12 12-19,28-31 0-1 0:8G,1:8G plan" cpm-alloc list --raw --noheadings
 check "... and the state agrees with the machine" 0 "" cpm-alloc check
 check "reconcile leaves the plan's allocations alone" 0 "" cpm-alloc reconcile
 sed 's/mem=16G/mem=20G/' "$PLAN" >"$T_TMP/m20"
@@ -181,5 +191,21 @@ check "memory changed: taken again with the new booking" 4 \
 unchanged database 20-27
 replaced compute 12-19,28-31 -> 12-19,28-31
 1 change" cpm-alloc apply "$T_TMP/m20"
-check "... booked" 0 "compute exclusive 12 12-19,28-31 0-1 0:20G plan" \
+check "... booked, split over its nodes" 0 "compute exclusive 12 12-19,28-31 0-1 0:10G,1:10G plan" \
     sh -c 'cpm-alloc list --raw --noheadings | grep ^compute'
+
+# affinity=spread with a count: over the instance's nodes, even where the
+# kubelet's distribute option would keep a count that fits on one node;
+# a shrink keeps it spread.
+export CPM_STATE=$T_TMP/spread.state
+cpm-alloc init --reserved 0-3 >/dev/null
+printf 'compute cpus=10 nodes=0-1 affinity=spread\n' >"$T_TMP/s10"
+check "spread: 10 CPUs that fit on node 0 go 5 and 5 over nodes 0-1" 4 \
+"taken compute 4-8,20-24
+1 change" cpm-alloc apply "$T_TMP/s10"
+printf 'compute cpus=24 nodes=0-1 affinity=spread\n' >"$T_TMP/s24"
+cpm-alloc apply "$T_TMP/s24" >/dev/null
+printf 'compute cpus=6 nodes=0-1 affinity=spread\n' >"$T_TMP/s6"
+check "a spread instance shrunk stays spread: 3 and 3" 4 \
+"resized compute 4-15,20-31 -> 4-6,20-22
+1 change" cpm-alloc apply "$T_TMP/s6"

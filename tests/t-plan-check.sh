@@ -40,7 +40,7 @@ error: compute: NUMA node 0 is crowded: web-server and compute ask for 18 of its
 error: compute: the instances ask for 30 CPUs, the machine has 28 outside the reserved CPUs 0-3"
 kerf_change "CPUs outside the instance's nodes" \
     's/^\(web-server .*\) nodes=0 /\1 nodes=1 /' \
-    "error: web-server: CPUs 4-11 are outside NUMA nodes 1
+    "error: web-server: CPUs 4-11 are outside NUMA node 1
 error: web-server: local memory on NUMA node 1, where none of its CPUs are: the memory is remote"
 kerf_change "compact across nodes" \
     's/affinity=spread /affinity=compact/' \
@@ -77,7 +77,7 @@ kerf_change "CPUs that do not exist" \
 error: compute: CPUs 28-31 are also database's"
 kerf_change "a count that does not fit its nodes" \
     's/^database   cpus=20-27 /database   cpus=13    /' \
-    "error: database: 13 CPUs asked for, but NUMA nodes 1 have only 12 outside the reserved ones
+    "error: database: 13 CPUs asked for, but NUMA node 1 has only 12 outside the reserved ones
 error: database: NUMA node 1 is crowded: database and compute ask for 17 of its CPUs, it has 12 outside the reserved ones
 error: compute: the instances ask for 33 CPUs, the machine has 28 outside the reserved CPUs 0-3"
 kerf_change "a count single-numa-node cannot fit in one node" \
@@ -225,8 +225,8 @@ check_fail "--reserved goes with --plan" 2 "^cpm-topo: --reserved goes with --pl
     cpm-topo check 4-7 --reserved 0-3
 check_fail "--reserved CPUs must exist" 2 "^cpm-topo: invalid --reserved CPU list" \
     cpm-topo check --plan "$PLANS/kerf.plan" --reserved 0-40
-printf 'web cpus=2 devices=nvme0,eth1 mode=share # a comment\n# only a comment\n\t\n' >"$T_TMP/dev"
-check "devices are names; comments and blank lines are nothing" 0 "" \
+printf 'web cpus=2 mode=share # a comment\n# only a comment\n\t\n' >"$T_TMP/dev"
+check "comments and blank lines are nothing" 0 "" \
     cpm-topo check --plan "$T_TMP/dev"
 
 # The manuals and the README show this very plan, and cpm(7) each
@@ -254,3 +254,25 @@ if [ -z "$bad" ] && [ -s "$T_TMP/doc" ]; then
 else
 	not_ok "cpm(7): each documented one-line change gives the finding shown" "$bad"
 fi
+
+# The messages of a machine with an offline CPU, a node of memory
+# without CPUs and an isolated CPU (tests/topologies/1s-offline-cxl.spec:
+# CPU 5 of node 0 offline, node 1 CPU-less, CPU 7 isolated).
+python3 "$CPM_TOP/tests/gen-sysfs" "$CPM_TOP/tests/topologies/1s-offline-cxl.spec" \
+    "$T_TMP/cxl" >/dev/null || { not_ok "generate the CXL machine"; exit 0; }
+printf 'a cpus=4-5 nodes=0\n' >"$T_TMP/off"
+check "an offline CPU of the instance's node is offline, not outside it" 3 \
+    "error: a: CPU 5 is offline" \
+    cpm-topo --sysroot "$T_TMP/cxl" check --plan "$T_TMP/off"
+printf 'b cpus=2 nodes=1\n' >"$T_TMP/cpuless"
+check "a CPU-less node, nothing reserved: said once, without reserved CPUs" 3 \
+    "error: b: 2 CPUs asked for, but NUMA node 1 has no CPUs" \
+    cpm-topo --sysroot "$T_TMP/cxl" check --plan "$T_TMP/cpuless"
+check "... and so with CPUs reserved" 3 \
+    "error: b: 2 CPUs asked for, but NUMA node 1 has no CPUs" \
+    cpm-topo --sysroot "$T_TMP/cxl" check --plan "$T_TMP/cpuless" --reserved 0
+printf 'c cpus=6-7\n' >"$T_TMP/iso"
+run cpm-topo --sysroot "$T_TMP/cxl" check 6-7
+want=$(printf '%s\n' "$out" | sed -n 's/^warning: \(.*isolated.*\)/warning: c: \1/p')
+check "isolated CPUs: the warning cpm-topo check gives, exit 3" 3 "$want" \
+    cpm-topo --sysroot "$T_TMP/cxl" check --plan "$T_TMP/iso"

@@ -18,6 +18,7 @@
 #include "base/num.h"
 #include "base/strbuf.h"
 #include "kube/topomgr.h"
+#include "machine/device.h"
 
 #define KEYS "cpus, nodes, affinity, numa-policy, mem, mem-policy, mode, devices"
 
@@ -449,18 +450,15 @@ plan_parse(const char *text, size_t len, unsigned int flags, struct plan *p,
 
 /* ---- checking ---- */
 
-static void __attribute__((format(printf, 4, 5)))
-finding(struct plan_findings *out, bool error, const char *inst,
-	const char *fmt, ...)
+static void __attribute__((format(printf, 4, 0)))
+vfinding(struct plan_findings *out, bool error, const char *inst,
+	 const char *fmt, va_list ap)
 {
 	struct plan_finding *nf;
-	va_list ap;
 	char *msg;
 	int r;
 
-	va_start(ap, fmt);
 	r = vasprintf(&msg, fmt, ap);
-	va_end(ap);
 	if (r < 0) {
 		out->oom = true;
 		return;
@@ -480,6 +478,29 @@ finding(struct plan_findings *out, bool error, const char *inst,
 	out->nerrors += error;
 }
 
+static void __attribute__((format(printf, 4, 5)))
+finding(struct plan_findings *out, bool error, const char *inst,
+	const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfinding(out, error, inst, fmt, ap);
+	va_end(ap);
+}
+
+int
+plan_finding_add(struct plan_findings *out, bool error, const char *inst,
+		 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfinding(out, error, inst, fmt, ap);
+	va_end(ap);
+	return out->oom ? -ENOMEM : 0;
+}
+
 /* Up to four cpulists kept for the current message. */
 struct lists {
 	char *s[4];
@@ -493,11 +514,18 @@ lst(struct lists *l, int slot, const struct cpuset *s)
 	return l->s[slot] ? l->s[slot] : "?";
 }
 
+/* "CPU 5 is", "CPUs 5-6 are": a set as the subject of a message. */
+#define CPUS_ARE "%s %s %s"
+#define cpus_are(l, slot, s) \
+	cpuset_count(s) == 1 ? "CPU" : "CPUs", lst(l, slot, s), \
+	cpuset_count(s) == 1 ? "is" : "are"
+
 /* Where an instance's CPUs and memory go, as far as the plan says. */
 struct where {
 	struct cpuset cpus;	/* exact: its CPUs on the machine */
 	struct cpuset nodes;	/* the nodes it uses: its CPUs' (exact),
 				 * else nodes= (existing ones), else none */
+	bool cpuless;		/* a count on nodes without CPUs: said once */
 };
 
 /* The instance's own findings; w gets where it goes. */
@@ -532,21 +560,33 @@ check_instance(const struct plan_instance *in, const struct topo *t,
 		cpuset_copy(&tmp, &w->cpus);
 		cpuset_and(&tmp, &t->offline);
 		if (!cpuset_empty(&tmp))
-			finding(out, true, name, "CPUs %s are offline",
-				lst(l, 0, &tmp));
+			finding(out, true, name, CPUS_ARE " offline",
+				cpus_are(l, 0, &tmp));
+		/* As cpm-topo check warns of them. */
+		cpuset_copy(&tmp, &w->cpus);
+		cpuset_and(&tmp, &t->isolated);
+		cpuset_andnot(&tmp, &t->offline);
+		if (!cpuset_empty(&tmp))
+			finding(out, false, name, CPUS_ARE " isolated "
+				"(isolcpus): the scheduler will not balance "
+				"work across them", cpus_are(l, 0, &tmp));
 		if (reserved) {
 			cpuset_copy(&tmp, &w->cpus);
 			cpuset_and(&tmp, reserved);
 			if (!cpuset_empty(&tmp))
-				finding(out, true, name, "CPUs %s are reserved "
-					"for the host", lst(l, 0, &tmp));
+				finding(out, true, name, CPUS_ARE " reserved "
+					"for the host", cpus_are(l, 0, &tmp));
 		}
 		if (in->have_nodes && !cpuset_empty(&w->nodes)) {
+			/* An offline CPU is a finding of its own: a node
+			 * lists only its online CPUs. */
 			cpuset_copy(&tmp, &w->cpus);
 			cpuset_andnot(&tmp, &on);
+			cpuset_andnot(&tmp, &t->offline);
 			if (!cpuset_empty(&tmp))
-				finding(out, true, name, "CPUs %s are outside "
-					"NUMA nodes %s", lst(l, 0, &tmp),
+				finding(out, true, name, CPUS_ARE " outside "
+					"NUMA node%s %s", cpus_are(l, 0, &tmp),
+					cpuset_count(&in->nodes) > 1 ? "s" : "",
 					lst(l, 1, &in->nodes));
 		}
 		topo_nodes_of(t, &w->cpus, &cnodes);
@@ -579,15 +619,36 @@ check_instance(const struct plan_instance *in, const struct topo *t,
 		if (reserved)
 			cpuset_andnot(&on, reserved);
 		avail = cpuset_count(&on);
-		if (cpuset_empty(&in->nodes) || !cpuset_empty(&w->nodes)) {
+		cpuset_copy(&tmp, &on);
+		if (reserved)
+			cpuset_and(&tmp, reserved);
+		if (in->have_nodes && !cpuset_empty(&w->nodes) && avail == 0 &&
+		    cpuset_empty(&tmp)) {
+			/* Memory without CPUs (CXL, HBM): nothing reserved
+			 * there, nothing to give. */
+			fits = false;
+			w->cpuless = true;
+			finding(out, true, name, "%d CPU%s asked for, but NUMA "
+				"node%s %s %s no CPUs", in->count,
+				in->count == 1 ? "" : "s",
+				cpuset_count(&w->nodes) > 1 ? "s" : "",
+				lst(l, 0, &w->nodes),
+				cpuset_count(&w->nodes) > 1 ? "have" : "has");
+		} else if (cpuset_empty(&in->nodes) ||
+			   !cpuset_empty(&w->nodes)) {
+			bool some = reserved && !cpuset_empty(reserved);
+			bool many = cpuset_count(&w->nodes) > 1;
+
 			fits = (unsigned int)in->count <= avail;
 			if (!fits)
 				finding(out, true, name, "%d CPUs asked for, but "
-					"%s%s %s only %u outside the reserved "
-					"ones", in->count, in->have_nodes ?
-					"NUMA nodes " : "the machine",
+					"%s%s %s only %u%s", in->count,
+					!in->have_nodes ? "the machine" :
+					many ? "NUMA nodes " : "NUMA node ",
 					in->have_nodes ? lst(l, 0, &w->nodes) : "",
-					in->have_nodes ? "have" : "has", avail);
+					in->have_nodes && many ? "have" : "has",
+					avail,
+					some ? " outside the reserved ones" : "");
 		}
 		k = (int)cpuset_count(&w->nodes);
 		if (in->affinity == PLAN_AFF_LOCAL && k > 1)
@@ -642,18 +703,111 @@ check_instance(const struct plan_instance *in, const struct topo *t,
 	cpuset_free(&cnodes);
 }
 
+void
+plan_devices_free(struct plan_devices *d)
+{
+	int i, k;
+
+	for (i = 0; i < d->n && d->inst; i++) {
+		for (k = 0; k < d->inst[i].n; k++)
+			free(d->inst[i].names[k]);
+		free(d->inst[i].names);
+		free(d->inst[i].nodes);
+		free(d->inst[i].record);
+	}
+	free(d->inst);
+	memset(d, 0, sizeof(*d));
+}
+
+/* One instance's devices, looked up. */
+static int
+find_devices(const struct plan_instance *in, const struct sysroot *root,
+	     struct plan_inst_devices *pd, char *err, size_t errlen)
+{
+	struct strbuf rec;
+	char why[512];
+	int k, r = 0;
+
+	if (in->ndevices == 0)
+		return 0;
+	pd->names = calloc((size_t)in->ndevices, sizeof(*pd->names));
+	pd->nodes = calloc((size_t)in->ndevices, sizeof(*pd->nodes));
+	if (!pd->names || !pd->nodes)
+		return -ENOMEM;
+	strbuf_init(&rec);
+	for (k = 0; k < in->ndevices && r == 0; k++) {
+		struct device dev;
+
+		r = device_find(&dev, root, in->devices[k], why, sizeof(why));
+		if (r == -ENOMEM)
+			break;
+		if (r < 0) {
+			r = err_ret(err, errlen, -EINVAL, "%s: %s", in->name,
+				    why);
+			break;
+		}
+		pd->nodes[k] = dev.node;
+		strbuf_printf(&rec, "%s%s@%s", k ? "," : "", in->devices[k],
+			      dev.addr);
+		device_free(&dev);
+		if ((pd->names[k] = strdup(in->devices[k])) == NULL)
+			r = -ENOMEM;
+		pd->n = k + 1;
+	}
+	if (r == 0 && rec.oom)
+		r = -ENOMEM;
+	if (r == 0)
+		pd->record = rec.buf;
+	else
+		strbuf_free(&rec);
+	return r;
+}
+
+int
+plan_devices_find(const struct plan *p, const struct sysroot *root,
+		  struct plan_devices *d, char *err, size_t errlen)
+{
+	int i, r = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->inst = calloc((size_t)p->n + 1, sizeof(*d->inst));
+	if (d->inst == NULL)
+		return -ENOMEM;
+	d->n = p->n;
+	for (i = 0; i < p->n && r == 0; i++)
+		r = find_devices(&p->inst[i], root, &d->inst[i], err, errlen);
+	if (r < 0)
+		plan_devices_free(d);
+	return r;
+}
+
 /*
- * Devices: cpm keeps their names as they are.  Where cpm knows the
- * machine's devices, each name is looked up here, and a device on a
- * node other than the instance's is a finding.
+ * Devices: each on a node of the instance (its CPUs' for a cpulist, its
+ * nodes= for a count), or a warning; a device whose node is unknown
+ * gives no preference, as to the kubelet's device manager.
  */
 static void
-check_devices(const struct plan_instance *in, const struct topo *t,
-	      struct plan_findings *out)
+check_devices(const struct plan_instance *in,
+	      const struct plan_inst_devices *pd, const struct where *w,
+	      struct plan_findings *out, struct lists *l)
 {
-	(void)in;
-	(void)t;
-	(void)out;
+	int k;
+
+	if (pd == NULL)
+		return;
+	for (k = 0; k < pd->n; k++) {
+		int node = pd->nodes[k];
+
+		if (node < 0)
+			finding(out, false, in->name, "device %s has no NUMA "
+				"node: it gives no placement hint", pd->names[k]);
+		else if ((in->exact || in->have_nodes) &&
+			 !cpuset_isset(&w->nodes, (unsigned int)node))
+			finding(out, false, in->name, "device %s is on NUMA "
+				"node %d, %s %s", pd->names[k], node,
+				in->exact ? "not beside its CPUs, on" :
+				"outside its nodes", lst(l, 0, &w->nodes));
+	}
 }
 
 /* "a, b and c" of the instances in idx[n], into sb. */
@@ -719,7 +873,9 @@ check_crowding(const struct plan *p, const struct topo *t,
 
 			if (!on)
 				continue;
-			if (in->exact) {
+			if (w[i].cpuless) {
+				/* Said already: it has no CPUs to crowd. */
+			} else if (in->exact) {
 				cpuset_copy(&tmp, &w[i].cpus);
 				cpuset_and(&tmp, &nd->cpus);
 				if (reserved)
@@ -748,9 +904,11 @@ check_crowding(const struct plan *p, const struct topo *t,
 		if (cpu_over >= 0) {
 			names_of(p, idx, nidx, &sb);
 			finding(out, true, p->inst[cpu_over].name, "NUMA node %d "
-				"is crowded: %s ask for %d of its CPUs, it has %u "
-				"outside the reserved ones", nd->id,
-				sb.buf ? sb.buf : "", cpus, have);
+				"is crowded: %s ask%s for %d of its CPUs, it has "
+				"%u%s", nd->id, sb.buf ? sb.buf : "",
+				nidx == 1 ? "s" : "", cpus, have,
+				reserved && !cpuset_empty(reserved) ?
+				" outside the reserved ones" : "");
 		}
 		if (mem_over >= 0) {
 			nidx = 0;
@@ -804,7 +962,8 @@ check_crowding(const struct plan *p, const struct topo *t,
 
 int
 plan_check(const struct plan *p, const struct topo *t,
-	   const struct cpuset *reserved, struct plan_findings *out)
+	   const struct cpuset *reserved, const struct plan_devices *d,
+	   struct plan_findings *out)
 {
 	struct where *w = calloc((size_t)p->n + 1, sizeof(*w));
 	struct cpuset tmp = CPUSET_INIT;
@@ -815,7 +974,8 @@ plan_check(const struct plan *p, const struct topo *t,
 		return -ENOMEM;
 	for (i = 0; i < p->n; i++) {
 		check_instance(&p->inst[i], t, reserved, &w[i], out, &l);
-		check_devices(&p->inst[i], t, out);
+		check_devices(&p->inst[i], d ? &d->inst[i] : NULL, &w[i], out,
+			      &l);
 		/* Overlaps with the instances before it. */
 		for (j = 0; j < i && p->inst[i].exact; j++) {
 			if (!p->inst[j].exact ||

@@ -38,6 +38,7 @@
 #include "base/cpuset.h"
 #include "base/json.h"
 #include "base/strbuf.h"
+#include "machine/sysroot.h"
 #include "machine/topo.h"
 
 enum plan_affinity { PLAN_AFF_NONE, PLAN_AFF_COMPACT, PLAN_AFF_SPREAD,
@@ -121,6 +122,33 @@ unsigned long plan_name_compares(const struct plan *p);
 const char *plan_affinity_name(enum plan_affinity a);
 const char *plan_mem_policy_name(enum plan_mem_policy m);
 
+/*
+ * The devices of each instance (devices=) as the machine has them, as
+ * cpm-alloc take --near looks them up: names[k] as written, nodes[k]
+ * its NUMA node (-1 unknown), and record the state's near= text of
+ * them ("eth1@0000:3b:00.0,..."; NULL: no devices).
+ */
+struct plan_inst_devices {
+	int n;
+	char **names;
+	int *nodes;
+	char *record;
+};
+
+struct plan_devices {
+	int n;				/* the plan's instances */
+	struct plan_inst_devices *inst;	/* in the plan's order */
+};
+
+/*
+ * Look up every instance's devices below root.  Returns 0; -EINVAL when
+ * a name is no device (err: "NAME: no device 'eth9' ..."); -ENOMEM.  d
+ * is empty on failure.
+ */
+int plan_devices_find(const struct plan *p, const struct sysroot *root,
+		      struct plan_devices *d, char *err, size_t errlen);
+void plan_devices_free(struct plan_devices *d);
+
 /* One finding. */
 struct plan_finding {
 	bool error;
@@ -136,18 +164,25 @@ struct plan_findings {
 
 /*
  * Check p against the machine t, with reserved (NULL: none) the CPUs kept
- * for the host: nodes that do not exist, CPUs that do not exist, are
+ * for the host, and its devices d (NULL: not looked up): nodes that do not exist, CPUs that do not exist, are
  * offline, reserved, or outside the instance's nodes; compact or local
  * affinity across nodes, spread affinity on one node, local memory on a
  * node that holds none of the instance's CPUs, interleaving over one
  * node; instances whose CPUs overlap; a node (or the machine) whose
  * instances ask for more CPUs or memory than it has; a count that
- * single-numa-node cannot fit in one node.  Appends the findings to out,
- * in the plan's order.  Returns their number or -ENOMEM.
+ * single-numa-node cannot fit in one node; a device on a NUMA node
+ * other than the instance's (its CPUs', or its nodes=).  Appends the
+ * findings to out, in the plan's order.  Returns their number or
+ * -ENOMEM.
  */
 int plan_check(const struct plan *p, const struct topo *t,
-	       const struct cpuset *reserved, struct plan_findings *out);
+	       const struct cpuset *reserved, const struct plan_devices *d,
+	       struct plan_findings *out);
 void plan_findings_free(struct plan_findings *f);
+
+/* Append one finding to out.  Returns 0 or -ENOMEM. */
+int plan_finding_add(struct plan_findings *out, bool error, const char *inst,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* "error: NAME: message" lines. */
 void plan_findings_text(const struct plan_findings *f, struct strbuf *sb);

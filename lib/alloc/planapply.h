@@ -44,12 +44,18 @@ struct plan_changes {
 const char *plan_action_name(enum plan_action a);
 
 /*
- * Make st match p on machine m: release the plan-owned entries p no
- * longer names, then for each instance in p's order take it (count
- * instances as the kubelet would, under their NUMA policy and within
- * their nodes; cpulist instances exactly those CPUs), resize it (a count
- * that changed), take it again (a cpulist or memory that changed), or
- * switch its mode.  out gets one change per instance and per release.
+ * Make st match p on machine m, its devices d (NULL: none looked up),
+ * as one change: release the plan-owned entries p no longer names, and
+ * those that move (a cpulist, memory, memory policy or devices that
+ * changed), so that instances may swap CPUs; then for each instance in
+ * p's order take it (count instances as the kubelet would, under their
+ * NUMA policy, within their nodes and beside their devices as take
+ * --near places them; cpulist instances exactly those CPUs), take it
+ * again (what moves), resize it (a count that changed), or switch its
+ * mode.  Memory is booked on the instance's own nodes only: its nodes=
+ * for interleave and bind, else its CPUs' nodes, split evenly over
+ * them.  The entry records the devices (near=) and the memory policy
+ * (mempol=).  out gets one change per instance and per release.
  * Returns 0; -ENOSPC when an instance cannot be made as the plan says,
  * or its name belongs to an entry the plan does not own (err names the
  * instance and why; st is then partly changed: do not save it);
@@ -57,8 +63,19 @@ const char *plan_action_name(enum plan_action a);
  * -ENOMEM.
  */
 int plan_apply(const struct alloc_machine *m, struct alloc_state *st,
-	       const struct plan *p, struct plan_changes *out, char *err,
-	       size_t errlen);
+	       const struct plan *p, const struct plan_devices *d,
+	       struct plan_changes *out, char *err, size_t errlen);
+
+/*
+ * check --plan: plan_check(), and when it finds no error, plan_apply()
+ * on a fresh state that reserves reserved (NULL: nothing), whose refusal
+ * is an error finding naming the instance: a plan passes if and only if
+ * it applies.  Returns the number of findings appended to out, or
+ * -ENOMEM.
+ */
+int plan_verify(const struct alloc_machine *m, const struct plan *p,
+		const struct cpuset *reserved, const struct plan_devices *d,
+		struct plan_findings *out);
 void plan_changes_free(struct plan_changes *c);
 
 /*

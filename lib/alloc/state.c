@@ -66,6 +66,7 @@ alloc_entry_free(struct alloc_entry *e)
 	free(e->owner_dir);
 	free(e->mem);
 	free(e->near);
+	free(e->mempol);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -404,6 +405,8 @@ entry_digest(const struct alloc_entry *e)
 		h = mix_str(h, e->near);
 	if (e->hook)
 		h = mix(h, (uint64_t)(unsigned int)e->hook_pid | 1ull << 32);
+	if (e->mempol)
+		h = mix_str(mix(h, 1), e->mempol);
 	/*
 	 * The set, not its storage: only the words that hold CPUs, passed
 	 * over four at a time (an entry of a large machine has dozens of
@@ -469,6 +472,10 @@ format_entry(const struct alloc_entry *e, struct strbuf *sb)
 	if (e->hook) {
 		strbuf_puts(sb, " hook=");
 		strbuf_putint(sb, e->hook_pid);
+	}
+	if (e->mempol) {
+		strbuf_puts(sb, " mempol=");
+		str_escape(sb, e->mempol);
 	}
 	strbuf_puts(sb, "\n");
 }
@@ -1110,7 +1117,8 @@ known_key(const char *s)
 		       memcmp(s, "cgdir=", 6) == 0 ? 5 : 0;
 	case 'm':
 		return memcmp(s, "mode=", 5) == 0 ? 4 :
-		       memcmp(s, "mem=", 4) == 0 ? 3 : 0;
+		       memcmp(s, "mem=", 4) == 0 ? 3 :
+		       memcmp(s, "mempol=", 7) == 0 ? 6 : 0;
 	case 'o':
 		return memcmp(s, "owner=", 6) == 0 ? 5 :
 		       memcmp(s, "opts=", 5) == 0 ? 4 : 0;
@@ -1417,6 +1425,15 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 			e->hook = true;
 			e->hook_pid = (int)pid;
 			rank = 10;
+		} else if (klen == 6 && memcmp(tok, "mempol", 6) == 0 &&
+			   !e->mempol) {
+			if (strcmp(v, "local") != 0 &&
+			    strcmp(v, "interleave") != 0 &&
+			    strcmp(v, "bind") != 0)
+				return bad(p, "bad memory policy '%s'", v);
+			if (!(e->mempol = strdup(v)))
+				return -ENOMEM;
+			rank = 11;
 		} else {
 			return bad(p, "unknown or repeated entry field '%s'",
 				   tok);

@@ -33,11 +33,14 @@
  *                                   (O: pid:PID, cgroup:PATH, or plan
  *                                    for what cpm-alloc apply made)
  *         [near=DEVICE@ADDRESS,...] [hook=PID]
+ *         [mempol=local|interleave|bind]
  *
  * near= (cpm-alloc take --near) names the devices an entry was placed
  * beside, each as given and by its PCI address; a state without it
  * reads as before, and cpm versions that predate it refuse an entry
- * that has it (an unknown field), rather than drop it.
+ * that has it (an unknown field), rather than drop it.  mempol= (a
+ * plan's mem-policy=, what cpm-pin alloc:NAME binds its memory with) is
+ * read and written the same way.
  *
  * hook= marks an entry that cpm-alloc oci-hook made for a container:
  * owner=cgroup:PATH is the container's group, PID the container's
@@ -130,6 +133,9 @@ struct alloc_entry {
 	struct alloc_opts opts;
 	char *near;		/* "eth1@0000:3b:00.0,...": the devices it
 				 * was taken beside; NULL none */
+	char *mempol;		/* "local", "interleave" or "bind": where
+				 * its memory goes (a plan's mem-policy=);
+				 * NULL none */
 	struct entry_src src;
 };
 
