@@ -86,7 +86,7 @@ for v in $vars; do
 	else not_ok "cpm(7) ENVIRONMENT has $v" "$(cat "$T_TMP/env")"; fi
 done
 for f in $files; do
-	case $f in */alloc.state|*/burst.journal|*/burst.groups|*/irq.journal) l=", ${f##*/}.lock" ;; *) l= ;; esac
+	case $f in */alloc.state|*/burst.journal|*/burst.groups|*/irq.journal|*/isolate.journal) l=", ${f##*/}.lock" ;; *) l= ;; esac
 	if grep -qx "     $f$l" "$T_TMP/files"; then ok "cpm(7) FILES has $f$l"
 	else not_ok "cpm(7) FILES has $f$l" "$(cat "$T_TMP/files")"; fi
 done
