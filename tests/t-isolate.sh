@@ -46,6 +46,34 @@ check "a dry run prints the plan" 0 "thread 100 (server): 0-31 -> 0-1,4-31" \
     sh -c "cpm-pin --sysroot '$S' --isolate 2-3 -n | grep '^thread 100 '"
 assert "a dry run changes nothing" "$(diff -r "$T_TMP/orig" "$S" && echo same)" same
 assert "a dry run writes no journal" "$(ls "$T_TMP/state" 2>/dev/null)" ""
+run cpm-topo --sysroot "$S" check 2-3 --isolation
+assert "check --isolation finds what reaches the CPUs" "$rc" 3
+case $out in
+*"2 threads (2 processes) may run on CPUs 2-3: init (1), server (100)"*) ok "user threads by name and PID" ;;
+*) not_ok "user threads by name and PID" "$(show)" ;;
+esac
+case $out in
+*"1 unbound kernel thread may run on CPUs 2-3: kthreadd (2)"*) ok "kernel threads apart" ;;
+*) not_ok "kernel threads apart" "$(show)" ;;
+esac
+case $out in
+*"note: 1 per-CPU kernel thread runs on CPUs 2-3 and cannot move"*) ok "per-CPU kernel threads as a note" ;;
+*) not_ok "per-CPU kernel threads as a note" "$(show)" ;;
+esac
+case $out in
+*"2 interrupts may be delivered to CPUs 2-3: virtio0 (IRQ 24), eth0 (IRQ 25)"*) ok "interrupts by name and number" ;;
+*) not_ok "interrupts by name and number" "$(show)" ;;
+esac
+case $out in
+*"workqueue mask ffffffff reaches"*) ok "the workqueue mask" ;;
+*) not_ok "the workqueue mask" "$(show)" ;;
+esac
+case $out in
+*"isolcpus=managed_irq,domain,2-3 nohz_full=2-3 rcu_nocbs=2-3"*) ok "boot parameters as advice" ;;
+*) not_ok "boot parameters as advice" "$(show)" ;;
+esac
+check "check --isolation --json: one finding an object" 0 "warning warning note warning warning note" \
+    sh -c "cpm-topo --sysroot '$S' check 2-3 --isolation --json | python3 -c 'import json,sys; print(*[f[\"level\"] for f in json.load(sys.stdin)[\"findings\"]])'"
 check "isolating CPUs 2-3 of a fake machine" 0 "" cpm-pin --sysroot "$S" --isolate 2-3
 assert "a process moves off" "$(grep list "$S/proc/100/task/100/status")" \
     "Cpus_allowed_list:	0-1,4-31"
@@ -58,6 +86,21 @@ assert "an interrupt, through the IRQ journal" \
     "$(cat "$S/proc/irq/24/smp_affinity_list")" 0-1,4-31
 assert "the C-state knob" \
     "$(cat "$S/sys/devices/system/cpu/cpu3/power/pm_qos_resume_latency_us")" n/a
+run cpm-topo --sysroot "$S" check 2-3 --isolation
+assert "after it, check --isolation finds nothing movable" \
+    "$rc:$(printf '%s' "$out" | grep -c '^warning')" 0:0
+# irqbalance, running without the CPUs banned, would undo it.
+thread 50 50 1 irqbalance 4194560 0-1,4-31
+printf 'PATH=/bin\0' >"$S/proc/50/environ"
+run cpm-topo --sysroot "$S" check 2-3 --isolation
+case $rc:$out in
+3:*"irqbalance (PID 50) runs and does not ban CPUs 2-3"*) ok "irqbalance without the CPUs banned is a finding" ;;
+*) not_ok "irqbalance without the CPUs banned is a finding" "$(show)" ;;
+esac
+printf 'PATH=/bin\0IRQBALANCE_BANNED_CPULIST=2-3\0' >"$S/proc/50/environ"
+check "irqbalance with them banned is not" 0 "" \
+    sh -c "cpm-topo --sysroot '$S' check 2-3 --isolation | grep '^warning'; true"
+rm -r "$S/proc/50"
 check "the restore" 0 "" cpm-pin --sysroot "$S" --isolate-restore
 assert "puts back every value exactly" \
     "$(diff -r "$T_TMP/orig" "$S" && echo same)" same
