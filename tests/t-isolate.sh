@@ -116,6 +116,26 @@ case $err in
 *) not_ok "and the restore says so" "$(show)" ;;
 esac
 
+# An allocation isolates its CPUs until its release.
+rm -r "$S/proc/100/task/102" 2>/dev/null
+cp -a "$T_TMP/orig/." "$S/"
+export CPM_STATE=$T_TMP/alloc.state
+run cpm-alloc --sysroot "$S" take fast 2 --isolate
+taken=$out
+taken=${taken%
+}
+case $(grep list "$S/proc/100/task/100/status") in
+*"	0-31"|"") not_ok "take --isolate moves threads off the CPUs taken" "$taken" "$(show)" ;;
+*) ok "take --isolate moves threads off the CPUs taken" ;;
+esac
+assert "and the allocation's CPUs are kept out of deep C-states" \
+    "$(cat "$S/sys/devices/system/cpu/cpu${taken%%[-,]*}/power/pm_qos_resume_latency_us" 2>/dev/null || echo none)" \
+    "$([ -e "$S/sys/devices/system/cpu/cpu${taken%%[-,]*}/power/pm_qos_resume_latency_us" ] && echo n/a || echo none)"
+check "release" 0 "" cpm-alloc --sysroot "$S" release fast
+rm -f "$CPM_STATE" "$CPM_STATE.lock"
+assert "release puts back every value" \
+    "$(diff -r "$T_TMP/orig" "$S" && echo same)" same
+
 check_fail "--isolate needs a CPU list" 2 "requires an argument|needs" cpm-pin --isolate
 check_fail "a bad CPU list" 2 "." cpm-pin --sysroot "$S" --isolate x-
 check_fail "every online CPU is refused" 2 "leaves none" \

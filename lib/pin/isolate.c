@@ -1204,6 +1204,8 @@ isolate_release(const struct iso_opts *o, bool *found,
 
 	memset(rep, 0, sizeof(*rep));
 	*found = false;
+	if (access(o->journal, F_OK) < 0 && errno == ENOENT)
+		return 0;	/* nothing was ever isolated */
 	r = journal_open(&j, o->journal, o->dry_run, err, errlen);
 	if (r < 0 || !j.exists)
 		goto out;
