@@ -41,6 +41,7 @@
 #include "machine/proc.h"
 #include "machine/smtgap.h"
 #include "machine/topo.h"
+#include "pin/isolate.h"
 #include "pin/ocihook.h"
 #include "tool/cli.h"
 #include "view/draw.h"
@@ -78,6 +79,7 @@ struct ctx {
 	bool isolate_irqs;
 	const char *allow_ann;	/* oci-hook --allow-annotations */
 	struct alloc_hook_policy policy;	/* oci-hook's other limits */
+	bool isolate;			/* take --isolate */
 	const char *core_type_arg;
 	bool have_reserved, have_reserve, have_mem, have_prefer;
 	unsigned int reserve_n;
@@ -206,6 +208,9 @@ usage(void)
 "                           that can hold it\n"
 "  --isolate-irqs           move device interrupts off the CPUs taken, until\n"
 "                           release (journal: env CPM_IRQ_JOURNAL)\n"
+"  --isolate                isolate the CPUs taken as cpm-pin --isolate does\n"
+"                           (threads, workqueues, interrupts, C-states),\n"
+"                           until release (journal: env CPM_ISOLATE_JOURNAL)\n"
 "  --dry-run                print the result but change nothing\n"
 "\n"
 "Hook options (oci-hook: what a container may be given):\n"
@@ -239,7 +244,7 @@ enum {
 	O_STATE = 256, O_SYSROOT, O_CGROUP_ROOT, O_RESERVED, O_RESERVE,
 	O_STRICT, O_FORCE, O_SHARE, O_FULL, O_DIST, O_SPREAD, O_L3, O_SOCKET,
 	O_NUMA, O_MEM, O_FROM, O_PREFER, O_OWNER, O_DRY, O_NODES, O_JSON,
-	O_NOVERIFY, O_CLOSEST, O_EXPLAIN, O_CORE_TYPE, O_ISOLATE_IRQS,
+	O_NOVERIFY, O_CLOSEST, O_EXPLAIN, O_CORE_TYPE, O_ISOLATE_IRQS, O_ISOLATE,
 	O_WAIT, O_NEAR, O_DEVICES, O_ALLOW_ANN, O_ALLOW_PARENT, O_MAX_CPUS,
 	O_ASCII, O_WIDTH, O_COLOR, O_SVG,
 };
@@ -276,6 +281,7 @@ static const struct cli_option opts[] = {
 	{ "explain", no_argument, O_EXPLAIN, B(C_TAKE) },
 	{ "core-type", required_argument, O_CORE_TYPE, B(C_TAKE) | B(C_HINTS) },
 	{ "isolate-irqs", no_argument, O_ISOLATE_IRQS, B(C_TAKE) },
+	{ "isolate", no_argument, O_ISOLATE, B(C_TAKE) },
 	{ "near", required_argument, O_NEAR, B(C_TAKE) | B(C_HINTS) },
 	{ "devices", no_argument, O_DEVICES, B(C_SHOW) },
 	{ "allow-annotations", required_argument, O_ALLOW_ANN, B(C_OCI_HOOK) },
@@ -469,6 +475,9 @@ parse_args(struct ctx *c, int argc, char **argv)
 			break;
 		case O_ISOLATE_IRQS:
 			c->isolate_irqs = true;
+			break;
+		case O_ISOLATE:
+			c->isolate = true;
 			break;
 		case O_NEAR:
 			if (!*optarg)
@@ -690,6 +699,69 @@ irq_journal_path(void)
 	const char *p = getenv("CPM_IRQ_JOURNAL");
 
 	return p && *p ? p : IRQ_JOURNAL_DEFAULT;
+}
+
+static struct iso_opts
+isolate_opts(struct ctx *c, const char *holder)
+{
+	const char *j = getenv("CPM_ISOLATE_JOURNAL");
+	struct iso_opts o = {
+		.root = &c->root, .journal = j && *j ? j : ISOLATE_JOURNAL_DEFAULT,
+		.irq_journal = irq_journal_path(), .holder = holder,
+		.online = &c->topo.online,
+	};
+	return o;
+}
+
+/*
+ * take --isolate: the allocation's CPUs isolated under the holder
+ * "alloc:NAME", before the state records it (a list that leaves no CPU
+ * changes nothing).  Refusals and values others changed are warnings.
+ */
+static void
+alloc_isolate(struct ctx *c, const char *name, const struct cpuset *cpus)
+{
+	char holder[STATE_NAME_MAX + 8];
+	struct iso_report rep;
+	struct iso_opts o;
+	int r;
+
+	snprintf(holder, sizeof(holder), "alloc:%s", name);
+	o = isolate_opts(c, holder);
+	r = isolate_apply(&o, cpus, &rep, c->err, sizeof(c->err));
+	if (r < 0)
+		cli_die(r == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s", c->err);
+	if (rep.refused)
+		cli_warn("warning: %u change%s of the isolation refused by the "
+			 "kernel", rep.refused, rep.refused == 1 ? "" : "s");
+	if (rep.irq_error < 0 && rep.irq_error != -ENOENT)
+		cli_warn("warning: interrupts: %s", rep.irq_err);
+	iso_report_free(&rep);
+}
+
+/* release: what an allocation isolated comes back; false on failure. */
+static bool
+alloc_unisolate(struct ctx *c, const char *name)
+{
+	char holder[STATE_NAME_MAX + 8];
+	struct iso_report rep;
+	struct iso_opts o;
+	bool found;
+	size_t i;
+
+	snprintf(holder, sizeof(holder), "alloc:%s", name);
+	o = isolate_opts(c, holder);
+	if (isolate_release(&o, &found, &rep, c->err, sizeof(c->err)) < 0) {
+		cli_warn("%s", c->err);
+		return false;
+	}
+	for (i = 0; i < rep.n; i++)
+		if (rep.v[i].error == ISO_CHANGED)
+			cli_warn("warning: %s %s was changed since (now %s): "
+				 "left alone", rep.v[i].tid ? "thread" : "file",
+				 rep.v[i].name, rep.v[i].from);
+	iso_report_free(&rep);
+	return true;
 }
 
 /* Refusals as warnings; true when a move did not read back as asked. */
@@ -1171,6 +1243,8 @@ cmd_take(struct ctx *c)
 		irqs_bad = warn_irqs(&irqs);
 		irq_report_free(&irqs);
 	}
+	if (c->isolate && !c->dry_run)
+		alloc_isolate(c, rq.name, &e.cpus);
 	if (state_add(&c->st, &e) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	if (!c->st.exists && !c->dry_run)
@@ -1216,6 +1290,8 @@ cmd_release(struct ctx *c)
 		if (warn_irqs(&irqs))
 			status = EXIT_FAIL;
 		irq_report_free(&irqs);
+		if (!alloc_unisolate(c, c->args[i]))
+			status = EXIT_FAIL;
 	}
 	return status;
 }

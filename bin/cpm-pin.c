@@ -9,8 +9,10 @@
  *           [--create] [--attach PID...]
  *   cpm-pin [-n] --irqs-away CPULIST | --irqs-to DEV CPULIST
  *   cpm-pin [-n] --irqs-restore [DEV]
+ *   cpm-pin --isolate CPULIST [-p PID] | --isolate-restore
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,9 +42,11 @@
 #include "pin/pingroup.h"
 #include "pin/pintable.h"
 #include "pin/repin.h"
+#include "pin/isolate.h"
 #include "tool/cli.h"
 
-enum form { FORM_RUN, FORM_PID, FORM_CGROUP, FORM_IRQS, FORM_WEIGHTS };
+enum form { FORM_RUN, FORM_PID, FORM_CGROUP, FORM_IRQS, FORM_WEIGHTS,
+	    FORM_ISOLATE };
 
 struct pin_ctx {
 	enum form form;
@@ -60,6 +64,8 @@ struct pin_ctx {
 	const char *wait_arg;		/* --wait SECONDS (--irqs forms) */
 	bool irqs_restore;
 	const char *irqs_restore_dev;	/* --irqs-restore DEV */
+	const char *isolate_arg;	/* --isolate CPULIST */
+	bool isolate_restore;
 	bool dry_run, migrate, exclusive, isolated, create, verbose, json;
 	bool force, scope;
 	bool dashdash;
@@ -91,6 +97,7 @@ usage(void)
 "       cpm-pin --cgroup GROUP\n"
 "       cpm-pin [-n] --irqs-away CPULIST | --irqs-to DEV CPULIST\n"
 "       cpm-pin [-n] --irqs-restore [DEV]\n"
+"       cpm-pin --isolate CPULIST [-p PID] | --isolate-restore\n"
 "Put work on CPUs and NUMA memory nodes, then read back what the kernel did.\n"
 "\n"
 "Run COMMAND with the CPU affinity CPULIST (the kernel's list grammar;\n"
@@ -165,6 +172,17 @@ usage(void)
 "      --wait SECONDS      with the --irqs forms: wait at most\n"
 "                          this long for the journal's lock (default:\n"
 "                          forever), then exit 1 naming its holder\n"
+"      --isolate CPULIST   move everything that can move off CPULIST: every\n"
+"                          thread (repeated until no new one appears; per-CPU\n"
+"                          kernel threads and threads already inside stay),\n"
+"                          the workqueue cpumasks and device interrupts; keep\n"
+"                          the CPUs out of deep C-states and at the\n"
+"                          performance governor; the old values go to a\n"
+"                          journal (env CPM_ISOLATE_JOURNAL, default\n"
+"                          " ISOLATE_JOURNAL_DEFAULT ");\n"
+"                          with -p PID only that process's tree moves\n"
+"      --isolate-restore   put back every value the journal holds that no\n"
+"                          one changed since, also after a crash\n"
 "  -n, --dry-run           print what would be set and change nothing\n"
 "  -v, --verbose           report what was changed and verified on stderr\n"
 "      --sysroot DIR       read the topology below DIR (env CPM_SYSROOT);\n"
@@ -197,7 +215,7 @@ enum opt_id {
 	OPT_IRQS_AWAY, OPT_IRQS_RESTORE, OPT_FORCE, OPT_SCOPE, OPT_UNIT,
 	OPT_IRQS_TO,
 	OPT_WEIGHTS, OPT_SET_WEIGHTS, OPT_RESTORE_WEIGHTS,
-	OPT_WAIT,
+	OPT_WAIT, OPT_ISOLATE, OPT_ISOLATE_RESTORE,
 };
 
 #define OPT_BASE 256
@@ -238,11 +256,16 @@ static const struct cli_option opts[] = {
 	{ "restore-weights", no_argument, OPT_BASE + OPT_RESTORE_WEIGHTS,
 	  CLI_ALL_COMMANDS },
 	{ "wait", required_argument, OPT_BASE + OPT_WAIT, CLI_ALL_COMMANDS },
+	{ "isolate", required_argument, OPT_BASE + OPT_ISOLATE,
+	  CLI_ALL_COMMANDS },
+	{ "isolate-restore", no_argument, OPT_BASE + OPT_ISOLATE_RESTORE,
+	  CLI_ALL_COMMANDS },
 	{ NULL, 0, 0, 0 },
 };
 
 static const struct cli_exclusion exclusions[] = {
-	{ OPT_BASE + OPT_IRQS_AWAY, OPT_BASE + OPT_IRQS_RESTORE }, { 0, 0 }
+	{ OPT_BASE + OPT_IRQS_AWAY, OPT_BASE + OPT_IRQS_RESTORE },
+	{ OPT_BASE + OPT_ISOLATE, OPT_BASE + OPT_ISOLATE_RESTORE }, { 0, 0 }
 };
 
 /* The long name of a val cli_next_option() returned. */
@@ -287,6 +310,26 @@ set_once(const char **slot, const char *val, const char *name)
 	if (*slot)
 		cli_usage_error("option '--%s' given twice", name);
 	*slot = val;
+}
+
+/* --isolate CPULIST [-p PID] and --isolate-restore. */
+static void
+isolate_args(struct pin_ctx *c, int npos)
+{
+	if (c->isolate_arg && c->isolate_restore)
+		cli_usage_error("--isolate and --isolate-restore cannot be "
+				"combined");
+	if (c->group_arg || c->dashdash || npos > 0 || c->mem_arg ||
+	    c->nodes_arg || c->mems_arg || c->migrate || c->exclusive ||
+	    c->isolated || c->create || c->nattach || c->json || c->force ||
+	    c->scope || c->unit_arg || c->irqs_away_arg || c->irqs_restore ||
+	    c->irqs_to_arg || c->wait_arg || c->weights_arg ||
+	    c->set_weights_arg || c->restore_weights)
+		cli_usage_error("--isolate and --isolate-restore go alone (with "
+				"-p, --dry-run, --verbose and --sysroot)");
+	if (c->pid_arg && c->isolate_restore)
+		cli_usage_error("-p goes with --isolate, not --isolate-restore");
+	c->form = FORM_ISOLATE;
 }
 
 /*
@@ -401,12 +444,23 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		case OPT_WAIT:
 			set_once(&c->wait_arg, val, shown);
 			break;
+		case OPT_ISOLATE:
+			set_once(&c->isolate_arg, val, shown);
+			break;
+		case OPT_ISOLATE_RESTORE:
+			c->isolate_restore = true;
+			break;
 		}
 	}
 	cli_check_options(&p, -1);
 	for (i = optind; i < nopt; i++)
 		pos[npos++] = argv[i];
 
+	if (c->isolate_arg || c->isolate_restore) {
+		isolate_args(c, npos);
+		free(pos);
+		return;
+	}
 	if (c->irqs_to_arg) {
 		if (c->irqs_away_arg || c->irqs_restore)
 			cli_usage_error("--irqs-to goes with neither --irqs-away "
@@ -523,6 +577,7 @@ parse_args(struct pin_ctx *c, int argc, char **argv)
 		break;
 	case FORM_IRQS:
 	case FORM_WEIGHTS:
+	case FORM_ISOLATE:
 		break;	/* handled above */
 	case FORM_CGROUP:
 		/* --cgroup GROUP alone shows its cpuset, as -p PID shows a
@@ -1727,6 +1782,107 @@ irqs_form(struct pin_ctx *c)
 	cli_exit(r);
 }
 
+/* ---- isolation ---- */
+
+static const char *
+isolate_journal_path(void)
+{
+	const char *p = getenv("CPM_ISOLATE_JOURNAL");
+
+	return p && *p ? p : ISOLATE_JOURNAL_DEFAULT;
+}
+
+/*
+ * Each change with -v (--dry-run: on stdout, as the plan), refusals and
+ * values others changed as warnings, then the counts.
+ */
+static void
+report_isolate(const struct pin_ctx *c, const struct iso_report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->n; i++) {
+		const struct iso_change *x = &rep->v[i];
+		char what[192];
+
+		if (x->tid)
+			snprintf(what, sizeof(what), "%s %d (%s)", x->kthread ?
+				 "kernel thread" : "thread", (int)x->tid, x->name);
+		else
+			snprintf(what, sizeof(what), "%s", x->name);
+		if (x->error == ISO_CHANGED)
+			cli_warn("warning: %s was changed since (now %s): left "
+				 "alone", what, x->from);
+		else if (x->error < 0)
+			cli_warn("warning: %s cannot be set to %s: %s (stays %s)",
+				 what, x->to, strerror(-x->error), x->from);
+		else if (c->dry_run)
+			printf("%s: %s -> %s\n", what, x->from, x->to);
+		else if (c->verbose)
+			cli_warn("%s: %s -> %s", what, x->from, x->to);
+	}
+	if (c->verbose || c->dry_run)
+		cli_warn("%s%u thread%s moved (%u kernel), %u inside the CPUs, "
+			 "%u per-CPU kernel thread%s left, %u file%s set, %u "
+			 "pass%s", c->dry_run ? "would be: " : "", rep->moved,
+			 rep->moved == 1 ? "" : "s", rep->kmoved, rep->inside,
+			 rep->percpu, rep->percpu == 1 ? "" : "s",
+			 rep->files, rep->files == 1 ? "" : "s", rep->passes,
+			 rep->passes == 1 ? "" : "es");
+	if (rep->irqs)
+		report_irqs(c, &rep->irq);
+	else if (rep->irq_error < 0 && rep->irq_error != -ENOENT)
+		cli_warn("warning: interrupts: %s", rep->irq_err);
+}
+
+static noreturn void
+isolate_form(struct pin_ctx *c)
+{
+	struct iso_report rep;
+	struct iso_opts o = { 0 };
+	bool found = true;
+	char err[512];
+	int r;
+
+	if (c->pid_arg)
+		c->pid = parse_pid(c->pid_arg);
+	cli_open_sysroot(c->sysroot_dir, &c->root);
+	cli_load_topology(&c->root, TOPO_NO_CORES, &c->topo);
+	o.root = &c->root;
+	o.journal = isolate_journal_path();
+	o.irq_journal = irq_journal_path();
+	o.holder = c->isolate_arg ? "cpm-pin" : NULL;
+	o.scope = c->pid;
+	o.online = &c->topo.online;
+	o.dry_run = c->dry_run;
+	if (c->isolate_arg) {
+		if (select_is_cpulist(c->isolate_arg))
+			cli_parse_cpus(&c->topo, "cpulist", c->isolate_arg,
+				       &c->cpus);
+		else
+			die_check(select_resolve(&c->topo, c->isolate_arg,
+						 &c->cpus, c->err,
+						 sizeof(c->err)), c->err);
+		if (cpuset_empty(&c->cpus))
+			cli_die(EXIT_USAGE, "--isolate needs at least one CPU");
+		if (c->pid && kill(c->pid, 0) < 0 && errno == ESRCH)
+			cli_die(EXIT_USAGE, "no process %d", (int)c->pid);
+		r = isolate_apply(&o, &c->cpus, &rep, err, sizeof(err));
+	} else {
+		r = isolate_release(&o, &found, &rep, err, sizeof(err));
+	}
+	if (r == -EINVAL || r == -EFTYPE_CPM)
+		cli_die(EXIT_USAGE, "%s", err);
+	if (r < 0)
+		cli_die(EXIT_FAIL, "%s", err);
+	if (!found && c->verbose)
+		cli_warn("nothing to restore: no journal '%s'", o.journal);
+	report_isolate(c, &rep);
+	r = rep.irq_error < 0 && rep.irq_error != -ENOENT ? EXIT_FAIL : EXIT_OK;
+	iso_report_free(&rep);
+	cli_exit(r);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1749,6 +1905,8 @@ main(int argc, char **argv)
 		irqs_form(&c);
 	case FORM_WEIGHTS:
 		weights_form(&c);
+	case FORM_ISOLATE:
+		isolate_form(&c);
 	}
 	return EXIT_FAIL;
 }

@@ -35,6 +35,7 @@
 #include "pin/pin.h"
 #include "tool/cli.h"
 #include "view/draw.h"
+#include "view/isocheck.h"
 #include "view/memtable.h"
 #include "view/placement.h"
 #include "view/topodump.h"
@@ -69,7 +70,7 @@ struct ctx {
 		enum placement_policy policy;
 		bool policy_given;
 		uint64_t interval_us;
-		bool irqs;
+		bool irqs, isolation;
 	} check;
 	/* draw */
 	struct draw_args {
@@ -140,6 +141,10 @@ usage(void)
 "                     to a device (as dev:DEV names it), with their\n"
 "                     distance; with --irqs, the devices' own IRQs are\n"
 "                     expected on the CPUs, and checked to be there.\n"
+"                     --isolation lists what can still run on or\n"
+"                     interrupt the CPUs: threads, interrupts, the\n"
+"                     workqueue mask, irqbalance, systemd slices; notes\n"
+"                     per-CPU kernel threads and boot parameters.\n"
 "  check --plan FILE  check a plan, one instance a line (NAME cpus=N|CPULIST\n"
 "                     [nodes=] [affinity=] [numa-policy=] [mem=] [mem-policy=]\n"
 "                     [mode=] [devices=]; '-' reads standard input) as a\n"
@@ -970,6 +975,39 @@ check_devices(struct ctx *c, const char *list, size_t *n)
 	return v;
 }
 
+/* check CPULIST --isolation: what still reaches the CPUs. */
+static int
+cmd_check_isolation(struct ctx *c, int argc, char **argv)
+{
+	const struct check_args *a = &c->check;
+	struct cpuset cpus = CPUSET_INIT;
+	struct strbuf sb;
+	char err[256];
+	int n;
+
+	if (a->nodes || a->irqs || a->policy_given || a->device || a->pid ||
+	    a->cgroup || a->reserved || a->cgroup_root)
+		cli_usage_error("--isolation goes with one cpulist alone "
+				"(and --json)");
+	if (argc != 2)
+		cli_usage_error("check --isolation takes one cpulist");
+	load(c);
+	parse_cpus_arg(c, "cpulist", argv[1], &cpus);
+	strbuf_init(&sb);
+	n = isolation_check(&c->root, &cpus, &sb, err, sizeof(err));
+	if (n == -ENOMEM)
+		oom();
+	if (n < 0)
+		cli_die(EXIT_FAIL, "%s", err);
+	if (c->mode == 'j')
+		print_findings_json(&cpus, &sb);
+	else if (sb.len)
+		fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_free(&sb);
+	cpuset_free(&cpus);
+	return n ? EXIT_UNSAT : EXIT_OK;
+}
+
 static int
 cmd_check(struct ctx *c, int argc, char **argv)
 {
@@ -984,6 +1022,8 @@ cmd_check(struct ctx *c, int argc, char **argv)
 
 	if (a->plan)
 		return cmd_check_plan(c, argc);
+	if (a->isolation)
+		return cmd_check_isolation(c, argc, argv);
 	if (a->reserved)
 		cli_usage_error("--reserved goes with --plan");
 	if (a->pid || a->cgroup) {
@@ -1106,7 +1146,8 @@ static const char *const commands[] = {
 enum { OPT_SYSROOT = 256, OPT_AND, OPT_NOT,
        OPT_POLICY, OPT_NODES, OPT_IRQS, OPT_INTERVAL, OPT_PLAN,
        OPT_RESERVED, OPT_DEVICE, OPT_LIST, OPT_PID, OPT_CGROUP,
-       OPT_CGROUP_ROOT, OPT_ASCII, OPT_WIDTH, OPT_COLOR, OPT_SVG };
+       OPT_CGROUP_ROOT, OPT_ASCII, OPT_WIDTH, OPT_COLOR, OPT_SVG,
+       OPT_ISOLATION };
 static const struct cli_option opts[] = {
 	{ "extended", no_argument, 'e', 1u << C_NONE },
 	{ "json", no_argument, 'j',
@@ -1125,6 +1166,7 @@ static const struct cli_option opts[] = {
 	{ "policy", required_argument, OPT_POLICY, 1u << C_CHECK },
 	{ "nodes", required_argument, OPT_NODES, 1u << C_CHECK },
 	{ "irqs", no_argument, OPT_IRQS, 1u << C_CHECK },
+	{ "isolation", no_argument, OPT_ISOLATION, 1u << C_CHECK },
 	{ "interval", required_argument, OPT_INTERVAL, 1u << C_CHECK },
 	{ "plan", required_argument, OPT_PLAN, 1u << C_CHECK },
 	{ "reserved", required_argument, OPT_RESERVED, 1u << C_CHECK },
@@ -1235,6 +1277,9 @@ parse_args(struct ctx *c, int *argcp, char ***argvp)
 			break;
 		case OPT_IRQS:
 			c->check.irqs = true;
+			break;
+		case OPT_ISOLATION:
+			c->check.isolation = true;
 			break;
 		case OPT_DEVICE:
 			if (!*optarg)

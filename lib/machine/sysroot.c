@@ -8,9 +8,12 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
+#include "base/err.h"
 #include "base/fileread.h"
+#include "base/filewrite.h"
 #include "base/path.h"
 #include "base/strbuf.h"
+#include "base/treefile.h"
 #include "machine/sysroot.h"
 
 /* linux/magic.h's SYSFS_MAGIC, without the kernel headers. */
@@ -202,4 +205,61 @@ sysroot_readlink(const struct sysroot *r, const char *path, char *buf,
 		record(r, path);
 	}
 	return n;
+}
+
+/*
+ * A file of a replayed tree, open for writing over: through no link
+ * another user could have planted (open_parent_at()), an ordinary file
+ * both before the open (a device may act on an open) and after (the
+ * same file), the tree's own (tree_file_check()), then emptied.
+ */
+static int
+open_tree_file(const struct sysroot *r, const char *path)
+{
+	struct stat before, st;
+	const char *base;
+	int pfd, fd, e;
+
+	pfd = open_parent_at(r->fd, path, 0, 0, &base);
+	if (pfd < 0)
+		return pfd;
+	e = fstatat(pfd, base, &before, AT_SYMLINK_NOFOLLOW) < 0 ? -errno :
+	    S_ISLNK(before.st_mode) ? -ELOOP :
+	    !S_ISREG(before.st_mode) ? -EFTYPE_CPM :
+	    tree_file_check(pfd, &before);
+	fd = e < 0 ? e : openat(pfd, base, O_WRONLY | O_CLOEXEC | O_NOCTTY |
+				O_NOFOLLOW | O_NONBLOCK);
+	if (e == 0 && fd < 0)
+		e = -errno;
+	if (e == 0 && (fstat(fd, &st) < 0 || st.st_dev != before.st_dev ||
+		       st.st_ino != before.st_ino))
+		e = -EFTYPE_CPM;
+	if (e == 0 && ((e = tree_file_check(pfd, &st)) == 0) &&
+	    ftruncate(fd, 0) < 0)
+		e = -errno;
+	close(pfd);
+	if (e < 0) {
+		if (fd >= 0)
+			close(fd);
+		return e;
+	}
+	return fd;
+}
+
+int
+sysroot_write(const struct sysroot *r, const char *path, const char *text)
+{
+	int fd, e;
+
+	if (r->live)
+		fd = openat(r->fd, path, O_WRONLY | O_TRUNC | O_CLOEXEC |
+			    O_NOCTTY);
+	else
+		fd = open_tree_file(r, path);
+	if (fd < 0)
+		return r->live ? -errno : fd;
+	e = write_all(fd, text, strlen(text));
+	if (close(fd) < 0 && e == 0)
+		e = -errno;
+	return e;
 }

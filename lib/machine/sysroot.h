@@ -70,4 +70,12 @@ bool sysroot_exists(const struct sysroot *r, const char *path);
 ssize_t sysroot_readlink(const struct sysroot *r, const char *path, char *buf,
 			 size_t size);
 
+/*
+ * Write text over the file path below the root (a sysfs or procfs
+ * attribute: one write(2), as the kernel wants it).  Below a replayed
+ * tree only a file of the tree's own, reached through no link, is
+ * written (-ELOOP, -EFTYPE_CPM, -EXDEV otherwise).  Returns 0 or -errno.
+ */
+int sysroot_write(const struct sysroot *r, const char *path, const char *text);
+
 #endif

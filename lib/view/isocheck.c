@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What still reaches a set of CPUs, as findings. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strutils.h"
+#include "machine/irq.h"
+#include "machine/tasks.h"
+#include "view/isocheck.h"
+
+#define SHOWN 8
+
+/* A list of up to SHOWN names, then ", ...". */
+struct names {
+	struct strbuf sb;
+	size_t n;
+};
+
+/* "NAME (ID)", or for an interrupt "NAME (IRQ ID)" or "IRQ ID". */
+static void
+names_add(struct names *l, bool irq, const char *name, int id)
+{
+	if (l->n++ >= SHOWN)
+		return;
+	strbuf_puts(&l->sb, l->n > 1 ? ", " : "");
+	if (irq && !*name)
+		strbuf_printf(&l->sb, "IRQ %d", id);
+	else
+		strbuf_printf(&l->sb, "%s (%s%d)", name, irq ? "IRQ " : "", id);
+}
+
+static const char *
+names_text(struct names *l)
+{
+	if (l->n > SHOWN)
+		strbuf_puts(&l->sb, ", ...");
+	return l->sb.buf ? l->sb.buf : "";
+}
+
+static int
+check_threads(const struct task_table *t, const struct cpuset *cpus,
+	      const char *list, struct strbuf *out)
+{
+	struct names user = { 0 }, kern = { 0 };
+	size_t i, percpu = 0, procs = 0;
+	int n = 0;
+
+	strbuf_init(&user.sb);
+	strbuf_init(&kern.sb);
+	for (i = 0; i < t->n; i++) {
+		const struct task_info *x = &t->v[i];
+
+		if (!cpuset_intersects(&x->allowed, cpus))
+			continue;
+		if (x->percpu) {
+			percpu++;
+			continue;
+		}
+		if (cpuset_subset(&x->allowed, cpus))
+			continue;	/* the work placed there */
+		procs += !x->kthread && x->tid == x->pid;
+		names_add(x->kthread ? &kern : &user, false, x->comm,
+			  (int)x->tid);
+	}
+	if (user.n)
+		strbuf_printf(out, "warning: %zu thread%s (%zu process%s) may "
+			      "run on CPUs %s: %s (cpm-pin --isolate moves "
+			      "them)\n", user.n, user.n == 1 ? "" : "s", procs,
+			      procs == 1 ? "" : "es", list, names_text(&user));
+	if (kern.n)
+		strbuf_printf(out, "warning: %zu unbound kernel thread%s may run "
+			      "on CPUs %s: %s\n", kern.n, kern.n == 1 ? "" : "s",
+			      list, names_text(&kern));
+	if (percpu)
+		strbuf_printf(out, "note: %zu per-CPU kernel thread%s run%s on "
+			      "CPUs %s and cannot move\n", percpu,
+			      percpu == 1 ? "" : "s", percpu == 1 ? "s" : "",
+			      list);
+	n = (user.n > 0) + (kern.n > 0);
+	strbuf_free(&user.sb);
+	strbuf_free(&kern.sb);
+	return n;
+}
+
+/* An IRQ's effective affinity where the kernel shows it, else its own. */
+static void
+effective(const struct sysroot *root, const struct irq_info *x,
+	  struct cpuset *s)
+{
+	char path[96], buf[4096];
+
+	snprintf(path, sizeof(path), "proc/irq/%d/effective_affinity_list",
+		 x->irq);
+	if (sysroot_read(root, path, buf, sizeof(buf)) < 0 ||
+	    cpuset_parse_list(strstrip(buf), s, NULL, 0) < 0 ||
+	    cpuset_empty(s))
+		cpuset_copy(s, &x->affinity);
+}
+
+static int
+check_irqs(const struct sysroot *root, const struct cpuset *cpus,
+	   const char *list, struct strbuf *out)
+{
+	struct names l = { 0 };
+	struct irq_table t;
+	struct cpuset s = CPUSET_INIT;
+	size_t i;
+
+	if (irq_scan(root, &t, NULL, 0) < 0)
+		return 0;
+	strbuf_init(&l.sb);
+	for (i = 0; i < t.n; i++) {
+		if (!t.v[i].parsed)
+			continue;
+		effective(root, &t.v[i], &s);
+		if (cpuset_intersects(&s, cpus))
+			names_add(&l, true, t.v[i].name, t.v[i].irq);
+	}
+	if (l.n)
+		strbuf_printf(out, "warning: %zu interrupt%s may be delivered "
+			      "to CPUs %s: %s\n", l.n, l.n == 1 ? "" : "s",
+			      list, names_text(&l));
+	cpuset_free(&s);
+	strbuf_free(&l.sb);
+	irq_table_free(&t);
+	return l.n > 0;
+}
+
+/* A mask file reaching cpus: 1 (and a warning), else 0. */
+static int
+check_mask(const struct sysroot *root, const char *path, const char *what,
+	   const struct cpuset *cpus, const char *list, struct strbuf *out)
+{
+	struct cpuset s = CPUSET_INIT;
+	char buf[4096];
+	int n = 0;
+
+	if (sysroot_read(root, path, buf, sizeof(buf)) >= 0 &&
+	    cpuset_parse_mask(strstrip(buf), &s) == 0 &&
+	    cpuset_intersects(&s, cpus)) {
+		strbuf_printf(out, "warning: %s %s reaches CPUs %s\n", what, buf,
+			      list);
+		n = 1;
+	}
+	cpuset_free(&s);
+	return n;
+}
+
+/* irqbalance: running, and whether its banned list holds cpus. */
+static int
+check_irqbalance(const struct sysroot *root, const struct task_table *t,
+		 const struct cpuset *cpus, const char *list,
+		 struct strbuf *out)
+{
+	struct cpuset banned = CPUSET_INIT;
+	char path[64], *env = NULL;
+	size_t i, len = 0, k;
+	int n = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].tid == t->v[i].pid &&
+		    strcmp(t->v[i].comm, "irqbalance") == 0)
+			break;
+	if (i == t->n)
+		return 0;
+	snprintf(path, sizeof(path), "proc/%d/environ", (int)t->v[i].pid);
+	if (sysroot_read_file(root, path, &env, &len) == 0)
+		for (k = 0; k < len; k += strlen(env + k) + 1)
+			if (startswith(env + k, "IRQBALANCE_BANNED_CPULIST="))
+				cpuset_parse_list(env + k + 26, &banned, NULL, 0);
+	if (!cpuset_subset(cpus, &banned)) {
+		strbuf_printf(out, "warning: irqbalance (PID %d) runs and does "
+			      "not ban CPUs %s: it moves interrupts back onto "
+			      "them (IRQBALANCE_BANNED_CPULIST=%s)\n",
+			      (int)t->v[i].pid, list, list);
+		n = 1;
+	}
+	free(env);
+	cpuset_free(&banned);
+	return n;
+}
+
+/* systemd's slices (cgroup v2): cpuset.cpus, empty for every CPU. */
+static int
+check_slices(const struct sysroot *root, const struct cpuset *cpus,
+	     const char *list, struct strbuf *out)
+{
+	static const char *const units[] = { "init.scope", "system.slice",
+					     "user.slice", "machine.slice" };
+	struct cpuset s = CPUSET_INIT;
+	char path[96], buf[4096];
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		snprintf(path, sizeof(path), "sys/fs/cgroup/%s/cpuset.cpus",
+			 units[i]);
+		if (sysroot_read(root, path, buf, sizeof(buf)) < 0 ||
+		    cpuset_parse_list(strstrip(buf), &s, NULL, 0) < 0)
+			continue;
+		if (!cpuset_empty(&s) && !cpuset_intersects(&s, cpus))
+			continue;
+		strbuf_printf(out, "warning: %s may run on CPUs %s (AllowedCPUs="
+			      "%s)\n", units[i], list, buf[0] ? buf : "all");
+		n++;
+	}
+	cpuset_free(&s);
+	return n;
+}
+
+/* What only the boot command line does, as a note. */
+static void
+boot_advice(const struct sysroot *root, const struct cpuset *cpus,
+	    const char *list, struct strbuf *out)
+{
+	static const char *const files[] = { "isolated", "nohz_full" };
+	char path[64], buf[4096], cmdline[4096] = "";
+	struct cpuset s = CPUSET_INIT;
+	bool all = true;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "sys/devices/system/cpu/%s",
+			 files[i]);
+		cpuset_zero(&s);
+		if (sysroot_read(root, path, buf, sizeof(buf)) >= 0)
+			cpuset_parse_list(strstrip(buf), &s, NULL, 0);
+		all = all && cpuset_subset(cpus, &s);
+	}
+	if (sysroot_read(root, "proc/cmdline", cmdline, sizeof(cmdline)) >= 0 &&
+	    !strstr(cmdline, "rcu_nocbs="))
+		all = false;
+	if (!all)
+		strbuf_printf(out, "note: only the boot command line keeps the "
+			      "scheduler tick, RCU callbacks and managed "
+			      "interrupts off CPUs %s: isolcpus=managed_irq,"
+			      "domain,%s nohz_full=%s rcu_nocbs=%s\n", list, list,
+			      list, list);
+	cpuset_free(&s);
+}
+
+int
+isolation_check(const struct sysroot *root, const struct cpuset *cpus,
+		struct strbuf *out, char *err, size_t errlen)
+{
+	struct task_table t;
+	char *list = cpuset_to_list(cpus);
+	int r, n;
+
+	if (list == NULL)
+		return -ENOMEM;
+	r = task_scan(root, 0, &t, err, errlen);
+	if (r < 0) {
+		free(list);
+		return r;
+	}
+	n = check_threads(&t, cpus, list, out);
+	n += check_irqs(root, cpus, list, out);
+	n += check_mask(root, "sys/devices/virtual/workqueue/cpumask",
+			"the unbound workqueue mask", cpus, list, out);
+	n += check_irqbalance(root, &t, cpus, list, out);
+	n += check_slices(root, cpus, list, out);
+	boot_advice(root, cpus, list, out);
+	task_table_free(&t);
+	free(list);
+	return out->oom ? -ENOMEM : n;
+}
