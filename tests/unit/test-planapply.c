@@ -26,7 +26,7 @@ apply(struct alloc_state *st, const char *text, char *err, size_t errlen)
 	struct plan p;
 	int r;
 
-	r = plan_parse(text, strlen(text), &p, err, errlen);
+	r = plan_parse(text, strlen(text), PLAN_QUOTE, &p, err, errlen);
 	if (r < 0)
 		return r;
 	r = plan_apply(&m, st, &p, NULL, &ch, err, errlen);
@@ -124,7 +124,7 @@ test_verify(void)
 	char err[256];
 	const char *text = "db cpus=2 affinity=local mem=1536M\n";
 
-	CHECK("parse", plan_parse(text, strlen(text), &p, err,
+	CHECK("parse", plan_parse(text, strlen(text), PLAN_QUOTE, &p, err,
 				  sizeof(err)) == 0);
 	CHECK("plan_check alone finds nothing",
 	      plan_check(&p, &topo, NULL, NULL, &f) == 0);
