@@ -894,11 +894,18 @@ check_args(const struct ctx *c, const struct cli_parser *p)
 	check_output_dir("--prom-file", c->prom_file);
 }
 
-/* The pressure options and --dry-run: true when opt was one. */
+/* --fail-above, the pressure options and --dry-run: true when opt was
+ * one. */
 static bool
 parse_more(struct ctx *c, int opt)
 {
 	switch (opt) {
+	case 'f':
+		if (thr_fail_parse(optarg, &c->fail_above,
+				   &c->fail_pressure) < 0)
+			cli_usage_error("invalid ratio '%s' for --fail-above (want R, ratio=R or pressure=P, comma-separated; each 0 to 1, or a percentage)",
+					optarg);
+		return true;
 	case OPT_MIN_PRESSURE:
 		if (thr_ratio_parse(optarg, &c->min_pressure) < 0)
 			cli_usage_error("invalid pressure '%s' (want 0 to 1, or a percentage)",
@@ -952,12 +959,6 @@ parse_args(struct ctx *c, struct cli_parser *p, int argc, char **argv)
 		case 'm':
 			if (thr_ratio_parse(optarg, &c->min_ratio) < 0)
 				cli_usage_error("invalid ratio '%s' (want 0 to 1, or a percentage)",
-						optarg);
-			break;
-		case 'f':
-			if (thr_fail_parse(optarg, &c->fail_above,
-					   &c->fail_pressure) < 0)
-				cli_usage_error("invalid ratio '%s' for --fail-above (want R, ratio=R or pressure=P, comma-separated; each 0 to 1, or a percentage)",
 						optarg);
 			break;
 		case 'k':

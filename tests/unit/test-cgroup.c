@@ -333,7 +333,7 @@ ref_cpu_stat_parse(const char *text, int version, struct cg_cpu_stat *st)
 		}
 		KEY_I("nr_periods", nr_periods, st->has_bandwidth = true)
 		KEY_I("nr_throttled", nr_throttled, (void)0)
-		KEY_I("nr_bursts", nr_bursts, (void)0)
+		KEY_I("nr_bursts", nr_bursts, st->has_burst = true)
 		if (version == 2) {
 			KEY_U("throttled_usec", throttled_ns, mult, (void)0)
 			KEY_U("burst_usec", burst_ns, mult, (void)0)
