@@ -81,6 +81,16 @@ same_container(struct alloc_entry *old, const struct alloc_entry *e,
 	       const struct sysroot *live, bool *changed, char *err,
 	       size_t errlen)
 {
+	/* A container placed before entries were marked: its name and
+	 * its group are the hook's, and it is the container's from now. */
+	if (!old->hook && *group_of(old) &&
+	    strcmp(group_of(old), group_of(e)) == 0) {
+		old->hook = true;
+		old->hook_pid = e->hook_pid;
+		old->owner_start = e->owner_start;
+		*changed = true;
+		return 0;
+	}
 	if (!old->hook)
 		return err_ret(err, errlen, -EEXIST, "allocation '%s' was made "
 			       "by hand or by a plan, not for a container",
@@ -131,6 +141,7 @@ alloc_hook_place(const struct coretypes *ct, const struct alloc_machine *m,
 			     err, errlen);
 	if (r < 0) {
 		if (changed) {
+			old->hook = saved.hook;
 			old->hook_pid = saved.hook_pid;
 			old->owner_start = saved.owner_start;
 		}
@@ -169,6 +180,10 @@ alloc_hook_find_stopped(const struct alloc_state *st, const char *name,
 
 	if (!e)
 		return -ENOENT;
+	/* Placed before entries were marked: by its group alone. */
+	if (!e->hook && group && *group_of(e) &&
+	    alloc_hook_below(group, group_of(e)))
+		return (int)(e - st->entries);
 	if (!e->hook)
 		return err_ret(err, errlen, -EEXIST, "allocation '%s' was made "
 			       "by hand or by a plan, not for a container",

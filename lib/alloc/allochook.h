@@ -77,6 +77,9 @@ bool alloc_hook_below(const char *parents, const char *group);
  *     of the same start), or of the same group whose process is gone
  *     below live (the container started again; it gets the process):
  *     *res says where, e is freed;
+ *   - an entry made before the hook marked its entries (no hook=)
+ *     whose owner is the same group: the container's from now on
+ *     (res->changed);
  *   - any other entry: -EEXIST, st unchanged.
  * A group another entry owns is refused (-EEXIST); a new entry that
  * would leave the shared pool of online CPUs empty (-ENOSPC).  st is
@@ -92,7 +95,9 @@ int alloc_hook_place(const struct coretypes *ct, const struct alloc_machine *m,
 /*
  * The index of the entry that poststop of container name may release:
  * -ENOENT when st has none of that name (nothing to do); -EEXIST when
- * it is not the container's: made by hand or by a plan, of a group
+ * it is not the container's: made by hand or by a plan (an entry
+ * without hook= owned by group, or a group below it, is the container's
+ * placed before entries were marked), of a group
  * neither group nor below it (group: the container's, NULL: not known), of another process
  * (pid: the state's, 0: not known), or of a process that still runs
  * below live.

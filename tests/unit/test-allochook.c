@@ -149,6 +149,29 @@ test_owners(struct alloc_state *st)
 	      alloc_hook_find_stopped(st, "never", NULL, 0, &live, err,
 				      sizeof(err)) == -ENOENT);
 
+	/* An entry of the same name and group, from before hook=. */
+	memset(&hand, 0, sizeof(hand));
+	unit_request(&rq, "old", 1);
+	hand.name = strdup("old");
+	hand.owner = strdup("cgroup:machine/old");
+	if (alloc_take(&m, st, &rq, &hand, NULL, err, sizeof(err)) < 0 ||
+	    state_add(st, &hand) < 0)
+		exit(1);
+	owned(&e, "machine/old");
+	e.hook_pid = getpid();
+	e.owner_start = me;
+	r = alloc_hook_place(&ct, &m, st, &rq, -1, &live, &e, &res, err,
+			     sizeof(err));
+	CHECK("owners: an unmarked entry of the container's group is its own",
+	      r == 0 && res.held && res.changed &&
+	      st->entries[res.at].hook && st->entries[res.at].hook_pid ==
+	      getpid());
+	st->entries[res.at].hook = false;
+	CHECK("stopped: and poststop of its group releases it",
+	      alloc_hook_find_stopped(st, "old", "machine/old", 0, &live, err,
+				      sizeof(err)) == res.at);
+	state_remove(st, res.at);
+
 	owned(&e, "machine/a");
 	e.hook_pid = getpid();
 	e.owner_start = me;
