@@ -397,7 +397,7 @@ test_collect_cpuacct_apart(void)
 		{ "c/w", "9" },
 	};
 	char tmp[] = "/tmp/cpm-unit-throttle.XXXXXX", path[256], err[512];
-	struct thr_select sel = { NULL, 0, true, false };
+	struct thr_select sel = { NULL, 0, true, false, 0, NULL };
 	const struct thr_sample *x;
 	struct thr_snap s;
 	struct cg_hier h;

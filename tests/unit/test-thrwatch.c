@@ -95,7 +95,7 @@ has(struct thr_watch *w, const char *name)
 static void
 run(size_t budget, const char *what)
 {
-	struct thr_select sel = { NULL, 0, false, false };
+	struct thr_select sel = { NULL, 0, false, false, 0, NULL };
 	struct thr_watch *w;
 	struct cg_hier h;
 	char err[256], name[128], a[512], b[512];
