@@ -1426,6 +1426,10 @@ list_table(struct ctx *c, struct table *tab)
 
 	if (alloc_list_table(&c->topo, &c->st, tab) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
+	/* The default table for a person: container ids cut short. */
+	if (!c->columns && !c->json && !c->table.raw &&
+	    alloc_list_short_ids(&c->st, tab) < 0)
+		cli_die(EXIT_FAIL, "out of memory");
 	if (table_select(tab, c->columns ? c->columns :
 			 alloc_default_columns(c->json), err, sizeof(err)) < 0)
 		cli_usage_error("%s", err);

@@ -315,3 +315,26 @@ check "check without a state finds nothing" 0 "" \
 check_fail "release without a state names the missing allocation" 2 \
 	"no allocation named 'x'" env CPM_SYSROOT="$T_TMP/m32" cpm-alloc release x
 assert "a failed release creates no state directory" "$(ls "$T_TMP/none" 2>&1 >/dev/null | wc -l | tr -d ' ')" 1
+
+# A container's id (64 hexadecimal digits) in the default table is cut to
+# its first 12, as podman shows it; -o, --raw and --json give it whole.
+export CPM_STATE=$T_TMP/ids.state CPM_SYSROOT=$T_TMP/m32
+id=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+CPM_CGROUP_ROOT=$T_TMP/cgids
+mkdir -p "$CPM_CGROUP_ROOT/machine.slice/libpod-$id.scope"
+echo 'cpu cpuset' >"$CPM_CGROUP_ROOT/cgroup.controllers"
+export CPM_CGROUP_ROOT
+run cpm-alloc init --reserved 0
+run cpm-alloc take "$id" 1 --owner "cgroup:machine.slice/libpod-$id.scope"
+assert "a container's id and group are a name and an owner" "$rc:$err" "0:"
+run cpm-alloc list --noheadings
+case $out in
+"0123456789ab "*" cgroup:machine.slice/libpod-0123456789ab.scope"*) ok "list cuts a container's id short" ;;
+*) not_ok "list cuts a container's id short" "$(show)" ;;
+esac
+check "list -o name gives the id whole" 0 "$id" cpm-alloc list -o name --noheadings
+run cpm-alloc list --raw --noheadings
+case $out in "$id "*) ok "list --raw gives the id whole" ;; *) not_ok "list --raw gives the id whole" "$(show)" ;; esac
+run cpm-alloc list --json
+case $out in *"\"name\":\"$id\""*"libpod-$id.scope"*) ok "list --json gives the id whole" ;;
+*) not_ok "list --json gives the id whole" "$(show)" ;; esac

@@ -130,6 +130,74 @@ set_devices(struct table *tab, size_t row, const struct alloc_entry *e)
 	strbuf_free(&js);
 }
 
+/* The length of the run of hexadecimal digits at s. */
+static size_t
+hex_run(const char *s)
+{
+	size_t n = 0;
+
+	while ((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f'))
+		n++;
+	return n;
+}
+
+/*
+ * s with every container id in it (a run of exactly 64 lower-case
+ * hexadecimal digits) cut to its first 12, into sb; false when s holds
+ * none.
+ */
+static bool
+short_ids(struct strbuf *sb, const char *s)
+{
+	bool cut = false;
+	size_t n;
+
+	while (*s) {
+		n = hex_run(s);
+		if (n == 0) {
+			strbuf_add(sb, s++, 1);
+			continue;
+		}
+		cut |= n == 64;
+		strbuf_add(sb, s, n == 64 ? 12 : n);
+		s += n;
+	}
+	return cut;
+}
+
+/* Cell col of row as short_ids() gives text, its JSON value whole. */
+static void
+set_short(struct table *tab, size_t row, size_t col, const char *s)
+{
+	struct strbuf text, q;
+
+	if (s == NULL)
+		return;
+	strbuf_init(&text);
+	strbuf_init(&q);
+	if (short_ids(&text, s)) {
+		json_quote(&q, s);
+		if (text.oom || q.oom)
+			tab->oom = true;
+		else
+			table_set(tab, row, col, text.buf, q.buf);
+	}
+	strbuf_free(&text);
+	strbuf_free(&q);
+}
+
+int
+alloc_list_short_ids(const struct alloc_state *st, struct table *tab)
+{
+	int i;
+
+	for (i = 0; i < st->nentries && (size_t)i < tab->nrows; i++) {
+		set_short(tab, (size_t)i, C_NAME, st->entries[i].name);
+		set_short(tab, (size_t)i, C_OWNER, st->entries[i].owner);
+	}
+	return tab->oom ? -ENOMEM : 0;
+}
+
 int
 alloc_list_table(const struct topo *t, const struct alloc_state *st,
 		 struct table *tab)

@@ -35,6 +35,16 @@ int alloc_list_table(const struct topo *t, const struct alloc_state *st,
 		     struct table *tab);
 
 /*
+ * The text of tab's NAME and OWNER cells (tab as alloc_list_table() made
+ * it from st) with every container id, a run of exactly 64 hexadecimal
+ * digits, cut to its first 12 as podman's tables show them, so that a
+ * container's row fits a terminal; their JSON values stay whole.  For the
+ * default table: a script that names its columns gets them whole.
+ * Returns 0 or -ENOMEM.
+ */
+int alloc_list_short_ids(const struct alloc_state *st, struct table *tab);
+
+/*
  * cpm-alloc list --json as one object: the state's reserved CPUs,
  * whether they are strict, its shared and available CPUs among t's
  * online ones, then tab's rows as "entries".  Returns 0 or -ENOMEM.

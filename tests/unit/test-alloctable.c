@@ -7,6 +7,8 @@
 #include "base/strbuf.h"
 #include "unit.h"
 
+#define ID64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
 static const char spec[] =
 	"node 0\nnode 1\n"
 	"cpu 0 core=0 socket=0 node=0 l3=0\n"
@@ -98,6 +100,28 @@ main(void)
 		  sb.buf, "{\"reserved\":\"0\",\"strict_reserved\":true,"
 		  "\"shared\":\"1\",\"available\":\"1\",\"entries\":"
 		  "[{\"name\":\"db\"},{\"name\":\"none\"}]}");
+	strbuf_free(&sb);
+	table_free(&tab);
+
+	/* A container's row as a person reads it, and whole for scripts. */
+	e[1].name = (char *)ID64;
+	e[1].owner = (char *)"cgroup:machine.slice/libpod-" ID64 ".scope";
+	e[0].name = (char *)"abc" ID64;	/* 67 digits: no container id */
+	CHECK("the table builds again", alloc_list_table(&t, &st, &tab) == 0);
+	CHECK("container ids cut short", alloc_list_short_ids(&st, &tab) == 0);
+	table_select(&tab, "name,owner", err, sizeof(err));
+	s = text(&tab);
+	CHECK_STR("list: a container's id and group as podman shows them", s,
+		  "NAME OWNER\nabc" ID64 " cgroup:a\\x20b\n"
+		  "0123456789ab cgroup:machine.slice/libpod-0123456789ab.scope\n");
+	free(s);
+	strbuf_init(&sb);
+	json_init(&j, &sb);
+	table_json(&tab, &j);
+	strbuf_add(&sb, "", 1);
+	CHECK("list: their JSON values stay whole",
+	      strstr(sb.buf, "\"name\":\"" ID64 "\",\"owner\":\"cgroup:"
+		     "machine.slice/libpod-" ID64 ".scope\"") != NULL);
 	strbuf_free(&sb);
 	cpuset_free(&st.reserved);
 	table_free(&tab);
