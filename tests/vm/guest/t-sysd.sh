@@ -147,6 +147,75 @@ assert "restore after a killed burst puts systemctl show back as before" \
 assert "burst and restore leave no persistent drop-in" \
     "$(ls /etc/systemd/system.control/$U.service.d 2>/dev/null | wc -l)" "0"
 
+# --- sysd: burst's node headroom on a saturated machine ----------------------
+# stress-ng (the host's, as all of this userland) keeps every CPU busy:
+# the guard reads the machine's idle CPU from /proc/stat and raises nothing.
+if command -v stress-ng >/dev/null; then
+	stress-ng --cpu $(($(nproc) * 2)) --timeout 300s --quiet &
+	sn=$!
+	at_exit "kill $sn 2>/dev/null"
+	sleep 2
+	before=$(kfile $CG/$g/cpu.max)
+	run cpm-quota burst --journal $J --node-headroom 20 --for 120s -v "$g"
+	assert "with stress-ng saturating the machine, burst's headroom guard refuses to raise" \
+	    "$rc $(kfile $CG/$g/cpu.max) $(printf '%s' "$err" | grep -c "not raising '$g': the node's idle CPU was .* below --node-headroom 20%")" \
+	    "0 $before 1"
+	kill $sn 2>/dev/null
+	wait $sn 2>/dev/null
+else
+	skip "burst's headroom guard on a saturated machine" "no stress-ng"
+fi
+
+# --- sysd: pressure beside throttling, and the burst counters --------------
+# Two busy loops on one CPU under a fifth of it: the group is throttled in
+# most periods, and each loop waits for the CPU the other holds, so its
+# cpu.pressure rises with its throttling.  Beside it a loop that rests
+# and then spins, under the same quota with cpu.max.burst (Linux 5.14):
+# the runtime it leaves unused while it rests carries over, and the
+# kernel counts the periods that use it in nr_bursts and burst_usec.
+PB=cpmsd-busy PR=cpmsd-bursty
+for u in $PB $PR; do
+	systemctl stop $u.service 2>/dev/null
+	systemctl reset-failed $u.service 2>/dev/null
+done
+at_exit "systemctl stop $PB.service $PR.service 2>/dev/null"
+systemd-run --quiet --unit=$PB -p CPUQuota=20% -p AllowedCPUs=1 \
+    /bin/sh -c 'while :; do :; done & while :; do :; done'
+systemd-run --quiet --unit=$PR -p CPUQuota=20% -p AllowedCPUs=2 \
+    /bin/sh -c 'while :; do i=0; while [ $i -lt 3000 ]; do i=$((i + 1)); done; sleep 0.3; done'
+pb=$(unit_cg $PB.service) pr=$(unit_cg $PR.service)
+if [ -f "$CG/$pr/cpu.max.burst" ]; then
+	echo 20000 >"$CG/$pr/cpu.max.burst"
+fi
+S=$T_TMP/psi.snap
+cpm-throttle --since $S -o tsv "$pb" "$pr" >/dev/null 2>&1
+sleep 4
+run cpm-throttle --since $S -o json \
+    -O GROUP,THROTTLED,PSI_SOME,BURSTS,BURST_S "$pb" "$pr"
+# member GROUP NAME: NAME's value in GROUP's object of the JSON report.
+member() {
+	printf '%s' "$out" | tr '{' '\n' | grep "^\"group\":\"$1\"," |
+	    sed -n "s/.*\"$2\":\([^,}]*\).*/\1/p"
+}
+positive() { awk -v v="$1" 'BEGIN { print (v != "" && v != "null" && v > 0) ? 1 : 0 }'; }
+if [ -f "$CG/$pb/cpu.pressure" ]; then
+	assert "a throttled group's cpu.pressure rises with its throttling" \
+	    "$rc $(positive "$(member "$pb" throttled)")$(positive "$(member "$pb" psi_some)")" "0 11"
+else
+	skip "a throttled group's cpu.pressure" "no cpu.pressure (PSI off)"
+fi
+if [ -f "$CG/$pr/cpu.max.burst" ]; then
+	assert "a burst shows in nr_bursts and burst_usec" \
+	    "$rc $(positive "$(member "$pr" bursts)")$(positive "$(member "$pr" burst_s)")" "0 11"
+else
+	skip "the burst counters" "no cpu.max.burst (Linux 5.14)"
+fi
+run cpm-throttle -o prom "$pb"
+assert "the textfile carries the group's pressure and the node's" \
+    "$rc $(printf '%s' "$out" | grep -c "^cpm_pressure_cpu_waiting_seconds_total{.*$PB") $(printf '%s' "$out" | grep -c '^cpm_node_pressure_cpu_waiting_seconds_total')" \
+    "0 1 1"
+systemctl stop $PB.service $PR.service 2>/dev/null
+
 # --- sysd: a restored burst leaves no drop-in; set keeps the unit's period --
 # A unit from a unit file, without runtime properties: the burst's
 # runtime drop-in (system.control/UNIT.d/50-CPUQuota.conf) must go with
