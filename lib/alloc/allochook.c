@@ -12,26 +12,69 @@
 #include "base/strutils.h"
 #include "machine/proc.h"
 
+/*
+ * The path of the systemd slice unit named by p (n bytes, no '/'), as
+ * systemd nests it: "a-b-c.slice" is a.slice/a-b.slice/a-b-c.slice.
+ * Returns its length in buf, or 0 when p is no such name (no '-', or a
+ * dash that starts, ends or doubles a part) or buf is too small.
+ */
+static size_t
+slice_path(const char *p, size_t n, char *buf, size_t size)
+{
+	size_t base, i, len = 0;
+
+	if (n <= 6 || memcmp(p + n - 6, ".slice", 6) != 0 ||
+	    memchr(p, '/', n) != NULL)
+		return 0;
+	base = n - 6;
+	if (memchr(p, '-', base) == NULL || p[0] == '-' || p[base - 1] == '-')
+		return 0;
+	for (i = 0; i < base; i++) {
+		if (p[i] != '-')
+			continue;
+		if (p[i + 1] == '-' || len + i + 7 >= size)
+			return 0;
+		memcpy(buf + len, p, i);
+		memcpy(buf + len + i, ".slice/", 7);
+		len += i + 7;
+	}
+	if (len + n >= size)
+		return 0;
+	memcpy(buf + len, p, n);
+	return len + n;
+}
+
+/* Whether group (without leading '/') is p's n bytes or below them. */
+static bool
+path_below(const char *group, const char *p, size_t n)
+{
+	/* The root group: every group is below it. */
+	return n == 0 || (strncmp(group, p, n) == 0 &&
+			  (group[n] == '\0' || group[n] == '/'));
+}
+
 bool
 alloc_hook_below(const char *parents, const char *group)
 {
 	const char *p = parents;
+	char sl[1024];
 
 	while (*group == '/')
 		group++;
 	while (p && *p) {
 		const char *end = strchrnul(p, ',');
-		size_t n;
+		size_t n, sn;
 
 		while (*p == '/' && p < end)
 			p++;
 		n = (size_t)(end - p);
 		while (n > 0 && p[n - 1] == '/')
 			n--;
-		/* The root group: every group is below it. */
-		if (n == 0 ||
-		    (strncmp(group, p, n) == 0 &&
-		     (group[n] == '\0' || group[n] == '/')))
+		if (path_below(group, p, n))
+			return true;
+		/* A nested slice named as systemd names it. */
+		sn = slice_path(p, n, sl, sizeof(sl));
+		if (sn > 0 && path_below(group, sl, sn))
 			return true;
 		p = *end ? end + 1 : end;
 	}

@@ -66,7 +66,12 @@ int alloc_hook_allowed(const struct alloc_hook_policy *policy,
 		       const char *group, const struct alloc_request *rq,
 		       bool irqs, char *err, size_t errlen);
 
-/* Whether group is one of parents ("G[,G...]") or below one. */
+/*
+ * Whether group is one of parents ("G[,G...]") or below one.  A parent
+ * that is the name of a systemd slice unit with a dash stands for the
+ * path systemd gives it as well: "machine-web.slice" for
+ * machine.slice/machine-web.slice.
+ */
 bool alloc_hook_below(const char *parents, const char *group);
 
 /*

@@ -198,6 +198,21 @@ test_policy(void)
 	      !alloc_hook_below("machine", "machine2/x"));
 	CHECK("policy: slashes do not count",
 	      alloc_hook_below("/kube/pods/", "kube/pods/p1"));
+	CHECK("policy: a nested slice by its unit name, where systemd puts it",
+	      alloc_hook_below("x,cpmvm-oci.slice",
+			       "cpmvm.slice/cpmvm-oci.slice/libpod-1.scope"));
+	CHECK("policy: three levels of slices",
+	      alloc_hook_below("a-b-c.slice", "a.slice/a-b.slice/a-b-c.slice"));
+	CHECK("policy: a slice's unit name is not its sibling's",
+	      !alloc_hook_below("cpmvm-oci.slice",
+				"cpmvm.slice/cpmvm-web.slice/libpod-1.scope"));
+	CHECK("policy: a top slice is its own path",
+	      alloc_hook_below("machine.slice", "machine.slice/libpod-1.scope") &&
+	      !alloc_hook_below("machine.slice", "cpmvm.slice/machine.slice"));
+	CHECK("policy: no slice path from a dash that starts or doubles",
+	      !alloc_hook_below("-a.slice", "a.slice") &&
+	      !alloc_hook_below("a--b.slice", "a.slice/a--b.slice") &&
+	      !alloc_hook_below("a-.slice", "a.slice/a-.slice"));
 	unit_request(&rq, "c", 2);
 	CHECK("policy: CPUs below a parent, up to the limit",
 	      alloc_hook_allowed(&p, "machine/c", &rq, false, err,
