@@ -147,25 +147,6 @@ assert "restore after a killed burst puts systemctl show back as before" \
 assert "burst and restore leave no persistent drop-in" \
     "$(ls /etc/systemd/system.control/$U.service.d 2>/dev/null | wc -l)" "0"
 
-# --- sysd: burst's node headroom on a saturated machine ----------------------
-# stress-ng (the host's, as all of this userland) keeps every CPU busy:
-# the guard reads the machine's idle CPU from /proc/stat and raises nothing.
-if command -v stress-ng >/dev/null; then
-	stress-ng --cpu $(($(nproc) * 2)) --timeout 300s --quiet &
-	sn=$!
-	at_exit "kill $sn 2>/dev/null"
-	sleep 2
-	before=$(kfile $CG/$g/cpu.max)
-	run cpm-quota burst --journal $J --node-headroom 20 --for 120s -v "$g"
-	assert "with stress-ng saturating the machine, burst's headroom guard refuses to raise" \
-	    "$rc $(kfile $CG/$g/cpu.max) $(printf '%s' "$err" | grep -c "not raising '$g': the node's idle CPU was .* below --node-headroom 20%")" \
-	    "0 $before 1"
-	kill $sn 2>/dev/null
-	wait $sn 2>/dev/null
-else
-	skip "burst's headroom guard on a saturated machine" "no stress-ng"
-fi
-
 # --- sysd: pressure beside throttling, and the burst counters --------------
 # Two busy loops on one CPU under a fifth of it: the group is throttled in
 # most periods, and each loop waits for the CPU the other holds, so its
