@@ -114,7 +114,6 @@ test_owners(struct alloc_state *st)
 
 	memset(&hand, 0, sizeof(hand));
 	unit_request(&rq, "db", 1);
-	hand.name = strdup("db");
 	if (alloc_take(&m, st, &rq, &hand, NULL, err, sizeof(err)) < 0 ||
 	    state_add(st, &hand) < 0)
 		exit(1);
@@ -152,7 +151,6 @@ test_owners(struct alloc_state *st)
 	/* An entry of the same name and group, from before hook=. */
 	memset(&hand, 0, sizeof(hand));
 	unit_request(&rq, "old", 1);
-	hand.name = strdup("old");
 	hand.owner = strdup("cgroup:machine/old");
 	if (alloc_take(&m, st, &rq, &hand, NULL, err, sizeof(err)) < 0 ||
 	    state_add(st, &hand) < 0)
