@@ -377,7 +377,7 @@ fi
 
 # Each --watch round of the table and of JSON says when it was taken.
 if command -v timeout >/dev/null; then
-	timeout 1 cpm-throttle --cgroup-root "$V1" --watch --interval 200ms c \
+	timeout 3 cpm-throttle --cgroup-root "$V1" --watch --interval 200ms c \
 	    >"$T_TMP/watch.out" 2>&1
 	stamps=$(grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{4}$' "$T_TMP/watch.out")
 	heads=$(grep -c '^GROUP ' "$T_TMP/watch.out")
@@ -387,7 +387,7 @@ if command -v timeout >/dev/null; then
 	else
 		not_ok "--watch puts the round's time above each table" "$(cat "$T_TMP/watch.out")"
 	fi
-	timeout 1 cpm-throttle --cgroup-root "$V1" --watch --interval 200ms -o json c \
+	timeout 3 cpm-throttle --cgroup-root "$V1" --watch --interval 200ms -o json c \
 	    >"$T_TMP/watch.out" 2>&1
 	if [ "$(wc -l <"$T_TMP/watch.out")" -ge 2 ] &&
 	    ! grep -vqE '"window_s":[0-9.]+,"time":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}[+-][0-9]{4}","groups":' "$T_TMP/watch.out"; then
