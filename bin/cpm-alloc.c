@@ -1397,7 +1397,7 @@ cmd_show(struct ctx *c)
 		char err[256];
 
 		if (alloc_list_table(&c->topo, &c->st, &tab) < 0 ||
-		    table_select(&tab, alloc_default_columns(true), err,
+		    table_select(&tab, alloc_default_columns(&c->st, true), err,
 				 sizeof(err)) < 0)
 			cli_die(EXIT_FAIL, "out of memory");
 		strbuf_init(&sb);
@@ -1431,7 +1431,8 @@ list_table(struct ctx *c, struct table *tab)
 	    alloc_list_short_ids(&c->st, tab) < 0)
 		cli_die(EXIT_FAIL, "out of memory");
 	if (table_select(tab, c->columns ? c->columns :
-			 alloc_default_columns(c->json), err, sizeof(err)) < 0)
+			 alloc_default_columns(&c->st, c->json), err,
+			 sizeof(err)) < 0)
 		cli_usage_error("%s", err);
 }
 
@@ -2044,7 +2045,7 @@ hook_policy(struct ctx *c, struct hook *hk, struct alloc_request *rq)
 static void
 hook_owner(struct ctx *c, struct hook *hk, struct alloc_entry *e)
 {
-	char owner[CG_PATH_MAX + 8];
+	char owner[CG_PATH_MAX + 8], cname[OCI_NAME_MAX + 1];
 
 	snprintf(owner, sizeof(owner), "cgroup:%s", hk->group);
 	c->owner_arg = owner;
@@ -2052,6 +2053,9 @@ hook_owner(struct ctx *c, struct hook *hk, struct alloc_entry *e)
 	c->owner_arg = NULL;
 	e->hook = true;
 	e->hook_pid = (int)hk->os.pid;
+	oci_container_name(&hk->os, cname, sizeof(cname));
+	if (*cname && !(e->cname = strdup(cname)))
+		cli_die(EXIT_FAIL, "out of memory");
 	if (hk->os.pid > 0 &&
 	    proc_start_time(&hk->live, hk->os.pid, &e->owner_start) < 0)
 		cli_die(EXIT_USAGE, "container %s: its process %d does not "

@@ -61,7 +61,7 @@ podman_cases() {
 	cpm-alloc init --reserve $(($(cpm-topo cpus online --count) - 1)) >/dev/null
 	_pool=$(cpm-alloc shared)
 
-	_s1=$($_P --hooks-dir $_pm/hooks run -d $_R sleep 600 2>$T_TMP/pe)
+	_s1=$($_P --hooks-dir $_pm/hooks run -d --name cpm-web-$$ $_R sleep 600 2>$T_TMP/pe)
 	_rc=$?
 	assert "$_rt: an unannotated container starts" "$_rc$(cat $T_TMP/pe)" 0
 	assert "$_rt: inside, it may use the shared pool" \
@@ -84,6 +84,17 @@ podman_cases() {
 	    "$(printf '%s 0 cgroup:%s\n%s 1 cgroup:%s\n' "$_s1" \
 	      "$(podman_group $_s1)" "$_e1" "$(podman_group $_e1)")
 "
+
+	# The names podman knows them by: given, and made up by podman.
+	run cpm-alloc list -o name,container --noheadings
+	assert "$_rt: list shows the container's name podman knows it by" "$out" \
+	    "$(printf '%s cpm-web-%s\n%s %s\n' "$_s1" $$ "$_e1" \
+	      "$($_P inspect -f '{{.Name}}' $_e1)")
+"
+	run cpm-alloc list
+	assert "$_rt: the default table shows it, with ids cut short" \
+	    "$(printf '%s' "$out" | awk 'NR == 1 { print $NF } NR == 2 { print $1, $NF }')" \
+	    "$(printf 'CONTAINER\n%.12s cpm-web-%s' "$_s1" $$)"
 
 	cp $CPM_STATE $T_TMP/pstate
 	run $_P --hooks-dir $_pm/hooks run --rm --annotation cpm.io/cpus=lots $_R true

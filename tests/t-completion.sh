@@ -175,5 +175,5 @@ for sh in bash zsh; do
 	    --noheadings --raw --state --sysroot --cgroup-root --wait --help \
 	    --version
 	offers_only $sh 'cpm-alloc list -o ' NAME MODE COUNT CPUS NODES \
-	    MEMORY OWNER OPTIONS DEVICES
+	    MEMORY OWNER OPTIONS DEVICES CONTAINER
 done

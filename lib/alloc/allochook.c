@@ -191,10 +191,16 @@ alloc_hook_place(const struct coretypes *ct, const struct alloc_machine *m,
 		return r;
 	}
 	if (held) {
-		alloc_entry_free(e);
 		res->held = true;
 		res->changed = changed;
 		res->at = (int)(held - st->entries);
+		/* Placed before names were recorded: it has one now. */
+		if (!st->entries[res->at].cname && e->cname) {
+			st->entries[res->at].cname = e->cname;
+			e->cname = NULL;
+			res->changed = true;
+		}
+		alloc_entry_free(e);
 		return 0;
 	}
 	if (state_add(st, e) < 0)

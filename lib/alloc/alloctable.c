@@ -9,7 +9,7 @@
 #include "base/strbuf.h"
 
 enum { C_NAME, C_MODE, C_COUNT, C_CPUS, C_NODES, C_MEMORY, C_OWNER,
-       C_OPTIONS, C_DEVICES, C_NCOLS };
+       C_OPTIONS, C_DEVICES, C_CONTAINER, C_NCOLS };
 
 const struct table_column alloc_columns[] = {
 	[C_NAME] = { "NAME", "name", 0, 0 },
@@ -21,15 +21,24 @@ const struct table_column alloc_columns[] = {
 	[C_OWNER] = { "OWNER", "owner", 0, 0 },
 	[C_OPTIONS] = { "OPTIONS", "options", 0, 0 },
 	[C_DEVICES] = { "DEVICES", "devices", 0, 0 },
+	[C_CONTAINER] = { "CONTAINER", "container", 0, 0 },
 };
 
 const size_t alloc_ncolumns = C_NCOLS;
 
 const char *
-alloc_default_columns(bool json)
+alloc_default_columns(const struct alloc_state *st, bool json)
 {
-	return json ? "NAME,MODE,COUNT,CPUS,NODES,OWNER,MEMORY,OPTIONS,DEVICES" :
-		      "NAME,MODE,COUNT,CPUS,NODES,MEMORY,OWNER";
+	int i;
+
+	if (json)
+		return "NAME,MODE,COUNT,CPUS,NODES,OWNER,MEMORY,OPTIONS,"
+		       "DEVICES,CONTAINER";
+	for (i = 0; st && i < st->nentries; i++)
+		if (st->entries[i].cname)
+			return "NAME,MODE,COUNT,CPUS,NODES,MEMORY,OWNER,"
+			       "CONTAINER";
+	return "NAME,MODE,COUNT,CPUS,NODES,MEMORY,OWNER";
 }
 
 /* A cpulist: "-" when empty in text, "" in JSON. */
@@ -207,7 +216,8 @@ alloc_list_table(const struct topo *t, const struct alloc_state *st,
 	int i, r;
 
 	table_init(tab, alloc_columns, C_NCOLS, " ");
-	table_select(tab, alloc_default_columns(false), err, sizeof(err));
+	table_select(tab, alloc_default_columns(NULL, false), err,
+		     sizeof(err));
 	for (i = 0; i < st->nentries; i++) {
 		const struct alloc_entry *e = &st->entries[i];
 		struct strbuf opts, q;
@@ -227,6 +237,7 @@ alloc_list_table(const struct topo *t, const struct alloc_state *st,
 		set_memory(tab, row, e);
 		set_devices(tab, row, e);
 		table_set_str(tab, row, C_OWNER, e->owner);
+		table_set_str(tab, row, C_CONTAINER, e->cname);
 		strbuf_init(&opts);
 		strbuf_init(&q);
 		alloc_opts_format(&e->opts, &opts);

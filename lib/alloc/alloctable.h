@@ -23,8 +23,12 @@
 extern const struct table_column alloc_columns[];
 extern const size_t alloc_ncolumns;
 
-/* The default column list of the text, or of the JSON entries. */
-const char *alloc_default_columns(bool json);
+/*
+ * The default column list of the text, or of the JSON entries, for st:
+ * the text shows CONTAINER only when an entry of st has a container's
+ * name (st may be NULL: none has).
+ */
+const char *alloc_default_columns(const struct alloc_state *st, bool json);
 
 /*
  * Initialise tab with the columns (the default text selection) and one

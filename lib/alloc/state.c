@@ -67,6 +67,7 @@ alloc_entry_free(struct alloc_entry *e)
 	free(e->mem);
 	free(e->near);
 	free(e->mempol);
+	free(e->cname);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -407,6 +408,8 @@ entry_digest(const struct alloc_entry *e)
 		h = mix(h, (uint64_t)(unsigned int)e->hook_pid | 1ull << 32);
 	if (e->mempol)
 		h = mix_str(mix(h, 1), e->mempol);
+	if (e->cname)
+		h = mix_str(mix(h, 2), e->cname);
 	/*
 	 * The set, not its storage: only the words that hold CPUs, passed
 	 * over four at a time (an entry of a large machine has dozens of
@@ -476,6 +479,10 @@ format_entry(const struct alloc_entry *e, struct strbuf *sb)
 	if (e->mempol) {
 		strbuf_puts(sb, " mempol=");
 		str_escape(sb, e->mempol);
+	}
+	if (e->cname) {
+		strbuf_puts(sb, " cname=");
+		str_escape(sb, e->cname);
 	}
 	strbuf_puts(sb, "\n");
 }
@@ -1114,7 +1121,8 @@ known_key(const char *s)
 		       memcmp(s, "near=", 5) == 0 ? 4 : 0;
 	case 'c':
 		return memcmp(s, "cpus=", 5) == 0 ? 4 :
-		       memcmp(s, "cgdir=", 6) == 0 ? 5 : 0;
+		       memcmp(s, "cgdir=", 6) == 0 ? 5 :
+		       memcmp(s, "cname=", 6) == 0 ? 5 : 0;
 	case 'm':
 		return memcmp(s, "mode=", 5) == 0 ? 4 :
 		       memcmp(s, "mem=", 4) == 0 ? 3 :
@@ -1434,6 +1442,15 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 			if (!(e->mempol = strdup(v)))
 				return -ENOMEM;
 			rank = 11;
+		} else if (klen == 5 && memcmp(tok, "cname", 5) == 0 &&
+			   !e->cname) {
+			if (!*v)
+				return bad(p, "bad container name ''");
+			if (!(e->cname = strdup(v)))
+				return -ENOMEM;
+			if (!escape_free(v))
+				*canon = false;
+			rank = 12;
 		} else {
 			return bad(p, "unknown or repeated entry field '%s'",
 				   tok);

@@ -136,6 +136,8 @@ struct alloc_entry {
 	char *mempol;		/* "local", "interleave" or "bind": where
 				 * its memory goes (a plan's mem-policy=);
 				 * NULL none */
+	char *cname;		/* its container's name, for people to
+				 * read (cname=, the OCI hook's); NULL none */
 	struct entry_src src;
 };
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/err.h"
@@ -212,6 +213,115 @@ oci_annotation(const struct oci_state *s, const char *key)
 		if (s->ann[i].key && strcmp(s->ann[i].key, key) == 0)
 			return s->ann[i].value;
 	return NULL;
+}
+
+/* The name */
+
+/* Whether name is one oci_container_name() may show. */
+static bool
+name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > OCI_NAME_MAX || name[0] == '/' || name[n - 1] == '/')
+		return false;
+	return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.-/") == n;
+}
+
+/*
+ * Container id's first name in podman's storage file path: a JSON array
+ * of {"id": ..., "names": [...]}.  0 with out set, or -errno.
+ */
+static int
+storage_name(const char *path, const char *id, char *out, size_t outlen)
+{
+	struct jr_value doc;
+	struct stat st;
+	char *buf;
+	size_t len, i;
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & 022)) {
+		close(fd);
+		return -EPERM;
+	}
+	r = read_fd(fd, &st, &(struct read_opts){
+			    .flags = READ_TEXT, .max = OCI_CONFIG_MAX,
+		    }, &buf, &len);
+	close(fd);
+	if (r < 0)
+		return r;
+	r = jr_parse_text(buf, len, &doc, NULL, NULL, 0);
+	free(buf);
+	if (r < 0)
+		return r;
+	r = -ENOENT;
+	for (i = 0; doc.type == JR_ARR && i < doc.n && r == -ENOENT; i++) {
+		const struct jr_value *e = &doc.v[i];
+		const struct jr_value *cid = jr_member(e, "id");
+		const struct jr_value *names = jr_member(e, "names");
+
+		if (!cid || cid->type != JR_STR || strcmp(cid->s, id) != 0)
+			continue;
+		if (names && names->type == JR_ARR && names->n > 0 &&
+		    names->v[0].type == JR_STR &&
+		    strlen(names->v[0].s) < outlen) {
+			snprintf(out, outlen, "%s", names->v[0].s);
+			r = 0;
+		} else {
+			r = -ENODATA;
+		}
+	}
+	jr_value_free(&doc);
+	return r;
+}
+
+void
+oci_container_name(const struct oci_state *s, char *out, size_t outlen)
+{
+	static const char *const keys[][2] = {
+		{ "io.kubernetes.pod.name", "io.kubernetes.container.name" },
+		{ "io.kubernetes.cri.sandbox-name",
+		  "io.kubernetes.cri.container-name" },
+	};
+	static const char *const stores[] = {
+		"containers.json", "volatile-containers.json",
+	};
+	char path[PATH_MAX];
+	size_t i, n;
+
+	*out = '\0';
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && !*out; i++) {
+		const char *pod = oci_annotation(s, keys[i][0]);
+		const char *name = oci_annotation(s, keys[i][1]);
+
+		if (name && *name)
+			snprintf(out, outlen, "%s%s%s", pod && *pod ? pod : "",
+				 pod && *pod ? "/" : "", name);
+	}
+	/* podman: BUNDLE is STORE/ID/userdata. */
+	n = s->bundle ? strlen(s->bundle) : 0;
+	if (!*out && n > 9 && strcmp(s->bundle + n - 9, "/userdata") == 0 &&
+	    n - 9 > strlen(s->id) &&
+	    strncmp(s->bundle + n - 9 - strlen(s->id), s->id,
+		    strlen(s->id)) == 0 &&
+	    s->bundle[n - 10 - strlen(s->id)] == '/') {
+		for (i = 0; i < sizeof(stores) / sizeof(stores[0]) && !*out;
+		     i++)
+			if ((size_t)snprintf(path, sizeof(path), "%.*s%s",
+					     (int)(n - 9 - strlen(s->id)),
+					     s->bundle, stores[i]) <
+			    sizeof(path) &&
+			    storage_name(path, s->id, out, outlen) < 0)
+				*out = '\0';
+	}
+	if (!name_ok(out))
+		*out = '\0';
 }
 
 /* The request */

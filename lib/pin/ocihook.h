@@ -79,6 +79,21 @@ void oci_state_free(struct oci_state *s);
 /* The value of annotation key, or NULL. */
 const char *oci_annotation(const struct oci_state *s, const char *key);
 
+/*
+ * The container's name, for people to read, into out ("" when none is
+ * known): "POD/CONTAINER" from the Kubernetes annotations CRI-O
+ * (io.kubernetes.pod.name, io.kubernetes.container.name) and containerd
+ * (io.kubernetes.cri.sandbox-name, io.kubernetes.cri.container-name)
+ * pass; else podman's name of the container, from its storage's
+ * containers.json (or volatile-containers.json) two folders above the
+ * bundle (.../overlay-containers/ID/userdata), when root owns that file
+ * and only root may write it.  A name of other characters than letters,
+ * digits, '_', '.', '-' and the '/' between pod and container, or longer
+ * than OCI_NAME_MAX, is none: it is only ever shown, never trusted.
+ */
+#define OCI_NAME_MAX 253
+void oci_container_name(const struct oci_state *s, char *out, size_t outlen);
+
 /* What a container's cpm.io/ annotations ask for. */
 struct oci_request {
 	bool have_cpus;			/* cpm.io/cpus given */

@@ -72,7 +72,7 @@ main(void)
 	CHECK_STR("DEVICES: the names of the devices of --near", s,
 		  "DEVICES NAME\neth1,nvme0 db\n- none\n");
 	free(s);
-	table_select(&tab, alloc_default_columns(true), err, sizeof(err));
+	table_select(&tab, alloc_default_columns(NULL, true), err, sizeof(err));
 	strbuf_init(&sb);
 	json_init(&j, &sb);
 	table_json(&tab, &j);
@@ -83,10 +83,11 @@ main(void)
 		  "\"memory\":[{\"node\":0,\"bytes\":0},{\"node\":1,\"bytes\":2147483648}],"
 		  "\"options\":\"spread-cores\",\"devices\":["
 		  "{\"name\":\"eth1\",\"address\":\"0000:3b:00.0\"},"
-		  "{\"name\":\"nvme0\",\"address\":\"0000:5e:00.0\"}]},"
+		  "{\"name\":\"nvme0\",\"address\":\"0000:5e:00.0\"}],"
+		  "\"container\":null},"
 		  "{\"name\":\"none\",\"mode\":\"share\",\"count\":0,\"cpus\":\"\","
 		  "\"nodes\":\"\",\"owner\":null,\"memory\":[],\"options\":\"\","
-		  "\"devices\":[]}]");
+		  "\"devices\":[],\"container\":null}]");
 	strbuf_free(&sb);
 
 	cpuset_parse_list("0", &st.reserved, err, sizeof(err));
@@ -123,8 +124,24 @@ main(void)
 	      strstr(sb.buf, "\"name\":\"" ID64 "\",\"owner\":\"cgroup:"
 		     "machine.slice/libpod-" ID64 ".scope\"") != NULL);
 	strbuf_free(&sb);
-	cpuset_free(&st.reserved);
 	table_free(&tab);
+
+	/* The container's name: a column of the text only when one has. */
+	CHECK_STR("the text has no CONTAINER column when none has a name",
+		  alloc_default_columns(&st, false),
+		  "NAME,MODE,COUNT,CPUS,NODES,MEMORY,OWNER");
+	e[1].cname = (char *)"web-7d9f/nginx";
+	CHECK_STR("... and has one when an entry has",
+		  alloc_default_columns(&st, false),
+		  "NAME,MODE,COUNT,CPUS,NODES,MEMORY,OWNER,CONTAINER");
+	CHECK("the table builds with a name", alloc_list_table(&t, &st, &tab) == 0);
+	table_select(&tab, "name,container", err, sizeof(err));
+	s = text(&tab);
+	CHECK_STR("CONTAINER: the container's name, '-' when none", s,
+		  "NAME CONTAINER\nabc" ID64 " -\n" ID64 " web-7d9f/nginx\n");
+	free(s);
+	table_free(&tab);
+	cpuset_free(&st.reserved);
 	cpuset_free(&e[0].cpus);
 	topo_free(&t);
 	unit_machine_remove();

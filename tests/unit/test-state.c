@@ -192,9 +192,13 @@ ref_format(const struct alloc_state *st, struct strbuf *out)
 		alloc_opts_format(&e->opts, &sb);
 		if (sb.len == mark + 6)
 			sb.len = mark;
-		/* The field the OCI hook adds, last. */
+		/* The fields the OCI hook adds, last. */
 		if (e->hook)
 			strbuf_printf(&sb, " hook=%d", e->hook_pid);
+		if (e->cname) {
+			strbuf_puts(&sb, " cname=");
+			str_escape(&sb, e->cname);
+		}
 		strbuf_puts(&sb, "\n");
 	}
 	strbuf_printf(out, "cpm-alloc-state 3\nchecksum xxh64:%016llx\n",
@@ -304,6 +308,8 @@ static const char *const plain_lines[] = {
 	"entry c n=1 cpus=1 mode=exclusive owner=cgroup:machine/c start=99 "
 	"cgdir=/sys/fs/cgroup/cpuset/machine/c hook=1234\n",
 	"entry c n=0 cpus= mode=share owner=cgroup:machine/c hook=0\n",
+	"entry c n=1 cpus=1 mode=exclusive owner=cgroup:machine/c hook=5 "
+	"cname=web-7d9f/nginx\n",
 };
 
 /* Every line alone, between two plain entries, written as 0.1.0 did. */
@@ -399,6 +405,10 @@ static const struct {
 	  "line 8: bad container process '007'" },
 	{ "entry a n=1 cpus=1 mode=exclusive hook=1 hook=2\n",
 	  "line 8: unknown or repeated entry field 'hook'" },
+	{ "entry a n=1 cpus=1 mode=exclusive cname=\n",
+	  "line 8: bad container name ''" },
+	{ "entry a n=1 cpus=1 mode=exclusive cname=a cname=b\n",
+	  "line 8: unknown or repeated entry field 'cname'" },
 	{ "entry a n=1 cpus=1 mode=exclusive start=-1\n",
 	  "line 8: bad start time '-1'" },
 	{ "entry a n=1 cpus=1 mode=exclusive mem=0:1 mem=1:1\n",
