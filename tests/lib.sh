@@ -129,6 +129,27 @@ tool_long_options() {
 # is_root: true when running as root (real cgroups and such).
 is_root() { [ "$(id -u)" = 0 ]; }
 
+# stop_in_dir DIR: kill (SIGKILL) every process whose working directory
+# is DIR, a directory of the test's own, and wait up to a second for
+# them to go: what a test started there and cannot wait for.
+stop_in_dir() {
+	[ -d "$1" ] || return 0
+	for _p in /proc/[0-9]*; do
+		[ "$_p/cwd" -ef "$1" ] && [ "${_p#/proc/}" != $$ ] &&
+		    kill -9 "${_p#/proc/}" 2>/dev/null
+	done
+	_i=0
+	while [ $_i -lt 10 ]; do
+		_left=
+		for _p in /proc/[0-9]*; do
+			[ "$_p/cwd" -ef "$1" ] && [ "${_p#/proc/}" != $$ ] &&
+			    _left=1 && break
+		done
+		[ -z "$_left" ] && break
+		sleep 0.1; _i=$((_i + 1))
+	done
+}
+
 # fixture_tree NAME: unpack the hwloc fixture tarball NAME once into
 # $CPM_TOP/tests/out/fixtures and print the root of its tree; fails when
 # the fixtures are not available.

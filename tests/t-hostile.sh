@@ -360,12 +360,21 @@ done
 # --- a state cut and written back in place while it is read ---
 # (by a program that does not replace it as cpm does: every read ends in
 # the state or a clean error, never a signal; test-state runs 10,000)
+# Three hundred entries in one change: written as a version 2 state
+# (whose FNV-1a checksum a script can compute) that the next take
+# rewrites as cpm writes it.
 cpm-alloc --sysroot "$SYS" --state "$T_TMP/cut.state" init >/dev/null
-i=0
-while [ $i -lt 300 ]; do
-	cpm-alloc --sysroot "$SYS" --state "$T_TMP/cut.state" take "padding-entry-$i" 0 >/dev/null || break
-	i=$((i + 1))
-done
+python3 -c 'import sys
+body = open(sys.argv[1]).read().split("\n", 2)[2]
+body += "".join("entry padding-entry-%d n=0 cpus= mode=exclusive\n" % i for i in range(300))
+h = 0xcbf29ce484222325
+for b in body.encode():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+open(sys.argv[1], "w").write("cpm-alloc-state 2\nchecksum fnv1a64:%016x\n" % h + body)' "$T_TMP/cut.state"
+cpm-alloc --sysroot "$SYS" --state "$T_TMP/cut.state" take padding-entry-300 0 >/dev/null
+assert "a state of 301 entries to cut" \
+    "$(head -n 1 "$T_TMP/cut.state") $(grep -c '^entry padding-entry-' "$T_TMP/cut.state")" \
+    "cpm-alloc-state 3 301"
 cp "$T_TMP/cut.state" "$T_TMP/cut.orig"
 size=$(wc -c <"$T_TMP/cut.orig")
 python3 -c 'import os, random, sys

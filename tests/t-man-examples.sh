@@ -331,6 +331,11 @@ run_page() {
 			(cd "$EX_ROOT/cwd" && exec env $env_ timeout -s TERM 2 sh -c "$(cat "$T_TMP/body.run")") >"$T_TMP/out" 2>&1
 			st=$?
 			[ "$st" = 124 ] && st=0
+			# timeout stops the pipeline's commands but waits only
+			# for sh: one still exiting (a sanitizer's leak check
+			# caught by the SIGCONT that follows the SIGTERM can
+			# hang for good) must not outlive the example.
+			stop_in_dir "$EX_ROOT/cwd"
 		else
 			(cd "$EX_ROOT/cwd" && exec env $env_ sh -e "$T_TMP/body.run") >"$T_TMP/out" 2>&1
 			st=$?
