@@ -871,7 +871,9 @@ prune_tasks(struct journal *j, const struct task_table *tab)
 /*
  * A thread the journal does not know, made after the isolation by a
  * journaled one (a thread of its process, or a child process), inherits
- * what the maker was moved to: it gets the maker's original back.
+ * what the maker was moved to: it gets the maker's original back.  Not
+ * a kernel thread: the kernel gives those their affinity (per-CPU ones,
+ * an interrupt's thread its interrupt's), whatever kthreadd's is.
  */
 static struct jtask *
 maker(struct journal *j, const struct task_table *tab,
@@ -880,6 +882,8 @@ maker(struct journal *j, const struct task_table *tab,
 	pid_t cand[2] = { x->pid, x->ppid };
 	int i;
 
+	if (x->kthread)
+		return NULL;
 	for (i = 0; i < 2; i++) {
 		const struct task_info *m = task_find(tab, cand[i]);
 		struct jtask *t = m ? find_task(j, m->tid, m->start) : NULL;
