@@ -54,3 +54,58 @@ diff=$(snap diff "$SNAP")
 assert "every thread, interrupt, mask and knob is as before ($moved threads moved)" \
     "$diff" ""
 assert "and no journal is left" "$(ls "$T_TMP/state" | grep -v lock)" ""
+
+# irqbalance (Debian's, started here: never one the host runs) must not
+# undo the isolation: cpm bans the CPUs over its socket, journaled, and
+# gives the old banned list back.  It rescans every second (-t 1), so a
+# setting shows within two seconds.
+if ! command -v irqbalance >/dev/null; then
+	skip "irqbalance bans the isolated CPUs" "irqbalance is not installed"
+	exit 0
+fi
+if pgrep -x irqbalance >/dev/null || ls /run/irqbalance/*.sock >/dev/null 2>&1; then
+	skip "irqbalance bans the isolated CPUs" "an irqbalance runs already"
+	exit 0
+fi
+# irqbalance moves interrupts itself: the trap puts back this snapshot.
+snap snap "$SNAP"
+[ -d /run/irqbalance ] || { mkdir /run/irqbalance && at_exit "rmdir /run/irqbalance"; }
+env -u IRQBALANCE_BANNED_CPULIST -u IRQBALANCE_BANNED_CPUS \
+    irqbalance --foreground -t 1 >"$T_TMP/irqbalance.log" 2>&1 &
+IB=$!
+at_exit "kill $IB 2>/dev/null; wait $IB 2>/dev/null"
+SOCK=/run/irqbalance/irqbalance$IB.sock
+i=0
+while [ ! -S "$SOCK" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ -S "$SOCK" ] || { not_ok "irqbalance listens on $SOCK" "$(cat "$T_TMP/irqbalance.log")"; exit 1; }
+# until SECONDS WORDS: wait for check --isolation to say WORDS
+until_check() {
+	i=0
+	while [ $i -lt $(($1 * 10)) ]; do
+		out=$(cpm-topo check "$last" --isolation)
+		case $out in *"$2"*) return 0 ;; esac
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+if until_check 3 "irqbalance (PID $IB) runs and does not ban CPUs $last: it moves interrupts back onto them (banned: none"; then
+	ok "check --isolation reports irqbalance and its banned list"
+else
+	not_ok "check --isolation reports irqbalance and its banned list" "$out"
+fi
+check "isolating CPU $last with irqbalance running" 0 "" cpm-pin --isolate "$last"
+assert "the journal holds irqbalance's old banned list" \
+    "$(grep "^file run/irqbalance/irqbalance$IB.sock " "$CPM_ISOLATE_JOURNAL" | cut -d' ' -f3)" "="
+if until_check 3 "note: irqbalance (PID $IB) runs and bans CPUs $last"; then
+	ok "irqbalance bans the isolated CPU"
+else
+	not_ok "irqbalance bans the isolated CPU" "$out"
+fi
+check "the restore" 0 "" cpm-pin --isolate-restore
+if until_check 3 "irqbalance (PID $IB) runs and does not ban CPUs $last: it moves interrupts back onto them (banned: none"; then
+	ok "irqbalance gets its old banned list back"
+else
+	not_ok "irqbalance gets its old banned list back" "$out"
+fi
+kill -0 $IB 2>/dev/null && ok "irqbalance still runs" || not_ok "irqbalance still runs" "$(cat "$T_TMP/irqbalance.log")"
