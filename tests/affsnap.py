@@ -7,8 +7,14 @@
                            workqueue cpumasks and the per-CPU knobs
   affsnap.py diff FILE     what differs now from FILE, one a line (exit 1
                            when anything does): what is present in both
-  affsnap.py restore FILE  put back what differs; then what still differs
-                           (exit 1 when anything does)
+  affsnap.py restore FILE [MOVED]
+                           put back what differs; then what still differs
+                           (exit 1 when anything does).  With MOVED (the
+                           cpulist a tool that keeps no record moved
+                           threads to): a user thread made since with
+                           that affinity, by a thread of the snapshot
+                           (its process, or its parent process), gets
+                           its maker's affinity, which it inherited moved
 
 A thread that exited, or one made since, is not compared: a thread is
 the same one only with the same TID and start time.
@@ -16,6 +22,60 @@ the same one only with the same TID and start time.
 import glob
 import os
 import sys
+
+
+def ids(d):
+    """(TGID, PPID, kernel thread) of the thread at d, or None."""
+    try:
+        with open(d + "/stat") as f:
+            w = f.read().rsplit(")", 1)[1].split()
+        with open(d + "/status") as f:
+            tgid = [ln.split()[1] for ln in f if ln.startswith("Tgid:")][0]
+    except (OSError, IndexError):
+        return None
+    return tgid, w[1], int(w[6]) & 0x200000 != 0
+
+
+def key_of(pid):
+    try:
+        with open("/proc/%s/stat" % pid) as f:
+            stat = f.read()
+    except OSError:
+        return None
+    return "T %s:%s" % (pid, stat[stat.rindex(")") + 2:].split()[19])
+
+
+def orphans(old, moved):
+    """Threads made since by one of old, that inherited the move."""
+    for st in glob.glob("/proc/[0-9]*/task/[0-9]*/stat"):
+        d = os.path.dirname(st)
+        tid = os.path.basename(d)
+        now = [x for x in thread_lines_of(d)]
+        if not now or now[0][0] in old or now[0][1] != moved:
+            continue
+        x = ids(d)
+        if x is None or x[2]:
+            continue
+        for maker in (x[0], x[1]):
+            k = key_of(maker)
+            if k in old and old[k][0] != moved:
+                yield ("T %s:" % tid, old[k][0])
+                break
+
+
+def thread_lines_of(d):
+    try:
+        with open(d + "/stat") as f:
+            stat = f.read()
+        with open(d + "/status") as f:
+            status = f.read()
+    except OSError:
+        return
+    start = stat[stat.rindex(")") + 2:].split()[19]
+    for line in status.splitlines():
+        if line.startswith("Cpus_allowed_list:"):
+            yield ("T %s:%s" % (os.path.basename(d), start),
+                   line.split(":", 1)[1].strip())
 
 
 def thread_lines():
@@ -94,10 +154,13 @@ def put_back(key, value):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("snap", "diff", "restore"):
-        sys.stderr.write("usage: affsnap.py snap|diff|restore FILE\n")
+    if len(sys.argv) not in (3, 4) or \
+            sys.argv[1] not in ("snap", "diff", "restore") or \
+            (len(sys.argv) == 4 and sys.argv[1] != "restore"):
+        sys.stderr.write("usage: affsnap.py snap|diff|restore FILE "
+                         "[MOVED]\n")
         return 2
-    what, path = sys.argv[1:]
+    what, path = sys.argv[1:3]
     if what == "snap":
         with open(path, "w") as f:
             for k, (v, c) in sorted(snapshot().items()):
@@ -105,6 +168,12 @@ def main():
         return 0
     old = load(path)
     if what == "restore":
+        if len(sys.argv) == 4:
+            for k, v in list(orphans(old, sys.argv[3])):
+                try:
+                    put_back(k, v)
+                except OSError:
+                    pass
         for k, (v, _), _ in differences(old):
             try:
                 put_back(k, v)
