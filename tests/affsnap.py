@@ -15,6 +15,9 @@
                            that affinity, by a thread of the snapshot
                            (its process, or its parent process), gets
                            its maker's affinity, which it inherited moved
+  affsnap.py restore-files FILE
+                           the same for the files alone (interrupts,
+                           masks, knobs), leaving every thread as it is
 
 A thread that exited, or one made since, is not compared: a thread is
 the same one only with the same TID and start time.
@@ -155,9 +158,11 @@ def put_back(key, value):
 
 def main():
     if len(sys.argv) not in (3, 4) or \
-            sys.argv[1] not in ("snap", "diff", "restore") or \
+            sys.argv[1] not in ("snap", "diff", "restore",
+                                "restore-files") or \
             (len(sys.argv) == 4 and sys.argv[1] != "restore"):
-        sys.stderr.write("usage: affsnap.py snap|diff|restore FILE "
+        sys.stderr.write("usage: affsnap.py snap|diff|restore|"
+                         "restore-files FILE "
                          "[MOVED]\n")
         return 2
     what, path = sys.argv[1:3]
@@ -167,6 +172,9 @@ def main():
                 f.write("%s\t%s\t%s\n" % (k, v, c))
         return 0
     old = load(path)
+    if what == "restore-files":
+        old = {k: v for k, v in old.items() if k.startswith("F ")}
+        what = "restore"
     if what == "restore":
         if len(sys.argv) == 4:
             for k, v in list(orphans(old, sys.argv[3])):

@@ -25,11 +25,15 @@ export CPM_IRQ_JOURNAL=$T_TMP/state/irq.journal
 SNAP=$T_TMP/before
 snap() { python3 "$CPM_TOP/tests/affsnap.py" "$@"; }
 
-# What the trap does, on any exit.
+# What the trap does, on any exit: after a failure every value the
+# snapshot holds (all); once cpm's restore proved exact, nothing, or with
+# irqbalance running the interrupts it moved (files): a thread another
+# test changed meanwhile is not this test's to change back.
+restore=all
 put_back() {
 	[ -e "$CPM_ISOLATE_JOURNAL" ] && cpm-pin --isolate-restore
-	[ -e "$SNAP" ] || return 0
-	if ! left=$(snap restore "$SNAP"); then
+	[ -e "$SNAP" ] && [ $restore != none ] || return 0
+	if ! left=$(snap "restore${restore#all}" "$SNAP"); then
 		echo "not ok - the trap could not put the host back"
 		printf '%s\n' "$left" | sed 's/^/# /'
 	fi
@@ -51,8 +55,13 @@ esac
 moved=$(awk '$1 == "task"' "$CPM_ISOLATE_JOURNAL" | wc -l)
 check "the restore" 0 "" cpm-pin --isolate-restore
 diff=$(snap diff "$SNAP")
+# A host's own irqbalance moves interrupts meanwhile, as it always does.
+if pgrep -x irqbalance >/dev/null; then
+	diff=$(printf '%s\n' "$diff" | grep -v -e '^F /proc/irq/' -e '^T [0-9:]* irq/')
+fi
 assert "every thread, interrupt, mask and knob is as before ($moved threads moved)" \
     "$diff" ""
+[ -z "$diff" ] && restore=none
 assert "and no journal is left" "$(ls "$T_TMP/state" | grep -v lock)" ""
 
 # irqbalance (Debian's, started here: never one the host runs) must not
@@ -69,6 +78,7 @@ if pgrep -x irqbalance >/dev/null || ls /run/irqbalance/*.sock >/dev/null 2>&1; 
 fi
 # irqbalance moves interrupts itself: the trap puts back this snapshot.
 snap snap "$SNAP"
+restore=all
 [ -d /run/irqbalance ] || { mkdir /run/irqbalance && at_exit "rmdir /run/irqbalance"; }
 env -u IRQBALANCE_BANNED_CPULIST -u IRQBALANCE_BANNED_CPUS \
     irqbalance --foreground -t 1 >"$T_TMP/irqbalance.log" 2>&1 &
@@ -102,7 +112,14 @@ if until_check 3 "note: irqbalance (PID $IB) runs and bans CPUs $last"; then
 else
 	not_ok "irqbalance bans the isolated CPU" "$out"
 fi
-check "the restore" 0 "" cpm-pin --isolate-restore
+run cpm-pin --isolate-restore
+# (it may say that irqbalance moved an interrupt since: left to it)
+if [ $rc = 0 ] && [ ! -e "$CPM_ISOLATE_JOURNAL" ]; then
+	ok "the restore with irqbalance running"
+	restore=-files
+else
+	not_ok "the restore with irqbalance running" "$(show)"
+fi
 if until_check 3 "irqbalance (PID $IB) runs and does not ban CPUs $last: it moves interrupts back onto them (banned: none"; then
 	ok "irqbalance gets its old banned list back"
 else
