@@ -96,7 +96,8 @@ DEBIAN_BUILD_DEPS = build-essential pkg-config libnuma-dev libcgroup-dev \
 DEBIAN_TEST_DEPS  = util-linux hwloc-nox numactl cgroup-tools prometheus \
 		    python3 bzip2 procps mandoc zsh bash-completion hyperfine \
 		    valgrind debhelper fakeroot lintian xxhash podman runc crun \
-		    busybox-static stress-ng chromium libxml2-utils tmux ansible-core
+		    busybox-static stress-ng chromium libxml2-utils tmux ansible-core \
+		    irqbalance tuna rt-tests
 DEPS = sh mk/deps.sh
 deps:
 	$(DEPS) install deps $(DEBIAN_BUILD_DEPS) $(DEBIAN_TEST_DEPS)

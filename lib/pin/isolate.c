@@ -26,6 +26,7 @@
 #include "base/num.h"
 #include "base/strbuf.h"
 #include "base/strutils.h"
+#include "machine/irqbalance.h"
 #include "machine/tasks.h"
 #include "pin/isolate.h"
 #include "pin/repin.h"
@@ -488,15 +489,21 @@ report_add(struct iso_report *rep, pid_t tid, const char *name,
 	return c;
 }
 
-/* ---- files: workqueue cpumasks and per-CPU knobs ---- */
+/* ---- files: workqueue cpumasks, per-CPU knobs, irqbalance ---- */
 
-enum fkind { F_MASK, F_QOS, F_GOV };
+/*
+ * irqbalance's banned CPUs stand as a file: its socket's path, with the
+ * banned cpulist as the value, read and set over the socket.
+ */
+enum fkind { F_MASK, F_QOS, F_GOV, F_IRQB };
 
 static enum fkind
 file_kind(const char *path)
 {
 	size_t n = strlen(path);
 
+	if (irqb_sock_pid(path))
+		return F_IRQB;
 	if (n >= 7 && strcmp(path + n - 7, "cpumask") == 0)
 		return F_MASK;
 	return strstr(path, "pm_qos") ? F_QOS : F_GOV;
@@ -568,6 +575,19 @@ file_target(const struct jfile *f, const struct cpuset *away)
 			return strdup(f->orig);
 		return strdup(file_kind(f->path) == F_QOS ? "n/a" :
 			      "performance");
+	case F_IRQB:
+		/* Banned: what it banned, and the CPUs away. */
+		if (cpuset_empty(away) ||
+		    cpuset_parse_list(f->orig, &s, NULL, 0) < 0)
+			return strdup(f->orig);
+		if (cpuset_or(&s, away) < 0) {
+			cpuset_free(&s);
+			return NULL;
+		}
+		strbuf_init(&sb);
+		cpuset_format(&s, &sb);
+		cpuset_free(&s);
+		return sb.oom ? NULL : sb.buf ? sb.buf : strdup("");
 	}
 	return NULL;
 }
@@ -580,8 +600,12 @@ value_eq(const char *path, const char *a, const char *b)
 
 	if (a == NULL || b == NULL)
 		return false;
-	if (file_kind(path) != F_MASK || cpuset_parse_mask(a, &x) < 0 ||
-	    cpuset_parse_mask(b, &y) < 0)
+	if (file_kind(path) == F_IRQB)
+		eq = cpuset_parse_list(a, &x, NULL, 0) == 0 &&
+		     cpuset_parse_list(b, &y, NULL, 0) == 0 &&
+		     cpuset_equal(&x, &y);
+	else if (file_kind(path) != F_MASK || cpuset_parse_mask(a, &x) < 0 ||
+		 cpuset_parse_mask(b, &y) < 0)
 		eq = strcmp(a, b) == 0;
 	else
 		eq = cpuset_equal(&x, &y);
@@ -596,8 +620,26 @@ read_value(const struct sysroot *root, const char *path, char *buf,
 	   size_t size)
 {
 	char tmp[4096];
-	ssize_t n = sysroot_read(root, path, tmp, sizeof(tmp));
+	ssize_t n;
 
+	if (file_kind(path) == F_IRQB) {
+		struct cpuset s = CPUSET_INIT;
+		struct strbuf sb;
+		int r = root->live ? irqb_banned(irqb_sock_pid(path), &s) :
+			-ENOENT;
+
+		strbuf_init(&sb);
+		if (r == 0)
+			cpuset_format(&s, &sb);
+		if (r == 0 && sb.oom)
+			r = -ENOMEM;
+		if (r == 0)
+			snprintf(buf, size, "%s", sb.buf ? sb.buf : "");
+		strbuf_free(&sb);
+		cpuset_free(&s);
+		return r;
+	}
+	n = sysroot_read(root, path, tmp, sizeof(tmp));
 	if (n < 0)
 		return (int)n;
 	snprintf(buf, size, "%s", strstrip(tmp));
@@ -622,8 +664,15 @@ note_files(const struct sysroot *root, struct journal *j,
 {
 	struct dirent *de;
 	char path[512], gov[512];
+	pid_t irqb[8];
+	size_t i, n = irqb_find(root, irqb, 8);
 	DIR *d;
 	int fd, cpu, r = note_file(root, j, WQ_DIR "/cpumask");
+
+	for (i = 0; r == 0 && i < n; i++) {
+		irqb_sock_path(irqb[i], path, sizeof(path));
+		r = note_file(root, j, path + 1);
+	}
 
 	fd = sysroot_open_dir(root, WQ_DIR);
 	d = fd < 0 ? NULL : fdopendir(fd);
@@ -675,7 +724,11 @@ plan_files(const struct sysroot *root, struct journal *j,
 		want = file_target(f, away);
 		if (want == NULL)
 			return -ENOMEM;
-		if (value_eq(f->path, cur, want)) {
+		/* irqbalance answers what it was told only from its next
+		 * rescan on: a setting sent may still be on its way. */
+		if (value_eq(f->path, cur, want) &&
+		    (file_kind(f->path) != F_IRQB || f->now == NULL ||
+		     value_eq(f->path, f->now, want))) {
 			free(want);
 			continue;
 		}
@@ -696,6 +749,25 @@ plan_files(const struct sysroot *root, struct journal *j,
 	return 0;
 }
 
+/* Ban value's CPUs; what irqbalance bans of its own accord as NULL. */
+static int
+ban(const struct sysroot *root, const char *path, const char *value)
+{
+	struct cpuset s = CPUSET_INIT, own = CPUSET_INIT;
+	pid_t pid = irqb_sock_pid(path);
+	int r;
+
+	if (!root->live)
+		return -ENOENT;
+	r = cpuset_parse_list(value, &s, NULL, 0);
+	if (r == 0)
+		r = irqb_ban(pid, irqb_own(root, pid, &own) == 0 &&
+			     cpuset_equal(&own, &s) ? NULL : &s);
+	cpuset_free(&s);
+	cpuset_free(&own);
+	return r;
+}
+
 /* value and a newline, as echo(1) writes it. */
 static int
 write_line(const struct sysroot *root, const char *path, const char *value)
@@ -703,6 +775,8 @@ write_line(const struct sysroot *root, const char *path, const char *value)
 	struct strbuf sb;
 	int r;
 
+	if (file_kind(path) == F_IRQB)
+		return ban(root, path, value);
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "%s\n", value);
 	r = sb.oom ? -ENOMEM : sysroot_write(root, path, sb.buf);
@@ -871,7 +945,9 @@ prune_tasks(struct journal *j, const struct task_table *tab)
 /*
  * A thread the journal does not know, made after the isolation by a
  * journaled one (a thread of its process, or a child process), inherits
- * what the maker was moved to: it gets the maker's original back.
+ * what the maker was moved to: it gets the maker's original back.  Not
+ * a kernel thread: the kernel gives those their affinity (per-CPU ones,
+ * an interrupt's thread its interrupt's), whatever kthreadd's is.
  */
 static struct jtask *
 maker(struct journal *j, const struct task_table *tab,
@@ -880,6 +956,8 @@ maker(struct journal *j, const struct task_table *tab,
 	pid_t cand[2] = { x->pid, x->ppid };
 	int i;
 
+	if (x->kthread)
+		return NULL;
 	for (i = 0; i < 2; i++) {
 		const struct task_info *m = task_find(tab, cand[i]);
 		struct jtask *t = m ? find_task(j, m->tid, m->start) : NULL;

@@ -44,7 +44,10 @@
  *                                    "~" for none)
  *
  * Interrupts are the IRQ journal's (machine/irq.h), held there under the
- * name "isolate:NAME" by each holder of scope 0.
+ * name "isolate:NAME" by each holder of scope 0.  A running irqbalance
+ * is a file too: PATH its socket (run/irqbalance/irqbalance<PID>.sock),
+ * the value its banned cpulist, read and set over the socket
+ * (machine/irqbalance.h); its target is the original plus the away set.
  */
 #ifndef CPM_ISOLATE_H
 #define CPM_ISOLATE_H

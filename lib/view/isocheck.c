@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What still reaches a set of CPUs, as findings. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/strutils.h"
 #include "machine/irq.h"
+#include "machine/irqbalance.h"
 #include "machine/tasks.h"
 #include "view/isocheck.h"
 
 #define SHOWN 8
+#define WQ_DIR "sys/devices/virtual/workqueue"
 
 /* A list of up to SHOWN names, then ", ...". */
 struct names {
@@ -148,15 +152,58 @@ check_mask(const struct sysroot *root, const char *path, const char *what,
 	return n;
 }
 
-/* irqbalance: running, and whether its banned list holds cpus. */
+/* Each workqueue's own cpumask (WQ_SYSFS ones), as one warning. */
+static int
+check_wq_masks(const struct sysroot *root, const struct cpuset *cpus,
+	       const char *list, struct strbuf *out)
+{
+	struct names l = { 0 };
+	struct cpuset s = CPUSET_INIT;
+	struct dirent *de;
+	char path[512], buf[4096];
+	int fd = sysroot_open_dir(root, WQ_DIR);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+	if (fd >= 0 && d == NULL)
+		close(fd);
+	strbuf_init(&l.sb);
+	while (d && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), WQ_DIR "/%s/cpumask", de->d_name);
+		if (sysroot_read(root, path, buf, sizeof(buf)) < 0 ||
+		    cpuset_parse_mask(strstrip(buf), &s) < 0 ||
+		    !cpuset_intersects(&s, cpus))
+			continue;
+		if (l.n < SHOWN)
+			strbuf_printf(&l.sb, "%s%s %s", l.n ? ", " : "",
+				      de->d_name, buf);
+		l.n++;
+	}
+	if (d)
+		closedir(d);
+	if (l.n)
+		strbuf_printf(out, "warning: %zu workqueue%s reach%s CPUs %s: "
+			      "%s\n", l.n, l.n == 1 ? "" : "s",
+			      l.n == 1 ? "es" : "", list, names_text(&l));
+	cpuset_free(&s);
+	strbuf_free(&l.sb);
+	return l.n > 0;
+}
+
+/*
+ * irqbalance: running, and its banned list (over its socket, else what
+ * it bans of its own accord), as a warning unless it holds cpus.
+ */
 static int
 check_irqbalance(const struct sysroot *root, const struct task_table *t,
 		 const struct cpuset *cpus, const char *list,
 		 struct strbuf *out)
 {
 	struct cpuset banned = CPUSET_INIT;
-	char path[64], *env = NULL;
-	size_t i, len = 0, k;
+	char *bl = NULL;
+	pid_t pid;
+	size_t i;
 	int n = 0;
 
 	for (i = 0; i < t->n; i++)
@@ -165,19 +212,21 @@ check_irqbalance(const struct sysroot *root, const struct task_table *t,
 			break;
 	if (i == t->n)
 		return 0;
-	snprintf(path, sizeof(path), "proc/%d/environ", (int)t->v[i].pid);
-	if (sysroot_read_file(root, path, &env, &len) == 0)
-		for (k = 0; k < len; k += strlen(env + k) + 1)
-			if (startswith(env + k, "IRQBALANCE_BANNED_CPULIST="))
-				cpuset_parse_list(env + k + 26, &banned, NULL, 0);
+	pid = t->v[i].pid;
+	if (!root->live || irqb_banned(pid, &banned) < 0)
+		irqb_own(root, pid, &banned);
+	bl = cpuset_to_list(&banned);
 	if (!cpuset_subset(cpus, &banned)) {
 		strbuf_printf(out, "warning: irqbalance (PID %d) runs and does "
 			      "not ban CPUs %s: it moves interrupts back onto "
-			      "them (IRQBALANCE_BANNED_CPULIST=%s)\n",
-			      (int)t->v[i].pid, list, list);
+			      "them (banned: %s; cpm-pin --isolate bans them)\n",
+			      (int)pid, list, bl && *bl ? bl : "none");
 		n = 1;
+	} else {
+		strbuf_printf(out, "note: irqbalance (PID %d) runs and bans "
+			      "CPUs %s\n", (int)pid, bl ? bl : "");
 	}
-	free(env);
+	free(bl);
 	cpuset_free(&banned);
 	return n;
 }
@@ -258,8 +307,9 @@ isolation_check(const struct sysroot *root, const struct cpuset *cpus,
 	}
 	n = check_threads(&t, cpus, list, out);
 	n += check_irqs(root, cpus, list, out);
-	n += check_mask(root, "sys/devices/virtual/workqueue/cpumask",
+	n += check_mask(root, WQ_DIR "/cpumask",
 			"the unbound workqueue mask", cpus, list, out);
+	n += check_wq_masks(root, cpus, list, out);
 	n += check_irqbalance(root, &t, cpus, list, out);
 	n += check_slices(root, cpus, list, out);
 	boot_advice(root, cpus, list, out);

@@ -6,10 +6,12 @@
  *   warning  something movable reaches the CPUs: threads allowed there
  *            whose affinity is not inside them (user and kernel apart,
  *            by name and PID), interrupts whose effective affinity
- *            includes them, the unbound workqueue masks, irqbalance
- *            without them in its banned list, systemd slices whose
+ *            includes them, the unbound workqueue mask and each
+ *            workqueue's own, irqbalance without them in its banned
+ *            list (over its socket live), systemd slices whose
  *            cpuset.cpus reaches them;
- *   note     what cannot move (per-CPU kernel threads) and what only
+ *   note     irqbalance's banned list when it holds the CPUs, what
+ *            cannot move (per-CPU kernel threads) and what only
  *            the boot command line can do (isolcpus=, nohz_full=,
  *            rcu_nocbs=), with the exact parameters.
  */

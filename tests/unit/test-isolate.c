@@ -267,14 +267,20 @@ main(void)
 
 	/* A thread made since by a moved one inherits the move. */
 	thread(100, 102, 1, "late", 0x400040, "0,2-3");
+	/* Not a kernel thread: kthreadd's children get theirs from the
+	 * kernel (here an interrupt's thread, as its interrupt's). */
+	thread(60, 60, 2, "irq/24-acpi", 0x208040, "0,2-3");
 	CHECK("the release finds the holder", release("cpm-pin", &rep) == 1);
 	CHECK_STR("a thread made since gets its maker's original",
 		  cpus_of(100, 102), "0-3");
+	CHECK_STR("a kernel thread made since keeps its own",
+		  cpus_of(60, 60), "0,2-3");
 	iso_report_free(&rep);
 	{
-		char rel[512];
+		char rel[1024];
 
-		snprintf(rel, sizeof(rel), "rm -r '%s/proc/100/task/102'", dir);
+		snprintf(rel, sizeof(rel), "rm -r '%s/proc/100/task/102' "
+			 "'%s/proc/60'", dir, dir);
 		if (system(rel) != 0)
 			return 99;
 	}
