@@ -340,6 +340,28 @@ request_hints(const struct alloc_machine *m, const struct alloc_state *st,
 	return 0;
 }
 
+/*
+ * The CPU manager drops a hint whose nodes do not hold every reusable
+ * CPU (generateCPUTopologyHints): the CPUs of a pod's init members.
+ */
+static int
+keep_reuse_hints(const struct topo *t, const struct cpuset *reuse,
+		 struct tm_hints *h, char *err, size_t errlen)
+{
+	uint64_t need;
+	int i, k = 0;
+
+	if (h->dont_care || cpuset_empty(reuse))
+		return 0;
+	if (nodes_mask_of(t, reuse, &need) < 0)
+		return oom(err, errlen);
+	for (i = 0; i < h->n; i++)
+		if ((h->h[i].mask & need) == need)
+			h->h[k++] = h->h[i];
+	h->n = k;
+	return 0;
+}
+
 /* The free memory of the nodes of mask. */
 static uint64_t
 mask_free(const struct tm_mem_node *mn, int nn, uint64_t mask)
@@ -492,10 +514,31 @@ take_among(const struct alloc_machine *m, const struct alloc_state *st,
 	}
 	if (rq->from)
 		cpuset_and(avail, rq->from);
-	if (numa || rq->have_mem || explain) {
+	if (rq->affinity) {
+		/* A pod's member: the pod's hint, merged once for all. */
+		best = *rq->affinity;
+		if (explain) {
+			strbuf_puts(explain, "pod scope: the pod's hint ");
+			if (best.mask)
+				tm_mask_format(best.mask, explain);
+			else
+				strbuf_puts(explain, "any node");
+			strbuf_puts(explain, "\n");
+		}
+		if (best.mask) {
+			if (tm_mask_to_set(best.mask, &prefer) < 0) {
+				r = oom(err, errlen);
+				goto out;
+			}
+			prefer_p = &prefer;
+		}
+	} else if (numa || rq->have_mem || explain) {
 		r = request_hints(m, st, avail, rq->n, o->k.align_socket,
 				  rq->have_mem, rq->mem, &mn, &cpu_h, &mem_h,
 				  err, errlen);
+		if (r == 0 && rq->reuse)
+			r = keep_reuse_hints(t, rq->reuse, &cpu_h, err,
+					     errlen);
 		/* Hints asked only for the explanation fail it alone. */
 		if (r < 0 && !numa && !rq->have_mem && r != -ENOMEM) {
 			strbuf_printf(explain, "CPU hints: not computed: %s\n",
@@ -513,10 +556,10 @@ take_among(const struct alloc_machine *m, const struct alloc_state *st,
 				explain_hints(explain, "memory hints", &mem_h);
 		}
 	}
-	if (explain && !numa)
+	if (explain && !numa && !rq->affinity)
 		strbuf_puts(explain, "none policy: no NUMA alignment asked "
 			    "(--numa-policy): the hints are not used\n");
-	if (numa) {
+	if (numa && !rq->affinity) {
 		int *dist = NULL;
 		bool admit;
 
@@ -594,6 +637,11 @@ take_among(const struct alloc_machine *m, const struct alloc_state *st,
 			}
 			prefer_p = &prefer;
 		}
+	}
+	if (rq->admit) {
+		*rq->admit = best;
+		r = 0;
+		goto out;
 	}
 	r = kubelet_take(kt, avail, rq->n, &o->k, prefer_p, &st->reserved,
 			 &e->cpus, err, errlen);
