@@ -149,7 +149,7 @@ usage(void)
 "                           print every allocation\n"
 "  shared                   print the shared pool\n"
 "  reserved                 print the reserved CPUs\n"
-"  hints N [--mem SIZE] [--near DEV[,DEV...]] [--json]\n"
+"  hints N [--mem SIZE] [--near DEV[,DEV...]] [--max-numa-nodes N] [--json]\n"
 "                           print the NUMA topology hints for N CPUs\n"
 "  check [--json]           explain how the state disagrees with the machine\n"
 "  reconcile [--dry-run]    release allocations whose owner is gone\n"
@@ -204,7 +204,10 @@ usage(void)
 "  --explain                print the hints, the policy's decision and why\n"
 "                           these CPUs on stderr\n"
 "  --mem SIZE               book SIZE of memory on the chosen NUMA nodes\n"
-"  --from CPULIST           choose only among these CPUs\n""  --member NAME=N          (take POD) a container of the pod\n"
+"  --from CPULIST           choose only among these CPUs\n"
+"  --max-numa-nodes N       allow a NUMA policy on machines of up to N\n"
+"                           (8 or more; default 8) NUMA nodes\n"
+"                           (max-allowable-numa-nodes)\n""  --member NAME=N          (take POD) a container of the pod\n"
 "  --init-member NAME=N     (take POD) an init container: placed first, its\n"
 "                           CPUs handed on to the containers after it\n"
 "  --scope container|pod    (take POD) Topology Manager scope: a hint per\n"
@@ -260,6 +263,7 @@ enum {
 	O_NOVERIFY, O_CLOSEST, O_EXPLAIN, O_CORE_TYPE, O_ISOLATE_IRQS, O_ISOLATE,
 	O_WAIT, O_NEAR, O_DEVICES, O_ALLOW_ANN, O_ALLOW_PARENT, O_MAX_CPUS,
 	O_ASCII, O_WIDTH, O_COLOR, O_SVG, O_MEMBER, O_INIT_MEMBER, O_SCOPE,
+	O_MAX_NODES,
 };
 
 /* Every option, with the commands it applies to. */
@@ -299,6 +303,8 @@ static const struct cli_option opts[] = {
 	{ "member", required_argument, O_MEMBER, B(C_TAKE) },
 	{ "init-member", required_argument, O_INIT_MEMBER, B(C_TAKE) },
 	{ "scope", required_argument, O_SCOPE, B(C_TAKE) },
+	{ "max-numa-nodes", required_argument, O_MAX_NODES,
+	  B(C_TAKE) | B(C_HINTS) },
 	{ "devices", no_argument, O_DEVICES, B(C_SHOW) },
 	{ "allow-annotations", required_argument, O_ALLOW_ANN, B(C_OCI_HOOK) },
 	{ "allow-parent", required_argument, O_ALLOW_PARENT, B(C_OCI_HOOK) },
@@ -538,6 +544,12 @@ parse_args(struct ctx *c, int argc, char **argv)
 		case O_INIT_MEMBER:
 		case O_SCOPE:
 			pod_option(c, opt);
+			break;
+		case O_MAX_NODES:
+			if (tm_max_nodes_parse(optarg, &c->m.max_nodes, c->err,
+					       sizeof(c->err)) < 0)
+				cli_usage_error("invalid --max-numa-nodes: %s",
+						c->err);
 			break;
 		default:
 			hook_option(c, opt);

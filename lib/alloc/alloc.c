@@ -310,17 +310,26 @@ explain_hints(struct strbuf *sb, const char *what, const struct tm_hints *h)
 
 /*
  * The CPU and memory hints for n CPUs among avail; mem_h is "don't
- * care" without have_mem.  *mn gets the Memory Manager's view.
+ * care" without have_mem.  *mn gets the Memory Manager's view.  For a
+ * Topology Manager policy (policy), a machine of more NUMA nodes than
+ * max-allowable-numa-nodes is refused as the kubelet refuses it; other
+ * uses keep to the 16 nodes cpm enumerates without it.
  */
 static int
 request_hints(const struct alloc_machine *m, const struct alloc_state *st,
 	      const struct cpuset *avail, int n, bool align_socket,
-	      bool have_mem, uint64_t mem, struct tm_mem_node **mn,
-	      struct tm_hints *cpu_h, struct tm_hints *mem_h, char *err,
-	      size_t errlen)
+	      bool have_mem, uint64_t mem, bool policy,
+	      struct tm_mem_node **mn, struct tm_hints *cpu_h,
+	      struct tm_hints *mem_h, char *err, size_t errlen)
 {
 	const struct ktopo *kt = alloc_machine_kt(m);
 	int r;
+
+	r = tm_max_nodes_check(m->topo->nnodes, policy ? m->max_nodes :
+			       m->max_nodes > 16 ? m->max_nodes : 16, err,
+			       errlen);
+	if (r < 0)
+		return r;
 
 	*mn = mem_nodes(m->topo, st);
 	/* The hints look at each CPU's node. */
@@ -332,9 +341,8 @@ request_hints(const struct alloc_machine *m, const struct alloc_state *st,
 	else
 		mem_h->dont_care = true;
 	if (r == -ERANGE)
-		return err_ret(err, errlen, -ENOSPC, "NUMA hints need at most "
-			       "%d NUMA nodes, numbered below 64",
-			       TM_MAX_NODES);
+		return err_ret(err, errlen, -ENOSPC, "NUMA hints need NUMA "
+			       "nodes numbered below %d", TM_MAX_NODES);
 	if (r < 0)
 		return oom(err, errlen);
 	return 0;
@@ -534,8 +542,8 @@ take_among(const struct alloc_machine *m, const struct alloc_state *st,
 		}
 	} else if (numa || rq->have_mem || explain) {
 		r = request_hints(m, st, avail, rq->n, o->k.align_socket,
-				  rq->have_mem, rq->mem, &mn, &cpu_h, &mem_h,
-				  err, errlen);
+				  rq->have_mem, rq->mem, numa, &mn, &cpu_h,
+				  &mem_h, err, errlen);
 		if (r == 0 && rq->reuse)
 			r = keep_reuse_hints(t, rq->reuse, &cpu_h, err,
 					     errlen);
@@ -579,8 +587,9 @@ take_among(const struct alloc_machine *m, const struct alloc_state *st,
 					    &lists[nlists]);
 			if (r < 0) {
 				r = r == -ERANGE ? err_ret(err, errlen, -ENOSPC,
-					"NUMA hints need at most %d NUMA nodes",
-					TM_MAX_NODES) : oom(err, errlen);
+					"NUMA hints need NUMA nodes numbered "
+					"below %d", TM_MAX_NODES) :
+					oom(err, errlen);
 				goto out;
 			}
 			if (explain) {
@@ -738,8 +747,8 @@ alloc_hints(const struct alloc_machine *m, const struct alloc_state *st,
 		r = oom(err, errlen);
 		goto done;
 	}
-	r = request_hints(m, st, &avail, n, align_socket, have_mem, mem, &mn,
-			  &cpu_h, &mem_h, err, errlen);
+	r = request_hints(m, st, &avail, n, align_socket, have_mem, mem, true,
+			  &mn, &cpu_h, &mem_h, err, errlen);
 	if (r < 0)
 		goto done;
 	/*

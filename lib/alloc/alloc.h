@@ -40,6 +40,8 @@
 struct alloc_machine {
 	const struct topo *topo;
 	struct ktopo *kt;
+	int max_nodes;		/* max-allowable-numa-nodes; 0: the
+				 * kubelet's default, 8 */
 };
 
 /*
