@@ -117,3 +117,16 @@ check_fail "a member is NAME=N" 2 "invalid member 'a'" \
     $A take x --member a
 check_fail "a member name is given once" 2 "member 'a' given twice" \
     $A take x --member a=1 --init-member a=1
+
+# policy_static_test.go, TestStaticPolicyReuseCPUs "SingleSocketHT,
+# DeAllocOneInitContainer": an init container of 4 CPUs and a container
+# of 2; the shared pool (the kubelet's defaultCPUSet) after the take, and
+# after the init container is removed.
+tree=$(tree_of topoSingleSocketHT)
+A="cpm-alloc --sysroot $tree --state $T_TMP/reuse.state"
+run $A init
+run $A take pod --init-member initContainer-0=4 --member appContainer-0=2
+check "TestStaticPolicyReuseCPUs: the shared pool after the take" 0 \
+    "2-3,6-7" $A shared
+check "TestStaticPolicyReuseCPUs: and after initContainer-0 is removed" 0 \
+    "1-3,5-7" sh -c "$A release pod/initContainer-0 && $A shared"
