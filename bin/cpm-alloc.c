@@ -18,6 +18,7 @@
 #include "alloc/allochook.h"
 #include "alloc/allocinit.h"
 #include "alloc/allocnear.h"
+#include "alloc/allocpod.h"
 #include "alloc/alloctable.h"
 #include "alloc/alloctake.h"
 #include "alloc/kmemstate.h"
@@ -97,6 +98,11 @@ struct ctx {
 	int nnear;
 	char *near_text;
 
+	/* take POD --member/--init-member NAME=N ... --scope */
+	struct alloc_member *members;
+	int nmembers;
+	enum alloc_scope scope;
+
 	/* machine */
 	struct sysroot root;
 	struct topo topo;
@@ -130,7 +136,10 @@ usage(void)
 "                           set the reserved CPUs (and placement options\n"
 "                           that every take then uses)\n"
 "  take NAME N [OPTIONS]    give N CPUs to NAME and print them\n"
-"  release NAME...          give NAME's CPUs (and memory) back\n"
+"  take POD --member NAME=N... [--init-member NAME=N...] [--scope S]\n"
+"                           place a pod's containers (POD/NAME) in one call\n"
+"  release NAME...          give NAME's CPUs (and memory) back; a POD\n"
+"                           releases all its members\n"
 "  resize NAME N            grow or shrink NAME, keeping its CPUs\n"
 "  mode NAME exclusive|share  switch NAME's mode in place\n"
 "  show NAME [--nodes | --devices] [--json]\n"
@@ -140,7 +149,7 @@ usage(void)
 "                           print every allocation\n"
 "  shared                   print the shared pool\n"
 "  reserved                 print the reserved CPUs\n"
-"  hints N [--mem SIZE] [--near DEV[,DEV...]] [--json]\n"
+"  hints N [--mem SIZE] [--near DEV[,DEV...]] [--max-numa-nodes N] [--json]\n"
 "                           print the NUMA topology hints for N CPUs\n"
 "  check [--json]           explain how the state disagrees with the machine\n"
 "  reconcile [--dry-run]    release allocations whose owner is gone\n"
@@ -196,6 +205,13 @@ usage(void)
 "                           these CPUs on stderr\n"
 "  --mem SIZE               book SIZE of memory on the chosen NUMA nodes\n"
 "  --from CPULIST           choose only among these CPUs\n"
+"  --max-numa-nodes N       allow a NUMA policy on machines of up to N\n"
+"                           (8 or more; default 8) NUMA nodes\n"
+"                           (max-allowable-numa-nodes)\n""  --member NAME=N          (take POD) a container of the pod\n"
+"  --init-member NAME=N     (take POD) an init container: placed first, its\n"
+"                           CPUs handed on to the containers after it\n"
+"  --scope container|pod    (take POD) Topology Manager scope: a hint per\n"
+"                           container (default) or one for the whole pod\n"
 "  --prefer-nodes NODELIST  take what fits from these NUMA nodes first\n"
 "  --near DEV[,DEV...]      place beside these devices (an interface, nvme0,\n"
 "                           a PCI address: see cpm-topo devices): each adds\n"
@@ -246,7 +262,8 @@ enum {
 	O_NUMA, O_MEM, O_FROM, O_PREFER, O_OWNER, O_DRY, O_NODES, O_JSON,
 	O_NOVERIFY, O_CLOSEST, O_EXPLAIN, O_CORE_TYPE, O_ISOLATE_IRQS, O_ISOLATE,
 	O_WAIT, O_NEAR, O_DEVICES, O_ALLOW_ANN, O_ALLOW_PARENT, O_MAX_CPUS,
-	O_ASCII, O_WIDTH, O_COLOR, O_SVG,
+	O_ASCII, O_WIDTH, O_COLOR, O_SVG, O_MEMBER, O_INIT_MEMBER, O_SCOPE,
+	O_MAX_NODES,
 };
 
 /* Every option, with the commands it applies to. */
@@ -283,6 +300,11 @@ static const struct cli_option opts[] = {
 	{ "isolate-irqs", no_argument, O_ISOLATE_IRQS, B(C_TAKE) },
 	{ "isolate", no_argument, O_ISOLATE, B(C_TAKE) },
 	{ "near", required_argument, O_NEAR, B(C_TAKE) | B(C_HINTS) },
+	{ "member", required_argument, O_MEMBER, B(C_TAKE) },
+	{ "init-member", required_argument, O_INIT_MEMBER, B(C_TAKE) },
+	{ "scope", required_argument, O_SCOPE, B(C_TAKE) },
+	{ "max-numa-nodes", required_argument, O_MAX_NODES,
+	  B(C_TAKE) | B(C_HINTS) },
 	{ "devices", no_argument, O_DEVICES, B(C_SHOW) },
 	{ "allow-annotations", required_argument, O_ALLOW_ANN, B(C_OCI_HOOK) },
 	{ "allow-parent", required_argument, O_ALLOW_PARENT, B(C_OCI_HOOK) },
@@ -324,6 +346,28 @@ hook_option(struct ctx *c, int opt)
 		c->policy.max_cpus = (int)u;
 		break;
 	}
+}
+
+/* take's pod options: its members and the Topology Manager's scope. */
+static void
+pod_option(struct ctx *c, int opt)
+{
+	struct alloc_member *mb;
+
+	if (opt == O_SCOPE) {
+		if (alloc_scope_parse(optarg, &c->scope) < 0)
+			cli_usage_error("invalid --scope '%s' (container or "
+					"pod)", optarg);
+		return;
+	}
+	mb = realloc(c->members, ((size_t)c->nmembers + 1) * sizeof(*mb));
+	if (!mb)
+		cli_die(EXIT_FAIL, "out of memory");
+	c->members = mb;
+	if (alloc_member_parse(optarg, opt == O_INIT_MEMBER,
+			       &mb[c->nmembers], c->err, sizeof(c->err)) < 0)
+		cli_usage_error("%s", c->err);
+	c->nmembers++;
 }
 
 /* Record opt when it is one of map's options; true if so. */
@@ -496,6 +540,17 @@ parse_args(struct ctx *c, int argc, char **argv)
 		case 'o':
 			c->columns = optarg;
 			break;
+		case O_MEMBER:
+		case O_INIT_MEMBER:
+		case O_SCOPE:
+			pod_option(c, opt);
+			break;
+		case O_MAX_NODES:
+			if (tm_max_nodes_parse(optarg, &c->m.max_nodes, c->err,
+					       sizeof(c->err)) < 0)
+				cli_usage_error("invalid --max-numa-nodes: %s",
+						c->err);
+			break;
 		default:
 			hook_option(c, opt);
 			break;
@@ -572,7 +627,9 @@ parse_count(const char *s)
 static int
 read_state(struct ctx *c)
 {
-	int want = c->cmd == C_TAKE ? 1 : c->cmd == C_RELEASE ? c->nargs : 0;
+	/* A pod's take looks for its members: every entry. */
+	int want = c->cmd == C_TAKE ? (c->nmembers ? 0 : 1) :
+		c->cmd == C_RELEASE ? c->nargs : 0;
 
 	if (want > 0 && c->nargs >= want)
 		return state_load_named(&c->st, c->state_path, c->args, want,
@@ -1259,6 +1316,138 @@ cmd_take(struct ctx *c)
 	return irqs_bad ? EXIT_FAIL : EXIT_OK;
 }
 
+/* A pod's take: what it refuses, the state it builds on. */
+static void
+pod_open(struct ctx *c)
+{
+	int r;
+
+	want_args(c, 1, 1, "POD");
+	check_name(c->args[0]);
+	if (c->have_mem || c->isolate || c->isolate_irqs || c->owner_arg ||
+	    c->core_type_arg)
+		cli_usage_error("--mem, --isolate, --isolate-irqs, --owner and "
+				"--core-type take one allocation, not a pod's "
+				"members");
+	load_machine(c);
+	need_cpus(c);
+	warn_smt_gap(c);
+	load_near(c);
+	open_state(c, c->dry_run ? RO : RW, false);
+	r = state_check_held(&c->st, &c->m.topo->possible, c->err,
+			     sizeof(c->err));
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_USAGE, "state file '%s' cannot be taken from: %s; "
+			"run 'cpm-alloc check'", c->state_path, c->err);
+}
+
+/* take POD --member NAME=N ... [--init-member NAME=N ...] [--scope S] */
+static int
+cmd_take_pod(struct ctx *c)
+{
+	struct alloc_pod pod = { c->args[0], c->scope, c->members,
+				 c->nmembers };
+	struct cpuset from = CPUSET_INIT, prefer = CPUSET_INIT, *got;
+	struct alloc_request rq;
+	struct alloc_entry *e;
+	struct strbuf explain;
+	int i, r;
+
+	memset(&rq, 0, sizeof(rq));
+	rq.mode = c->share ? ALLOC_SHARE : ALLOC_EXCLUSIVE;
+	pod_open(c);
+	if (c->from_arg) {
+		parse_cpus_arg(c, "--from cpulist", c->from_arg, &from);
+		rq.from = &from;
+	}
+	if (c->prefer_arg) {
+		parse_nodes_arg(c, "--prefer-nodes list", c->prefer_arg,
+				&prefer);
+		rq.prefer = &prefer;
+	}
+	rq.opts = c->opts;
+	effective_opts(c, &rq.opts);
+	rq.near = c->near;
+	rq.nnear = c->nnear;
+	e = calloc((size_t)c->nmembers, sizeof(*e));
+	got = calloc((size_t)c->nmembers, sizeof(*got));
+	if (!e || !got)
+		cli_die(EXIT_FAIL, "out of memory");
+	strbuf_init(&explain);
+	r = alloc_take_pod(&c->m, &c->st, &rq, &pod, e, got,
+			   c->explain ? &explain : NULL, c->err,
+			   sizeof(c->err));
+	warn_lines(&explain);
+	strbuf_free(&explain);
+	if (r < 0)
+		alloc_die(c, r);
+	for (i = 0; i < c->nmembers; i++) {
+		char *name = strdup(e[i].name);
+
+		if (!name || state_add(&c->st, &e[i]) < 0)
+			cli_die(EXIT_FAIL, "out of memory");
+		printf("%s ", name);
+		print_set(&got[i]);
+		free(name);
+		cpuset_free(&got[i]);
+	}
+	if (!c->dry_run)
+		save_state(c);
+	free(e);
+	free(got);
+	cpuset_free(&from);
+	cpuset_free(&prefer);
+	return EXIT_OK;
+}
+
+/* take NAME N, or a pod's take with --member or --init-member. */
+static int
+cmd_take_any(struct ctx *c)
+{
+	if (c->nmembers)
+		return cmd_take_pod(c);
+	if (c->scope != ALLOC_SCOPE_CONTAINER)
+		cli_usage_error("--scope needs --member or --init-member");
+	return cmd_take(c);
+}
+
+/*
+ * Remove the entries release names: allocations, or pods (every
+ * POD/NAME member), for which the state is read again whole.
+ */
+static void
+release_names(struct ctx *c)
+{
+	int i, r;
+
+	if (state_remove_named(&c->st, c->args, c->nargs, c->err,
+			       sizeof(c->err)) == 0)
+		return;
+	state_free(&c->st);
+	r = state_load(&c->st, c->state_path, c->err, sizeof(c->err));
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_USAGE, "%s", c->err);
+	for (i = 0; i < c->nargs; i++) {
+		struct alloc_entry *e = state_find(&c->st, c->args[i]);
+		bool twice = false;
+		int j;
+
+		if (e) {
+			state_remove(&c->st, (int)(e - c->st.entries));
+			continue;
+		}
+		for (j = 0; j < i; j++)
+			twice |= strcmp(c->args[j], c->args[i]) == 0;
+		if (alloc_pod_remove(&c->st, c->args[i]) == 0 && !twice)
+			cli_die(EXIT_USAGE, "no allocation named '%s'",
+				c->args[i]);
+	}
+}
+
 static int
 cmd_release(struct ctx *c)
 {
@@ -1269,9 +1458,7 @@ cmd_release(struct ctx *c)
 		check_name(c->args[i]);
 	load_machine(c);
 	open_state(c, RW, false);
-	if (state_remove_named(&c->st, c->args, c->nargs, c->err,
-			       sizeof(c->err)) < 0)
-		cli_die(EXIT_USAGE, "%s", c->err);
+	release_names(c);
 	save_state(c);
 	/* Interrupts an allocation moved away come back (the journal names
 	 * the allocations that isolated). */
@@ -2291,7 +2478,7 @@ cmd_map(struct ctx *c)
  * command touches for nothing.
  */
 static int (*const commands[C_NCMDS])(struct ctx *) = {
-	[C_INIT] = cmd_init, [C_TAKE] = cmd_take, [C_RELEASE] = cmd_release,
+	[C_INIT] = cmd_init, [C_TAKE] = cmd_take_any, [C_RELEASE] = cmd_release,
 	[C_RESIZE] = cmd_resize, [C_MODE] = cmd_mode, [C_SHOW] = cmd_show,
 	[C_LIST] = cmd_list, [C_SHARED] = cmd_pool, [C_RESERVED] = cmd_pool,
 	[C_HINTS] = cmd_hints, [C_CHECK] = cmd_check,
@@ -2319,5 +2506,6 @@ main(int argc, char **argv)
 		free((char *)c.near[--c.nnear].name);
 	free(c.near);
 	free(c.near_text);
+	free(c.members);
 	cli_exit(r);
 }

@@ -855,7 +855,7 @@ cmd_check_plan(struct ctx *c, int argc)
 	struct cpuset reserved = CPUSET_INIT;
 	struct plan_findings f = { 0 };
 	struct plan_devices d;
-	struct alloc_machine m;
+	struct alloc_machine m = { 0 };
 	struct ktopo kt = { 0 };
 	struct plan plan;
 	struct strbuf sb;

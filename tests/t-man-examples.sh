@@ -44,8 +44,8 @@
 #     (tests/t-oci-hook.sh runs podman on a local root filesystem);
 #   - systemctl is a stand-in (this machine's PID 1 is not systemd) that
 #     knows daemon-reload, enable --now of installed units and
-#     set-property; examples that need systemd itself (--scope, systemctl
-#     show) are skipped: the VM tier's systemd machine runs them.
+#     set-property; examples that need systemd itself (cpm-pin --scope,
+#     systemctl show) are skipped: the VM tier's systemd machine runs them.
 . "$(dirname "$0")/lib.sh"
 
 command -v python3 >/dev/null || { skip "the manuals' examples" "python3 not installed"; exit 0; }
@@ -234,7 +234,7 @@ logical() {
 }
 
 # needs_systemd EXAMPLE: true when it needs systemd as PID 1.
-needs_systemd() { grep -qE -- '--scope|systemctl show' "$1"; }
+needs_systemd() { grep -qE -- 'cpm-pin .*--scope|systemctl show' "$1"; }
 
 # setup: a fresh state, cgroup tree and working directory for an example.
 setup() {

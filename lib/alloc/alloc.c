@@ -310,17 +310,26 @@ explain_hints(struct strbuf *sb, const char *what, const struct tm_hints *h)
 
 /*
  * The CPU and memory hints for n CPUs among avail; mem_h is "don't
- * care" without have_mem.  *mn gets the Memory Manager's view.
+ * care" without have_mem.  *mn gets the Memory Manager's view.  For a
+ * Topology Manager policy (policy), a machine of more NUMA nodes than
+ * max-allowable-numa-nodes is refused as the kubelet refuses it; other
+ * uses keep to the 16 nodes cpm enumerates without it.
  */
 static int
 request_hints(const struct alloc_machine *m, const struct alloc_state *st,
 	      const struct cpuset *avail, int n, bool align_socket,
-	      bool have_mem, uint64_t mem, struct tm_mem_node **mn,
-	      struct tm_hints *cpu_h, struct tm_hints *mem_h, char *err,
-	      size_t errlen)
+	      bool have_mem, uint64_t mem, bool policy,
+	      struct tm_mem_node **mn, struct tm_hints *cpu_h,
+	      struct tm_hints *mem_h, char *err, size_t errlen)
 {
 	const struct ktopo *kt = alloc_machine_kt(m);
 	int r;
+
+	r = tm_max_nodes_check(m->topo->nnodes, policy ? m->max_nodes :
+			       m->max_nodes > 16 ? m->max_nodes : 16, err,
+			       errlen);
+	if (r < 0)
+		return r;
 
 	*mn = mem_nodes(m->topo, st);
 	/* The hints look at each CPU's node. */
@@ -332,11 +341,32 @@ request_hints(const struct alloc_machine *m, const struct alloc_state *st,
 	else
 		mem_h->dont_care = true;
 	if (r == -ERANGE)
-		return err_ret(err, errlen, -ENOSPC, "NUMA hints need at most "
-			       "%d NUMA nodes, numbered below 64",
-			       TM_MAX_NODES);
+		return err_ret(err, errlen, -ENOSPC, "NUMA hints need NUMA "
+			       "nodes numbered below %d", TM_MAX_NODES);
 	if (r < 0)
 		return oom(err, errlen);
+	return 0;
+}
+
+/*
+ * The CPU manager drops a hint whose nodes do not hold every reusable
+ * CPU (generateCPUTopologyHints): the CPUs of a pod's init members.
+ */
+static int
+keep_reuse_hints(const struct topo *t, const struct cpuset *reuse,
+		 struct tm_hints *h, char *err, size_t errlen)
+{
+	uint64_t need;
+	int i, k = 0;
+
+	if (h->dont_care || cpuset_empty(reuse))
+		return 0;
+	if (nodes_mask_of(t, reuse, &need) < 0)
+		return oom(err, errlen);
+	for (i = 0; i < h->n; i++)
+		if ((h->h[i].mask & need) == need)
+			h->h[k++] = h->h[i];
+	h->n = k;
 	return 0;
 }
 
@@ -492,10 +522,31 @@ take_among(const struct alloc_machine *m, const struct alloc_state *st,
 	}
 	if (rq->from)
 		cpuset_and(avail, rq->from);
-	if (numa || rq->have_mem || explain) {
+	if (rq->affinity) {
+		/* A pod's member: the pod's hint, merged once for all. */
+		best = *rq->affinity;
+		if (explain) {
+			strbuf_puts(explain, "pod scope: the pod's hint ");
+			if (best.mask)
+				tm_mask_format(best.mask, explain);
+			else
+				strbuf_puts(explain, "any node");
+			strbuf_puts(explain, "\n");
+		}
+		if (best.mask) {
+			if (tm_mask_to_set(best.mask, &prefer) < 0) {
+				r = oom(err, errlen);
+				goto out;
+			}
+			prefer_p = &prefer;
+		}
+	} else if (numa || rq->have_mem || explain) {
 		r = request_hints(m, st, avail, rq->n, o->k.align_socket,
-				  rq->have_mem, rq->mem, &mn, &cpu_h, &mem_h,
-				  err, errlen);
+				  rq->have_mem, rq->mem, numa, &mn, &cpu_h,
+				  &mem_h, err, errlen);
+		if (r == 0 && rq->reuse)
+			r = keep_reuse_hints(t, rq->reuse, &cpu_h, err,
+					     errlen);
 		/* Hints asked only for the explanation fail it alone. */
 		if (r < 0 && !numa && !rq->have_mem && r != -ENOMEM) {
 			strbuf_printf(explain, "CPU hints: not computed: %s\n",
@@ -513,10 +564,10 @@ take_among(const struct alloc_machine *m, const struct alloc_state *st,
 				explain_hints(explain, "memory hints", &mem_h);
 		}
 	}
-	if (explain && !numa)
+	if (explain && !numa && !rq->affinity)
 		strbuf_puts(explain, "none policy: no NUMA alignment asked "
 			    "(--numa-policy): the hints are not used\n");
-	if (numa) {
+	if (numa && !rq->affinity) {
 		int *dist = NULL;
 		bool admit;
 
@@ -536,8 +587,9 @@ take_among(const struct alloc_machine *m, const struct alloc_state *st,
 					    &lists[nlists]);
 			if (r < 0) {
 				r = r == -ERANGE ? err_ret(err, errlen, -ENOSPC,
-					"NUMA hints need at most %d NUMA nodes",
-					TM_MAX_NODES) : oom(err, errlen);
+					"NUMA hints need NUMA nodes numbered "
+					"below %d", TM_MAX_NODES) :
+					oom(err, errlen);
 				goto out;
 			}
 			if (explain) {
@@ -594,6 +646,11 @@ take_among(const struct alloc_machine *m, const struct alloc_state *st,
 			}
 			prefer_p = &prefer;
 		}
+	}
+	if (rq->admit) {
+		*rq->admit = best;
+		r = 0;
+		goto out;
 	}
 	r = kubelet_take(kt, avail, rq->n, &o->k, prefer_p, &st->reserved,
 			 &e->cpus, err, errlen);
@@ -690,8 +747,8 @@ alloc_hints(const struct alloc_machine *m, const struct alloc_state *st,
 		r = oom(err, errlen);
 		goto done;
 	}
-	r = request_hints(m, st, &avail, n, align_socket, have_mem, mem, &mn,
-			  &cpu_h, &mem_h, err, errlen);
+	r = request_hints(m, st, &avail, n, align_socket, have_mem, mem, true,
+			  &mn, &cpu_h, &mem_h, err, errlen);
 	if (r < 0)
 		goto done;
 	/*

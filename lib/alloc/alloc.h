@@ -40,6 +40,8 @@
 struct alloc_machine {
 	const struct topo *topo;
 	struct ktopo *kt;
+	int max_nodes;		/* max-allowable-numa-nodes; 0: the
+				 * kubelet's default, 8 */
 };
 
 /*
@@ -71,6 +73,18 @@ struct alloc_request {
 	uint64_t mem;			/* bytes to book (with have_mem) */
 	const struct alloc_near *near;	/* devices: one hint list each */
 	int nnear;
+	/*
+	 * A pod's members (allocpod.h): the CPUs its init members hold
+	 * for the members that follow (the kubelet's reusable CPUs, part
+	 * of the CPUs the take chooses among: a CPU hint must hold all of
+	 * their nodes), or NULL; the pod's affinity under the pod scope
+	 * (the hint every member is placed in, no merge of its own), or
+	 * NULL; and, when admit is not NULL, only the Topology Manager's
+	 * admission: the merged hint goes to *admit, no CPU is taken.
+	 */
+	const struct cpuset *reuse;
+	const struct tm_hint *affinity;
+	struct tm_hint *admit;
 };
 
 /*

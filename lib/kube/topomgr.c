@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/err.h"
 #include "base/macros.h"
 #include "base/strbuf.h"
 #include "kube/topomgr.h"
@@ -17,6 +18,45 @@
 static const char *const policy_names[] = {
 	"none", "best-effort", "restricted", "single-numa-node",
 };
+
+int
+tm_max_nodes_parse(const char *s, int *max, char *err, size_t errlen)
+{
+	const char *d = s + (*s == '+' || *s == '-');
+	char *end;
+	long v;
+
+	/* As Go's strconv.Atoi reads it, and says why not. */
+	errno = 0;
+	v = *d >= '0' && *d <= '9' ? strtol(s, &end, 10) : 0;
+	if (!(*d >= '0' && *d <= '9') || *end || errno || v != (int)v)
+		return err_ret(err, errlen, -EINVAL, "unable to convert policy "
+			       "option to integer \"max-allowable-numa-nodes\": "
+			       "strconv.Atoi: parsing \"%s\": %s", s,
+			       *d >= '0' && *d <= '9' && !*end ?
+			       "value out of range" : "invalid syntax");
+	if (v < TM_DEFAULT_MAX_NODES)
+		return err_ret(err, errlen, -EINVAL, "the minimum value of "
+			       "\"max-allowable-numa-nodes\" should not be less "
+			       "than %d", TM_DEFAULT_MAX_NODES);
+	if (v > TM_MAX_NODES)
+		return err_ret(err, errlen, -EINVAL, "max-allowable-numa-nodes "
+			       "%ld: cpm numbers NUMA nodes below %d", v,
+			       TM_MAX_NODES);
+	*max = (int)v;
+	return 0;
+}
+
+int
+tm_max_nodes_check(int nnodes, int max, char *err, size_t errlen)
+{
+	if (max <= 0)
+		max = TM_DEFAULT_MAX_NODES;
+	if (nnodes > max)
+		return err_ret(err, errlen, -ENOSPC, "unsupported on machines "
+			       "with more than %d NUMA Nodes", max);
+	return 0;
+}
 
 int
 tm_policy_parse(const char *s, int *policy)

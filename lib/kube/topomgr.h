@@ -14,15 +14,22 @@
 #define CPM_TOPOMGR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/cpuset.h"
 #include "base/strbuf.h"
 #include "kube/kubelet.h"
 
-/* Hints enumerate every subset of nodes: keep the count sane.  The kubelet
- * refuses more than 8 nodes unless told otherwise. */
-#define TM_MAX_NODES 16
+/*
+ * Node ids are bits of a 64-bit mask.  Hints enumerate every subset of
+ * the nodes: the kubelet refuses machines of more than
+ * TM_DEFAULT_MAX_NODES nodes under a policy other than none, unless its
+ * max-allowable-numa-nodes option raises the limit (no lower), which is
+ * the caller's to check (tm_max_nodes_check()).
+ */
+#define TM_MAX_NODES 64
+#define TM_DEFAULT_MAX_NODES 8
 
 enum tm_policy {
 	TM_NONE = 0,
@@ -41,6 +48,20 @@ struct tm_hints {
 	int n, cap;
 	struct tm_hint *h;
 };
+
+/*
+ * The max-allowable-numa-nodes option's value from s: an integer of at
+ * least TM_DEFAULT_MAX_NODES (and at most TM_MAX_NODES).  Returns 0 or
+ * -EINVAL with the kubelet's message in err.
+ */
+int tm_max_nodes_parse(const char *s, int *max, char *err, size_t errlen);
+
+/*
+ * The Topology Manager's refusal of a machine of nnodes NUMA nodes
+ * (max: the option's value, 0 its default): -ENOSPC with the kubelet's
+ * message in err when nnodes is above it, else 0.
+ */
+int tm_max_nodes_check(int nnodes, int max, char *err, size_t errlen);
 
 /* Returns 0 or -EINVAL for a name that is none of the four policies. */
 int tm_policy_parse(const char *s, int *policy);

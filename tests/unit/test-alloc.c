@@ -535,7 +535,7 @@ static void
 test_machine_kt(void)
 {
 	struct ktopo lazy;
-	struct alloc_machine lm = { &topo, &lazy };
+	struct alloc_machine lm = { &topo, &lazy, 0 };
 	struct alloc_state st;
 	struct alloc_request rq;
 	struct alloc_entry e;
