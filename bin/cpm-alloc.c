@@ -78,6 +78,7 @@ struct ctx {
 	const char *columns;	/* list -o LIST, or NULL: the default */
 	bool isolate_irqs;
 	const char *allow_ann;	/* oci-hook --allow-annotations */
+	bool no_quota;		/* oci-hook: cpu-quota.crio.io=disable */
 	struct alloc_hook_policy policy;	/* oci-hook's other limits */
 	bool isolate;			/* take --isolate */
 	const char *core_type_arg;
@@ -1857,6 +1858,7 @@ hook_request(struct ctx *c, const struct oci_request *orq)
 	c->mem = orq->mem;
 	c->core_type_arg = orq->core_type;
 	c->isolate_irqs = orq->isolate_irqs;
+	c->no_quota = orq->no_quota;
 }
 
 static void
@@ -1980,6 +1982,9 @@ hook_read_request(struct ctx *c, struct hook *hk, struct alloc_request *rq)
 	if (orq.ignored)
 		cli_warn("warning: container %s: annotation %s is not allowed "
 			 "(--allow-annotations): ignored", hk->id, orq.ignored);
+	if (orq.unsupported)
+		cli_warn("warning: container %s: annotation %s is not "
+			 "supported by cpm: ignored", hk->id, orq.unsupported);
 	hook_request(c, &orq);
 	memset(rq, 0, sizeof(*rq));
 	rq->name = hk->id;
@@ -2034,7 +2039,7 @@ hook_policy(struct ctx *c, struct hook *hk, struct alloc_request *rq)
 		rq->n = 0;
 		rq->mode = ALLOC_SHARE;
 		rq->have_mem = c->have_mem = false;
-		c->isolate_irqs = false;
+		c->isolate_irqs = c->no_quota = false;
 	}
 	if (alloc_hook_allowed(&c->policy, hk->group, rq, c->isolate_irqs,
 			       c->err, sizeof(c->err)) < 0)
@@ -2060,6 +2065,47 @@ hook_owner(struct ctx *c, struct hook *hk, struct alloc_entry *e)
 	    proc_start_time(&hk->live, hk->os.pid, &e->owner_start) < 0)
 		cli_die(EXIT_USAGE, "container %s: its process %d does not "
 			"exist", hk->id, (int)hk->os.pid);
+}
+
+/*
+ * cpu-quota.crio.io=disable: the CFS quota of a container whose CPUs
+ * are all exclusive is removed (poststop puts config.json's back).
+ * True when it could not be.
+ */
+static bool
+hook_disable_quota(struct ctx *c, struct hook *hk, const struct alloc_entry *e)
+{
+	if (!c->no_quota)
+		return false;
+	if (e->n == 0 || e->mode != ALLOC_EXCLUSIVE) {
+		cli_warn("warning: container %s: cpu-quota.crio.io=disable: "
+			 "its CPUs are not exclusive: its quota stays",
+			 hk->id);
+		return false;
+	}
+	if (oci_quota_disable(&hk->h, hk->group, c->err, sizeof(c->err)) < 0) {
+		cli_warn("container %s: cannot remove its CPU quota: %s",
+			 hk->id, c->err);
+		return true;
+	}
+	return false;
+}
+
+/* poststop: the quota cpu-quota.crio.io=disable removed comes back. */
+static bool
+hook_restore_quota(struct ctx *c, struct hook *hk)
+{
+	struct oci_request orq;
+
+	if (oci_request_parse(&hk->os, c->allow_ann, &orq, c->err,
+			      sizeof(c->err)) < 0 || !orq.no_quota)
+		return true;
+	if (oci_quota_restore(&hk->h, &hk->os, hk->group, c->err,
+			      sizeof(c->err)) < 0) {
+		cli_warn("container %s: %s", hk->id, c->err);
+		return false;
+	}
+	return true;
 }
 
 static int
@@ -2122,6 +2168,8 @@ hook_place(struct ctx *c, struct hook *hk)
 		cli_die(EXIT_FAIL, "container %s: cannot set the cpuset of "
 			"cgroup '%s': %s", hk->id, cg_display(hk->group), msg);
 	}
+	if (hook_disable_quota(c, hk, &c->st.entries[res.at]))
+		irqs_bad = true;
 	hook_rewrite_followers(c, hk);
 	return irqs_bad ? EXIT_FAIL : EXIT_OK;
 }
@@ -2161,6 +2209,7 @@ hook_release(struct ctx *c, struct hook *hk)
 	state_remove(&c->st, r);
 	save_state(c);
 	ok = hook_restore_irqs(c, hk->id);
+	ok = hook_restore_quota(c, hk) && ok;
 	pool_of(c, &hk->pool_after);
 	hook_rewrite_followers(c, hk);
 	return ok ? EXIT_OK : EXIT_FAIL;
