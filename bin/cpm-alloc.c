@@ -79,6 +79,7 @@ struct ctx {
 	const char *columns;	/* list -o LIST, or NULL: the default */
 	bool isolate_irqs;
 	const char *allow_ann;	/* oci-hook --allow-annotations */
+	bool no_quota;		/* oci-hook: cpu-quota.crio.io=disable */
 	struct alloc_hook_policy policy;	/* oci-hook's other limits */
 	bool isolate;			/* take --isolate */
 	const char *core_type_arg;
@@ -231,8 +232,10 @@ usage(void)
 "\n"
 "Hook options (oci-hook: what a container may be given):\n"
 "  --allow-annotations LIST  the cpm.io/ annotations read, by name: cpus,\n"
-"                           mode, numa-policy, mem, core-type, isolate-irqs\n"
-"                           (default: none, every container shared)\n"
+"                           mode, numa-policy, mem, core-type, isolate-irqs,\n"
+"                           and CRI-O's by key: cpu-quota.crio.io,\n"
+"                           irq-load-balancing.crio.io, ... (default: none,\n"
+"                           every container shared)\n"
 "  --allow-parent GROUP[,GROUP...]  grant CPUs, memory and interrupt moves\n"
 "                           only to containers below these groups\n"
 "  --max-cpus N             at most N CPUs to one container\n"
@@ -2044,6 +2047,7 @@ hook_request(struct ctx *c, const struct oci_request *orq)
 	c->mem = orq->mem;
 	c->core_type_arg = orq->core_type;
 	c->isolate_irqs = orq->isolate_irqs;
+	c->no_quota = orq->no_quota;
 }
 
 static void
@@ -2167,6 +2171,9 @@ hook_read_request(struct ctx *c, struct hook *hk, struct alloc_request *rq)
 	if (orq.ignored)
 		cli_warn("warning: container %s: annotation %s is not allowed "
 			 "(--allow-annotations): ignored", hk->id, orq.ignored);
+	if (orq.unsupported)
+		cli_warn("warning: container %s: annotation %s is not "
+			 "supported by cpm: ignored", hk->id, orq.unsupported);
 	hook_request(c, &orq);
 	memset(rq, 0, sizeof(*rq));
 	rq->name = hk->id;
@@ -2221,7 +2228,7 @@ hook_policy(struct ctx *c, struct hook *hk, struct alloc_request *rq)
 		rq->n = 0;
 		rq->mode = ALLOC_SHARE;
 		rq->have_mem = c->have_mem = false;
-		c->isolate_irqs = false;
+		c->isolate_irqs = c->no_quota = false;
 	}
 	if (alloc_hook_allowed(&c->policy, hk->group, rq, c->isolate_irqs,
 			       c->err, sizeof(c->err)) < 0)
@@ -2247,6 +2254,47 @@ hook_owner(struct ctx *c, struct hook *hk, struct alloc_entry *e)
 	    proc_start_time(&hk->live, hk->os.pid, &e->owner_start) < 0)
 		cli_die(EXIT_USAGE, "container %s: its process %d does not "
 			"exist", hk->id, (int)hk->os.pid);
+}
+
+/*
+ * cpu-quota.crio.io=disable: the CFS quota of a container whose CPUs
+ * are all exclusive is removed (poststop puts config.json's back).
+ * True when it could not be.
+ */
+static bool
+hook_disable_quota(struct ctx *c, struct hook *hk, const struct alloc_entry *e)
+{
+	if (!c->no_quota)
+		return false;
+	if (e->n == 0 || e->mode != ALLOC_EXCLUSIVE) {
+		cli_warn("warning: container %s: cpu-quota.crio.io=disable: "
+			 "its CPUs are not exclusive: its quota stays",
+			 hk->id);
+		return false;
+	}
+	if (oci_quota_disable(&hk->h, hk->group, c->err, sizeof(c->err)) < 0) {
+		cli_warn("container %s: cannot remove its CPU quota: %s",
+			 hk->id, c->err);
+		return true;
+	}
+	return false;
+}
+
+/* poststop: the quota cpu-quota.crio.io=disable removed comes back. */
+static bool
+hook_restore_quota(struct ctx *c, struct hook *hk)
+{
+	struct oci_request orq;
+
+	if (oci_request_parse(&hk->os, c->allow_ann, &orq, c->err,
+			      sizeof(c->err)) < 0 || !orq.no_quota)
+		return true;
+	if (oci_quota_restore(&hk->h, &hk->os, hk->group, c->err,
+			      sizeof(c->err)) < 0) {
+		cli_warn("container %s: %s", hk->id, c->err);
+		return false;
+	}
+	return true;
 }
 
 static int
@@ -2309,6 +2357,8 @@ hook_place(struct ctx *c, struct hook *hk)
 		cli_die(EXIT_FAIL, "container %s: cannot set the cpuset of "
 			"cgroup '%s': %s", hk->id, cg_display(hk->group), msg);
 	}
+	if (hook_disable_quota(c, hk, &c->st.entries[res.at]))
+		irqs_bad = true;
 	hook_rewrite_followers(c, hk);
 	return irqs_bad ? EXIT_FAIL : EXIT_OK;
 }
@@ -2348,6 +2398,7 @@ hook_release(struct ctx *c, struct hook *hk)
 	state_remove(&c->st, r);
 	save_state(c);
 	ok = hook_restore_irqs(c, hk->id);
+	ok = hook_restore_quota(c, hk) && ok;
 	pool_of(c, &hk->pool_after);
 	hook_rewrite_followers(c, hk);
 	return ok ? EXIT_OK : EXIT_FAIL;

@@ -120,6 +120,8 @@ podman_cases() {
 	    "$(podman_allowed $_s1)" "$_pool"
 	assert "$_rt: and in its group" "$(podman_group_cpus $_s1)" "$_pool"
 
+	[ "$_mgr" = cgroupfs ] && podman_quota_cases
+
 	# Two annotated starts at once for the one CPU there is: one gets it.
 	$_P --hooks-dir $_pm/hooks run -d --annotation cpm.io/cpus=1 $_R sleep 600 \
 	    >$T_TMP/pa.out 2>$T_TMP/pa.err &
@@ -169,6 +171,36 @@ podman_cases() {
 	check "$_rt: and check is clean" 0 '' cpm-alloc check
 	_lp_after=$(ls -d /sys/fs/cgroup/libpod_parent /sys/fs/cgroup/*/libpod_parent 2>/dev/null)
 	assert "$_rt: no libpod_parent group was made" "$_lp_after" "$_lp_before"
+}
+
+# CRI-O's cpu-quota.crio.io=disable on a container of 1 exclusive CPU
+# and a quota of half a CPU (--cpus 0.5): honoured where the hook's
+# configuration allows it, ignored where it does not.
+podman_quota_cases() {
+	mkdir -p $_pm/hooks-quota
+	sed 's/"cpus,mode,/"cpus,cpu-quota.crio.io,mode,/' $_pm/hooks/cpm.json \
+	    >$_pm/hooks-quota/cpm.json
+	_q1=$($_P --hooks-dir $_pm/hooks-quota run -d --cpus 0.5 \
+	    --annotation cpm.io/cpus=1 --annotation cpu-quota.crio.io=disable \
+	    $_R sleep 600 2>$T_TMP/pe)
+	_rc=$?
+	assert "$_rt: cpu-quota.crio.io=disable, allowed: its CFS quota is gone" \
+	    "$_rc$(cat $T_TMP/pe) $(podman_quota $_q1)" '0 -1'
+	$_P rm -f -t 0 $_q1 >/dev/null 2>&1
+	_q2=$($_P --hooks-dir $_pm/hooks run -d --cpus 0.5 \
+	    --annotation cpm.io/cpus=1 --annotation cpu-quota.crio.io=disable \
+	    $_R sleep 600 2>$T_TMP/pe)
+	assert "$_rt: not allowed, its quota stays" "$(podman_quota $_q2)" 50000
+	$_P rm -f -t 0 $_q2 >/dev/null 2>&1
+}
+
+# The container's CFS quota in microseconds (-1: none).
+podman_quota() {
+	if [ -f /sys/fs/cgroup/cpuset/cpuset.cpus ]; then
+		cat "/sys/fs/cgroup/cpu/$(podman_group $1)/cpu.cfs_quota_us"
+	else
+		cut -d' ' -f1 "/sys/fs/cgroup/$(podman_group $1)/cpu.max" | sed 's/^max$/-1/'
+	fi
 }
 
 # An image built here with cpm.io/cpus=1 among its annotations (podman

@@ -411,6 +411,45 @@ for id in t1 t4 t5; do
 done
 cpm-alloc release db >/dev/null
 
+# 7. CRI-O's cpu-quota.crio.io: an exclusive container's CFS quota is
+# removed, and config.json's comes back at poststop (the v2 test tree:
+# cpu.max as the kernel shows it).
+CRIO=$ALLOW,cpu-quota.crio.io,irq-load-balancing.crio.io,cpu-c-states.crio.io
+# qhook ID STATUS ANNOTATIONS [OPTIONS]: the hook on machine/ID whose
+# config.json gives a quota of 50ms per 100ms.
+qhook() {
+	T_IN=$(state $1 $2 "$3")
+	printf '{"linux":{"cgroupsPath":"/machine/%s","resources":{"cpu":{"quota":50000,"period":100000}}}}\n' \
+	    $1 >$T_TMP/b/$1/config.json
+	shift 3
+	run cpm-alloc --cgroup-root $V2 oci-hook "$@"
+	T_IN=
+}
+group machine/q1
+echo '50000 100000' >$V2/machine/q1/cpu.max
+qhook q1 creating '"cpm.io/cpus":"1","cpu-quota.crio.io":"disable"' $CRIO
+assert 'crio: cpu-quota.crio.io=disable removes an exclusive container'"'"'s quota' \
+    "$rc $(cat $V2/machine/q1/cpu.max)" '0 max 100000'
+qhook q1 stopped '"cpm.io/cpus":"1","cpu-quota.crio.io":"disable"' $CRIO
+assert "crio: poststop puts config.json's quota back" \
+    "$rc $(cat $V2/machine/q1/cpu.max)" '0 50000 100000'
+qhook q1 creating '"cpm.io/cpus":"1","cpu-quota.crio.io":"disable"' $ALLOW
+assert 'crio: not allowed, it is ignored with a warning and the quota stays' \
+    "$rc $(printf '%s' "$err" | grep -c 'annotation cpu-quota.crio.io is not allowed') $(cat $V2/machine/q1/cpu.max)" \
+    '0 1 50000 100000'
+qhook q1 stopped '' $ALLOW
+qhook q1 creating '"cpm.io/cpus":"1","cpu-c-states.crio.io":"disable"' $CRIO
+assert 'crio: an allowed annotation cpm does not carry out is ignored, with a warning' \
+    "$rc $(printf '%s' "$err" | grep -c 'annotation cpu-c-states.crio.io is not supported by cpm')" '0 1'
+qhook q1 stopped '' $ALLOW
+cp $S $T_TMP/s0
+qhook q1 creating '"cpm.io/cpus":"1","cpu-quota.crio.io":"off"' $CRIO
+assert 'crio: a bad value is refused (exit 2), nothing changed' \
+    "$rc $(printf '%s' "$err" | grep -c "invalid annotation cpu-quota.crio.io='off' (disable)") $(cmp -s $S $T_TMP/s0 && echo same) $(cat $V2/machine/q1/cpu.max)" \
+    '2 1 same 50000 100000'
+check_fail 'crio: --allow-annotations takes CRI-O'"'"'s keys, spelt right' 2 \
+    "unknown annotation 'cpu-quota'" cpm-alloc oci-hook --allow-annotations cpus,cpu-quota
+
 # ---- podman and runc on this host (crun refuses a hybrid hierarchy) ----
 . "$CPM_TOP/tests/lib-podman.sh"
 if [ -f /sys/fs/cgroup/cpuset/cpuset.cpus ]; then

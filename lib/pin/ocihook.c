@@ -22,6 +22,7 @@
 #include "cgroup/cgowner.h"
 #include "cgroup/sdapply.h"
 #include "cgroup/sdbus.h"
+#include "machine/cgfiles.h"
 #include "machine/proc.h"
 #include "pin/ocihook.h"
 #include "pin/pingroup.h"
@@ -111,6 +112,7 @@ oci_state_parse(struct oci_state *s, const char *text, size_t len, char *err,
 	int r;
 
 	memset(s, 0, sizeof(*s));
+	s->quota = CFS_QUOTA_UNLIMITED;
 	r = parse_object(text, len, &doc, err, errlen);
 	if (r == -EINVAL)
 		prefix_err(err, errlen, "invalid OCI state on stdin: ");
@@ -143,6 +145,21 @@ oci_state_parse(struct oci_state *s, const char *text, size_t len, char *err,
 out:
 	jr_value_free(&doc);
 	return r;
+}
+
+/* config.json's linux.resources.cpu quota and period, when given. */
+static void
+config_quota(struct oci_state *s, const struct jr_value *lnx)
+{
+	const struct jr_value *cpu = jr_member_fold(jr_member_fold(lnx,
+						    "resources"), "cpu");
+	const struct jr_value *q = jr_member_fold(cpu, "quota");
+	const struct jr_value *p = jr_member_fold(cpu, "period");
+
+	if (q && q->type == JR_NUM && q->num.is_i64 && q->num.i > 0)
+		s->quota = q->num.i;
+	if (p && p->type == JR_NUM && p->num.is_u64)
+		s->period = p->num.u;
 }
 
 int
@@ -181,6 +198,8 @@ oci_config_load(struct oci_state *s, char *err, size_t errlen)
 				   "cgroupsPath"), path,
 		    "linux.cgroupsPath", &s->cgroups_path, err, errlen);
 	if (r == 0)
+		config_quota(s, jr_member_fold(&doc, "linux"));
+	if (r == 0)
 		r = add_annotations(s, jr_member_fold(&doc, "annotations"), path, err,
 				    errlen);
 	jr_value_free(&doc);
@@ -202,6 +221,7 @@ oci_state_free(struct oci_state *s)
 	free(s->bundle);
 	free(s->cgroups_path);
 	memset(s, 0, sizeof(*s));
+	s->quota = CFS_QUOTA_UNLIMITED;
 }
 
 const char *
@@ -336,6 +356,9 @@ bad_annotation(const char *key, const char *value, const char *takes,
 
 static const char *const annotation_names[] = {
 	"cpus", "mode", "numa-policy", "mem", "core-type", "isolate-irqs",
+	"cpu-load-balancing.crio.io", "cpu-quota.crio.io",
+	"irq-load-balancing.crio.io", "cpu-c-states.crio.io",
+	"cpu-freq-governor.crio.io",
 };
 
 bool
@@ -373,11 +396,15 @@ oci_allowed_check(const char *allowed, char *err, size_t errlen)
 			return err_ret(err, errlen, -EINVAL, "unknown "
 				       "annotation '%.*s' (cpus, mode, "
 				       "numa-policy, mem, core-type, "
-				       "isolate-irqs)", (int)(end - p), p);
+				       "isolate-irqs, " OCI_CRIO_ANNOTATIONS ")",
+				       (int)(end - p), p);
 		p = *end ? end + 1 : end;
 	}
 	return 0;
 }
+
+#define IRQ_LB "irq-load-balancing.crio.io"
+#define QUOTA "cpu-quota.crio.io"
 
 /* Whether name is asked for in rq and not allowed: noted, then false. */
 static bool
@@ -413,6 +440,61 @@ request_filter(struct oci_request *rq, const char *allowed)
 		rq->core_type = NULL;
 	rq->isolate_irqs = keep(rq, rq->isolate_irqs, allowed, "isolate-irqs",
 				"cpm.io/isolate-irqs");
+	if (keep(rq, rq->crio_irqs, allowed, IRQ_LB, IRQ_LB))
+		rq->isolate_irqs = true;
+	rq->no_quota = keep(rq, rq->no_quota, allowed, QUOTA, QUOTA);
+	if (!keep(rq, rq->unsupported != NULL, allowed, rq->unsupported,
+		  rq->unsupported))
+		rq->unsupported = NULL;
+}
+
+/*
+ * A CRI-O high-performance annotation (k), checked as CRI-O reads it:
+ * 1 when it is one, 0 when it is not, -EINVAL for a bad value.  "true"
+ * is CRI-O's older word for "disable".
+ */
+static int
+crio_annotation(struct oci_request *rq, const char *k, const char *v,
+		char *err, size_t errlen)
+{
+	bool off = strcmp(v, "disable") == 0 || strcmp(v, "true") == 0;
+	unsigned int n;
+
+	if (strcmp(k, IRQ_LB) == 0) {
+		if (strcmp(v, "housekeeping") == 0)
+			return err_ret(err, errlen, -EINVAL, "annotation %s="
+				       "housekeeping is not supported (disable)",
+				       k);
+		if (!off)
+			return bad_annotation(k, v, "disable", err, errlen);
+		rq->crio_irqs = true;
+	} else if (strcmp(k, QUOTA) == 0) {
+		if (!off)
+			return bad_annotation(k, v, "disable", err, errlen);
+		rq->no_quota = true;
+	} else if (strcmp(k, "cpu-load-balancing.crio.io") == 0) {
+		if (!off)
+			return bad_annotation(k, v, "disable", err, errlen);
+	} else if (strcmp(k, "cpu-c-states.crio.io") == 0) {
+		if (strcmp(v, "enable") != 0 && strcmp(v, "disable") != 0 &&
+		    !(startswith(v, "max_latency:") &&
+		      parse_uint(v + 12, INT_MAX, &n) == 0 && n > 0))
+			return bad_annotation(k, v, "enable, disable or "
+					      "max_latency:MICROSECONDS", err,
+					      errlen);
+	} else if (strcmp(k, "cpu-freq-governor.crio.io") == 0) {
+		if (!*v || strlen(v) > 15 ||
+		    strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+		    strlen(v))
+			return bad_annotation(k, v, "a cpufreq governor",
+					      err, errlen);
+	} else {
+		return 0;
+	}
+	if (strcmp(k, IRQ_LB) != 0 && strcmp(k, QUOTA) != 0 &&
+	    !rq->unsupported)
+		rq->unsupported = k;
+	return 1;
 }
 
 int
@@ -427,8 +509,11 @@ oci_request_parse(const struct oci_state *s, const char *allowed,
 		const char *k = s->ann[i].key, *v = s->ann[i].value;
 		const char *name = k + strlen(OCI_ANNOTATION_PREFIX);
 
-		if (!startswith(k, OCI_ANNOTATION_PREFIX))
+		if (!startswith(k, OCI_ANNOTATION_PREFIX)) {
+			if (crio_annotation(rq, k, v, err, errlen) < 0)
+				return -EINVAL;
 			continue;
+		}
 		if (strcmp(name, "cpus") == 0) {
 			if (parse_uint(v, CPUSET_MAX_CPUS, &rq->n) < 0)
 				return bad_annotation(k, v, "a CPU count",
@@ -628,4 +713,77 @@ oci_cpuset_apply(const struct cg_hier *h, const struct sysroot *live,
 	}
 	cgcpuset_plan_free(&plan);
 	return r;
+}
+
+/* The quota */
+
+/* The text of quota (period: v2's, 0 for the kernel's default). */
+static void
+quota_text(int version, int64_t quota, uint64_t period, char *buf,
+	   size_t size)
+{
+	if (version == 2)
+		cpu_max_format(quota, period ? period : 100000, buf, size);
+	else
+		snprintf(buf, size, "%lld", (long long)quota);
+}
+
+int
+oci_quota_disable(const struct cg_hier *h, const char *group, char *err,
+		  size_t errlen)
+{
+	int v = cg_version(h, CG_CPU);
+	char buf[64];
+	int64_t q;
+	uint64_t p;
+	ssize_t n;
+
+	if (!cg_has(h, CG_CPU))
+		return err_ret(err, errlen, -ENOENT, "no cpu cgroup hierarchy");
+	n = cg_read(h, CG_CPU, group, v == 2 ? "cpu.max" : "cpu.cfs_quota_us",
+		    buf, sizeof(buf), err, errlen);
+	if (n < 0)
+		return (int)n;
+	if (v == 2) {
+		if (cpu_max_parse(buf, &q, &p) < 0)
+			return err_ret(err, errlen, -EINVAL, "cpu.max of '%s' "
+				       "reads '%s'", cg_display(group), buf);
+		quota_text(2, CFS_QUOTA_UNLIMITED, p, buf, sizeof(buf));
+	} else {
+		quota_text(1, CFS_QUOTA_UNLIMITED, 0, buf, sizeof(buf));
+	}
+	return cg_write(h, CG_CPU, group, v == 2 ? "cpu.max" :
+			"cpu.cfs_quota_us", buf, err, errlen);
+}
+
+int
+oci_quota_restore(const struct cg_hier *h, const struct oci_state *s,
+		  const char *group, char *err, size_t errlen)
+{
+	int v = cg_version(h, CG_CPU);
+	const char *file = v == 2 ? "cpu.max" : "cpu.cfs_quota_us";
+	char buf[64];
+	int64_t q;
+	uint64_t p = 0;
+	ssize_t n;
+	int r;
+
+	if (s->quota <= 0 || !cg_has(h, CG_CPU) || !*group ||
+	    !cg_exists(h, CG_CPU, group))
+		return 0;
+	n = cg_read_quiet(h, CG_CPU, group, file, buf, sizeof(buf));
+	if (n == -ENOENT)
+		return 0;
+	if (n < 0)
+		return err_ret(err, errlen, (int)n, "cannot read %s of '%s'",
+			       file, cg_display(group));
+	if (v == 2 ? cpu_max_parse(buf, &q, &p) < 0 :
+		     parse_i64(buf, INT64_MIN, INT64_MAX, &q) < 0)
+		return err_ret(err, errlen, -EINVAL, "%s of '%s' reads '%s'",
+			       file, cg_display(group), buf);
+	if (q != CFS_QUOTA_UNLIMITED)
+		return 0;
+	quota_text(v, s->quota, s->period ? s->period : p, buf, sizeof(buf));
+	r = cg_write(h, CG_CPU, group, file, buf, err, errlen);
+	return r < 0 ? (r == -ENOENT ? 0 : r) : 1;
 }

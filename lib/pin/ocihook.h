@@ -43,6 +43,15 @@
 /* The annotation prefix cpm reads; any other cpm.io/ key is refused. */
 #define OCI_ANNOTATION_PREFIX "cpm.io/"
 
+/*
+ * CRI-O's high-performance annotations the hook knows, by full key:
+ * irq-load-balancing.crio.io and cpu-quota.crio.io are carried out; the
+ * others are checked, and ignored with a warning (rq->unsupported).
+ */
+#define OCI_CRIO_ANNOTATIONS "cpu-load-balancing.crio.io, " \
+	"cpu-quota.crio.io, irq-load-balancing.crio.io, " \
+	"cpu-c-states.crio.io, cpu-freq-governor.crio.io"
+
 struct oci_annotation {
 	char *key, *value;
 };
@@ -53,6 +62,9 @@ struct oci_state {
 	pid_t pid;		/* 0 when absent (poststop) */
 	char *bundle;		/* NULL when absent */
 	char *cgroups_path;	/* from config.json, NULL when none */
+	int64_t quota;		/* config.json's linux.resources.cpu.quota,
+				 * -1 when none */
+	uint64_t period;	/* its period, 0 when none */
 	size_t nann;
 	struct oci_annotation *ann;	/* the state's, then config.json's
 					 * keys the state lacks */
@@ -104,7 +116,13 @@ struct oci_request {
 	bool have_mem;
 	uint64_t mem;			/* cpm.io/mem, bytes */
 	const char *core_type;		/* cpm.io/core-type, or NULL */
-	bool isolate_irqs;		/* cpm.io/isolate-irqs=true */
+	bool isolate_irqs;		/* cpm.io/isolate-irqs=true, or
+					 * irq-load-balancing.crio.io=disable */
+	bool crio_irqs;			/* irq-load-balancing.crio.io=disable
+					 * (before the allowed list) */
+	bool no_quota;			/* cpu-quota.crio.io=disable */
+	const char *unsupported;	/* the first CRI-O annotation allowed
+					 * that cpm does not carry out */
 	const char *ignored;		/* the first annotation asked for
 					 * and not allowed, or NULL */
 };
@@ -113,9 +131,11 @@ struct oci_request {
  * Read the request from s's annotations.  Returns 0; -EINVAL for a value
  * that is not valid, an unknown cpm.io/ key, or options without
  * cpm.io/cpus (err names the annotation and what it takes).  Every
- * cpm.io/ annotation is checked; then those allowed does not name
- * ("cpus,mode,...", the names after cpm.io/; NULL: none) are dropped as
- * if absent (without cpus, all are), and rq->ignored names the first.
+ * cpm.io/ annotation is checked, and CRI-O's high-performance ones
+ * (OCI_CRIO_ANNOTATIONS, with CRI-O's values); then those allowed does
+ * not name ("cpus,mode,...", the names after cpm.io/ and CRI-O's full
+ * keys; NULL: none) are dropped as if absent (without cpus, all are),
+ * and rq->ignored names the first.
  */
 int oci_request_parse(const struct oci_state *s, const char *allowed,
 		      struct oci_request *rq, char *err, size_t errlen);
@@ -160,5 +180,22 @@ int oci_cpuset_apply(const struct cg_hier *h, const struct sysroot *live,
 		     const struct topo *t, const char *group,
 		     const struct cpuset *cpus, const struct cpuset *mems,
 		     char *err, size_t errlen);
+
+/*
+ * cpu-quota.crio.io=disable: group's CFS quota in the cpu hierarchy of h
+ * removed (v1 cpu.cfs_quota_us -1, v2 cpu.max "max").  The value to
+ * restore is config.json's (s->quota), which the runtime gave the group.
+ * Returns 0; -ENOENT when the group or the file is missing; -errno.
+ */
+int oci_quota_disable(const struct cg_hier *h, const char *group,
+		      char *err, size_t errlen);
+
+/*
+ * Put back s's quota on group when the group still exists and its quota
+ * still reads as oci_quota_disable() left it (someone else's value is
+ * left alone).  Returns 1 when written, 0 when nothing was to do, -errno.
+ */
+int oci_quota_restore(const struct cg_hier *h, const struct oci_state *s,
+		      const char *group, char *err, size_t errlen);
 
 #endif
