@@ -791,13 +791,24 @@ note_file(const struct sysroot *root, struct journal *j, const char *path)
 static int
 note_units(const struct sysroot *root, struct journal *j)
 {
+	static const char *const always[] = { "init.scope", "system.slice",
+					      "user.slice" };
 	struct dirent *de;
 	char path[320];
 	DIR *d = NULL;
-	int fd = -1, r = 0;
+	size_t i;
+	int fd, r = 0;
 
 	if (!systemd_host(root))
 		return 0;
+	/* These three even before they have a group (user.slice before
+	 * the first login): systemd loads a unit to set it. */
+	for (i = 0; r == 0 && i < sizeof(always) / sizeof(always[0]); i++) {
+		snprintf(path, sizeof(path), UNIT_PREFIX "%s", always[i]);
+		r = note_file(root, j, path);
+	}
+	if (r < 0)
+		return r;
 	if (sysroot_read(root, "sys/fs/cgroup/cgroup.controllers", path,
 			 sizeof(path)) >= 0)
 		fd = sysroot_open_dir(root, "sys/fs/cgroup");
