@@ -105,6 +105,18 @@ printf 'PATH=/bin\0IRQBALANCE_BANNED_CPULIST=2-3\0' >"$S/proc/50/environ"
 check "irqbalance with them banned is not" 0 "" \
     sh -c "cpm-topo --sysroot '$S' check 2-3 --isolation | grep '^warning'; true"
 rm -r "$S/proc/50"
+# systemd's top-level units: their AllowedCPUs is their cpuset.cpus (a
+# fake cgroup v2 tree: this host has no systemd).
+mkdir -p "$S/sys/fs/cgroup/system.slice" "$S/sys/fs/cgroup/user.slice"
+echo 0-1,4-31 >"$S/sys/fs/cgroup/system.slice/cpuset.cpus"
+echo >"$S/sys/fs/cgroup/user.slice/cpuset.cpus"
+run cpm-topo --sysroot "$S" check 2-3 --isolation
+case $rc:$out in
+3:*"note: system.slice keeps off CPUs 2-3 (AllowedCPUs=0-1,4-31)"*"warning: user.slice may run on CPUs 2-3 (AllowedCPUs=all)"*)
+	ok "a slice off the CPUs is a note, one on every CPU a finding" ;;
+*) not_ok "a slice off the CPUs is a note, one on every CPU a finding" "$(show)" ;;
+esac
+rm -r "$S/sys/fs"
 check "the restore" 0 "" cpm-pin --sysroot "$S" --isolate-restore
 assert "puts back every value exactly" \
     "$(diff -r "$T_TMP/orig" "$S" && echo same)" same

@@ -266,6 +266,39 @@ sdbus_get_u64(struct sdbus *b, const char *unit, const char *prop,
 	return r;
 }
 
+int
+sdbus_get_set(struct sdbus *b, const char *unit, const char *prop,
+	      struct cpuset *s, char *err, size_t errlen)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	const void *bytes = NULL;
+	char *obj = NULL, iface[96];
+	size_t n = 0;
+	int r;
+
+	if (unit_iface(unit, iface, sizeof(iface)) == NULL)
+		return fail(-EINVAL, NULL, err, errlen, "'%s' is no unit name",
+			    unit);
+	r = sd_bus_path_encode(SD_PATH "/unit", unit, &obj);
+	if (r < 0)
+		return fail(r, NULL, err, errlen, "cannot name unit %s", unit);
+	r = sd_bus_get_property(b->bus, SD_DEST, obj, iface, prop, &e, &reply,
+				"ay");
+	if (r >= 0)
+		r = sd_bus_message_read_array(reply, 'y', &bytes, &n);
+	if (r >= 0)
+		r = sdprop_bytes_set(bytes, n, s);
+	if (r < 0)
+		fail(r, &e, err, errlen, "cannot read %s of %s", prop, unit);
+	else
+		r = 0;
+	free(obj);
+	sd_bus_message_unref(reply);
+	sd_bus_error_free(&e);
+	return r;
+}
+
 /* Waiting for our job: JobRemoved(u id, o job, s unit, s result). */
 struct job_wait {
 	const char *job;

@@ -55,6 +55,13 @@ int sdbus_get_u64(struct sdbus *b, const char *unit, const char *prop,
 		  uint64_t *v, char *err, size_t errlen);
 
 /*
+ * Read a cpuset property (AllowedCPUs, AllowedMemoryNodes: a byte array)
+ * of unit into s; an empty set is no restriction.
+ */
+int sdbus_get_set(struct sdbus *b, const char *unit, const char *prop,
+		  struct cpuset *s, char *err, size_t errlen);
+
+/*
  * Start the transient scope unit (its name ends in ".scope") holding
  * process pid, with description and props, and wait until systemd has
  * run the job.  Returns 0, -EEXIST when the unit exists already, or

@@ -91,6 +91,9 @@ FORWARD_INT(sd_bus_get_property_string,
 	     const char *interface, const char *member,
 	     sd_bus_error *ret_error, char **ret),
 	    (bus, destination, path, interface, member, ret_error, ret))
+FORWARD_INT(sd_bus_message_read_array,
+	    (sd_bus_message *m, char type, const void **ptr, size_t *size),
+	    (m, type, ptr, size))
 FORWARD_INT(sd_bus_get_property,
 	    (sd_bus *bus, const char *destination, const char *path,
 	     const char *interface, const char *member,

@@ -26,6 +26,8 @@
 #include "base/num.h"
 #include "base/strbuf.h"
 #include "base/strutils.h"
+#include "cgroup/sdbus.h"
+#include "cgroup/sdprop.h"
 #include "machine/irqbalance.h"
 #include "machine/tasks.h"
 #include "pin/isolate.h"
@@ -34,6 +36,7 @@
 #define MAGIC "cpm-isolate-journal 1"
 #define WQ_DIR "sys/devices/virtual/workqueue"
 #define CPU_DIR "sys/devices/system/cpu"
+#define UNIT_PREFIX "unit:"
 
 /* ---- the journal ---- */
 
@@ -224,6 +227,19 @@ parse_value(char *w, char **out, bool may_be_none)
 	return (*out = strdup(w + 1)) ? 0 : -ENOMEM;
 }
 
+/* A top-level slice or scope's name, as systemd spells them. */
+static bool
+unit_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n < 7 || n > 200 || (strcmp(name + n - 6, ".slice") != 0 &&
+				 strcmp(name + n - 6, ".scope") != 0))
+		return false;
+	return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789:_.-@\\") == n;
+}
+
 static int
 parse_line(struct journal *j, char *line)
 {
@@ -252,9 +268,18 @@ parse_line(struct journal *j, char *line)
 			    parse_set(w[5], &t->was, &t->has_was) < 0 ?
 			    -EBADMSG : 0;
 		}
-	} else if (n == 5 && strcmp(w[0], "file") == 0 &&
-		   str_unescape(w[1]) == 0 && find_file(j, w[1]) == NULL) {
-		char *orig;
+	} else if (n == 5 && (strcmp(w[0], "file") == 0 ||
+			      strcmp(w[0], "unit") == 0) &&
+		   str_unescape(w[1]) == 0) {
+		char *orig, path[256];
+
+		/* A unit stands as a file named "unit:NAME". */
+		snprintf(path, sizeof(path), "%s%s",
+			 w[0][0] == 'u' ? UNIT_PREFIX : "", w[1]);
+		if (find_file(j, path) != NULL ||
+		    (w[0][0] == 'u' && !unit_name_ok(w[1])))
+			goto out;
+		w[1] = path;
 
 		r = parse_value(w[2], &orig, false);
 		if (r == 0) {
@@ -266,6 +291,7 @@ parse_line(struct journal *j, char *line)
 			    parse_value(w[4], &f->was, true) < 0 ? -EBADMSG : 0;
 		}
 	}
+out:
 	cpuset_free(&s);
 	return r;
 }
@@ -405,8 +431,15 @@ journal_commit(struct journal *j, char *err, size_t errlen)
 		strbuf_puts(&body, "\n");
 	}
 	for (i = 0; i < j->nf; i++) {
-		strbuf_puts(&body, "file ");
-		str_escape(&body, j->f[i].path);
+		const char *path = j->f[i].path;
+
+		if (startswith(path, UNIT_PREFIX)) {
+			strbuf_puts(&body, "unit ");
+			path += sizeof(UNIT_PREFIX) - 1;
+		} else {
+			strbuf_puts(&body, "file ");
+		}
+		str_escape(&body, path);
 		put_value(&body, j->f[i].orig);
 		put_value(&body, j->f[i].now);
 		put_value(&body, j->f[i].was);
@@ -495,13 +528,15 @@ report_add(struct iso_report *rep, pid_t tid, const char *name,
  * irqbalance's banned CPUs stand as a file: its socket's path, with the
  * banned cpulist as the value, read and set over the socket.
  */
-enum fkind { F_MASK, F_QOS, F_GOV, F_IRQB };
+enum fkind { F_MASK, F_QOS, F_GOV, F_IRQB, F_UNIT };
 
 static enum fkind
 file_kind(const char *path)
 {
 	size_t n = strlen(path);
 
+	if (startswith(path, UNIT_PREFIX))
+		return F_UNIT;
 	if (irqb_sock_pid(path))
 		return F_IRQB;
 	if (n >= 7 && strcmp(path + n - 7, "cpumask") == 0)
@@ -547,15 +582,46 @@ format_mask(const struct cpuset *s, struct strbuf *sb)
 	}
 }
 
+int
+isolate_unit_target(const char *orig, const struct cpuset *away,
+		    const struct cpuset *online, struct cpuset *want)
+{
+	struct cpuset left = CPUSET_INIT;
+	int r;
+
+	if (cpuset_parse_list(orig, want, NULL, 0) < 0)
+		return -EINVAL;
+	if (cpuset_empty(want) && online == NULL)
+		return 0;
+	r = cpuset_copy(&left, cpuset_empty(want) ? online : want);
+	if (r == 0 && cpuset_intersects(&left, away)) {
+		cpuset_andnot(&left, away);
+		if (!cpuset_empty(&left))
+			r = cpuset_copy(want, &left);
+	}
+	cpuset_free(&left);
+	return r;
+}
+
 /* What file f should hold under away: malloc'ed, or NULL (memory). */
 static char *
-file_target(const struct jfile *f, const struct cpuset *away)
+file_target(const struct jfile *f, const struct cpuset *away,
+	    const struct cpuset *online)
 {
 	struct cpuset s = CPUSET_INIT;
 	struct strbuf sb;
 	int cpu;
 
 	switch (file_kind(f->path)) {
+	case F_UNIT:
+		if (isolate_unit_target(f->orig, away, online, &s) < 0) {
+			cpuset_free(&s);
+			return strdup(f->orig);
+		}
+		strbuf_init(&sb);
+		cpuset_format(&s, &sb);
+		cpuset_free(&s);
+		return sb.oom ? NULL : sb.buf ? sb.buf : strdup("");
 	case F_MASK:
 		if (cpuset_parse_mask(f->orig, &s) < 0)
 			return strdup(f->orig);
@@ -600,7 +666,7 @@ value_eq(const char *path, const char *a, const char *b)
 
 	if (a == NULL || b == NULL)
 		return false;
-	if (file_kind(path) == F_IRQB)
+	if (file_kind(path) == F_IRQB || file_kind(path) == F_UNIT)
 		eq = cpuset_parse_list(a, &x, NULL, 0) == 0 &&
 		     cpuset_parse_list(b, &y, NULL, 0) == 0 &&
 		     cpuset_equal(&x, &y);
@@ -614,6 +680,63 @@ value_eq(const char *path, const char *a, const char *b)
 	return eq;
 }
 
+/*
+ * systemd is PID 1 (its own test, sd_booted()): only then, and live, are
+ * units asked about; a replayed tree has no systemd behind it.
+ */
+static bool
+systemd_host(const struct sysroot *root)
+{
+	return root->live && access("/run/systemd/system", F_OK) == 0;
+}
+
+/* A unit's AllowedCPUs over D-Bus as a cpulist, "" for every CPU. */
+static int
+unit_read(const struct sysroot *root, const char *unit, char *buf,
+	  size_t size)
+{
+	struct cpuset s = CPUSET_INIT;
+	struct sdbus *b = NULL;
+	struct strbuf sb;
+	int r = systemd_host(root) ? sdbus_open(&b, NULL, 0) : -ENOENT;
+
+	if (r == 0)
+		r = sdbus_get_set(b, unit, "AllowedCPUs", &s, NULL, 0);
+	strbuf_init(&sb);
+	if (r == 0)
+		cpuset_format(&s, &sb);
+	if (r == 0 && sb.oom)
+		r = -ENOMEM;
+	if (r == 0)
+		snprintf(buf, size, "%s", sb.buf ? sb.buf : "");
+	strbuf_free(&sb);
+	cpuset_free(&s);
+	sdbus_close(b);
+	return r;
+}
+
+/* Set a unit's AllowedCPUs, runtime only ("": every CPU). */
+static int
+unit_write(const struct sysroot *root, const char *unit, const char *value)
+{
+	struct cpuset s = CPUSET_INIT;
+	struct sdprops props;
+	struct sdbus *b = NULL;
+	int r = cpuset_parse_list(value, &s, NULL, 0) < 0 ? -EINVAL : 0;
+
+	sdprops_init(&props);
+	if (r == 0)
+		r = sdprops_add_set(&props, "AllowedCPUs", &s);
+	if (r == 0)
+		r = systemd_host(root) ? sdbus_open(&b, NULL, 0) : -ENOENT;
+	if (r == 0)
+		r = sdbus_set_properties(b, unit, true, &props, NULL, 0);
+	sdbus_close(b);
+	sdprops_free(&props);
+	cpuset_free(&s);
+	return r;
+}
+
 /* The stripped text of path below root into buf; 0 or -errno. */
 static int
 read_value(const struct sysroot *root, const char *path, char *buf,
@@ -622,6 +745,9 @@ read_value(const struct sysroot *root, const char *path, char *buf,
 	char tmp[4096];
 	ssize_t n;
 
+	if (file_kind(path) == F_UNIT)
+		return unit_read(root, path + sizeof(UNIT_PREFIX) - 1, buf,
+				 size);
 	if (file_kind(path) == F_IRQB) {
 		struct cpuset s = CPUSET_INIT;
 		struct strbuf sb;
@@ -657,6 +783,51 @@ note_file(const struct sysroot *root, struct journal *j, const char *path)
 	return add_file(j, path, buf) ? 0 : -ENOMEM;
 }
 
+/*
+ * systemd's top-level slices and scopes (the groups right below the
+ * cgroup v2 root, -.slice's), journaled, so that new services stay off
+ * the CPUs: nothing without systemd, or when D-Bus does not answer.
+ */
+static int
+note_units(const struct sysroot *root, struct journal *j)
+{
+	static const char *const always[] = { "init.scope", "system.slice",
+					      "user.slice" };
+	struct dirent *de;
+	char path[320];
+	DIR *d = NULL;
+	size_t i;
+	int fd, r = 0;
+
+	if (!systemd_host(root))
+		return 0;
+	/* These three even before they have a group (user.slice before
+	 * the first login): systemd loads a unit to set it. */
+	for (i = 0; r == 0 && i < sizeof(always) / sizeof(always[0]); i++) {
+		snprintf(path, sizeof(path), UNIT_PREFIX "%s", always[i]);
+		r = note_file(root, j, path);
+	}
+	if (r < 0)
+		return r;
+	if (sysroot_read(root, "sys/fs/cgroup/cgroup.controllers", path,
+			 sizeof(path)) >= 0)
+		fd = sysroot_open_dir(root, "sys/fs/cgroup");
+	else
+		fd = sysroot_open_dir(root, "sys/fs/cgroup/unified");
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (fd >= 0 && d == NULL)
+		close(fd);
+	while (d && r == 0 && (de = readdir(d)) != NULL) {
+		if (de->d_type != DT_DIR || !unit_name_ok(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), UNIT_PREFIX "%s", de->d_name);
+		r = note_file(root, j, path);
+	}
+	if (d)
+		closedir(d);
+	return r;
+}
+
 /* Every file an isolation of away touches, journaled. */
 static int
 note_files(const struct sysroot *root, struct journal *j,
@@ -686,6 +857,8 @@ note_files(const struct sysroot *root, struct journal *j,
 	}
 	if (d)
 		closedir(d);
+	if (r == 0)
+		r = note_units(root, j);
 	cpuset_for_each(cpu, away) {
 		if (r < 0)
 			break;
@@ -710,7 +883,8 @@ note_files(const struct sysroot *root, struct journal *j,
  */
 static int
 plan_files(const struct sysroot *root, struct journal *j,
-	   const struct cpuset *away, bool *pending, struct iso_report *rep)
+	   const struct cpuset *away, const struct cpuset *online,
+	   bool *pending, struct iso_report *rep)
 {
 	size_t i;
 
@@ -721,7 +895,7 @@ plan_files(const struct sysroot *root, struct journal *j,
 		pending[i] = false;
 		if (read_value(root, f->path, cur, sizeof(cur)) < 0)
 			continue;	/* gone (a CPU offline, a workqueue) */
-		want = file_target(f, away);
+		want = file_target(f, away, online);
 		if (want == NULL)
 			return -ENOMEM;
 		/* irqbalance answers what it was told only from its next
@@ -777,6 +951,8 @@ write_line(const struct sysroot *root, const char *path, const char *value)
 
 	if (file_kind(path) == F_IRQB)
 		return ban(root, path, value);
+	if (file_kind(path) == F_UNIT)
+		return unit_write(root, path + sizeof(UNIT_PREFIX) - 1, value);
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "%s\n", value);
 	r = sb.oom ? -ENOMEM : sysroot_write(root, path, sb.buf);
@@ -1100,7 +1276,8 @@ pass_once(const struct iso_opts *o, struct journal *j, bool restore,
 	if (r == 0 && first) {
 		r = away_machine(j, &away);
 		if (r == 0)
-			r = plan_files(o->root, j, &away, fpending, rep);
+			r = plan_files(o->root, j, &away, o->online,
+				       fpending, rep);
 	}
 	if (r == 0 && !o->dry_run && (p.n || first))
 		r = journal_commit(j, err, errlen);

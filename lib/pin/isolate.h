@@ -42,12 +42,25 @@
  *                                    "~" for none)
  *   file PATH ORIG NOW WAS          ("=" and the %-escaped value, or
  *                                    "~" for none)
+ *   unit NAME ORIG NOW WAS          (a systemd slice or scope right
+ *                                    below -.slice: its AllowedCPUs as
+ *                                    a file's value, "=" alone for
+ *                                    every CPU)
  *
  * Interrupts are the IRQ journal's (machine/irq.h), held there under the
  * name "isolate:NAME" by each holder of scope 0.  A running irqbalance
  * is a file too: PATH its socket (run/irqbalance/irqbalance<PID>.sock),
  * the value its banned cpulist, read and set over the socket
  * (machine/irqbalance.h); its target is the original plus the away set.
+ *
+ * On a systemd host (live, /run/systemd/system), the top-level slices
+ * and scopes (init.scope, system.slice, user.slice, machine.slice, ...:
+ * the groups right below the cgroup v2 root) get AllowedCPUs less the
+ * machine's away set as runtime properties over D-Bus (SetUnitProperties
+ * runtime=true), so that new services start off the CPUs; an original
+ * of every CPU ("") is put back as an empty AllowedCPUs.  Without
+ * systemd, or when D-Bus does not answer, no unit is journaled.  Only
+ * scope 0 touches them, as for every file.
  */
 #ifndef CPM_ISOLATE_H
 #define CPM_ISOLATE_H
@@ -107,6 +120,15 @@ struct iso_report {
 };
 
 void iso_report_free(struct iso_report *rep);
+
+/*
+ * A systemd unit's AllowedCPUs under away (orig a cpulist, "" for every
+ * CPU): orig less away, every online CPU less away for "", or orig as it
+ * is when that leaves nothing (or online is NULL for "").  Returns 0 or
+ * -EINVAL for an orig that is no cpulist.
+ */
+int isolate_unit_target(const char *orig, const struct cpuset *away,
+			const struct cpuset *online, struct cpuset *want);
 
 /*
  * Add (or replace) the holder o->holder with cpus, journal every

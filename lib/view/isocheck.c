@@ -231,31 +231,76 @@ check_irqbalance(const struct sysroot *root, const struct task_table *t,
 	return n;
 }
 
-/* systemd's slices (cgroup v2): cpuset.cpus, empty for every CPU. */
+/* One top-level unit's cpuset.cpus: a warning, or a note when fine. */
+static int
+check_slice(const struct sysroot *root, const char *unit,
+	    const struct cpuset *cpus, const char *list, struct strbuf *out)
+{
+	struct cpuset s = CPUSET_INIT;
+	char path[320], buf[4096];
+	int n = 0;
+
+	if (snprintf(path, sizeof(path), "sys/fs/cgroup/%s/cpuset.cpus",
+		     unit) >= (int)sizeof(path))
+		return 0;
+	if (sysroot_read(root, path, buf, sizeof(buf)) < 0 ||
+	    cpuset_parse_list(strstrip(buf), &s, NULL, 0) < 0) {
+		cpuset_free(&s);
+		return 0;
+	}
+	if (!cpuset_empty(&s) && !cpuset_intersects(&s, cpus)) {
+		strbuf_printf(out, "note: %s keeps off CPUs %s (AllowedCPUs="
+			      "%s)\n", unit, list, buf);
+	} else {
+		strbuf_printf(out, "warning: %s may run on CPUs %s (AllowedCPUs="
+			      "%s)\n", unit, list, buf[0] ? buf : "all");
+		n++;
+	}
+	cpuset_free(&s);
+	return n;
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static bool
+top_unit(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 6 && (strcmp(name + n - 6, ".slice") == 0 ||
+			 strcmp(name + n - 6, ".scope") == 0);
+}
+
+/*
+ * systemd's top-level slices and scopes (the groups right below the
+ * cgroup v2 root): cpuset.cpus, which holds AllowedCPUs, empty for every
+ * CPU.
+ */
 static int
 check_slices(const struct sysroot *root, const struct cpuset *cpus,
 	     const char *list, struct strbuf *out)
 {
-	static const char *const units[] = { "init.scope", "system.slice",
-					     "user.slice", "machine.slice" };
-	struct cpuset s = CPUSET_INIT;
-	char path[96], buf[4096];
-	size_t i;
-	int n = 0;
+	int fd = sysroot_open_dir(root, "sys/fs/cgroup"), n = 0;
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	char names[64][256];
+	struct dirent *de;
+	size_t i, k = 0;
 
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		snprintf(path, sizeof(path), "sys/fs/cgroup/%s/cpuset.cpus",
-			 units[i]);
-		if (sysroot_read(root, path, buf, sizeof(buf)) < 0 ||
-		    cpuset_parse_list(strstrip(buf), &s, NULL, 0) < 0)
-			continue;
-		if (!cpuset_empty(&s) && !cpuset_intersects(&s, cpus))
-			continue;
-		strbuf_printf(out, "warning: %s may run on CPUs %s (AllowedCPUs="
-			      "%s)\n", units[i], list, buf[0] ? buf : "all");
-		n++;
-	}
-	cpuset_free(&s);
+	if (fd >= 0 && d == NULL)
+		close(fd);
+	while (d && k < 64 && (de = readdir(d)) != NULL)
+		if (de->d_type == DT_DIR && top_unit(de->d_name) &&
+		    strlen(de->d_name) < sizeof(names[0]))
+			snprintf(names[k++], sizeof(names[0]), "%s", de->d_name);
+	if (d)
+		closedir(d);
+	qsort(names, k, sizeof(names[0]), cmp_name);
+	for (i = 0; i < k; i++)
+		n += check_slice(root, names[i], cpus, list, out);
 	return n;
 }
 

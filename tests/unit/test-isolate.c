@@ -7,6 +7,7 @@
  * where a replayed tree's status files stand for the threads.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/fileread.h"
+#include "base/hash.h"
 #include "machine/sysroot.h"
 #include "machine/tasks.h"
 #include "pin/isolate.h"
@@ -218,6 +221,96 @@ killed_at(int k, bool in_release)
 	return WIFSIGNALED(status) ? 1 : 0;
 }
 
+/* A unit's AllowedCPUs under away, as a cpulist ("" for every CPU). */
+static const char *
+unit_target(const char *orig, const char *away_list, bool with_online)
+{
+	static char buf[64];
+	struct cpuset away = CPUSET_INIT, want = CPUSET_INIT;
+	char *list;
+
+	cpuset_parse_list(away_list, &away, NULL, 0);
+	if (isolate_unit_target(orig, &away, with_online ? &online : NULL,
+				&want) < 0) {
+		snprintf(buf, sizeof(buf), "error");
+	} else {
+		list = cpuset_to_list(&want);
+		snprintf(buf, sizeof(buf), "%s", list ? list : "");
+		free(list);
+	}
+	cpuset_free(&away);
+	cpuset_free(&want);
+	return buf;
+}
+
+/* A journal with body and its right checksum. */
+static void
+put_journal(const char *body)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text), "cpm-isolate-journal 1\n"
+		 "checksum fnv1a64:%016llx\n%s",
+		 (unsigned long long)fnv1a64(FNV64_INIT, body, strlen(body)),
+		 body);
+	unit_put(dir, "state/isolate.journal", text);
+}
+
+static void
+test_units(void)
+{
+	struct cpuset held = CPUSET_INIT;
+	struct iso_report rep;
+	char err[256], *text = NULL;
+
+	CHECK_STR("a unit on every CPU gets the others",
+		  unit_target("", "1", true), "0,2-3");
+	CHECK_STR("a unit's own CPUs lose the isolated one",
+		  unit_target("0-1", "1", true), "0");
+	CHECK_STR("a unit only on the isolated CPU is left",
+		  unit_target("1", "1", true), "1");
+	CHECK_STR("a unit never there is left",
+		  unit_target("2-3", "1", true), "2-3");
+	CHECK_STR("with nothing away, every CPU stays every CPU",
+		  unit_target("", "", true), "");
+	CHECK_STR("without the online CPUs, every CPU is left",
+		  unit_target("", "1", false), "");
+	CHECK_STR("an original that is no cpulist is refused",
+		  unit_target("x", "1", true), "error");
+
+	/* Old journals (no unit line) and new ones load. */
+	make_tree();
+	put_journal("holder cpm-pin 1 0\n");
+	CHECK("a journal without units loads",
+	      isolate_held(journal, &held, err, sizeof(err)) == 0 &&
+	      cpuset_isset(&held, 1));
+	put_journal("holder cpm-pin 1 0\n"
+		    "unit system.slice = =0,2-3 ~\n"
+		    "unit init.scope =0-1 =0 ~\n");
+	CHECK("a journal with units loads",
+	      isolate_held(journal, &held, err, sizeof(err)) == 0 &&
+	      cpuset_isset(&held, 1));
+	CHECK("another holder keeps the units' lines",
+	      isolate("b", "2", 0, &rep) == 0);
+	iso_report_free(&rep);
+	read_file_at(AT_FDCWD, journal, &(struct read_opts){ 0 }, &text, NULL);
+	CHECK("as units, with their values",
+	      text && strstr(text, "\nunit system.slice = =0,2-3 ~\n") &&
+	      strstr(text, "\nunit init.scope =0-1 =0 ~\n") &&
+	      !strstr(text, "unit:"));
+	free(text);
+	release(NULL, &rep);
+	iso_report_free(&rep);
+	put_journal("holder cpm-pin 1 0\nunit ../x.slice = ~ ~\n");
+	CHECK("a unit that is no top-level unit name is refused",
+	      isolate_held(journal, &held, err, sizeof(err)) == -EBADMSG);
+	put_journal("holder cpm-pin 1 0\nunit sshd.service = ~ ~\n");
+	CHECK("as is a unit that is no slice or scope",
+	      isolate_held(journal, &held, err, sizeof(err)) == -EBADMSG);
+	unlink(journal);
+	cpuset_free(&held);
+}
+
 int
 main(void)
 {
@@ -393,6 +486,8 @@ main(void)
 	}
 	CHECK("a release killed at any change is finished exactly",
 	      bad == 0 && k > 5);
+
+	test_units();
 
 	/* A damaged journal is refused, nothing changed. */
 	make_tree();

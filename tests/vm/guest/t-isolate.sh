@@ -4,7 +4,9 @@
 # CPU running first, the last CPU is isolated; no thread that can move
 # stays there, irqbalance bans it, and the restore gives back every
 # thread affinity, interrupt, workqueue mask and knob (tests/affsnap.py
-# diffs a snapshot) and irqbalance's banned list.
+# diffs a snapshot) and irqbalance's banned list.  systemd's top-level
+# units get AllowedCPUs without the CPU (a new service starts off it),
+# and the restore gives 'systemctl show' back as it was.
 . /cpm/tests/vm/guest/common.sh
 have cpm-pin && have cpm-topo || exit 0
 for c in irqbalance stress-ng python3; do
@@ -20,6 +22,10 @@ IB=$!
 at_exit "kill $S $IB 2>/dev/null"
 sleep 2
 python3 /cpm/tests/affsnap.py snap /tmp/before
+units="init.scope system.slice user.slice"
+sd=false
+[ -d /run/systemd/system ] && command -v systemd-run >/dev/null && sd=true
+$sd && sd_before=$(systemctl show -p AllowedCPUs $units)
 check "isolating CPU $last under stress-ng and irqbalance" 0 "" cpm-pin --isolate "$last"
 sleep 2
 out=$(cpm-topo check "$last" --isolation)
@@ -32,7 +38,28 @@ case $out in
 *"note: irqbalance (PID $IB) runs and bans CPUs"*) ok "irqbalance bans CPU $last" ;;
 *) not_ok "irqbalance bans CPU $last" "$out" ;;
 esac
+if $sd; then
+	case $out in
+	*"note: system.slice keeps off CPUs $last"*) ok "check sees system.slice off CPU $last" ;;
+	*) not_ok "check sees system.slice off CPU $last" "$out" ;;
+	esac
+	bad=
+	for u in $units; do
+		v=$(systemctl show -P AllowedCPUs $u)
+		case " $(list_expand "$v") " in
+		"  "|*" $last "*) bad="$bad $u=$v" ;;
+		esac
+	done
+	assert "init.scope, system.slice and user.slice leave CPU $last out" "$bad" ""
+	v=$(systemd-run --quiet --wait --pipe grep Cpus_allowed_list /proc/self/status | awk '{print $2}')
+	case " $(list_expand "$v") " in
+	"  "|*" $last "*) not_ok "a new service starts off CPU $last" "$v" ;;
+	*) ok "a new service starts off CPU $last" ;;
+	esac
+fi
 check "the restore" 0 "" cpm-pin --isolate-restore
+$sd && assert "the units' AllowedCPUs are as before" \
+    "$(systemctl show -p AllowedCPUs $units)" "$sd_before"
 kill $S $IB 2>/dev/null
 wait $S $IB 2>/dev/null
 # irqbalance moved interrupts itself: only the threads, masks and knobs.
