@@ -887,13 +887,23 @@ plan_files(const struct sysroot *root, struct journal *j,
 	   bool *pending, struct iso_report *rep)
 {
 	size_t i;
+	int r;
 
 	for (i = 0; i < j->nf; i++) {
 		struct jfile *f = &j->f[i];
 		char cur[4096], *want;
 
 		pending[i] = false;
-		if (read_value(root, f->path, cur, sizeof(cur)) < 0)
+		r = read_value(root, f->path, cur, sizeof(cur));
+		/* A unit does not go; systemd not answering is a value
+		 * not put back, which the journal keeps. */
+		if (r < 0 && file_kind(f->path) == F_UNIT &&
+		    systemd_host(root)) {
+			if (!report_add(rep, 0, f->path, "?", f->orig, r))
+				return -ENOMEM;
+			continue;
+		}
+		if (r < 0)
 			continue;	/* gone (a CPU offline, a workqueue) */
 		want = file_target(f, away, online);
 		if (want == NULL)
