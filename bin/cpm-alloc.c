@@ -943,6 +943,26 @@ open_state(struct ctx *c, int rw, bool tolerate_foreign)
 			"another machine", c->match_msg);
 }
 
+/*
+ * The state opened for a take (read-only with --dry-run): nothing is
+ * handed out on top of what a damaged or forged state says is held;
+ * 'check' names each finding.
+ */
+static void
+open_state_to_take(struct ctx *c)
+{
+	int r;
+
+	open_state(c, c->dry_run ? RO : RW, false);
+	r = state_check_held(&c->st, &c->m.topo->possible, c->err,
+			     sizeof(c->err));
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_USAGE, "state file '%s' cannot be taken from: %s; "
+			"run 'cpm-alloc check'", c->state_path, c->err);
+}
+
 static void
 save_state(struct ctx *c)
 {
@@ -1240,16 +1260,7 @@ cmd_take(struct ctx *c)
 	}
 	load_near(c);
 	parse_owner(c, &e);
-	open_state(c, c->dry_run ? RO : RW, false);
-	/* Nothing handed out on top of what a damaged or forged state
-	 * says is held: 'check' names each finding. */
-	r = state_check_held(&c->st, &c->m.topo->possible, c->err,
-			     sizeof(c->err));
-	if (r == -ENOMEM)
-		cli_die(EXIT_FAIL, "out of memory");
-	if (r < 0)
-		cli_die(EXIT_USAGE, "state file '%s' cannot be taken from: %s; "
-			"run 'cpm-alloc check'", c->state_path, c->err);
+	open_state_to_take(c);
 	effective_opts(c, &rq.opts);
 	rq.near = c->near;
 	rq.nnear = c->nnear;
@@ -1323,8 +1334,6 @@ cmd_take(struct ctx *c)
 static void
 pod_open(struct ctx *c)
 {
-	int r;
-
 	want_args(c, 1, 1, "POD");
 	check_name(c->args[0]);
 	if (c->have_mem || c->isolate || c->isolate_irqs || c->owner_arg ||
@@ -1336,14 +1345,7 @@ pod_open(struct ctx *c)
 	need_cpus(c);
 	warn_smt_gap(c);
 	load_near(c);
-	open_state(c, c->dry_run ? RO : RW, false);
-	r = state_check_held(&c->st, &c->m.topo->possible, c->err,
-			     sizeof(c->err));
-	if (r == -ENOMEM)
-		cli_die(EXIT_FAIL, "out of memory");
-	if (r < 0)
-		cli_die(EXIT_USAGE, "state file '%s' cannot be taken from: %s; "
-			"run 'cpm-alloc check'", c->state_path, c->err);
+	open_state_to_take(c);
 }
 
 /* take POD --member NAME=N ... [--init-member NAME=N ...] [--scope S] */

@@ -237,66 +237,65 @@ unit_iface(const char *unit, char *buf, size_t len)
 	return buf;
 }
 
-int
-sdbus_get_u64(struct sdbus *b, const char *unit, const char *prop,
-	      uint64_t *v, char *err, size_t errlen)
+/*
+ * Unit property prop, of D-Bus type sig, into *reply (unref it); 0, or
+ * -errno with err set ("cannot read PROP of UNIT").
+ */
+static int
+get_property(struct sdbus *b, const char *unit, const char *prop,
+	     const char *sig, sd_bus_message **reply, char *err,
+	     size_t errlen)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *reply = NULL;
 	char *obj = NULL, iface[96];
 	int r;
 
+	*reply = NULL;
 	if (unit_iface(unit, iface, sizeof(iface)) == NULL)
 		return fail(-EINVAL, NULL, err, errlen, "'%s' is no unit name",
 			    unit);
 	r = sd_bus_path_encode(SD_PATH "/unit", unit, &obj);
 	if (r < 0)
 		return fail(r, NULL, err, errlen, "cannot name unit %s", unit);
-	r = sd_bus_get_property(b->bus, SD_DEST, obj, iface, prop, &e, &reply,
-				"t");
-	if (r >= 0)
-		r = sd_bus_message_read(reply, "t", v);
+	r = sd_bus_get_property(b->bus, SD_DEST, obj, iface, prop, &e, reply,
+				sig);
 	if (r < 0)
-		fail(r, &e, err, errlen, "cannot read a property of %s", unit);
-	else
-		r = 0;
+		fail(r, &e, err, errlen, "cannot read %s of %s", prop, unit);
 	free(obj);
-	sd_bus_message_unref(reply);
 	sd_bus_error_free(&e);
-	return r;
+	return r < 0 ? r : 0;
+}
+
+int
+sdbus_get_u64(struct sdbus *b, const char *unit, const char *prop,
+	      uint64_t *v, char *err, size_t errlen)
+{
+	sd_bus_message *reply;
+	int r = get_property(b, unit, prop, "t", &reply, err, errlen);
+
+	if (r == 0 && (r = sd_bus_message_read(reply, "t", v)) < 0)
+		fail(r, NULL, err, errlen, "cannot read %s of %s", prop, unit);
+	sd_bus_message_unref(reply);
+	return r < 0 ? r : 0;
 }
 
 int
 sdbus_get_set(struct sdbus *b, const char *unit, const char *prop,
 	      struct cpuset *s, char *err, size_t errlen)
 {
-	sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *reply = NULL;
+	sd_bus_message *reply;
 	const void *bytes = NULL;
-	char *obj = NULL, iface[96];
 	size_t n = 0;
-	int r;
+	int r = get_property(b, unit, prop, "ay", &reply, err, errlen);
 
-	if (unit_iface(unit, iface, sizeof(iface)) == NULL)
-		return fail(-EINVAL, NULL, err, errlen, "'%s' is no unit name",
-			    unit);
-	r = sd_bus_path_encode(SD_PATH "/unit", unit, &obj);
-	if (r < 0)
-		return fail(r, NULL, err, errlen, "cannot name unit %s", unit);
-	r = sd_bus_get_property(b->bus, SD_DEST, obj, iface, prop, &e, &reply,
-				"ay");
-	if (r >= 0)
+	if (r == 0)
 		r = sd_bus_message_read_array(reply, 'y', &bytes, &n);
-	if (r >= 0)
+	if (r >= 0 && reply)
 		r = sdprop_bytes_set(bytes, n, s);
-	if (r < 0)
-		fail(r, &e, err, errlen, "cannot read %s of %s", prop, unit);
-	else
-		r = 0;
-	free(obj);
+	if (r < 0 && reply)
+		fail(r, NULL, err, errlen, "cannot read %s of %s", prop, unit);
 	sd_bus_message_unref(reply);
-	sd_bus_error_free(&e);
-	return r;
+	return r < 0 ? r : 0;
 }
 
 /* Waiting for our job: JobRemoved(u id, o job, s unit, s result). */

@@ -690,6 +690,22 @@ systemd_host(const struct sysroot *root)
 	return root->live && access("/run/systemd/system", F_OK) == 0;
 }
 
+/* s as a cpulist into buf ("" when empty); 0 or -ENOMEM. */
+static int
+list_to_buf(const struct cpuset *s, char *buf, size_t size)
+{
+	struct strbuf sb;
+	int r;
+
+	strbuf_init(&sb);
+	cpuset_format(s, &sb);
+	r = sb.oom ? -ENOMEM : 0;
+	if (r == 0)
+		snprintf(buf, size, "%s", sb.buf ? sb.buf : "");
+	strbuf_free(&sb);
+	return r;
+}
+
 /* A unit's AllowedCPUs over D-Bus as a cpulist, "" for every CPU. */
 static int
 unit_read(const struct sysroot *root, const char *unit, char *buf,
@@ -697,19 +713,12 @@ unit_read(const struct sysroot *root, const char *unit, char *buf,
 {
 	struct cpuset s = CPUSET_INIT;
 	struct sdbus *b = NULL;
-	struct strbuf sb;
 	int r = systemd_host(root) ? sdbus_open(&b, NULL, 0) : -ENOENT;
 
 	if (r == 0)
 		r = sdbus_get_set(b, unit, "AllowedCPUs", &s, NULL, 0);
-	strbuf_init(&sb);
 	if (r == 0)
-		cpuset_format(&s, &sb);
-	if (r == 0 && sb.oom)
-		r = -ENOMEM;
-	if (r == 0)
-		snprintf(buf, size, "%s", sb.buf ? sb.buf : "");
-	strbuf_free(&sb);
+		r = list_to_buf(&s, buf, size);
 	cpuset_free(&s);
 	sdbus_close(b);
 	return r;
@@ -750,18 +759,11 @@ read_value(const struct sysroot *root, const char *path, char *buf,
 				 size);
 	if (file_kind(path) == F_IRQB) {
 		struct cpuset s = CPUSET_INIT;
-		struct strbuf sb;
 		int r = root->live ? irqb_banned(irqb_sock_pid(path), &s) :
 			-ENOENT;
 
-		strbuf_init(&sb);
 		if (r == 0)
-			cpuset_format(&s, &sb);
-		if (r == 0 && sb.oom)
-			r = -ENOMEM;
-		if (r == 0)
-			snprintf(buf, size, "%s", sb.buf ? sb.buf : "");
-		strbuf_free(&sb);
+			r = list_to_buf(&s, buf, size);
 		cpuset_free(&s);
 		return r;
 	}
