@@ -267,19 +267,6 @@ get_property(struct sdbus *b, const char *unit, const char *prop,
 }
 
 int
-sdbus_get_u64(struct sdbus *b, const char *unit, const char *prop,
-	      uint64_t *v, char *err, size_t errlen)
-{
-	sd_bus_message *reply;
-	int r = get_property(b, unit, prop, "t", &reply, err, errlen);
-
-	if (r == 0 && (r = sd_bus_message_read(reply, "t", v)) < 0)
-		fail(r, NULL, err, errlen, "cannot read %s of %s", prop, unit);
-	sd_bus_message_unref(reply);
-	return r < 0 ? r : 0;
-}
-
-int
 sdbus_get_set(struct sdbus *b, const char *unit, const char *prop,
 	      struct cpuset *s, char *err, size_t errlen)
 {

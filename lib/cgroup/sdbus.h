@@ -48,15 +48,10 @@ int sdbus_set_properties(struct sdbus *b, const char *unit, bool runtime,
 int sdbus_reload(struct sdbus *b, char *err, size_t errlen);
 
 /*
- * Read a uint64 property of unit's cgroup interface (the interface of its
- * type: org.freedesktop.systemd1.Service, .Scope, .Slice, ...).
- */
-int sdbus_get_u64(struct sdbus *b, const char *unit, const char *prop,
-		  uint64_t *v, char *err, size_t errlen);
-
-/*
  * Read a cpuset property (AllowedCPUs, AllowedMemoryNodes: a byte array)
- * of unit into s; an empty set is no restriction.
+ * of unit's cgroup interface (the interface of its type:
+ * org.freedesktop.systemd1.Service, .Scope, .Slice, ...) into s; an
+ * empty set is no restriction.
  */
 int sdbus_get_set(struct sdbus *b, const char *unit, const char *prop,
 		  struct cpuset *s, char *err, size_t errlen);
