@@ -204,7 +204,7 @@ drop_all(const struct alloc_pod *pod, struct alloc_entry *e,
 	for (i = 0; i < pod->n; i++) {
 		alloc_entry_free(&e[i]);
 		memset(&e[i], 0, sizeof(e[i]));
-		cpuset_zero(&got[i]);
+		cpuset_free(&got[i]);
 	}
 }
 
