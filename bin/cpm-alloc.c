@@ -784,6 +784,7 @@ alloc_isolate(struct ctx *c, const char *name, const struct cpuset *cpus)
 	char holder[STATE_NAME_MAX + 8];
 	struct iso_report rep;
 	struct iso_opts o;
+	size_t i;
 	int r;
 
 	snprintf(holder, sizeof(holder), "alloc:%s", name);
@@ -794,6 +795,10 @@ alloc_isolate(struct ctx *c, const char *name, const struct cpuset *cpus)
 	if (rep.refused)
 		cli_warn("warning: %u change%s of the isolation refused by the "
 			 "kernel", rep.refused, rep.refused == 1 ? "" : "s");
+	for (i = 0; i < rep.n; i++)
+		if (rep.v[i].error == ISO_PINNED)
+			cli_warn("note: %s keeps CPUs %s: work below it is "
+				 "pinned there", rep.v[i].name, rep.v[i].to);
 	if (rep.irq_error < 0 && rep.irq_error != -ENOENT)
 		cli_warn("warning: interrupts: %s", rep.irq_err);
 	iso_report_free(&rep);

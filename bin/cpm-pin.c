@@ -1813,6 +1813,10 @@ report_isolate(const struct pin_ctx *c, const struct iso_report *rep)
 		if (x->error == ISO_CHANGED)
 			cli_warn("warning: %s was changed since (now %s): left "
 				 "alone", what, x->from);
+		else if (x->error == ISO_PINNED)
+			cli_warn("note: %s keeps CPUs %s: work below it is "
+				 "pinned there (new units in it may start there "
+				 "too)", what, x->to);
 		else if (x->error < 0)
 			cli_warn("warning: %s cannot be set to %s: %s (stays %s)",
 				 what, x->to, strerror(-x->error), x->from);
@@ -1873,6 +1877,8 @@ isolate_form(struct pin_ctx *c)
 	}
 	if (r == -EINVAL || r == -EFTYPE_CPM)
 		cli_die(EXIT_USAGE, "%s", err);
+	if (r == -EIO)		/* values not put back: which, and why */
+		report_isolate(c, &rep);
 	if (r < 0)
 		cli_die(EXIT_FAIL, "%s", err);
 	if (!found && c->verbose)

@@ -32,4 +32,14 @@ int cgcpuset_read_list(const struct cg_hier *h, const char *group,
 		       const char *file, struct cpuset *out, char *err,
 		       size_t errlen);
 
+/*
+ * The CPUs that groups below group (not group itself) hold on their own:
+ * the union of every non-empty cpuset.cpus that leaves out some CPU of
+ * all (work pinned there), into out.  Returns 0 (also when group is not
+ * there: out is empty), or the errors of cg_walk().
+ */
+int cgcpuset_pinned_below(const struct cg_hier *h, const char *group,
+			  const struct cpuset *all, struct cpuset *out,
+			  char *err, size_t errlen);
+
 #endif

@@ -26,6 +26,8 @@
 #include "base/num.h"
 #include "base/strbuf.h"
 #include "base/strutils.h"
+#include "cgroup/cgcpuset.h"
+#include "cgroup/cgroup.h"
 #include "cgroup/sdbus.h"
 #include "cgroup/sdprop.h"
 #include "machine/irqbalance.h"
@@ -724,6 +726,35 @@ unit_read(const struct sysroot *root, const char *unit, char *buf,
 	return r;
 }
 
+/*
+ * An empty AllowedCPUs takes the cpuset controller off systemd's list
+ * for the unit, so it no longer writes the group's cpuset.cpus: the
+ * last list stays in force (seen with systemd 252) while systemctl shows
+ * none.  Empty it here, as systemd would have; the kernel refuses to
+ * empty a group with tasks (ENOSPC), and then the group gets what empty
+ * stands for, its parent's CPUs (the root's: units here are top-level).
+ */
+static int
+unit_cpus_reset(const struct sysroot *root, const char *unit)
+{
+	char path[320], buf[4096];
+	int r;
+
+	if (snprintf(path, sizeof(path), "sys/fs/cgroup/%s/cpuset.cpus",
+		     unit) >= (int)sizeof(path) ||
+	    sysroot_read(root, path, buf, sizeof(buf)) < 0 ||
+	    *strstrip(buf) == '\0')
+		return 0;
+	r = sysroot_write(root, path, "\n");
+	if (r == -ENOSPC) {
+		r = sysroot_read(root, "sys/fs/cgroup/cpuset.cpus.effective",
+				 buf, sizeof(buf));
+		if (r >= 0)
+			r = sysroot_write(root, path, buf);
+	}
+	return r < 0 ? r : 0;
+}
+
 /* Set a unit's AllowedCPUs, runtime only ("": every CPU). */
 static int
 unit_write(const struct sysroot *root, const char *unit, const char *value)
@@ -743,6 +774,8 @@ unit_write(const struct sysroot *root, const char *unit, const char *value)
 	sdbus_close(b);
 	sdprops_free(&props);
 	cpuset_free(&s);
+	if (r == 0 && *value == '\0')
+		r = unit_cpus_reset(root, unit);
 	return r;
 }
 
@@ -880,6 +913,47 @@ note_files(const struct sysroot *root, struct journal *j,
 }
 
 /*
+ * What a top-level unit is kept off, into out: away less the CPUs that
+ * groups below it are pinned to.  A slice holding work placed on the
+ * CPUs must keep them, or cgroup v2 would move that work off them (a
+ * child's CPUs are cut to its parent's); the CPUs it keeps go to rep
+ * as ISO_PINNED.
+ */
+static int
+unit_away(const struct sysroot *root, const char *path,
+	  const struct cpuset *away, const struct cpuset *online,
+	  struct cpuset *out, struct iso_report *rep)
+{
+	struct cpuset pinned = CPUSET_INIT;
+	struct strbuf sb;
+	struct cg_hier h;
+	char dir[sizeof(root->path) + 16];
+	int r = cpuset_copy(out, away);
+
+	if (r < 0 || online == NULL)
+		return r;
+	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup", root->path);
+	if (cg_open(&h, root->live ? NULL : dir, NULL, 0) < 0)
+		return 0;
+	r = cgcpuset_pinned_below(&h, path + sizeof(UNIT_PREFIX) - 1, online,
+				  &pinned, NULL, 0);
+	cg_close(&h);
+	if (r == 0 && cpuset_intersects(&pinned, away)) {
+		cpuset_and(&pinned, away);
+		cpuset_andnot(out, &pinned);
+		strbuf_init(&sb);
+		cpuset_format(&pinned, &sb);
+		if (sb.oom || !report_add(rep, 0, path + sizeof(UNIT_PREFIX) -
+					  1, "", sb.buf ? sb.buf : "",
+					  ISO_PINNED))
+			r = -ENOMEM;
+		strbuf_free(&sb);
+	}
+	cpuset_free(&pinned);
+	return r == -ENOMEM ? r : 0;
+}
+
+/*
  * Bring every journaled file towards its target under away: the ones
  * to write get pending[i] and their NOW (journal them before writing).
  */
@@ -888,6 +962,7 @@ plan_files(const struct sysroot *root, struct journal *j,
 	   const struct cpuset *away, const struct cpuset *online,
 	   bool *pending, struct iso_report *rep)
 {
+	struct cpuset ua = CPUSET_INIT;
 	size_t i;
 	int r;
 
@@ -902,14 +977,19 @@ plan_files(const struct sysroot *root, struct journal *j,
 		if (r < 0 && file_kind(f->path) == F_UNIT &&
 		    systemd_host(root)) {
 			if (!report_add(rep, 0, f->path, "?", f->orig, r))
-				return -ENOMEM;
+				goto oom;
 			continue;
 		}
 		if (r < 0)
 			continue;	/* gone (a CPU offline, a workqueue) */
-		want = file_target(f, away, online);
+		if (file_kind(f->path) == F_UNIT) {
+			r = unit_away(root, f->path, away, online, &ua, rep);
+			want = r < 0 ? NULL : file_target(f, &ua, online);
+		} else {
+			want = file_target(f, away, online);
+		}
 		if (want == NULL)
-			return -ENOMEM;
+			goto oom;
 		/* irqbalance answers what it was told only from its next
 		 * rescan on: a setting sent may still be on its way. */
 		if (value_eq(f->path, cur, want) &&
@@ -924,7 +1004,7 @@ plan_files(const struct sysroot *root, struct journal *j,
 			free(want);
 			if (!report_add(rep, 0, f->path, cur, f->orig,
 					ISO_CHANGED))
-				return -ENOMEM;
+				goto oom;
 			continue;
 		}
 		free(f->was);
@@ -932,7 +1012,11 @@ plan_files(const struct sysroot *root, struct journal *j,
 		f->now = want;
 		pending[i] = true;
 	}
+	cpuset_free(&ua);
 	return 0;
+oom:
+	cpuset_free(&ua);
+	return -ENOMEM;
 }
 
 /* Ban value's CPUs; what irqbalance bans of its own accord as NULL. */

@@ -58,7 +58,11 @@
  * the groups right below the cgroup v2 root) get AllowedCPUs less the
  * machine's away set as runtime properties over D-Bus (SetUnitProperties
  * runtime=true), so that new services start off the CPUs; an original
- * of every CPU ("") is put back as an empty AllowedCPUs.  Without
+ * of every CPU ("") is put back as an empty AllowedCPUs.  A unit with
+ * groups below it whose own cpuset.cpus lies on some of the CPUs (work
+ * placed there: a service with AllowedCPUs, a container's cpuset) keeps
+ * those CPUs, or cgroup v2 would cut that work's CPUs to the unit's; the
+ * report says so (ISO_PINNED), since new services may start there.  Without
  * systemd, or when D-Bus does not answer, no unit is journaled.  Only
  * scope 0 touches them, as for every file.
  */
@@ -78,6 +82,12 @@
 
 /* An outcome's error for a value changed by someone else since. */
 #define ISO_CHANGED 1
+/*
+ * Not an error: a systemd unit (.name, without "unit:") keeps the CPUs
+ * in .to, because groups below it are pinned there (cgroup v2 would cut
+ * them to its CPUs).
+ */
+#define ISO_PINNED 2
 
 struct iso_opts {
 	const struct sysroot *root;	/* proc and sys are read and written
@@ -99,7 +109,8 @@ struct iso_change {
 	char name[128];		/* the thread's command, or the file's path */
 	char from[64], to[64];	/* before, and what was asked */
 	bool kthread;
-	int error;		/* 0, -errno refused, ISO_CHANGED */
+	int error;		/* 0, -errno refused, ISO_CHANGED,
+				 * ISO_PINNED */
 };
 
 struct iso_report {

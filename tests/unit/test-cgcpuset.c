@@ -152,12 +152,70 @@ test_v1(void)
 	cg_close(&h);
 }
 
+/*
+ * The CPUs groups below a slice are pinned to: a v2 tree of plain files
+ * standing for systemd's (a slice, a service with AllowedCPUs=2, one
+ * with every CPU, one with none of its own, one with a list that is not
+ * one).
+ */
+static void
+pin_group(const char *dir, const char *group, const char *cpus)
+{
+	char d[320], text[32];
+
+	snprintf(d, sizeof(d), "%s/%s", dir, group);
+	mkdir(d, 0755);
+	snprintf(text, sizeof(text), "%s\n", cpus ? cpus : "");
+	if (cpus)
+		unit_put(d, "cpuset.cpus", text);
+}
+
+static void
+test_pinned_below(void)
+{
+	char dir[256], err[256];
+	struct cpuset all = CPUSET_INIT, got = CPUSET_INIT;
+	struct cg_hier h;
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/pin", unit_tmp);
+	mkdir(dir, 0755);
+	unit_put(dir, "cgroup.controllers", "cpuset cpu\n");
+	unit_put(dir, "cpuset.cpus.effective", "0-3\n");
+	pin_group(dir, "system.slice", "1-3");	/* its own: not below */
+	pin_group(dir, "system.slice/pinned.service", "2");
+	pin_group(dir, "system.slice/every.service", "0-3");
+	pin_group(dir, "system.slice/every.service/odd", "two");
+	pin_group(dir, "system.slice/plain.service", "");
+	pin_group(dir, "user.slice", NULL);
+	cpuset_parse_list("0-3", &all, NULL, 0);
+	if (cg_open(&h, dir, err, sizeof(err)) < 0) {
+		CHECK("pinned below: the tree opens", false);
+		return;
+	}
+	r = cgcpuset_pinned_below(&h, "system.slice", &all, &got, err,
+				  sizeof(err));
+	CHECK("pinned below: a service's own CPUs, not the slice's, nor "
+	      "every CPU, nor none", r == 0 && strcmp(unit_list(&got), "2") == 0);
+	r = cgcpuset_pinned_below(&h, "user.slice", &all, &got, err,
+				  sizeof(err));
+	CHECK("pinned below: nothing below", r == 0 && cpuset_empty(&got));
+	r = cgcpuset_pinned_below(&h, "machine.slice", &all, &got, err,
+				  sizeof(err));
+	CHECK("pinned below: a slice not there holds nothing",
+	      r == 0 && cpuset_empty(&got));
+	cg_close(&h);
+	cpuset_free(&all);
+	cpuset_free(&got);
+}
+
 int
 main(void)
 {
 	unit_machine(spec, 0, &t, NULL);
 	test_files();
 	test_v2();
+	test_pinned_below();
 	test_v1();
 	unit_machine_remove();
 	topo_free(&t);
