@@ -913,16 +913,54 @@ note_files(const struct sysroot *root, struct journal *j,
 }
 
 /*
- * What a top-level unit is kept off, into out: away less the CPUs that
- * groups below it are pinned to.  A slice holding work placed on the
- * CPUs must keep them, or cgroup v2 would move that work off them (a
- * child's CPUs are cut to its parent's); the CPUs it keeps go to rep
- * as ISO_PINNED.
+ * Into out, the CPUs of the threads placed on away (their affinity lies
+ * inside it: the work isolated there, kernel threads apart) that run in
+ * unit's cgroup v2 subtree (proc/PID/task/TID/cgroup "0::/UNIT/...").
+ */
+static int
+unit_threads_inside(const struct sysroot *root, const char *unit,
+		    const struct task_table *tab, const struct cpuset *away,
+		    struct cpuset *out)
+{
+	size_t i, n = strlen(unit);
+	char path[96], buf[4096];
+
+	for (i = 0; tab && i < tab->n; i++) {
+		const struct task_info *t = &tab->v[i];
+		const char *p;
+
+		if (t->kthread || cpuset_empty(&t->allowed) ||
+		    !cpuset_subset(&t->allowed, away))
+			continue;
+		snprintf(path, sizeof(path), "proc/%d/task/%d/cgroup",
+			 (int)t->pid, (int)t->tid);
+		if (sysroot_read(root, path, buf, sizeof(buf)) < 0)
+			continue;
+		p = startswith(buf, "0::/") ? buf : strstr(buf, "\n0::/");
+		if (p == NULL)
+			continue;
+		p += *p == '\n' ? 5 : 4;
+		if (strncmp(p, unit, n) == 0 && strchr("/\n", p[n]) &&
+		    cpuset_or(out, &t->allowed) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * What a top-level unit is kept off, into out: away less the CPUs of the
+ * work placed there below it, groups with a cpuset of their own (a
+ * service's AllowedCPUs, a container's cpuset) and threads whose
+ * affinity lies on them (taskset, cpm-pin).  A slice holding such work
+ * must keep its CPUs, or cgroup v2 would move it off them (a child's
+ * CPUs are cut to its parent's, and a thread's affinity to its group's);
+ * the CPUs it keeps go to rep as ISO_PINNED.
  */
 static int
 unit_away(const struct sysroot *root, const char *path,
-	  const struct cpuset *away, const struct cpuset *online,
-	  struct cpuset *out, struct iso_report *rep)
+	  const struct task_table *tab, const struct cpuset *away,
+	  const struct cpuset *online, struct cpuset *out,
+	  struct iso_report *rep)
 {
 	struct cpuset pinned = CPUSET_INIT;
 	struct strbuf sb;
@@ -933,11 +971,14 @@ unit_away(const struct sysroot *root, const char *path,
 	if (r < 0 || online == NULL)
 		return r;
 	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup", root->path);
-	if (cg_open(&h, root->live ? NULL : dir, NULL, 0) < 0)
-		return 0;
-	r = cgcpuset_pinned_below(&h, path + sizeof(UNIT_PREFIX) - 1, online,
-				  &pinned, NULL, 0);
-	cg_close(&h);
+	if (cg_open(&h, root->live ? NULL : dir, NULL, 0) == 0) {
+		r = cgcpuset_pinned_below(&h, path + sizeof(UNIT_PREFIX) - 1,
+					  online, &pinned, NULL, 0);
+		cg_close(&h);
+	}
+	if (r != -ENOMEM)
+		r = unit_threads_inside(root, path + sizeof(UNIT_PREFIX) - 1,
+					tab, away, &pinned);
 	if (r == 0 && cpuset_intersects(&pinned, away)) {
 		cpuset_and(&pinned, away);
 		cpuset_andnot(out, &pinned);
@@ -959,8 +1000,9 @@ unit_away(const struct sysroot *root, const char *path,
  */
 static int
 plan_files(const struct sysroot *root, struct journal *j,
-	   const struct cpuset *away, const struct cpuset *online,
-	   bool *pending, struct iso_report *rep)
+	   const struct task_table *tab, const struct cpuset *away,
+	   const struct cpuset *online, bool *pending,
+	   struct iso_report *rep)
 {
 	struct cpuset ua = CPUSET_INIT;
 	size_t i;
@@ -983,7 +1025,8 @@ plan_files(const struct sysroot *root, struct journal *j,
 		if (r < 0)
 			continue;	/* gone (a CPU offline, a workqueue) */
 		if (file_kind(f->path) == F_UNIT) {
-			r = unit_away(root, f->path, away, online, &ua, rep);
+			r = unit_away(root, f->path, tab, away, online, &ua,
+				      rep);
 			want = r < 0 ? NULL : file_target(f, &ua, online);
 		} else {
 			want = file_target(f, away, online);
@@ -1372,7 +1415,7 @@ pass_once(const struct iso_opts *o, struct journal *j, bool restore,
 	if (r == 0 && first) {
 		r = away_machine(j, &away);
 		if (r == 0)
-			r = plan_files(o->root, j, &away, o->online,
+			r = plan_files(o->root, j, &tab, &away, o->online,
 				       fpending, rep);
 	}
 	if (r == 0 && !o->dry_run && (p.n || first))

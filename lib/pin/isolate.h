@@ -58,11 +58,12 @@
  * the groups right below the cgroup v2 root) get AllowedCPUs less the
  * machine's away set as runtime properties over D-Bus (SetUnitProperties
  * runtime=true), so that new services start off the CPUs; an original
- * of every CPU ("") is put back as an empty AllowedCPUs.  A unit with
- * groups below it whose own cpuset.cpus lies on some of the CPUs (work
- * placed there: a service with AllowedCPUs, a container's cpuset) keeps
- * those CPUs, or cgroup v2 would cut that work's CPUs to the unit's; the
- * report says so (ISO_PINNED), since new services may start there.  Without
+ * of every CPU ("") is put back as an empty AllowedCPUs.  A unit that
+ * holds work placed on some of the CPUs (a group below it whose own
+ * cpuset.cpus lies on them: a service with AllowedCPUs, a container; or
+ * a thread whose affinity lies inside them) keeps those CPUs, or cgroup
+ * v2 would cut that work's CPUs to the unit's; the report says so
+ * (ISO_PINNED), since new services may start there.  Without
  * systemd, or when D-Bus does not answer, no unit is journaled.  Only
  * scope 0 touches them, as for every file.
  */
