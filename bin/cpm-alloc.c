@@ -86,6 +86,7 @@ struct ctx {
 	bool have_reserved, have_reserve, have_mem, have_prefer;
 	unsigned int reserve_n;
 	uint64_t mem;
+	struct alloc_memreq memreq;	/* --mem: memory and huge pages */
 	const char *from_arg, *prefer_arg, *owner_arg, *reserved_arg;
 	const char *near_arg;	/* --near DEV[,DEV...] */
 	bool devices;		/* show --devices */
@@ -483,8 +484,10 @@ parse_args(struct ctx *c, int argc, char **argv)
 						"single-numa-node)", optarg);
 			break;
 		case O_MEM:
-			if (parse_size_bytes(optarg, &c->mem) < 0)
-				cli_usage_error("invalid --mem size '%s'", optarg);
+			if (alloc_mem_parse(optarg, &c->memreq, c->err,
+					    sizeof(c->err)) < 0)
+				cli_usage_error("%s", c->err);
+			c->mem = c->memreq.mem;
 			c->have_mem = true;
 			break;
 		case O_FROM:
@@ -1215,6 +1218,25 @@ slower_tier_note(struct ctx *c, struct strbuf *sb)
 		cli_die(EXIT_FAIL, "out of memory");
 }
 
+/*
+ * --mem into rq: regular memory and huge pages, the nodes' memory read,
+ * a huge page size the machine lacks refused.
+ */
+static void
+mem_request(struct ctx *c, struct alloc_request *rq)
+{
+	rq->have_mem = c->have_mem;
+	rq->mem = c->mem;
+	if (!c->have_mem)
+		return;
+	rq->nhuge = c->memreq.nhuge;
+	memcpy(rq->huge, c->memreq.huge, sizeof(rq->huge));
+	load_meminfo(c);
+	if (alloc_mem_check(c->m.topo, &c->memreq, c->err,
+			    sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "%s", c->err);
+}
+
 static int
 cmd_take(struct ctx *c)
 {
@@ -1235,12 +1257,9 @@ cmd_take(struct ctx *c)
 	rq.n = parse_count(c->args[1]);
 	rq.mode = c->share ? ALLOC_SHARE : ALLOC_EXCLUSIVE;
 	rq.opts = c->opts;
-	rq.have_mem = c->have_mem;
-	rq.mem = c->mem;
 	memset(&e, 0, sizeof(e));
 	load_machine(c);
-	if (c->have_mem)
-		load_meminfo(c);
+	mem_request(c, &rq);
 	/* Memory and the NUMA policies look at each CPU's node, offline
 	 * ones included. */
 	if (c->have_mem || c->opts.numa_policy || c->st.policy.numa_policy)
@@ -1688,11 +1707,8 @@ cmd_hints(struct ctx *c)
 	rq.name = "hints";
 	rq.n = parse_count(c->args[0]);
 	rq.mode = ALLOC_EXCLUSIVE;
-	rq.have_mem = c->have_mem;
-	rq.mem = c->mem;
 	load_machine(c);
-	if (c->have_mem)
-		load_meminfo(c);
+	mem_request(c, &rq);
 	load_types(c);
 	only = core_type_arg(c);
 	load_near(c);
