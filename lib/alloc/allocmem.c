@@ -8,6 +8,7 @@
 #include "alloc/allocmem.h"
 #include "base/err.h"
 #include "base/num.h"
+#include "kube/quantity.h"
 
 void
 alloc_qty_format(struct strbuf *sb, uint64_t bytes)
@@ -183,4 +184,167 @@ alloc_mem_describe(const struct alloc_memreq *mr, struct strbuf *sb)
 		alloc_qty_format(sb, mr->huge[i].bytes);
 		strbuf_printf(sb, " of %s", name);
 	}
+}
+
+#define RESMEM_FORMAT "the reserved memory has incorrect format, expected " \
+	"numaNodeID:type=quantity[,type=quantity...], got %s"
+
+/* One NODE:TYPE=QTY,... of the flag, appended to *out. */
+static int
+resmem_node(char *item, struct mem_reserve **out, int *nout, char *err,
+	    size_t errlen)
+{
+	char *colon = strchr(item, ':'), *tok, *save = NULL;
+	unsigned int node;
+
+	if (!colon || strchr(colon + 1, ':'))
+		return err_ret(err, errlen, -EINVAL, RESMEM_FORMAT, item);
+	*colon = '\0';
+	if (parse_uint(item, CPUSET_MAX_CPUS - 1, &node) < 0)
+		return err_ret(err, errlen, -EINVAL, "failed to convert the "
+			       "NUMA node ID, exptected integer, got %s", item);
+	for (tok = strtok_r(colon + 1, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '='), qerr[128];
+		struct mem_reserve *m;
+		unsigned int kb;
+		int64_t bytes;
+
+		if (!eq || strchr(eq + 1, '='))
+			return err_ret(err, errlen, -EINVAL, "the reserved "
+				       "limit has incorrect value, expected "
+				       "type=quantatity, got %s", tok);
+		*eq = '\0';
+		if (alloc_mem_resource(tok, &kb) < 0)
+			return err_ret(err, errlen, -EINVAL, "memory type "
+				       "conversion error, unknown type: "
+				       "\"%s\"", tok);
+		if (mem_quantity_parse(eq + 1, &bytes, qerr, sizeof(qerr)) < 0)
+			return err_ret(err, errlen, -EINVAL, "failed to parse "
+				       "the quantatity, expected quantatity, "
+				       "got %s", eq + 1);
+		m = realloc(*out, (size_t)(*nout + 1) * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		*out = m;
+		m[*nout].node = (int)node;
+		m[*nout].kb = kb;
+		m[*nout].bytes = (uint64_t)bytes;
+		(*nout)++;
+	}
+	return 0;
+}
+
+static int
+cmp_reserve(const void *a, const void *b)
+{
+	const struct mem_reserve *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return x->kb < y->kb ? -1 : x->kb > y->kb;
+}
+
+/* The resource's name into buf: "memory" or "hugepages-<size>". */
+static const char *
+res_name(unsigned int kb, char *buf, size_t len)
+{
+	if (!kb)
+		return "memory";
+	alloc_huge_name(kb, buf, len);
+	return buf;
+}
+
+/* What node n has of the resource kb, in bytes (memory: MemTotal). */
+static uint64_t
+capacity(const struct topo_node *n, unsigned int kb)
+{
+	const struct topo_huge *h;
+
+	if (kb) {
+		h = topo_node_huge(n, kb);
+		return h ? h->nr * kb * 1024 : 0;
+	}
+	return n->mem_total_kb > 0 ? (uint64_t)n->mem_total_kb * 1024 : 0;
+}
+
+/* The checks of a parsed list, in the kubelet's order. */
+static int
+resmem_check(const struct topo *t, const struct mem_reserve *m, int n,
+	     char *err, size_t errlen)
+{
+	char name[64];
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		if (!m[i].bytes)
+			return err_ret(err, errlen, -EINVAL, "invalid "
+				       "configuration: reserved memory may not "
+				       "be zero for NUMA node %d and resource "
+				       "\"%s\"", m[i].node,
+				       res_name(m[i].kb, name, sizeof(name)));
+		for (k = 0; k < i; k++)
+			if (m[k].node == m[i].node && m[k].kb == m[i].kb)
+				return err_ret(err, errlen, -EINVAL, "invalid "
+					"configuration: the reserved memory has "
+					"a duplicate value for NUMA node %d and "
+					"resource \"%s\"", m[i].node,
+					res_name(m[i].kb, name, sizeof(name)));
+	}
+	for (i = 0; i < n; i++)
+		if (!topo_node_by_id(t, m[i].node))
+			return err_ret(err, errlen, -EINVAL, "the reserved "
+				       "memory configuration references a NUMA "
+				       "node %d that does not exist on this "
+				       "machine", m[i].node);
+	for (i = 0; i < n; i++) {
+		uint64_t cap = capacity(topo_node_by_id(t, m[i].node),
+					m[i].kb);
+		struct strbuf sb;
+
+		if (m[i].bytes <= cap)
+			continue;
+		strbuf_init(&sb);
+		alloc_qty_format(&sb, m[i].bytes);
+		strbuf_puts(&sb, " is more than the node's ");
+		alloc_qty_format(&sb, cap);
+		err_ret(err, errlen, -EINVAL, "the reserved memory for NUMA "
+			"node %d and resource \"%s\": %s", m[i].node,
+			res_name(m[i].kb, name, sizeof(name)),
+			sb.oom ? "more than the node has" : sb.buf);
+		strbuf_free(&sb);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+alloc_resmem_parse(const struct topo *t, const char *s,
+		   struct mem_reserve **out, int *nout, char *err,
+		   size_t errlen)
+{
+	char *copy, *item, *save = NULL;
+	int r = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (!*s)
+		return 0;
+	copy = strdup(s);
+	if (!copy)
+		return -ENOMEM;
+	for (item = strtok_r(copy, ";", &save); item && r == 0;
+	     item = strtok_r(NULL, ";", &save))
+		r = resmem_node(item, out, nout, err, errlen);
+	free(copy);
+	if (r == 0)
+		r = resmem_check(t, *out, *nout, err, errlen);
+	if (r < 0) {
+		free(*out);
+		*out = NULL;
+		*nout = 0;
+		return r;
+	}
+	qsort(*out, (size_t)*nout, sizeof(**out), cmp_reserve);
+	return 0;
 }

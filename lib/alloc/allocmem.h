@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "alloc/state.h"
 #include "base/strbuf.h"
 #include "kube/topomgr.h"
 #include "machine/topo.h"
@@ -64,5 +65,19 @@ int alloc_mem_check(const struct topo *t, const struct alloc_memreq *mr,
 
 /* "1Gi of memory and 4Mi of hugepages-2Mi" into sb. */
 void alloc_mem_describe(const struct alloc_memreq *mr, struct strbuf *sb);
+
+/*
+ * The kubelet's --reserved-memory, "NODE:TYPE=QTY[,TYPE=QTY...][;...]"
+ * (QTY a Kubernetes quantity, 1Gi or 1G = 10^9), into a list by node,
+ * then page size (kb 0: memory), checked as the kubelet checks it, with
+ * its messages: the flag's format, a zero or repeated reservation (its
+ * configuration's validation), a node t lacks (the Memory Manager's);
+ * and more than the node has of the resource (MemTotal; nr_hugepages
+ * pages).  *out is malloc'ed.  Returns 0, -EINVAL with one line in err,
+ * -ENOMEM.
+ */
+int alloc_resmem_parse(const struct topo *t, const char *s,
+		       struct mem_reserve **out, int *nout, char *err,
+		       size_t errlen);
 
 #endif

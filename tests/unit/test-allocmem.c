@@ -275,6 +275,65 @@ test_state(void)
 	strbuf_free(&b);
 }
 
+/* --reserved-memory s on the machine: "" or the error. */
+static const char *
+resmem(const char *s, struct mem_reserve **rv, int *n)
+{
+	static char err[256];
+
+	if (alloc_resmem_parse(&topo, s, rv, n, err, sizeof(err)) == 0)
+		return "";
+	return err;
+}
+
+static void
+test_resmem(void)
+{
+	struct mem_reserve *rv = NULL;
+	int n = 0;
+
+	CHECK_STR("reserved memory per node and resource is read",
+		  resmem("1:memory=1Gi;0:hugepages-2Mi=4Mi,memory=512Mi", &rv,
+			 &n), "");
+	CHECK("sorted by node, then resource, Kubernetes quantities",
+	      n == 3 && rv[0].node == 0 && rv[0].kb == 0 &&
+	      rv[0].bytes == 512 * MiB && rv[1].kb == 2048 &&
+	      rv[1].bytes == 4 * MiB && rv[2].node == 1 && rv[2].bytes == GiB);
+	free(rv);
+	CHECK_STR("1G is a decimal quantity, as the kubelet reads it",
+		  resmem("0:memory=1G", &rv, &n), "");
+	CHECK("1G = 10^9 bytes", n == 1 && rv[0].bytes == 1000000000ULL);
+	free(rv);
+	CHECK_STR("the flag's format",
+		  resmem("0memory=1G", &rv, &n), "the reserved memory has "
+		  "incorrect format, expected numaNodeID:type=quantity"
+		  "[,type=quantity...], got 0memory=1G");
+	CHECK_STR("the node id", resmem("x:memory=1G", &rv, &n),
+		  "failed to convert the NUMA node ID, exptected integer, "
+		  "got x");
+	CHECK_STR("a limit", resmem("0:memory", &rv, &n), "the reserved limit "
+		  "has incorrect value, expected type=quantatity, got memory");
+	CHECK_STR("a type", resmem("0:cpu=1", &rv, &n), "memory type "
+		  "conversion error, unknown type: \"cpu\"");
+	CHECK_STR("a quantity", resmem("0:memory=1x", &rv, &n), "failed to "
+		  "parse the quantatity, expected quantatity, got 1x");
+	CHECK_STR("zero", resmem("0:memory=0", &rv, &n), "invalid "
+		  "configuration: reserved memory may not be zero for NUMA "
+		  "node 0 and resource \"memory\"");
+	CHECK_STR("a node twice", resmem("0:memory=1Gi;0:memory=2Gi", &rv, &n),
+		  "invalid configuration: the reserved memory has a duplicate "
+		  "value for NUMA node 0 and resource \"memory\"");
+	CHECK_STR("a node the machine lacks",
+		  resmem("0:memory=1Gi;2:memory=1Gi", &rv, &n), "the reserved "
+		  "memory configuration references a NUMA node 2 that does not "
+		  "exist on this machine");
+	CHECK_STR("more than the node has",
+		  resmem("1:hugepages-1Gi=2Gi", &rv, &n), "the reserved memory "
+		  "for NUMA node 1 and resource \"hugepages-1Gi\": 2Gi is more "
+		  "than the node's 1Gi");
+	CHECK("nothing is kept from a refused list", rv == NULL && n == 0);
+}
+
 int
 main(void)
 {
@@ -283,6 +342,7 @@ main(void)
 	test_machine();
 	test_booking();
 	test_state();
+	test_resmem();
 	unit_machine_remove();
 	return unit_failed;
 }
