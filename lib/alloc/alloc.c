@@ -1185,6 +1185,11 @@ alloc_entry_nodes(const struct topo *t, const struct alloc_entry *e,
 		if (e->mem[k].bytes &&
 		    cpuset_set(out, (unsigned int)e->mem[k].node) < 0)
 			return -ENOMEM;
+	/* Huge pages come from the nodes the group's mems allow too. */
+	for (k = 0; k < e->nhuge; k++)
+		if (e->huge[k].bytes &&
+		    cpuset_set(out, (unsigned int)e->huge[k].node) < 0)
+			return -ENOMEM;
 	return 0;
 }
 

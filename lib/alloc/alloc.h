@@ -240,7 +240,8 @@ int alloc_import_add(struct alloc_state *st, struct alloc_import *im,
 		     struct strbuf *out, char *err, size_t errlen);
 void alloc_import_free(struct alloc_import *im);
 
-/* The NUMA nodes of e's CPUs and booked memory.  Returns 0 or -ENOMEM. */
+/* The NUMA nodes of e's CPUs, booked memory and huge pages.  Returns 0
+ * or -ENOMEM. */
 int alloc_entry_nodes(const struct topo *t, const struct alloc_entry *e,
 		      struct cpuset *out);
 
