@@ -127,3 +127,23 @@ check "init with the same reserved memory changes nothing" 0 "" \
 check_fail "init with other reserved memory needs --force" 3 \
     "already exists with 1 allocations and other settings" \
     $A init --reserved-memory '0:memory=1Gi'
+
+# import-kubelet: the hugepages blocks of a memory_manager_state become
+# huge page bookings (split over the block's nodes in whole pages, the
+# remainder on the lowest), memory stays memory.
+printf '%s\n' 'node 0 mem_kb=4194304 huge=2048:10,1048576:2' \
+    'node 1 mem_kb=4194304 huge=2048:10,1048576:2' \
+    'cpu 0 core=0 socket=0 node=0' 'cpu 1 core=0 socket=1 node=1' |
+    python3 "$CPM_TOP/tests/gen-sysfs" - "$T_TMP/imp" || not_ok "gen-sysfs imp"
+d=$T_TMP/kubelet
+mkdir -p "$d"
+printf '%s' '{"policyName":"static","defaultCpuSet":"0","entries":{"pod":{"container1":"1"}},"checksum":0}' \
+    >"$d/cpu_manager_state"
+cp "$CPM_TOP/tests/kubelet/memory-checkpoints/hugepages_v1.json" \
+    "$d/memory_manager_state"
+A="cpm-alloc --sysroot $T_TMP/imp --state $T_TMP/imp.state"
+check "import-kubelet reads a checkpoint with huge pages" 0 "pod/container1 1" \
+    $A import-kubelet "$d/cpu_manager_state"
+check "its hugepages blocks are booked as huge pages" 0 \
+    "0:512M,1:512M 2Mi/0:4M,2Mi/1:2M,1Gi/0:2G,1Gi/1:1G" sh -c \
+    "$A list --noheadings -o memory,hugepages | sed 's/  */ /g'"
