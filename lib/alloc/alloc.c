@@ -223,18 +223,22 @@ explain_refusal(const struct alloc_machine *m, const struct alloc_request *rq,
 		struct strbuf *sb)
 {
 	const struct alloc_opts *o = &rq->opts;
+	int h;
 
 	strbuf_printf(sb, "topology affinity error: the %s policy refuses "
 		      "%d CPUs", tm_policy_name(o->numa_policy), rq->n);
-	if (rq->have_mem) {
-		struct alloc_memreq mr;
-
-		memset(&mr, 0, sizeof(mr));
-		mr.mem = rq->mem;
-		mr.nhuge = rq->nhuge;
-		memcpy(mr.huge, rq->huge, sizeof(mr.huge));
+	if (rq->have_mem && (rq->mem || !rq->nhuge)) {
 		strbuf_puts(sb, " and ");
-		alloc_mem_describe(&mr, sb);
+		alloc_size_format(sb, rq->mem);
+		strbuf_puts(sb, " of memory");
+	}
+	for (h = 0; rq->have_mem && h < rq->nhuge; h++) {
+		char name[64];
+
+		alloc_huge_name(rq->huge[h].kb, name, sizeof(name));
+		strbuf_puts(sb, " and ");
+		alloc_size_format(sb, rq->huge[h].bytes);
+		strbuf_printf(sb, " of %s", name);
 	}
 	if (rq->nnear) {
 		int k;

@@ -166,26 +166,6 @@ alloc_mem_check(const struct topo *t, const struct alloc_memreq *mr,
 	return 0;
 }
 
-void
-alloc_mem_describe(const struct alloc_memreq *mr, struct strbuf *sb)
-{
-	int i;
-
-	if (mr->mem || !mr->nhuge) {
-		alloc_qty_format(sb, mr->mem);
-		strbuf_puts(sb, " of memory");
-	}
-	for (i = 0; i < mr->nhuge; i++) {
-		char name[64];
-
-		alloc_huge_name(mr->huge[i].kb, name, sizeof(name));
-		strbuf_puts(sb, i || mr->mem ? (i + 1 < mr->nhuge ? ", " :
-					       " and ") : "");
-		alloc_qty_format(sb, mr->huge[i].bytes);
-		strbuf_printf(sb, " of %s", name);
-	}
-}
-
 #define RESMEM_FORMAT "the reserved memory has incorrect format, expected " \
 	"numaNodeID:type=quantity[,type=quantity...], got %s"
 

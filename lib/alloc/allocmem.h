@@ -63,9 +63,6 @@ void alloc_qty_format(struct strbuf *sb, uint64_t bytes);
 int alloc_mem_check(const struct topo *t, const struct alloc_memreq *mr,
 		    char *err, size_t errlen);
 
-/* "1Gi of memory and 4Mi of hugepages-2Mi" into sb. */
-void alloc_mem_describe(const struct alloc_memreq *mr, struct strbuf *sb);
-
 /*
  * The kubelet's --reserved-memory, "NODE:TYPE=QTY[,TYPE=QTY...][;...]"
  * (QTY a Kubernetes quantity, 1Gi or 1G = 10^9), into a list by node,
