@@ -86,7 +86,9 @@ struct ctx {
 	bool have_reserved, have_reserve, have_mem, have_prefer;
 	unsigned int reserve_n;
 	uint64_t mem;
+	struct alloc_memreq memreq;	/* --mem: memory and huge pages */
 	const char *from_arg, *prefer_arg, *owner_arg, *reserved_arg;
+	const char *resmem_arg;		/* init --reserved-memory */
 	const char *near_arg;	/* --near DEV[,DEV...] */
 	bool devices;		/* show --devices */
 	/* map: --ascii, --svg, --color, --width */
@@ -134,8 +136,9 @@ usage(void)
 "\n"
 "Commands:\n"
 "  init [--reserved CPULIST | --reserve N] [--strict-reserved] [--force]\n"
-"                           set the reserved CPUs (and placement options\n"
-"                           that every take then uses)\n"
+"       [--reserved-memory NODE:TYPE=QTY[,...][;...]]\n"
+"                           set the reserved CPUs and memory (and placement\n"
+"                           options that every take then uses)\n"
 "  take NAME N [OPTIONS]    give N CPUs to NAME and print them\n"
 "  take POD --member NAME=N... [--init-member NAME=N...] [--scope S]\n"
 "                           place a pod's containers (POD/NAME) in one call\n"
@@ -150,7 +153,7 @@ usage(void)
 "                           print every allocation\n"
 "  shared                   print the shared pool\n"
 "  reserved                 print the reserved CPUs\n"
-"  hints N [--mem SIZE] [--near DEV[,DEV...]] [--max-numa-nodes N] [--json]\n"
+"  hints N [--mem MEM] [--near DEV[,DEV...]] [--max-numa-nodes N] [--json]\n"
 "                           print the NUMA topology hints for N CPUs\n"
 "  check [--json]           explain how the state disagrees with the machine\n"
 "  reconcile [--dry-run]    release allocations whose owner is gone\n"
@@ -204,7 +207,9 @@ usage(void)
 "                           closest (prefer-closest-numa-nodes)\n"
 "  --explain                print the hints, the policy's decision and why\n"
 "                           these CPUs on stderr\n"
-"  --mem SIZE               book SIZE of memory on the chosen NUMA nodes\n"
+"  --mem SIZE|RES=SIZE,...  book SIZE of memory on the chosen NUMA nodes, or\n"
+"                           each resource of a list (memory, hugepages-2Mi,\n"
+"                           hugepages-1Gi: memory=1G,hugepages-1Gi=2G)\n"
 "  --from CPULIST           choose only among these CPUs\n"
 "  --max-numa-nodes N       allow a NUMA policy on machines of up to N\n"
 "                           (8 or more; default 8) NUMA nodes\n"
@@ -266,7 +271,7 @@ enum {
 	O_NOVERIFY, O_CLOSEST, O_EXPLAIN, O_CORE_TYPE, O_ISOLATE_IRQS, O_ISOLATE,
 	O_WAIT, O_NEAR, O_DEVICES, O_ALLOW_ANN, O_ALLOW_PARENT, O_MAX_CPUS,
 	O_ASCII, O_WIDTH, O_COLOR, O_SVG, O_MEMBER, O_INIT_MEMBER, O_SCOPE,
-	O_MAX_NODES,
+	O_MAX_NODES, O_RESERVED_MEM,
 };
 
 /* Every option, with the commands it applies to. */
@@ -279,6 +284,7 @@ static const struct cli_option opts[] = {
 	{ "wait", required_argument, O_WAIT, CLI_ALL_COMMANDS },
 	{ "reserved", required_argument, O_RESERVED, B(C_INIT) },
 	{ "reserve", required_argument, O_RESERVE, B(C_INIT) },
+	{ "reserved-memory", required_argument, O_RESERVED_MEM, B(C_INIT) },
 	{ "strict-reserved", no_argument, O_STRICT, B(C_INIT) },
 	{ "force", no_argument, O_FORCE, B(C_INIT) },
 	{ "share", no_argument, O_SHARE, B(C_TAKE) },
@@ -433,6 +439,9 @@ parse_args(struct ctx *c, int argc, char **argv)
 				cli_usage_error("--cgroup-root needs a directory");
 			c->cgroup_root = optarg;
 			break;
+		case O_RESERVED_MEM:
+			c->resmem_arg = optarg;
+			break;
 		case O_RESERVED:
 			c->have_reserved = true;
 			c->reserved_arg = optarg;
@@ -483,8 +492,10 @@ parse_args(struct ctx *c, int argc, char **argv)
 						"single-numa-node)", optarg);
 			break;
 		case O_MEM:
-			if (parse_size_bytes(optarg, &c->mem) < 0)
-				cli_usage_error("invalid --mem size '%s'", optarg);
+			if (alloc_mem_parse(optarg, &c->memreq, c->err,
+					    sizeof(c->err)) < 0)
+				cli_usage_error("%s", c->err);
+			c->mem = c->memreq.mem;
 			c->have_mem = true;
 			break;
 		case O_FROM:
@@ -1115,6 +1126,25 @@ warn_smt_gap(struct ctx *c)
 	strbuf_free(&sb);
 }
 
+/* init --reserved-memory, checked against the machine, into in. */
+static void
+reserved_memory(struct ctx *c, struct alloc_init *in)
+{
+	struct mem_reserve *m = NULL;
+	int r;
+
+	if (!c->resmem_arg)
+		return;
+	load_meminfo(c);
+	r = alloc_resmem_parse(c->m.topo, c->resmem_arg, &m, &in->nresmem,
+			       c->err, sizeof(c->err));
+	if (r == -ENOMEM)
+		cli_die(EXIT_FAIL, "out of memory");
+	if (r < 0)
+		cli_die(EXIT_USAGE, "--reserved-memory: %s", c->err);
+	in->resmem = m;
+}
+
 static int
 cmd_init(struct ctx *c)
 {
@@ -1140,6 +1170,7 @@ cmd_init(struct ctx *c)
 				sizeof(c->err));
 	if (r < 0)
 		alloc_die(c, r);
+	reserved_memory(c, &in);
 	open_state(c, RW, c->force);
 	if (c->st.exists && !c->force) {
 		if (!alloc_init_same(&c->st, &in, &reserved))
@@ -1156,6 +1187,7 @@ cmd_init(struct ctx *c)
 	}
 	cpuset_free(&reserved);
 	cpuset_free(&given);
+	free((void *)in.resmem);
 	return EXIT_OK;
 }
 
@@ -1220,6 +1252,25 @@ slower_tier_note(struct ctx *c, struct strbuf *sb)
 		cli_die(EXIT_FAIL, "out of memory");
 }
 
+/*
+ * --mem into rq: regular memory and huge pages, the nodes' memory read,
+ * a huge page size the machine lacks refused.
+ */
+static void
+mem_request(struct ctx *c, struct alloc_request *rq)
+{
+	rq->have_mem = c->have_mem;
+	rq->mem = c->mem;
+	if (!c->have_mem)
+		return;
+	rq->nhuge = c->memreq.nhuge;
+	memcpy(rq->huge, c->memreq.huge, sizeof(rq->huge));
+	load_meminfo(c);
+	if (alloc_mem_check(c->m.topo, &c->memreq, c->err,
+			    sizeof(c->err)) < 0)
+		cli_die(EXIT_USAGE, "%s", c->err);
+}
+
 static int
 cmd_take(struct ctx *c)
 {
@@ -1240,12 +1291,9 @@ cmd_take(struct ctx *c)
 	rq.n = parse_count(c->args[1]);
 	rq.mode = c->share ? ALLOC_SHARE : ALLOC_EXCLUSIVE;
 	rq.opts = c->opts;
-	rq.have_mem = c->have_mem;
-	rq.mem = c->mem;
 	memset(&e, 0, sizeof(e));
 	load_machine(c);
-	if (c->have_mem)
-		load_meminfo(c);
+	mem_request(c, &rq);
 	/* Memory and the NUMA policies look at each CPU's node, offline
 	 * ones included. */
 	if (c->have_mem || c->opts.numa_policy || c->st.policy.numa_policy)
@@ -1693,11 +1741,8 @@ cmd_hints(struct ctx *c)
 	rq.name = "hints";
 	rq.n = parse_count(c->args[0]);
 	rq.mode = ALLOC_EXCLUSIVE;
-	rq.have_mem = c->have_mem;
-	rq.mem = c->mem;
 	load_machine(c);
-	if (c->have_mem)
-		load_meminfo(c);
+	mem_request(c, &rq);
 	load_types(c);
 	only = core_type_arg(c);
 	load_near(c);

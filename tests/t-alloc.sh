@@ -126,7 +126,7 @@ check "list --json -o selects the members of the entries" 0 \
     sh -c 'cpm-alloc list --json -o name,count | grep -o "\"entries\".*"'
 cpm-alloc release opt
 check_fail "list -o refuses an unknown column with the valid ones" 2 \
-    "^cpm-alloc: unknown column 'owners' \(valid: NAME, MODE, COUNT, CPUS, NODES, MEMORY, OWNER, OPTIONS, DEVICES, CONTAINER\)\$" \
+    "^cpm-alloc: unknown column 'owners' \(valid: NAME, MODE, COUNT, CPUS, NODES, MEMORY, OWNER, OPTIONS, DEVICES, CONTAINER, HUGEPAGES\)\$" \
     cpm-alloc list -o name,owners
 check_fail "-o applies to list only" 2 "'--output' does not apply to 'take'" \
     cpm-alloc take x 1 -o name

@@ -88,9 +88,47 @@ alloc_size_format(struct strbuf *sb, uint64_t b)
 		strbuf_printf(sb, "%llu%c", (unsigned long long)b, units[u]);
 }
 
-/* Memory Manager view of the nodes: capacity from meminfo MemTotal. */
+/* The resources rq asks for as the Memory Manager's request vector. */
+static int
+mem_request(const struct alloc_request *rq, uint64_t *req)
+{
+	int i;
+
+	req[0] = rq->mem;
+	for (i = 0; i < rq->nhuge && i < ALLOC_HUGE_MAX; i++)
+		req[1 + i] = rq->huge[i].bytes;
+	return 1 + i;
+}
+
+/* The mask of the nodes of e's memory and huge page bookings. */
+static uint64_t
+booking_group(const struct alloc_entry *e, int node, bool *here)
+{
+	uint64_t g = 0;
+	int k;
+
+	for (k = 0; k < e->nmem; k++) {
+		if (e->mem[k].node < 64)
+			g |= 1ULL << e->mem[k].node;
+		*here |= e->mem[k].node == node;
+	}
+	for (k = 0; k < e->nhuge; k++) {
+		if (e->huge[k].node < 64)
+			g |= 1ULL << e->huge[k].node;
+		*here |= e->huge[k].node == node;
+	}
+	return g;
+}
+
+/*
+ * Memory Manager view of the nodes (the static policy's machine state):
+ * huge pages of each size rq asks for from the node's nr_hugepages,
+ * regular memory from meminfo MemTotal less every size of huge pages;
+ * each less what is reserved on the node.
+ */
 static struct tm_mem_node *
-mem_nodes(const struct topo *t, const struct alloc_state *st)
+mem_nodes(const struct topo *t, const struct alloc_state *st,
+	  const struct alloc_request *rq)
 {
 	struct tm_mem_node *m = calloc((size_t)t->nnodes + 1, sizeof(*m));
 	int i, k, x;
@@ -99,22 +137,30 @@ mem_nodes(const struct topo *t, const struct alloc_state *st)
 		return NULL;
 	for (i = 0; i < t->nnodes; i++) {
 		const struct topo_node *n = &t->nodes[i];
+		uint64_t huge = 0, total, res;
 
 		m[i].id = n->id;
-		m[i].total = n->mem_total_kb > 0 ?
-			(uint64_t)n->mem_total_kb * 1024 : 0;
-		m[i].booked = state_mem_booked(st, n->id);
-		for (x = 0; x < st->nentries; x++) {
-			const struct alloc_entry *e = &st->entries[x];
-			uint64_t g = 0;
-			bool here = false;
+		for (k = 0; k < n->nhuge; k++)
+			huge += n->huge[k].nr * n->huge[k].kb * 1024;
+		total = n->mem_total_kb > 0 ? (uint64_t)n->mem_total_kb * 1024 :
+			0;
+		res = state_mem_reserved(st, n->id, 0) + huge;
+		m[i].total[0] = total > res ? total - res : 0;
+		m[i].booked[0] = state_mem_booked(st, n->id);
+		for (k = 0; rq && k < rq->nhuge && k < ALLOC_HUGE_MAX; k++) {
+			unsigned int kb = rq->huge[k].kb;
+			const struct topo_huge *h = topo_node_huge(n, kb);
 
-			for (k = 0; k < e->nmem; k++) {
-				if (e->mem[k].node < 64)
-					g |= 1ULL << e->mem[k].node;
-				if (e->mem[k].node == n->id)
-					here = true;
-			}
+			total = h ? h->nr * kb * 1024 : 0;
+			res = state_mem_reserved(st, n->id, kb);
+			m[i].total[1 + k] = total > res ? total - res : 0;
+			m[i].booked[1 + k] = state_huge_booked(st, kb, n->id);
+		}
+		for (x = 0; x < st->nentries; x++) {
+			bool here = false;
+			uint64_t g = booking_group(&st->entries[x], n->id,
+						   &here);
+
 			if (here)
 				m[i].group |= g;
 		}
@@ -177,13 +223,22 @@ explain_refusal(const struct alloc_machine *m, const struct alloc_request *rq,
 		struct strbuf *sb)
 {
 	const struct alloc_opts *o = &rq->opts;
+	int h;
 
 	strbuf_printf(sb, "topology affinity error: the %s policy refuses "
 		      "%d CPUs", tm_policy_name(o->numa_policy), rq->n);
-	if (rq->have_mem) {
+	if (rq->have_mem && (rq->mem || !rq->nhuge)) {
 		strbuf_puts(sb, " and ");
 		alloc_size_format(sb, rq->mem);
 		strbuf_puts(sb, " of memory");
+	}
+	for (h = 0; rq->have_mem && h < rq->nhuge; h++) {
+		char name[64];
+
+		alloc_huge_name(rq->huge[h].kb, name, sizeof(name));
+		strbuf_puts(sb, " and ");
+		alloc_size_format(sb, rq->huge[h].bytes);
+		strbuf_printf(sb, " of %s", name);
 	}
 	if (rq->nnear) {
 		int k;
@@ -318,7 +373,7 @@ explain_hints(struct strbuf *sb, const char *what, const struct tm_hints *h)
 static int
 request_hints(const struct alloc_machine *m, const struct alloc_state *st,
 	      const struct cpuset *avail, int n, bool align_socket,
-	      bool have_mem, uint64_t mem, bool policy,
+	      const struct alloc_request *mrq, bool policy,
 	      struct tm_mem_node **mn, struct tm_hints *cpu_h,
 	      struct tm_hints *mem_h, char *err, size_t errlen)
 {
@@ -331,14 +386,17 @@ request_hints(const struct alloc_machine *m, const struct alloc_state *st,
 	if (r < 0)
 		return r;
 
-	*mn = mem_nodes(m->topo, st);
+	*mn = mem_nodes(m->topo, st, mrq);
 	/* The hints look at each CPU's node. */
 	if (!*mn || !kt || ktopo_cpus(m->kt) < 0)
 		return oom(err, errlen);
 	r = tm_cpu_hints(kt, avail, n, align_socket, cpu_h);
-	if (r == 0 && have_mem)
-		r = tm_mem_hints(*mn, m->topo->nnodes, mem, mem_h);
-	else
+	if (r == 0 && mrq && mrq->have_mem) {
+		uint64_t req[TM_MEM_RES];
+		int nres = mem_request(mrq, req);
+
+		r = tm_mem_hints(*mn, m->topo->nnodes, req, nres, mem_h);
+	} else
 		mem_h->dont_care = true;
 	if (r == -ERANGE)
 		return err_ret(err, errlen, -ENOSPC, "NUMA hints need NUMA "
@@ -370,18 +428,25 @@ keep_reuse_hints(const struct topo *t, const struct cpuset *reuse,
 	return 0;
 }
 
-/* The free memory of the nodes of mask. */
-static uint64_t
-mask_free(const struct tm_mem_node *mn, int nn, uint64_t mask)
+/* Whether the free memory of the nodes of mask holds every resource of
+ * req (isAffinitySatisfyRequest). */
+static bool
+mask_holds(const struct tm_mem_node *mn, int nn, uint64_t mask,
+	   const uint64_t *req, int nres)
 {
-	uint64_t fr = 0;
-	int i;
+	int i, r;
 
-	for (i = 0; i < nn; i++)
-		if (mn[i].id < 64 && (mask >> mn[i].id & 1) &&
-		    mn[i].total > mn[i].booked)
-			fr += mn[i].total - mn[i].booked;
-	return fr;
+	for (r = 0; r < nres; r++) {
+		uint64_t fr = 0;
+
+		for (i = 0; i < nn; i++)
+			if (mn[i].id < 64 && (mask >> mn[i].id & 1) &&
+			    mn[i].total[r] > mn[i].booked[r])
+				fr += mn[i].total[r] - mn[i].booked[r];
+		if (fr < req[r])
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -419,11 +484,89 @@ extend_mask(const struct tm_hints *mem_h, uint64_t mask, bool *preferred)
 	return b->mask;
 }
 
+/* "not enough free memory for ..." for resource res: -ENOSPC. */
+static int
+short_of(const struct topo *t, const struct alloc_request *rq,
+	 const struct tm_mem_node *mn, int res, char *err, size_t errlen)
+{
+	struct strbuf sb;
+	char name[64];
+	int k;
+
+	strbuf_init(&sb);
+	if (res == 0) {
+		strbuf_puts(&sb, "not enough free memory for ");
+		alloc_size_format(&sb, rq->mem);
+	} else {
+		alloc_huge_name(rq->huge[res - 1].kb, name, sizeof(name));
+		strbuf_printf(&sb, "not enough free %s for ", name);
+		alloc_qty_format(&sb, rq->huge[res - 1].bytes);
+	}
+	strbuf_puts(&sb, " (free per node:");
+	for (k = 0; k < t->nnodes; k++) {
+		strbuf_printf(&sb, " %d:", mn[k].id);
+		alloc_size_format(&sb, mn[k].total[res] > mn[k].booked[res] ?
+				  mn[k].total[res] - mn[k].booked[res] : 0);
+	}
+	strbuf_puts(&sb, ")");
+	if (sb.oom) {
+		strbuf_free(&sb);
+		return oom(err, errlen);
+	}
+	err_ret(err, errlen, -ENOSPC, "%s", sb.buf);
+	strbuf_free(&sb);
+	return -ENOSPC;
+}
+
 /*
- * Book rq->mem for e on the merged hint's nodes (best) or, with no
- * Topology Manager decision, where the CPUs are when that can hold it.
- * A merged hint whose nodes lack the free memory is extended as the
- * Memory Manager extends it; explain (or NULL) says so.
+ * Book each resource rq asks for on the nodes of mask, as the Memory
+ * Manager's updateMachineState books it: regular memory into e->mem,
+ * huge pages into e->huge (by size, then node).
+ */
+static int
+book_on(const struct topo *t, const struct alloc_request *rq,
+	const struct tm_mem_node *mn, uint64_t mask, struct alloc_entry *e,
+	char *err, size_t errlen)
+{
+	struct mem_booking *tmp;
+	int i, k, n;
+
+	e->mem = calloc((size_t)t->nnodes + 1, sizeof(*e->mem));
+	e->huge = calloc((size_t)t->nnodes * (size_t)(rq->nhuge + 1),
+			 sizeof(*e->huge));
+	tmp = calloc((size_t)t->nnodes + 1, sizeof(*tmp));
+	if (!e->mem || !e->huge || !tmp) {
+		free(tmp);
+		return oom(err, errlen);
+	}
+	if (rq->mem > 0 && tm_mem_book(mn, t->nnodes, mask, 0, rq->mem,
+				       e->mem, &e->nmem) < 0) {
+		free(tmp);
+		return short_of(t, rq, mn, 0, err, errlen);
+	}
+	for (i = 0; i < rq->nhuge && i < ALLOC_HUGE_MAX; i++) {
+		if (tm_mem_book(mn, t->nnodes, mask, 1 + i, rq->huge[i].bytes,
+				tmp, &n) < 0) {
+			free(tmp);
+			return short_of(t, rq, mn, 1 + i, err, errlen);
+		}
+		for (k = 0; k < n; k++) {
+			struct huge_booking *h = &e->huge[e->nhuge++];
+
+			h->kb = rq->huge[i].kb;
+			h->node = tmp[k].node;
+			h->bytes = tmp[k].bytes;
+		}
+	}
+	free(tmp);
+	return 0;
+}
+
+/*
+ * Book rq's memory and huge pages for e on the merged hint's nodes
+ * (best) or, with no Topology Manager decision, where the CPUs are when
+ * that can hold it.  A merged hint whose nodes lack the free memory is
+ * extended as the Memory Manager extends it; explain (or NULL) says so.
  */
 static int
 book_memory(const struct alloc_machine *m, const struct alloc_request *rq,
@@ -432,9 +575,8 @@ book_memory(const struct alloc_machine *m, const struct alloc_request *rq,
 	    struct strbuf *explain, char *err, size_t errlen)
 {
 	const struct topo *t = m->topo;
-	uint64_t mask = best->mask;
-	struct strbuf sb;
-	int k;
+	uint64_t mask = best->mask, req[TM_MEM_RES];
+	int k, nres = mem_request(rq, req);
 
 	if (rq->opts.numa_policy == TM_NONE || !mask) {
 		uint64_t cm;
@@ -449,7 +591,7 @@ book_memory(const struct alloc_machine *m, const struct alloc_request *rq,
 		if (!mask && tm_merge(TM_BEST_EFFORT, all_nodes_mask(t),
 				      mem_h, 1, &mb) && mem_h->n)
 			mask = mb.mask;
-	} else if (mask_free(mn, t->nnodes, mask) < rq->mem) {
+	} else if (!mask_holds(mn, t->nnodes, mask, req, nres)) {
 		/*
 		 * Only a merged hint that is not preferred gets here: a
 		 * preferred one is one of the memory hints, which hold the
@@ -470,29 +612,8 @@ book_memory(const struct alloc_machine *m, const struct alloc_request *rq,
 		}
 		mask = ext;
 	}
-	e->mem = calloc((size_t)t->nnodes + 1, sizeof(*e->mem));
-	if (!e->mem)
-		return oom(err, errlen);
-	if (mask && tm_mem_book(mn, t->nnodes, mask, rq->mem, e->mem,
-				&e->nmem) == 0)
-		return 0;
-	strbuf_init(&sb);
-	strbuf_puts(&sb, "not enough free memory for ");
-	alloc_size_format(&sb, rq->mem);
-	strbuf_puts(&sb, " (free per node:");
-	for (k = 0; k < t->nnodes; k++) {
-		strbuf_printf(&sb, " %d:", mn[k].id);
-		alloc_size_format(&sb, mn[k].total > mn[k].booked ?
-				  mn[k].total - mn[k].booked : 0);
-	}
-	strbuf_puts(&sb, ")");
-	if (sb.oom) {
-		strbuf_free(&sb);
-		return oom(err, errlen);
-	}
-	err_ret(err, errlen, -ENOSPC, "%s", sb.buf);
-	strbuf_free(&sb);
-	return -ENOSPC;
+	return mask ? book_on(t, rq, mn, mask, e, err, errlen) :
+		      short_of(t, rq, mn, 0, err, errlen);
 }
 
 /*
@@ -542,8 +663,7 @@ take_among(const struct alloc_machine *m, const struct alloc_state *st,
 		}
 	} else if (numa || rq->have_mem || explain) {
 		r = request_hints(m, st, avail, rq->n, o->k.align_socket,
-				  rq->have_mem, rq->mem, numa, &mn, &cpu_h,
-				  &mem_h, err, errlen);
+				  rq, numa, &mn, &cpu_h, &mem_h, err, errlen);
 		if (r == 0 && rq->reuse)
 			r = keep_reuse_hints(t, rq->reuse, &cpu_h, err,
 					     errlen);
@@ -680,7 +800,7 @@ take_among(const struct alloc_machine *m, const struct alloc_state *st,
 			goto out;
 		}
 	}
-	if (rq->have_mem && rq->mem > 0) {
+	if (rq->have_mem && (rq->mem > 0 || rq->nhuge)) {
 		r = book_memory(m, rq, mn, &mem_h, &best, e, explain, err,
 				errlen);
 		if (r < 0)
@@ -733,7 +853,7 @@ alloc_take_avail(const struct alloc_machine *m, const struct alloc_state *st,
 
 int
 alloc_hints(const struct alloc_machine *m, const struct alloc_state *st,
-	    int n, bool align_socket, bool have_mem, uint64_t mem,
+	    int n, bool align_socket, const struct alloc_request *mrq,
 	    struct tm_hints *out, char *err, size_t errlen)
 {
 	struct cpuset avail = CPUSET_INIT;
@@ -747,8 +867,8 @@ alloc_hints(const struct alloc_machine *m, const struct alloc_state *st,
 		r = oom(err, errlen);
 		goto done;
 	}
-	r = request_hints(m, st, &avail, n, align_socket, have_mem, mem, true,
-			  &mn, &cpu_h, &mem_h, err, errlen);
+	r = request_hints(m, st, &avail, n, align_socket, mrq, true, &mn,
+			  &cpu_h, &mem_h, err, errlen);
 	if (r < 0)
 		goto done;
 	/*
@@ -1068,6 +1188,11 @@ alloc_entry_nodes(const struct topo *t, const struct alloc_entry *e,
 	for (k = 0; k < e->nmem; k++)
 		if (e->mem[k].bytes &&
 		    cpuset_set(out, (unsigned int)e->mem[k].node) < 0)
+			return -ENOMEM;
+	/* Huge pages come from the nodes the group's mems allow too. */
+	for (k = 0; k < e->nhuge; k++)
+		if (e->huge[k].bytes &&
+		    cpuset_set(out, (unsigned int)e->huge[k].node) < 0)
 			return -ENOMEM;
 	return 0;
 }

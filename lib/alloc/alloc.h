@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "alloc/allocmem.h"
 #include "alloc/kstate.h"
 #include "alloc/state.h"
 #include "base/cpuset.h"
@@ -71,6 +72,9 @@ struct alloc_request {
 	const struct cpuset *prefer;	/* NUMA nodes to fill first, or NULL */
 	bool have_mem;
 	uint64_t mem;			/* bytes to book (with have_mem) */
+	int nhuge;			/* huge pages to book (with
+					 * have_mem), by page size */
+	struct alloc_huge huge[ALLOC_HUGE_MAX];
 	const struct alloc_near *near;	/* devices: one hint list each */
 	int nnear;
 	/*
@@ -125,14 +129,15 @@ int alloc_take_avail(const struct alloc_machine *m,
 		     struct strbuf *explain, char *err, size_t errlen);
 
 /*
- * The NUMA hints for n CPUs (and mem bytes with have_mem) among the CPUs
+ * The NUMA hints for n CPUs (and the memory of mrq, when not NULL and
+ * with have_mem: regular memory and huge pages) among the CPUs
  * st has available, combined: with memory too, a node set is listed when
  * both providers offer it and preferred when both prefer it.  out is
  * freed with tm_hints_free().  Returns 0; -ENOSPC when the machine has
  * too many NUMA nodes for hints (err says why); -ENOMEM.
  */
 int alloc_hints(const struct alloc_machine *m, const struct alloc_state *st,
-		int n, bool align_socket, bool have_mem, uint64_t mem,
+		int n, bool align_socket, const struct alloc_request *mrq,
 		struct tm_hints *out, char *err, size_t errlen);
 
 /*
@@ -235,7 +240,8 @@ int alloc_import_add(struct alloc_state *st, struct alloc_import *im,
 		     struct strbuf *out, char *err, size_t errlen);
 void alloc_import_free(struct alloc_import *im);
 
-/* The NUMA nodes of e's CPUs and booked memory.  Returns 0 or -ENOMEM. */
+/* The NUMA nodes of e's CPUs, booked memory and huge pages.  Returns 0
+ * or -ENOMEM. */
 int alloc_entry_nodes(const struct topo *t, const struct alloc_entry *e,
 		      struct cpuset *out);
 

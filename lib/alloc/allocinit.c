@@ -97,7 +97,10 @@ alloc_init_same(const struct alloc_state *st, const struct alloc_init *in,
 	alloc_opts_format(&in->opts, &a);
 	alloc_opts_format(&st->policy, &b);
 	same = !a.oom && !b.oom && cpuset_equal(reserved, &st->reserved) &&
-		in->strict == st->strict &&
+		in->strict == st->strict && in->nresmem == st->nresmem &&
+		(!in->nresmem || memcmp(in->resmem, st->resmem,
+					(size_t)in->nresmem *
+					sizeof(*in->resmem)) == 0) &&
 		strcmp(a.buf ? a.buf : "", b.buf ? b.buf : "") == 0;
 	strbuf_free(&a);
 	strbuf_free(&b);
@@ -120,5 +123,17 @@ alloc_init_reset(struct alloc_state *st, const struct topo *t,
 	st->have_print = true;
 	st->strict = in->strict;
 	st->policy = in->opts;
+	free(st->resmem);
+	st->resmem = NULL;
+	st->nresmem = 0;
+	if (in->nresmem) {
+		size_t sz = (size_t)in->nresmem * sizeof(*in->resmem);
+
+		st->resmem = malloc(sz);
+		if (!st->resmem)
+			return -ENOMEM;
+		memcpy(st->resmem, in->resmem, sz);
+		st->nresmem = in->nresmem;
+	}
 	return 0;
 }

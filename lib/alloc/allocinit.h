@@ -25,6 +25,9 @@ struct alloc_init {
 	unsigned int reserve_n;		/* else N CPUs to take; 0: none */
 	bool strict;			/* --strict-reserved */
 	struct alloc_opts opts;		/* the policy, as given */
+	const struct mem_reserve *resmem;	/* --reserved-memory, parsed
+						 * (alloc_resmem_parse()) */
+	int nresmem;
 };
 
 /* The reserved CPUs of in, into out (replacing it), after the checks. */
@@ -38,7 +41,7 @@ bool alloc_init_same(const struct alloc_state *st, const struct alloc_init *in,
 
 /*
  * Start st over with these settings: every entry removed, the topology
- * fingerprint of t, reserved, strict and the policy.  0 or -ENOMEM.
+ * fingerprint of t, reserved, strict, the policy and the reserved memory.  0 or -ENOMEM.
  */
 int alloc_init_reset(struct alloc_state *st, const struct topo *t,
 		     const struct alloc_init *in,

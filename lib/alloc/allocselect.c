@@ -77,6 +77,9 @@ alloc_select(const char *path, const char *sel, struct cpuset *cpus,
 	for (k = 0; r == 0 && mem_nodes && k < e->nmem; k++)
 		if (e->mem[k].bytes)
 			r = cpuset_set(mem_nodes, (unsigned int)e->mem[k].node);
+	for (k = 0; r == 0 && mem_nodes && k < e->nhuge; k++)
+		if (e->huge[k].bytes)
+			r = cpuset_set(mem_nodes, (unsigned int)e->huge[k].node);
 	if (mempol)
 		*mempol = mempol_name(e->mempol);
 out:

@@ -9,7 +9,7 @@
 #include "base/strbuf.h"
 
 enum { C_NAME, C_MODE, C_COUNT, C_CPUS, C_NODES, C_MEMORY, C_OWNER,
-       C_OPTIONS, C_DEVICES, C_CONTAINER, C_NCOLS };
+       C_OPTIONS, C_DEVICES, C_CONTAINER, C_HUGEPAGES, C_NCOLS };
 
 const struct table_column alloc_columns[] = {
 	[C_NAME] = { "NAME", "name", 0, 0 },
@@ -22,6 +22,7 @@ const struct table_column alloc_columns[] = {
 	[C_OPTIONS] = { "OPTIONS", "options", 0, 0 },
 	[C_DEVICES] = { "DEVICES", "devices", 0, 0 },
 	[C_CONTAINER] = { "CONTAINER", "container", 0, 0 },
+	[C_HUGEPAGES] = { "HUGEPAGES", "hugepages", 0, 0 },
 };
 
 const size_t alloc_ncolumns = C_NCOLS;
@@ -29,15 +30,26 @@ const size_t alloc_ncolumns = C_NCOLS;
 const char *
 alloc_default_columns(const struct alloc_state *st, bool json)
 {
+	bool cname = false, huge = false;
 	int i;
 
+	for (i = 0; st && i < st->nentries; i++) {
+		cname |= st->entries[i].cname != NULL;
+		huge |= st->entries[i].nhuge > 0;
+	}
+	if (json && huge)
+		return "NAME,MODE,COUNT,CPUS,NODES,OWNER,MEMORY,OPTIONS,"
+		       "DEVICES,CONTAINER,HUGEPAGES";
 	if (json)
 		return "NAME,MODE,COUNT,CPUS,NODES,OWNER,MEMORY,OPTIONS,"
 		       "DEVICES,CONTAINER";
-	for (i = 0; st && i < st->nentries; i++)
-		if (st->entries[i].cname)
-			return "NAME,MODE,COUNT,CPUS,NODES,MEMORY,OWNER,"
-			       "CONTAINER";
+	if (cname && huge)
+		return "NAME,MODE,COUNT,CPUS,NODES,MEMORY,HUGEPAGES,OWNER,"
+		       "CONTAINER";
+	if (huge)
+		return "NAME,MODE,COUNT,CPUS,NODES,MEMORY,HUGEPAGES,OWNER";
+	if (cname)
+		return "NAME,MODE,COUNT,CPUS,NODES,MEMORY,OWNER,CONTAINER";
 	return "NAME,MODE,COUNT,CPUS,NODES,MEMORY,OWNER";
 }
 
@@ -88,6 +100,50 @@ set_memory(struct table *tab, size_t row, const struct alloc_entry *e)
 		tab->oom = true;
 	else
 		table_set(tab, row, C_MEMORY, shown ? text.buf : NULL, js.buf);
+	strbuf_free(&text);
+	strbuf_free(&js);
+}
+
+/*
+ * Booked huge pages: "1Gi/0:2G,2Mi/1:4M" (size/node:amount, nodes with
+ * bytes) and an array of {resource, node, bytes}.
+ */
+static void
+set_hugepages(struct table *tab, size_t row, const struct alloc_entry *e)
+{
+	struct strbuf text, js;
+	struct json j;
+	int k, shown = 0;
+
+	strbuf_init(&text);
+	strbuf_init(&js);
+	json_init(&j, &js);
+	json_arr_begin(&j);
+	for (k = 0; k < e->nhuge; k++) {
+		char name[64];
+
+		alloc_huge_name(e->huge[k].kb, name, sizeof(name));
+		json_obj_begin(&j);
+		json_key(&j, "resource");
+		json_str(&j, name);
+		json_key(&j, "node");
+		json_int(&j, e->huge[k].node);
+		json_key(&j, "bytes");
+		json_uint(&j, e->huge[k].bytes);
+		json_obj_end(&j);
+		if (!e->huge[k].bytes)
+			continue;
+		strbuf_puts(&text, shown++ ? "," : "");
+		alloc_qty_format(&text, (uint64_t)e->huge[k].kb * 1024);
+		strbuf_printf(&text, "/%d:", e->huge[k].node);
+		alloc_size_format(&text, e->huge[k].bytes);
+	}
+	json_arr_end(&j);
+	if (text.oom || js.oom)
+		tab->oom = true;
+	else
+		table_set(tab, row, C_HUGEPAGES, shown ? text.buf : NULL,
+			  js.buf);
 	strbuf_free(&text);
 	strbuf_free(&js);
 }
@@ -235,6 +291,7 @@ alloc_list_table(const struct topo *t, const struct alloc_state *st,
 		    set_list(tab, row, C_NODES, &nodes) < 0)
 			goto fail;
 		set_memory(tab, row, e);
+		set_hugepages(tab, row, e);
 		set_devices(tab, row, e);
 		table_set_str(tab, row, C_OWNER, e->owner);
 		table_set_str(tab, row, C_CONTAINER, e->cname);

@@ -3,7 +3,11 @@
  * The allocations of a state as a table: the rows of cpm-alloc list and
  * the "entries" array of cpm-alloc list --json, defined once.
  *
- * Columns: NAME MODE COUNT CPUS NODES MEMORY OWNER OPTIONS DEVICES.
+ * Columns: NAME MODE COUNT CPUS NODES MEMORY OWNER OPTIONS DEVICES
+ * CONTAINER HUGEPAGES.  HUGEPAGES is SIZE/NODE:AMOUNT for each size and
+ * node with huge pages booked (JSON: an array of {resource, node,
+ * bytes}); it is a default column (text and JSON) only when an entry books
+ * some.
  * DEVICES are those the entry was taken beside (--near): their names
  * (JSON: an array of {name, address}).  MEMORY is
  * NODE:SIZE for each node with memory booked (JSON: an array of

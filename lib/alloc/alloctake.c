@@ -45,6 +45,7 @@ adopt(struct alloc_entry *e, struct alloc_entry *got)
 	if (!e->cpus_kept)
 		cpuset_free(&e->cpus);
 	free(e->mem);
+	free(e->huge);
 	e->name = got->name;
 	e->name_kept = got->name_kept;
 	e->n = got->n;
@@ -53,6 +54,8 @@ adopt(struct alloc_entry *e, struct alloc_entry *got)
 	e->mode = got->mode;
 	e->nmem = got->nmem;
 	e->mem = got->mem;
+	e->nhuge = got->nhuge;
+	e->huge = got->huge;
 	e->opts = got->opts;
 	free(got->owner);
 	free(got->owner_dir);
@@ -256,8 +259,8 @@ alloc_hints_json(const struct coretypes *ct, const struct alloc_machine *m,
 	struct tm_hints h;
 	int i, k, r;
 
-	r = alloc_hints(m, st, rq->n, st->policy.k.align_socket, rq->have_mem,
-			rq->mem, &h, err, errlen);
+	r = alloc_hints(m, st, rq->n, st->policy.k.align_socket, rq, &h,
+			err, errlen);
 	if (r < 0)
 		return r;
 	if (h.n == 0 && !coretype_hybrid(ct)) {
@@ -329,8 +332,8 @@ alloc_hints_text(const struct coretypes *ct, const struct alloc_machine *m,
 	struct tm_hints h;
 	int i, r;
 
-	r = alloc_hints(m, st, rq->n, st->policy.k.align_socket, rq->have_mem,
-			rq->mem, &h, err, errlen);
+	r = alloc_hints(m, st, rq->n, st->policy.k.align_socket, rq, &h,
+			err, errlen);
 	if (r < 0)
 		return r;
 	if (rq->nnear)

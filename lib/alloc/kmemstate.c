@@ -484,6 +484,58 @@ book(struct alloc_entry *e, int node, uint64_t bytes)
 	return 0;
 }
 
+/* Add bytes of kb kB pages on node to e's huge pages, by size, then node. */
+static int
+book_huge(struct alloc_entry *e, unsigned int kb, int node, uint64_t bytes)
+{
+	struct huge_booking *m;
+	int i, k;
+
+	for (i = 0; i < e->nhuge && (e->huge[i].kb < kb ||
+				     (e->huge[i].kb == kb &&
+				      e->huge[i].node < node)); i++)
+		;
+	if (i < e->nhuge && e->huge[i].kb == kb && e->huge[i].node == node) {
+		e->huge[i].bytes += bytes;
+		return 0;
+	}
+	m = realloc(e->huge, (size_t)(e->nhuge + 1) * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	e->huge = m;
+	for (k = e->nhuge; k > i; k--)
+		m[k] = m[k - 1];
+	m[i].kb = kb;
+	m[i].node = node;
+	m[i].bytes = bytes;
+	e->nhuge++;
+	return 0;
+}
+
+/*
+ * Book block b on e: memory split evenly over its nodes (the remainder
+ * on the lowest), huge pages split evenly in whole pages.
+ */
+static int
+book_block(struct alloc_entry *e, const struct kmem_block *b, unsigned int kb)
+{
+	uint64_t unit = kb ? (uint64_t)kb * 1024 : 1;
+	uint64_t units = b->size / unit, each = units / (uint64_t)b->nnodes;
+	int x, r;
+
+	for (x = 0; x < b->nnodes; x++) {
+		uint64_t bytes = each * unit;
+
+		if (x == 0)
+			bytes += b->size - each * unit * (uint64_t)b->nnodes;
+		r = kb ? book_huge(e, kb, b->nodes[x], bytes) :
+			 book(e, b->nodes[x], bytes);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 int
 kmem_book(const struct kmemstate *ms, const struct topo *t,
 	  struct alloc_import *im, const char *file, char *err,
@@ -506,15 +558,17 @@ kmem_book(const struct kmemstate *ms, const struct topo *t,
 		for (k = 0; k < ms->nblocks; k++) {
 			const struct kmem_block *b = &ms->blocks[k];
 			size_t pl = strlen(b->pod);
-			uint64_t each;
+			unsigned int kb;
 
-			if (strcmp(b->type, "memory") != 0 || b->nnodes == 0 ||
+			/* Memory, and huge pages of a size named as the
+			 * kubelet names it; anything else is not booked. */
+			if (alloc_mem_resource(b->type, &kb) < 0 ||
+			    b->nnodes == 0 ||
 			    strncmp(e->name, b->pod, pl) != 0 ||
 			    e->name[pl] != '/' ||
 			    strcmp(e->name + pl + 1, b->container) != 0)
 				continue;
-			each = b->size / (uint64_t)b->nnodes;
-			for (x = 0; x < b->nnodes; x++) {
+			for (x = 0; x < b->nnodes; x++)
 				if (!topo_node_by_id(t, b->nodes[x])) {
 					snprintf(err, errlen, "'%s': '%s' has "
 						 "memory on NUMA node %d, which "
@@ -522,10 +576,8 @@ kmem_book(const struct kmemstate *ms, const struct topo *t,
 						 file, e->name, b->nodes[x]);
 					return -EINVAL;
 				}
-				if (book(e, b->nodes[x], each + (x == 0 ?
-					 b->size % (uint64_t)b->nnodes : 0)) < 0)
-					return -ENOMEM;
-			}
+			if (book_block(e, b, kb) < 0)
+				return -ENOMEM;
 			got = true;
 		}
 		n += got;

@@ -51,10 +51,11 @@ int kmem_load(struct kmemstate *ms, const char *path, bool verify, char *err,
 void kmem_free(struct kmemstate *ms);
 
 /*
- * Book on the entries of im named POD/CONTAINER the "memory" blocks the
- * Static policy's checkpoint ms gives that container: a block's size on
- * its node, split evenly (the remainder on the lowest) over a group of
- * nodes.  Nodes must be nodes of t.  Returns the number of entries that
+ * Book on the entries of im named POD/CONTAINER the "memory" and
+ * "hugepages-<size>" blocks the Static policy's checkpoint ms gives that
+ * container: a block's size on its node, split evenly (the remainder on
+ * the lowest; huge pages in whole pages) over a group of nodes; memory
+ * as memory, huge pages as the entry's huge page bookings.  Nodes must be nodes of t.  Returns the number of entries that
  * got memory, -EINVAL (err says which node is not there), -ENOMEM.
  */
 int kmem_book(const struct kmemstate *ms, const struct topo *t,

@@ -65,6 +65,7 @@ alloc_entry_free(struct alloc_entry *e)
 	free(e->owner);
 	free(e->owner_dir);
 	free(e->mem);
+	free(e->huge);
 	free(e->near);
 	free(e->mempol);
 	free(e->cname);
@@ -90,6 +91,7 @@ state_free(struct alloc_state *st)
 	free(st->entries);
 	topo_print_free(&st->print);
 	cpuset_free(&st->reserved);
+	free(st->resmem);
 	if (st->layout_own)
 		free((char *)st->layout_text);
 	statetopo_free(&st->layout);
@@ -393,7 +395,8 @@ entry_digest(const struct alloc_entry *e)
 		(uint64_t)o->distribute_auto << 5 | (uint64_t)o->closest << 6 |
 		(uint64_t)(unsigned int)o->numa_policy << 32);
 	/* Most entries have no owner and no memory: two tests, no hash. */
-	if (e->owner || e->owner_start || e->owner_dir || e->nmem) {
+	if (e->owner || e->owner_start || e->owner_dir || e->nmem ||
+	    e->nhuge) {
 		h = mix_str(h, e->owner);
 		h = mix(h, e->owner_start);
 		h = mix_str(h, e->owner_dir);
@@ -401,6 +404,11 @@ entry_digest(const struct alloc_entry *e)
 		for (k = 0; k < e->nmem; k++)
 			h = mix(mix(h, (uint64_t)(unsigned int)e->mem[k].node),
 				e->mem[k].bytes);
+		h = mix(h, (uint64_t)(unsigned int)e->nhuge);
+		for (k = 0; k < e->nhuge; k++)
+			h = mix(mix(h, (uint64_t)e->huge[k].kb << 32 |
+				    (unsigned int)e->huge[k].node),
+				e->huge[k].bytes);
 	}
 	if (e->near)
 		h = mix_str(h, e->near);
@@ -462,6 +470,13 @@ format_entry(const struct alloc_entry *e, struct strbuf *sb)
 			strbuf_printf(sb, "%s%d:%llu", k ? "," : "",
 				      e->mem[k].node,
 				      (unsigned long long)e->mem[k].bytes);
+	}
+	if (e->nhuge) {
+		strbuf_puts(sb, " hugepages=");
+		for (k = 0; k < e->nhuge; k++)
+			strbuf_printf(sb, "%s%u:%d:%llu", k ? "," : "",
+				      e->huge[k].kb, e->huge[k].node,
+				      (unsigned long long)e->huge[k].bytes);
 	}
 	mark = sb->len;
 	strbuf_puts(sb, " opts=");
@@ -780,6 +795,16 @@ format_body(const struct alloc_state *st, struct sink *o)
 	if (out->len == mark)
 		strbuf_puts(out, "-");
 	strbuf_puts(out, "\n");
+	if (st->nresmem) {
+		int k;
+
+		strbuf_puts(out, "reserved-memory ");
+		for (k = 0; k < st->nresmem; k++)
+			strbuf_printf(out, "%s%d:%u:%llu", k ? "," : "",
+				      st->resmem[k].node, st->resmem[k].kb,
+				      (unsigned long long)st->resmem[k].bytes);
+		strbuf_puts(out, "\n");
+	}
 	sink_text(o);
 	if (st->nwant && st->raw)
 		format_named(st, o);
@@ -1017,6 +1042,85 @@ parse_mem(struct parser *p, char *v, struct alloc_entry *e)
 	return 0;
 }
 
+/* reserved-memory NODE:KB:BYTES,...: by node, then kb. */
+static int
+parse_resmem(struct parser *p, char *v, struct alloc_state *st)
+{
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(v, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *c1 = strchr(tok, ':'), *c2 = c1 ? strchr(c1 + 1, ':') :
+						   NULL;
+		const struct mem_reserve *l = st->nresmem ?
+			&st->resmem[st->nresmem - 1] : NULL;
+		unsigned int kb, node;
+		uint64_t bytes;
+		struct mem_reserve *m;
+
+		if (!c2)
+			return bad(p, "bad reserved memory '%s'", tok);
+		*c1 = *c2 = '\0';
+		if (parse_uint(tok, CPUSET_MAX_CPUS - 1, &node) < 0 ||
+		    parse_uint(c1 + 1, UINT_MAX, &kb) < 0 ||
+		    parse_u64(c2 + 1, UINT64_MAX, &bytes) < 0 ||
+		    (l && (l->node > (int)node || (l->node == (int)node &&
+						   l->kb >= kb)))) {
+			*c1 = *c2 = ':';
+			return bad(p, "bad reserved memory '%s'", tok);
+		}
+		m = realloc(st->resmem, (size_t)(st->nresmem + 1) *
+			    sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		st->resmem = m;
+		m[st->nresmem].node = (int)node;
+		m[st->nresmem].kb = kb;
+		m[st->nresmem].bytes = bytes;
+		st->nresmem++;
+	}
+	return st->nresmem ? 0 : bad(p, "bad reserved memory ''");
+}
+
+/* hugepages=KB:NODE:BYTES,...: sorted by size, then node. */
+static int
+parse_huge(struct parser *p, char *v, struct alloc_entry *e)
+{
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(v, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *c1 = strchr(tok, ':'), *c2 = c1 ? strchr(c1 + 1, ':') :
+						   NULL;
+		const struct huge_booking *l = e->nhuge ?
+					       &e->huge[e->nhuge - 1] : NULL;
+		unsigned int kb, node;
+		uint64_t bytes;
+		struct huge_booking *m;
+
+		if (!c2)
+			return bad(p, "bad huge page booking '%s'", tok);
+		*c1 = *c2 = '\0';
+		if (parse_uint(tok, UINT_MAX, &kb) < 0 || !kb ||
+		    parse_uint(c1 + 1, CPUSET_MAX_CPUS - 1, &node) < 0 ||
+		    parse_u64(c2 + 1, UINT64_MAX, &bytes) < 0 ||
+		    (l && (l->kb > kb || (l->kb == kb &&
+					  l->node >= (int)node)))) {
+			*c1 = *c2 = ':';
+			return bad(p, "bad huge page booking '%s'", tok);
+		}
+		m = realloc(e->huge, (size_t)(e->nhuge + 1) * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		e->huge = m;
+		m[e->nhuge].kb = kb;
+		m[e->nhuge].node = (int)node;
+		m[e->nhuge].bytes = bytes;
+		e->nhuge++;
+	}
+	return 0;
+}
+
 /* A decimal below CPUSET_MAX_CPUS as cpuset_format() writes it. */
 static bool
 canon_num(const char **sp, unsigned int *out)
@@ -1133,7 +1237,8 @@ known_key(const char *s)
 	case 's':
 		return memcmp(s, "start=", 6) == 0 ? 5 : 0;
 	case 'h':
-		return memcmp(s, "hook=", 5) == 0 ? 4 : 0;
+		return memcmp(s, "hook=", 5) == 0 ? 4 :
+		       memcmp(s, "hugepages=", 10) == 0 ? 9 : 0;
 	}
 	return 0;
 }
@@ -1402,6 +1507,13 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 				*canon = false;
 			r = parse_mem(p, v, e);
 			rank = 7;
+		} else if (klen == 9 && memcmp(tok, "hugepages", 9) == 0 &&
+			   !e->nhuge) {
+			if (!*v || *v == ',' || end[-1] == ',' ||
+			    strstr(v, ",,"))
+				*canon = false;
+			r = parse_huge(p, v, e);
+			rank = 8;
 		} else if (klen == 4 && memcmp(tok, "opts", 4) == 0) {
 			if (alloc_opts_parse(v, &e->opts) < 0)
 				return bad(p, "bad options '%s'", v);
@@ -1414,7 +1526,7 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 					*canon = false;
 				strbuf_free(&o);
 			}
-			rank = 8;
+			rank = 9;
 		} else if (klen == 4 && memcmp(tok, "near", 4) == 0 &&
 			   !e->near) {
 			if (!*v || strchr(v, ' ') || !strchr(v, '@'))
@@ -1423,7 +1535,7 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 				return -ENOMEM;
 			if (!escape_free(v))
 				*canon = false;
-			rank = 9;
+			rank = 10;
 		} else if (klen == 4 && memcmp(tok, "hook", 4) == 0 &&
 			   !e->hook) {
 			unsigned int pid;
@@ -1432,7 +1544,7 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 				return bad(p, "bad container process '%s'", v);
 			e->hook = true;
 			e->hook_pid = (int)pid;
-			rank = 10;
+			rank = 11;
 		} else if (klen == 6 && memcmp(tok, "mempol", 6) == 0 &&
 			   !e->mempol) {
 			if (strcmp(v, "local") != 0 &&
@@ -1441,7 +1553,7 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 				return bad(p, "bad memory policy '%s'", v);
 			if (!(e->mempol = strdup(v)))
 				return -ENOMEM;
-			rank = 11;
+			rank = 12;
 		} else if (klen == 5 && memcmp(tok, "cname", 5) == 0 &&
 			   !e->cname) {
 			if (!*v)
@@ -1450,7 +1562,7 @@ parse_entry(struct parser *p, char *rest, struct alloc_entry *e,
 				return -ENOMEM;
 			if (!escape_free(v))
 				*canon = false;
-			rank = 12;
+			rank = 13;
 		} else {
 			return bad(p, "unknown or repeated entry field '%s'",
 				   tok);
@@ -1899,6 +2011,11 @@ parse_raw(struct alloc_state *st, char *buf, size_t len,
 			    alloc_opts_parse(sp, &st->policy) < 0)
 				r = bad(&p, "bad policy '%s'", sp);
 			st->entries_at = (size_t)(next - copy);
+		} else if (stage == 4 && !st->nentries && !st->nresmem &&
+			   strcmp(line, "reserved-memory") == 0) {
+			r = parse_resmem(&p, sp, st);
+			st->entries_at = (size_t)(next - copy);
+			stage--;
 		} else {
 			r = bad(&p, "unexpected record '%s'", line);
 		}
@@ -2275,6 +2392,31 @@ state_mem_booked(const struct alloc_state *st, int node)
 		for (k = 0; k < st->entries[i].nmem; k++)
 			if (st->entries[i].mem[k].node == node)
 				sum += st->entries[i].mem[k].bytes;
+	return sum;
+}
+
+uint64_t
+state_mem_reserved(const struct alloc_state *st, int node, unsigned int kb)
+{
+	int i;
+
+	for (i = 0; i < st->nresmem; i++)
+		if (st->resmem[i].node == node && st->resmem[i].kb == kb)
+			return st->resmem[i].bytes;
+	return 0;
+}
+
+uint64_t
+state_huge_booked(const struct alloc_state *st, unsigned int kb, int node)
+{
+	uint64_t sum = 0;
+	int i, k;
+
+	for (i = 0; i < st->nentries; i++)
+		for (k = 0; k < st->entries[i].nhuge; k++)
+			if (st->entries[i].huge[k].node == node &&
+			    st->entries[i].huge[k].kb == kb)
+				sum += st->entries[i].huge[k].bytes;
 	return sum;
 }
 

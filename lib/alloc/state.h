@@ -28,12 +28,22 @@
  *   reserved L
  *   strict yes|no
  *   policy OPTS|-
+ *   reserved-memory NODE:KB:BYTES,...  (optional: init --reserved-memory;
+ *                                    KB 0 regular memory, else huge
+ *                                    pages of KB kB; by node, then KB)
  *   entry NAME n=N cpus=L mode=exclusive|share [owner=O] [start=T]
- *         [cgdir=DIR] [mem=NODE:BYTES,...] [opts=OPTS]
+ *         [cgdir=DIR] [mem=NODE:BYTES,...]
+ *         [hugepages=KB:NODE:BYTES,...] [opts=OPTS]
  *                                   (O: pid:PID, cgroup:PATH, or plan
  *                                    for what cpm-alloc apply made)
  *         [near=DEVICE@ADDRESS,...] [hook=PID]
  *         [mempol=local|interleave|bind]
+ *
+ * mem= books regular memory, hugepages= huge pages of KB kB (the
+ * Memory Manager's hugepages-<size> resources, cpm-alloc take --mem
+ * hugepages-2Mi=...), sorted by page size, then node; a state without
+ * it reads as before, and versions that predate it refuse an entry that
+ * has it.
  *
  * near= (cpm-alloc take --near) names the devices an entry was placed
  * beside, each as given and by its PCI address; a state without it
@@ -112,6 +122,13 @@ struct entry_src {
 	unsigned int at;
 };
 
+/* Huge pages of kb kB booked on one NUMA node. */
+struct huge_booking {
+	unsigned int kb;
+	int node;
+	uint64_t bytes;
+};
+
 struct alloc_entry {
 	char *name;		/* malloc'ed, or with name_kept, in the
 				 * text of the state that read it */
@@ -130,6 +147,8 @@ struct alloc_entry {
 	char *owner_dir;	/* cgroup owner: absolute directory */
 	int nmem;
 	struct mem_booking *mem;	/* sorted by node */
+	int nhuge;
+	struct huge_booking *huge;	/* sorted by size, then node */
 	struct alloc_opts opts;
 	char *near;		/* "eth1@0000:3b:00.0,...": the devices it
 				 * was taken beside; NULL none */
@@ -148,6 +167,13 @@ struct topo_print {
 	uint64_t hash;		/* online CPUs' node/socket/core layout */
 };
 
+/* Memory reserved on a node (init --reserved-memory). */
+struct mem_reserve {
+	int node;
+	unsigned int kb;	/* 0: regular memory, else a page size */
+	uint64_t bytes;
+};
+
 struct alloc_state {
 	bool exists;		/* read from a file (else a fresh state) */
 	struct topo_print print;
@@ -155,6 +181,8 @@ struct alloc_state {
 	struct cpuset reserved;
 	bool strict;
 	struct alloc_opts policy;	/* options recorded by init */
+	int nresmem;
+	struct mem_reserve *resmem;	/* by node, then kb */
 	int nentries, cap;
 	struct alloc_entry *entries;
 	/*
@@ -421,6 +449,12 @@ int state_available(const struct alloc_state *st,
 
 /* Memory booked on node by every entry. */
 uint64_t state_mem_booked(const struct alloc_state *st, int node);
+/* Memory reserved on node: regular memory (kb 0) or huge pages of kb kB. */
+uint64_t state_mem_reserved(const struct alloc_state *st, int node,
+			    unsigned int kb);
+/* Huge pages of kb kB booked on node by every entry, in bytes. */
+uint64_t state_huge_booked(const struct alloc_state *st, unsigned int kb,
+			   int node);
 
 /*
  * Options as text ("full-cores,distribute=2"; "" for none) and back.

@@ -288,7 +288,8 @@ tm_cpu_hints(const struct ktopo *kt, const struct cpuset *avail, int n,
 struct mem_ctx {
 	const struct tm_mem_node *nodes;
 	int nn;
-	uint64_t req;
+	const uint64_t *req;
+	int nres;
 	int min_affinity;
 	bool pass2;
 	struct tm_hints *out;
@@ -309,18 +310,22 @@ static int
 mem_visit(uint64_t mask, void *arg)
 {
 	struct mem_ctx *c = arg;
-	uint64_t total = 0, fr = 0;
-	int bits = popcount(mask), i;
+	uint64_t total[TM_MEM_RES] = { 0 }, fr[TM_MEM_RES] = { 0 };
+	int bits = popcount(mask), i, r;
 
 	for (i = 0; i < 64; i++)
 		if (mask >> i & 1) {
 			const struct tm_mem_node *m = mem_node(c, i);
 
-			total += m->total;
-			fr += m->total > m->booked ? m->total - m->booked : 0;
+			for (r = 0; r < c->nres; r++) {
+				total[r] += m->total[r];
+				fr[r] += m->total[r] > m->booked[r] ?
+					 m->total[r] - m->booked[r] : 0;
+			}
 		}
-	if (total < c->req)
-		return 0;
+	for (r = 0; r < c->nres; r++)
+		if (total[r] < c->req[r])
+			return 0;
 	if (!c->pass2) {
 		if (bits < c->min_affinity)
 			c->min_affinity = bits;
@@ -339,20 +344,26 @@ mem_visit(uint64_t mask, void *arg)
 		if (bits > 1 && m->group && m->group != mask)
 			return 0;
 	}
-	if (fr < c->req)
-		return 0;
+	for (r = 0; r < c->nres; r++)
+		if (fr[r] < c->req[r])
+			return 0;
 	return hints_add(c->out, mask, bits == c->min_affinity);
 }
 
 int
-tm_mem_hints(const struct tm_mem_node *nodes, int nn, uint64_t req,
-	     struct tm_hints *out)
+tm_mem_hints(const struct tm_mem_node *nodes, int nn, const uint64_t *req,
+	     int nres, struct tm_hints *out)
 {
 	int ids[TM_MAX_NODES], i, j, r;
+	bool any = false;
 	struct mem_ctx c;
 
 	memset(out, 0, sizeof(*out));
-	if (req == 0) {
+	if (nres > TM_MEM_RES)
+		nres = TM_MEM_RES;
+	for (r = 0; r < nres; r++)
+		any |= req[r] != 0;
+	if (!any) {
 		out->dont_care = true;
 		return 0;
 	}
@@ -375,6 +386,7 @@ tm_mem_hints(const struct tm_mem_node *nodes, int nn, uint64_t req,
 	c.nodes = nodes;
 	c.nn = nn;
 	c.req = req;
+	c.nres = nres;
 	c.min_affinity = nn;
 	c.out = out;
 	iterate_masks(ids, nn, mem_visit, &c);
@@ -612,7 +624,7 @@ tm_merge_closest(int policy, uint64_t all, const struct tm_hints *in,
 
 int
 tm_mem_book(const struct tm_mem_node *nodes, int nn, uint64_t mask,
-	    uint64_t req, struct mem_booking *out, int *nout)
+	    int res, uint64_t req, struct mem_booking *out, int *nout)
 {
 	int i, id;
 
@@ -626,7 +638,8 @@ tm_mem_book(const struct tm_mem_node *nodes, int nn, uint64_t mask,
 
 			if (m->id != id)
 				continue;
-			fr = m->total > m->booked ? m->total - m->booked : 0;
+			fr = m->total[res] > m->booked[res] ?
+			     m->total[res] - m->booked[res] : 0;
 			take = fr < req ? fr : req;
 			/* Every node of the group is recorded, even with
 			 * nothing booked on it: the group is what later

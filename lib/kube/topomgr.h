@@ -85,23 +85,33 @@ void tm_mask_format(uint64_t mask, struct strbuf *sb);
 int tm_cpu_hints(const struct ktopo *kt, const struct cpuset *avail, int n,
 		 bool align_socket, struct tm_hints *out);
 
+/*
+ * The Memory Manager's resources: regular memory (index 0) and up to
+ * TM_MEM_RES - 1 sizes of huge pages, in the order the caller gives.
+ */
+#define TM_MEM_RES 5
+
 /* One NUMA node as the Memory Manager sees it. */
 struct tm_mem_node {
 	int id;
-	uint64_t total;		/* allocatable bytes (MemTotal) */
-	uint64_t booked;	/* bytes booked by allocations */
+	uint64_t total[TM_MEM_RES];	/* allocatable bytes (capacity
+					 * minus reserved), per resource */
+	uint64_t booked[TM_MEM_RES];	/* bytes booked by allocations */
 	uint64_t group;		/* mask of the node group its bookings
 				 * belong to; 0 when nothing is booked */
 };
 
 /*
- * The Memory Manager static policy's hints for req bytes
- * (calculateHints): sets of nodes whose free memory holds req, skipping
- * sets that would mix a node with bookings of another node group.
+ * The Memory Manager static policy's hints for req[r] bytes of each
+ * resource r < nres (calculateHints): sets of nodes whose allocatable
+ * memory holds every resource asked for (the narrowest such width is
+ * the preferred one) and whose free memory holds it too, skipping sets
+ * that would mix a node with bookings of another node group.  Nothing
+ * asked for (every req 0): "don't care".
  * Returns 0, -ERANGE (too many nodes), -ENOMEM.
  */
-int tm_mem_hints(const struct tm_mem_node *nodes, int nn, uint64_t req,
-		 struct tm_hints *out);
+int tm_mem_hints(const struct tm_mem_node *nodes, int nn, const uint64_t *req,
+		 int nres, struct tm_hints *out);
 
 /*
  * The device manager's hints for a device on the NUMA nodes of need
@@ -137,13 +147,14 @@ struct mem_booking {
 };
 
 /*
- * Book req bytes on the nodes of mask, filling each node in id order
- * before the next (the Memory Manager's order).  Every node of mask gets
- * a booking, possibly of 0 bytes, so that the group is recorded.  out[]
- * must have room for one booking per node; *nout gets the count.  Returns 0, or -ENOSPC when
- * the nodes lack the free memory.
+ * Book req bytes of resource res on the nodes of mask, filling each node
+ * in id order before the next (the Memory Manager's updateMachineState).
+ * Every node of mask gets a booking, possibly of 0 bytes, so that the
+ * group is recorded.  out[] must have room for one booking per node;
+ * *nout gets the count.  Returns 0, or -ENOSPC when the nodes lack the
+ * free memory.
  */
 int tm_mem_book(const struct tm_mem_node *nodes, int nn, uint64_t mask,
-		uint64_t req, struct mem_booking *out, int *nout);
+		int res, uint64_t req, struct mem_booking *out, int *nout);
 
 #endif

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -758,8 +759,87 @@ topo_load_meminfo(struct topo *t, const struct sysroot *root)
 			topo_parse_meminfo(text, n);
 			free(text);
 		}
+		r = topo_load_hugepages(n, root);
+		if (r < 0)
+			return r;
 	}
 	return 0;
+}
+
+/* A count file of one huge page size of a node into *out. */
+static bool
+huge_count(const struct sysroot *root, int node, unsigned int kb,
+	   const char *file, uint64_t *out)
+{
+	char path[128], buf[32];
+	ssize_t len;
+
+	snprintf(path, sizeof(path), NODE_DIR "/node%d/hugepages/"
+		 "hugepages-%ukB/%s", node, kb, file);
+	len = sysroot_read(root, path, buf, sizeof(buf) - 1);
+	if (len < 0)
+		return false;
+	buf[len] = '\0';
+	return parse_u64(strstrip(buf), UINT64_MAX, out) == 0;
+}
+
+int
+topo_load_hugepages(struct topo_node *n, const struct sysroot *root)
+{
+	char path[96];
+	struct dirent *de;
+	DIR *d;
+	int fd, i;
+
+	n->nhuge = 0;
+	snprintf(path, sizeof(path), NODE_DIR "/node%d/hugepages", n->id);
+	fd = sysroot_open_dir(root, path);
+	if (fd < 0)
+		return fd == -ENOMEM ? fd : 0;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return errno == ENOMEM ? -ENOMEM : 0;
+	}
+	while ((de = readdir(d)) != NULL && n->nhuge < TOPO_HUGE_MAX) {
+		struct topo_huge h = { 0, 0, 0 };
+		const char *s = de->d_name;
+		char num[16];
+		size_t len;
+
+		if (strncmp(s, "hugepages-", 10) != 0)
+			continue;
+		s += 10;
+		len = strlen(s);
+		if (len < 3 || len - 2 >= sizeof(num) ||
+		    strcmp(s + len - 2, "kB") != 0)
+			continue;
+		memcpy(num, s, len - 2);
+		num[len - 2] = '\0';
+		if (parse_uint(num, UINT_MAX, &h.kb) < 0 || !h.kb ||
+		    !huge_count(root, n->id, h.kb, "nr_hugepages", &h.nr))
+			continue;
+		if (!huge_count(root, n->id, h.kb, "free_hugepages", &h.free))
+			h.free = h.nr;
+		/* By size: a few entries, an insertion. */
+		for (i = n->nhuge; i > 0 && n->huge[i - 1].kb > h.kb; i--)
+			n->huge[i] = n->huge[i - 1];
+		n->huge[i] = h;
+		n->nhuge++;
+	}
+	closedir(d);
+	return 0;
+}
+
+const struct topo_huge *
+topo_node_huge(const struct topo_node *n, unsigned int kb)
+{
+	int i;
+
+	for (i = 0; i < n->nhuge; i++)
+		if (n->huge[i].kb == kb)
+			return &n->huge[i];
+	return NULL;
 }
 
 void

@@ -38,6 +38,14 @@ struct topo_cpu {
 				 * siblings of a core run from .core on */
 };
 
+/* One size of huge pages on a node (nodeN/hugepages/hugepages-KBkB). */
+struct topo_huge {
+	unsigned int kb;	/* page size */
+	uint64_t nr, free;	/* nr_hugepages, free_hugepages */
+};
+
+#define TOPO_HUGE_MAX 4
+
 struct topo_node {
 	int id;
 	struct cpuset cpus;	/* its online CPUs (offline ones keep their
@@ -47,6 +55,9 @@ struct topo_node {
 				 * architectures keep them (empty in a
 				 * topology from a state's layout) */
 	int64_t mem_total_kb, mem_free_kb;	/* -1 unknown */
+	int nhuge;		/* huge page sizes, by size (the first
+				 * TOPO_HUGE_MAX the kernel lists) */
+	struct topo_huge huge[TOPO_HUGE_MAX];
 	int *distance;		/* [nnodes], in topo.nodes[] order; NULL unknown */
 };
 
@@ -118,6 +129,17 @@ void topo_free(struct topo *t);
  * Returns 0 or -ENOMEM.
  */
 int topo_load_meminfo(struct topo *t, const struct sysroot *root);
+
+/*
+ * A node's huge pages (nodeN/hugepages/hugepages-KBkB/nr_hugepages and
+ * free_hugepages) into n->huge, sorted by size; none when the directory
+ * is missing.  Returns 0 or -ENOMEM.
+ */
+int topo_load_hugepages(struct topo_node *n, const struct sysroot *root);
+
+/* The node's pages of kb kB, or NULL. */
+const struct topo_huge *topo_node_huge(const struct topo_node *n,
+				       unsigned int kb);
 
 /*
  * The numbers N of the entries "prefixN" of dir below root into s (other

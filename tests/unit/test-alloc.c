@@ -126,13 +126,14 @@ static void
 test_hints(void)
 {
 	struct alloc_state st;
+	struct alloc_request mrq;
 	struct tm_hints h;
 	struct strbuf sb;
 	char err[256];
 	int i, r;
 
 	state_init(&st);
-	r = alloc_hints(&m, &st, 2, false, false, 0, &h, err, sizeof(err));
+	r = alloc_hints(&m, &st, 2, false, NULL, &h, err, sizeof(err));
 	CHECK("hints: computed", r == 0);
 	strbuf_init(&sb);
 	for (i = 0; i < h.n; i++) {
@@ -144,8 +145,10 @@ test_hints(void)
 	strbuf_free(&sb);
 	tm_hints_free(&h);
 
-	r = alloc_hints(&m, &st, 6, false, true, 1ULL << 30, &h, err,
-			sizeof(err));
+	memset(&mrq, 0, sizeof(mrq));
+	mrq.have_mem = true;
+	mrq.mem = 1ULL << 30;
+	r = alloc_hints(&m, &st, 6, false, &mrq, &h, err, sizeof(err));
 	strbuf_init(&sb);
 	for (i = 0; i < h.n; i++) {
 		tm_mask_format(h.h[i].mask, &sb);

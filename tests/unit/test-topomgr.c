@@ -99,31 +99,66 @@ main(void)
 	}
 	{
 		struct tm_mem_node m[2] = {
-			{ 0, 8ULL << 30, 6ULL << 30, N0 },
-			{ 1, 8ULL << 30, 0, 0 },
+			{ 0, { 8ULL << 30 }, { 6ULL << 30 }, N0 },
+			{ 1, { 8ULL << 30 }, { 0 }, 0 },
 		};
 		struct tm_hints h;
 		struct mem_booking bk[2];
+		uint64_t rq[2];
 		int n;
 
-		tm_mem_hints(m, 2, 4ULL << 30, &h);
+		rq[0] = 4ULL << 30;
+		tm_mem_hints(m, 2, rq, 1, &h);
 		CHECK("memory hints skip a node without room or with single-node bookings",
 		      h.n == 1 && h.h[0].mask == N1 && h.h[0].preferred);
 		tm_hints_free(&h);
-		tm_mem_hints(m, 2, 10ULL << 30, &h);
+		rq[0] = 10ULL << 30;
+		tm_mem_hints(m, 2, rq, 1, &h);
 		CHECK("a node with single-node bookings is not grouped with others",
 		      h.n == 0);
 		tm_hints_free(&h);
 		m[0].group = N01;
-		tm_mem_hints(m, 2, 10ULL << 30, &h);
+		tm_mem_hints(m, 2, rq, 1, &h);
 		CHECK("nodes of one group serve that group",
 		      h.n == 1 && h.h[0].mask == N01 && h.h[0].preferred);
 		tm_hints_free(&h);
 		CHECK("booking fills nodes in order",
-		      tm_mem_book(m, 2, N01, 5ULL << 30, bk, &n) == 0 && n == 2 &&
-		      bk[0].bytes == 2ULL << 30 && bk[1].bytes == 3ULL << 30);
+		      tm_mem_book(m, 2, N01, 0, 5ULL << 30, bk, &n) == 0 &&
+		      n == 2 && bk[0].bytes == 2ULL << 30 &&
+		      bk[1].bytes == 3ULL << 30);
 		CHECK("booking more than is free fails",
-		      tm_mem_book(m, 2, N1, 9ULL << 30, bk, &n) == -ENOSPC);
+		      tm_mem_book(m, 2, N1, 0, 9ULL << 30, bk, &n) == -ENOSPC);
+
+		/* Huge pages (resource 1): node 0 has 2 GiB of them, node
+		 * 1 none; every resource must fit in a hint. */
+		m[0].group = 0;
+		m[0].booked[0] = 0;
+		m[0].total[1] = 2ULL << 30;
+		rq[0] = 1ULL << 30;
+		rq[1] = 1ULL << 30;
+		tm_mem_hints(m, 2, rq, 2, &h);
+		CHECK("a hint holds every resource asked for",
+		      h.n == 2 && h.h[0].mask == N0 && h.h[0].preferred &&
+		      h.h[1].mask == N01 && !h.h[1].preferred);
+		tm_hints_free(&h);
+		m[0].booked[1] = 2ULL << 30;
+		tm_mem_hints(m, 2, rq, 2, &h);
+		CHECK("no hint when one resource has no free memory left",
+		      h.n == 0);
+		tm_hints_free(&h);
+		rq[1] = 3ULL << 30;
+		m[0].booked[1] = 0;
+		tm_mem_hints(m, 2, rq, 2, &h);
+		CHECK("no hint when one resource's allocatable is short",
+		      h.n == 0);
+		tm_hints_free(&h);
+		rq[0] = rq[1] = 0;
+		tm_mem_hints(m, 2, rq, 2, &h);
+		CHECK("nothing asked for: no preference", h.dont_care);
+		tm_hints_free(&h);
+		CHECK("booking a resource books only its own memory",
+		      tm_mem_book(m, 2, N01, 1, 1ULL << 30, bk, &n) == 0 &&
+		      n == 2 && bk[0].bytes == 1ULL << 30 && bk[1].bytes == 0);
 	}
 	{
 		/* A device on node 1 of nodes 0-2: the device manager's
