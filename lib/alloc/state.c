@@ -1042,6 +1042,27 @@ parse_mem(struct parser *p, char *v, struct alloc_entry *e)
 	return 0;
 }
 
+/*
+ * "A:B:C" (two numbers up to amax and bmax, then a 64-bit one), as the
+ * reserved-memory record and the hugepages= field hold them.  tok is
+ * left as it was.  Returns 0, or -EINVAL.
+ */
+static int
+parse_triple(char *tok, unsigned int amax, unsigned int *a,
+	     unsigned int bmax, unsigned int *b, uint64_t *c)
+{
+	char *c1 = strchr(tok, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	int r;
+
+	if (!c2)
+		return -EINVAL;
+	*c1 = *c2 = '\0';
+	r = parse_uint(tok, amax, a) < 0 || parse_uint(c1 + 1, bmax, b) < 0 ||
+	    parse_u64(c2 + 1, UINT64_MAX, c) < 0 ? -EINVAL : 0;
+	*c1 = *c2 = ':';
+	return r;
+}
+
 /* reserved-memory NODE:KB:BYTES,...: by node, then kb. */
 static int
 parse_resmem(struct parser *p, char *v, struct alloc_state *st)
@@ -1050,25 +1071,17 @@ parse_resmem(struct parser *p, char *v, struct alloc_state *st)
 
 	for (tok = strtok_r(v, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		char *c1 = strchr(tok, ':'), *c2 = c1 ? strchr(c1 + 1, ':') :
-						   NULL;
 		const struct mem_reserve *l = st->nresmem ?
 			&st->resmem[st->nresmem - 1] : NULL;
 		unsigned int kb, node;
 		uint64_t bytes;
 		struct mem_reserve *m;
 
-		if (!c2)
-			return bad(p, "bad reserved memory '%s'", tok);
-		*c1 = *c2 = '\0';
-		if (parse_uint(tok, CPUSET_MAX_CPUS - 1, &node) < 0 ||
-		    parse_uint(c1 + 1, UINT_MAX, &kb) < 0 ||
-		    parse_u64(c2 + 1, UINT64_MAX, &bytes) < 0 ||
+		if (parse_triple(tok, CPUSET_MAX_CPUS - 1, &node, UINT_MAX, &kb,
+				 &bytes) < 0 ||
 		    (l && (l->node > (int)node || (l->node == (int)node &&
-						   l->kb >= kb)))) {
-			*c1 = *c2 = ':';
+						   l->kb >= kb))))
 			return bad(p, "bad reserved memory '%s'", tok);
-		}
 		m = realloc(st->resmem, (size_t)(st->nresmem + 1) *
 			    sizeof(*m));
 		if (!m)
@@ -1090,25 +1103,17 @@ parse_huge(struct parser *p, char *v, struct alloc_entry *e)
 
 	for (tok = strtok_r(v, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		char *c1 = strchr(tok, ':'), *c2 = c1 ? strchr(c1 + 1, ':') :
-						   NULL;
 		const struct huge_booking *l = e->nhuge ?
 					       &e->huge[e->nhuge - 1] : NULL;
 		unsigned int kb, node;
 		uint64_t bytes;
 		struct huge_booking *m;
 
-		if (!c2)
-			return bad(p, "bad huge page booking '%s'", tok);
-		*c1 = *c2 = '\0';
-		if (parse_uint(tok, UINT_MAX, &kb) < 0 || !kb ||
-		    parse_uint(c1 + 1, CPUSET_MAX_CPUS - 1, &node) < 0 ||
-		    parse_u64(c2 + 1, UINT64_MAX, &bytes) < 0 ||
+		if (parse_triple(tok, UINT_MAX, &kb, CPUSET_MAX_CPUS - 1,
+				 &node, &bytes) < 0 || !kb ||
 		    (l && (l->kb > kb || (l->kb == kb &&
-					  l->node >= (int)node)))) {
-			*c1 = *c2 = ':';
+					  l->node >= (int)node))))
 			return bad(p, "bad huge page booking '%s'", tok);
-		}
 		m = realloc(e->huge, (size_t)(e->nhuge + 1) * sizeof(*m));
 		if (!m)
 			return -ENOMEM;
